@@ -1,0 +1,41 @@
+/** Values a front matter label can take. */
+export type LabelValue = string | string[];
+
+/** One section of one document: the unit that is indexed, searched, read and cited. */
+export interface Chunk {
+  /** Stable id `<docId>#<ord>`. */
+  chunkId: string;
+  docId: string;
+  /** Title of the document. */
+  title: string;
+  /** Heading of this section (the title for section 0). */
+  heading: string;
+  /** Title, then `##` heading, then deeper headings down to this chunk's text. */
+  headingPath: string[];
+  /** The section's markdown text (without the `##` heading line itself). */
+  text: string;
+  /** Release line this chunk applies to (`"2.x"`, `"3.x"` or `"all"`). */
+  appliesTo: string;
+  /** Position of the chunk in its document, from 0. */
+  ord: number;
+  labels: Record<string, LabelValue>;
+  /** Source file relative to the docs root, forward slashes. */
+  sourcePath: string;
+  /** 1-based first and last line of the chunk in the source file. */
+  startLine: number;
+  endLine: number;
+  prevChunkId?: string;
+  nextChunkId?: string;
+}
+
+/** A parsed document with its chunks, ready to be indexed. */
+export interface Doc {
+  docId: string;
+  title: string;
+  appliesTo: string;
+  labels: Record<string, LabelValue>;
+  sourcePath: string;
+  /** sha256 of the raw file bytes plus the chunking options: unchanged docs are skipped on re-ingest. */
+  contentHash: string;
+  chunks: Chunk[];
+}

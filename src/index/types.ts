@@ -1,0 +1,48 @@
+import type { Chunk, LabelValue } from '../corpus/types.ts';
+
+/** A search result: the chunk, its score (higher is better) and a <=300-character snippet. */
+export interface Hit extends Chunk {
+  score: number;
+  snippet: string;
+}
+
+/**
+ * Filters applied inside the index, before the top-k cut.
+ * `version` keeps chunks whose applies_to is that version or "all".
+ * `labels` keeps chunks whose label has one of the given values (every listed label must match).
+ */
+export interface SearchFilter {
+  version?: string;
+  labels?: Record<string, LabelValue>;
+}
+
+export interface SearchOptions {
+  k: number;
+  filter?: SearchFilter;
+}
+
+/** What an ingest changed. */
+export interface IngestReport {
+  added: string[];
+  updated: string[];
+  unchanged: string[];
+  removed: string[];
+  chunks: number;
+  indexVersion: string;
+}
+
+/** The boundary every index backend implements (SQLite now, PostgreSQL later). */
+export interface IndexBackend {
+  search(query: string, options: SearchOptions): Promise<Hit[]>;
+  getChunk(chunkId: string, filter?: SearchFilter): Promise<Chunk | undefined>;
+  /** Previous and next chunk of the same document (those that exist and pass the filter), in order. */
+  neighbors(chunkId: string, filter?: SearchFilter): Promise<Chunk[]>;
+  /** Replaces the index content with these documents, atomically and incrementally. */
+  ingest(docs: Doc[]): Promise<IngestReport>;
+  /** Changes whenever indexed content changes. */
+  indexVersion(): Promise<string>;
+  stats(): Promise<{ docs: number; chunks: number }>;
+  close(): Promise<void>;
+}
+
+import type { Doc } from '../corpus/types.ts';
