@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { AtlasError } from '../errors.ts';
+import type { ModelEnv } from './resolve-model.ts';
+import type { TokenUsage } from './usage.ts';
+
+/** USD per 1 million tokens. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+}
+
+/**
+ * Prices by model key: the model spec (`openai:gpt-5-mini`), or `<provider>:*` for every model
+ * of a provider.
+ */
+export type PriceTable = Readonly<Record<string, ModelPrice>>;
+
+/**
+ * Standard-tier list prices, USD per 1M tokens, taken 2026-11-30 from copies of the OpenAI and
+ * Anthropic pricing pages dated March 2026. Not modelled: cached-input and batch discounts,
+ * Anthropic's long-context (>200K input) rates. Override or extend with `ATLAS_PRICES`.
+ */
+export const DEFAULT_PRICES: PriceTable = Object.freeze({
+  // The offline planner runs in process: it genuinely costs nothing.
+  offline: { input: 0, output: 0 },
+  // Ollama runs on your own machine: no per-token fee.
+  'ollama:*': { input: 0, output: 0 },
+  'openai:gpt-5': { input: 1.25, output: 10 },
+  'openai:gpt-5-mini': { input: 0.25, output: 2 },
+  'openai:gpt-5-nano': { input: 0.05, output: 0.4 },
+  'openai:gpt-4.1': { input: 2, output: 8 },
+  'openai:gpt-4.1-mini': { input: 0.4, output: 1.6 },
+  'openai:gpt-4.1-nano': { input: 0.1, output: 0.4 },
+  'openai:gpt-4o-mini': { input: 0.15, output: 0.6 },
+  'anthropic:claude-opus-4-5': { input: 5, output: 25 },
+  'anthropic:claude-sonnet-4-5': { input: 3, output: 15 },
+  'anthropic:claude-haiku-4-5': { input: 1, output: 5 },
+});
+
+/** A dated snapshot suffix: `-2025-08-07` (OpenAI) or `-20251001` (Anthropic). */
+const SNAPSHOT_SUFFIX = /-(\d{4}-\d{2}-\d{2}|\d{8})$/;
+
+/**
+ * Finds the price of a model: the exact key, else the key without a dated snapshot suffix
+ * (`anthropic:claude-haiku-4-5-20251001` is priced as `anthropic:claude-haiku-4-5`), else
+ * the `<provider>:*` entry.
+ *
+ * @example
+ * findPrice('openai:gpt-5-mini-2025-08-07', DEFAULT_PRICES) // { input: 0.25, output: 2 }
+ */
+export function findPrice(modelKey: string, table: PriceTable): ModelPrice | undefined {
+  const exact = table[modelKey];
+  if (exact !== undefined) return exact;
+  const undated = modelKey.replace(SNAPSHOT_SUFFIX, '');
+  if (undated !== modelKey && table[undated] !== undefined) return table[undated];
+  const colon = modelKey.indexOf(':');
+  return colon === -1 ? undefined : table[`${modelKey.slice(0, colon)}:*`];
+}
+
+/**
+ * The cost of `usage` in USD, or `null` when it is unknown: the model has no price, or a token
+ * count the price depends on was not reported. Never 0 for "don't know".
+ *
+ * @example
+ * costUsd('openai:gpt-5-mini', { inputTokens: 2000, outputTokens: 500 }, DEFAULT_PRICES) // 0.0015
+ * costUsd('openai:some-new-model', { inputTokens: 1, outputTokens: 1 }, DEFAULT_PRICES) // null
+ */
+export function costUsd(modelKey: string, usage: TokenUsage, table: PriceTable = DEFAULT_PRICES): number | null {
+  const price = findPrice(modelKey, table);
+  if (price === undefined) return null;
+  const input = tokenCost(usage.inputTokens, price.input);
+  const output = tokenCost(usage.outputTokens, price.output);
+  if (input === null || output === null) return null;
+  return (input + output) / 1_000_000;
+}
+
+function tokenCost(tokens: number | undefined, pricePerMillion: number): number | null {
+  if (pricePerMillion === 0) return 0;
+  return tokens === undefined ? null : tokens * pricePerMillion;
+}
+
+const priceSchema = z.strictObject({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+});
+const overridesSchema = z.record(z.string().min(1), priceSchema);
+
+const OVERRIDES_EXAMPLE = '{"openai:gpt-5-mini":{"input":0.25,"output":2}} (USD per 1M tokens)';
+
+/**
+ * The price table to use: {@link DEFAULT_PRICES} (or `base`) with the entries of the
+ * `ATLAS_PRICES` JSON merged over it. Throws `AtlasError('model-config')` naming the variable
+ * when it is not valid JSON or not `{ "<model>": { "input": n, "output": n } }`.
+ *
+ * @example
+ * loadPriceOverrides({ ATLAS_PRICES: '{"openai:gpt-5-mini":{"input":0.2,"output":1.6}}' })['openai:gpt-5-mini']
+ * // { input: 0.2, output: 1.6 }
+ */
+export function loadPriceOverrides(env: ModelEnv, base: PriceTable = DEFAULT_PRICES): PriceTable {
+  const raw = env.ATLAS_PRICES?.trim();
+  if (raw === undefined || raw === '') return base;
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new AtlasError('model-config', `Atlas: ATLAS_PRICES is not valid JSON (${reason}). Expected e.g. ${OVERRIDES_EXAMPLE}.`);
+  }
+  const parsed = overridesSchema.safeParse(json);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`).join('; ');
+    throw new AtlasError('model-config', `Atlas: ATLAS_PRICES is invalid: ${problems}. Expected e.g. ${OVERRIDES_EXAMPLE}.`);
+  }
+  return Object.freeze({ ...base, ...parsed.data });
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  return path.length === 0 ? '(top level)' : path.map((part) => (typeof part === 'number' ? `[${part}]` : JSON.stringify(String(part)))).join('.');
+}

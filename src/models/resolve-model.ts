@@ -1,0 +1,126 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { AtlasError } from '../errors.ts';
+import { isHttpUrl, parseModelSpec } from './model-spec.ts';
+
+/** Environment variables as passed in by the caller (the CLI passes `process.env`). */
+export type ModelEnv = Record<string, string | undefined>;
+
+/** A model spec turned into an AI SDK model, with the parts of the spec it came from. */
+export interface ResolvedModel {
+  /** A `LanguageModelV3`, usable wherever the AI SDK takes a `LanguageModel`. */
+  model: LanguageModelV3;
+  /** The spec as given, e.g. `openai:gpt-5-mini`; also the key of the price table. */
+  spec: string;
+  /** `openai`, `anthropic`, `ollama`, `openai-compatible` or `offline`. */
+  provider: string;
+  modelId: string;
+}
+
+/** Options of {@link resolveModel}. */
+export interface ResolveModelOptions {
+  /** Where keys and base URLs are read from; never `process.env` implicitly. */
+  env: ModelEnv;
+  /** Passed to the provider client (tests point it at a loopback server or record calls). */
+  fetch?: typeof fetch;
+  /** Builds the offline planner model; the caller wires it, so `models/` does not import `agent/`. */
+  offline?: () => LanguageModelV3;
+}
+
+/** Default base URLs, passed explicitly so the provider packages never read `process.env` themselves. */
+const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com/v1';
+const OLLAMA_DEFAULT_BASE_URL = 'http://localhost:11434/v1';
+
+/**
+ * Resolves a model spec to an AI SDK model. Keys and base URLs come from `options.env`:
+ * `OPENAI_API_KEY`/`OPENAI_BASE_URL`, `ANTHROPIC_API_KEY`/`ANTHROPIC_BASE_URL`, `OLLAMA_BASE_URL`
+ * (default `http://localhost:11434/v1`), `OPENAI_COMPATIBLE_API_KEY` (optional).
+ * OpenAI models use the Responses API; Ollama and `openai-compatible` use Chat Completions with
+ * JSON-schema structured outputs.
+ *
+ * @example
+ * const { model } = resolveModel('openai:gpt-5-mini', { env: process.env });
+ * const offline = resolveModel('offline', { env: {}, offline: () => createOfflinePlanner(...) });
+ */
+export function resolveModel(spec: string, options: ResolveModelOptions): ResolvedModel {
+  const parsed = parseModelSpec(spec);
+  const { env, fetch } = options;
+  const resolved = (model: LanguageModelV3): ResolvedModel => ({ model, spec, provider: parsed.provider, modelId: parsed.modelId });
+
+  switch (parsed.provider) {
+    case 'offline': {
+      if (options.offline === undefined) {
+        throw new AtlasError(
+          'internal',
+          'Atlas: model "offline" was requested but resolveModel got no offline planner. The caller wires it: pass options.offline (a function returning the offline planner model).',
+        );
+      }
+      return resolved(options.offline());
+    }
+    case 'openai': {
+      const apiKey = requireKey(env, 'OPENAI_API_KEY', spec);
+      const baseURL = optionalBaseUrl(env, 'OPENAI_BASE_URL') ?? OPENAI_DEFAULT_BASE_URL;
+      return resolved(createOpenAI({ apiKey, baseURL, fetch }).responses(parsed.modelId));
+    }
+    case 'anthropic': {
+      const apiKey = requireKey(env, 'ANTHROPIC_API_KEY', spec);
+      const baseURL = optionalBaseUrl(env, 'ANTHROPIC_BASE_URL') ?? ANTHROPIC_DEFAULT_BASE_URL;
+      return resolved(createAnthropic({ apiKey, baseURL, fetch }).messages(parsed.modelId));
+    }
+    case 'ollama': {
+      const baseURL = optionalBaseUrl(env, 'OLLAMA_BASE_URL') ?? OLLAMA_DEFAULT_BASE_URL;
+      const provider = createOpenAICompatible({ name: 'ollama', baseURL, fetch, supportsStructuredOutputs: true });
+      return resolved(provider.chatModel(parsed.modelId));
+    }
+    case 'openai-compatible': {
+      const apiKey = nonEmpty(env.OPENAI_COMPATIBLE_API_KEY);
+      const provider = createOpenAICompatible({
+        name: 'openai-compatible',
+        baseURL: parsed.baseURL,
+        fetch,
+        supportsStructuredOutputs: true,
+        ...(apiKey === undefined ? {} : { apiKey }),
+      });
+      return resolved(provider.chatModel(parsed.modelId));
+    }
+  }
+}
+
+/**
+ * The model spec to use when none is given on the command line: `ATLAS_MODEL` when set,
+ * otherwise `offline` (no key, no network).
+ *
+ * @example
+ * defaultModelSpec({ ATLAS_MODEL: 'anthropic:claude-haiku-4-5' }) // 'anthropic:claude-haiku-4-5'
+ * defaultModelSpec({}) // 'offline'
+ */
+export function defaultModelSpec(env: ModelEnv): string {
+  return nonEmpty(env.ATLAS_MODEL) ?? 'offline';
+}
+
+function requireKey(env: ModelEnv, name: string, spec: string): string {
+  const key = nonEmpty(env[name]);
+  if (key === undefined) {
+    throw new AtlasError(
+      'model-config',
+      `Atlas: ${name} is not set, needed for model "${spec}". Set it, or use --model offline (no key needed).`,
+    );
+  }
+  return key;
+}
+
+function optionalBaseUrl(env: ModelEnv, name: string): string | undefined {
+  const value = nonEmpty(env[name]);
+  if (value !== undefined && !isHttpUrl(value)) {
+    throw new AtlasError('model-config', `Atlas: ${name} is not an http(s) URL: "${value}". Fix it, or unset it to use the default.`);
+  }
+  return value;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}
