@@ -1,0 +1,128 @@
+import type { Citation, DroppedCitation } from './answer.ts';
+import type { EvidenceSet } from './evidence.ts';
+
+/** Shortest quote (normalised characters) that can support a claim. */
+export const MIN_QUOTE_CHARS = 12;
+
+/**
+ * Checks each citation against the evidence the run was actually shown: the quote (whitespace,
+ * case and markdown marks normalised; "..." may elide text between parts) must occur in a text
+ * shown for a chunk of the cited doc. Returns the kept citations, located in their source, and
+ * the dropped ones with the reason.
+ *
+ * @example
+ * const { kept, dropped } = verifyCitations([{ doc_id: 'flows', quote: 'Steps run in order.' }], evidence);
+ */
+export function verifyCitations(
+  citations: Array<{ doc_id: string; quote: string }>,
+  evidence: EvidenceSet,
+): { kept: Citation[]; dropped: DroppedCitation[] } {
+  const kept: Citation[] = [];
+  const dropped: DroppedCitation[] = [];
+  const seen = new Set<string>();
+  for (const { doc_id: docId, quote } of citations) {
+    const parts = quoteParts(quote);
+    const key = `${docId}\u0000${parts.join('\u0000')}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const drop = (reason: string) => dropped.push({ docId, quote, reason });
+    if (parts.join(' ').length < MIN_QUOTE_CHARS) {
+      drop(`quote too short to support a claim (under ${MIN_QUOTE_CHARS} characters)`);
+      continue;
+    }
+    const found = findQuote(parts, evidence, (itemDocId) => itemDocId === docId);
+    if (found) {
+      kept.push({ ...found, quote });
+      continue;
+    }
+    const elsewhere = findQuote(parts, evidence, (itemDocId) => itemDocId !== docId);
+    if (elsewhere) drop(`quote is from doc "${elsewhere.docId}", not "${docId}"`);
+    else if (!evidence.hasDoc(docId)) drop(`doc "${docId}" was never seen or read in this run`);
+    else drop(`quote does not occur in the passages of "${docId}" that this run saw or read`);
+  }
+  return { kept, dropped };
+}
+
+type Located = Omit<Citation, 'quote'>;
+
+function findQuote(parts: string[], evidence: EvidenceSet, docMatches: (docId: string) => boolean): Located | undefined {
+  for (const item of evidence.items()) {
+    if (!docMatches(item.chunk.docId)) continue;
+    if (!item.shown.some((text) => containsInOrder(normalize(text).text, parts))) continue;
+    const { chunk } = item;
+    const lines = locateLines(chunk.text, parts, chunk.endLine);
+    return {
+      docId: chunk.docId,
+      chunkId: chunk.chunkId,
+      heading: chunk.heading,
+      sourcePath: chunk.sourcePath,
+      startLine: lines?.startLine ?? chunk.startLine,
+      endLine: lines?.endLine ?? chunk.endLine,
+    };
+  }
+  return undefined;
+}
+
+/** The normalised pieces of a quote, split where it elides text with "..." or "…". */
+export function quoteParts(quote: string): string[] {
+  return quote
+    .split(/\.\.\.|…|\[\.\.\.\]/)
+    .map((part) => normalize(part).text.replace(/^[\s.,;:]+|[\s.,;:]+$/g, ''))
+    .filter((part) => part.length > 0);
+}
+
+function containsInOrder(haystack: string, parts: string[]): boolean {
+  let from = 0;
+  for (const part of parts) {
+    const at = haystack.indexOf(part, from);
+    if (at < 0) return false;
+    from = at + part.length;
+  }
+  return true;
+}
+
+/** Source lines of the quote inside a chunk, anchoring the chunk text's last line at `endLine`. */
+function locateLines(text: string, parts: string[], endLine: number): { startLine: number; endLine: number } | undefined {
+  const { text: normalized, offsets } = normalize(text);
+  const first = parts[0];
+  const last = parts[parts.length - 1];
+  if (first === undefined || last === undefined) return undefined;
+  const start = normalized.indexOf(first);
+  if (start < 0) return undefined;
+  const lastAt = normalized.indexOf(last, start);
+  const startOffset = offsets[start] ?? 0;
+  const endOffset = offsets[Math.max(start, lastAt) + last.length - 1] ?? startOffset;
+  const lineOf = (offset: number) => text.slice(0, offset).split('\n').length - 1;
+  const firstLineOfText = endLine - (text.replace(/\n+$/, '').split('\n').length - 1);
+  return { startLine: firstLineOfText + lineOf(startOffset), endLine: firstLineOfText + lineOf(endOffset) };
+}
+
+/**
+ * Lowercases, straightens quotes, drops markdown marks (emphasis, code, table pipes, links'
+ * targets) and collapses whitespace, keeping for each output character its input offset.
+ */
+export function normalize(input: string): { text: string; offsets: number[] } {
+  const source = input.replace(/\[([^\]]*)\]\([^)]*\)/g, (match, label: string) => label + ' '.repeat(match.length - label.length));
+  let text = '';
+  const offsets: number[] = [];
+  let pendingSpace = false;
+  for (let index = 0; index < source.length; index++) {
+    let char = source[index] ?? '';
+    if ('*_`~|#>'.includes(char)) char = char === '|' || char === '#' || char === '>' ? ' ' : '';
+    else if ('\u2018\u2019'.includes(char)) char = "'";
+    else if ('\u201c\u201d'.includes(char)) char = '"';
+    if (char === '') continue;
+    if (/\s/.test(char)) {
+      pendingSpace = text.length > 0;
+      continue;
+    }
+    if (pendingSpace) {
+      text += ' ';
+      offsets.push(index);
+      pendingSpace = false;
+    }
+    text += char.toLowerCase();
+    offsets.push(index);
+  }
+  return { text, offsets };
+}

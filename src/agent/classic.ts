@@ -1,0 +1,49 @@
+import type { IndexBackend } from '../index/types.ts';
+import { buildSystemPrompt } from './prompt.ts';
+import { RunRecorder, type AgentRun, type AskOptions } from './run-state.ts';
+import { SearchSession } from './search-session.ts';
+
+export interface ClassicAskOptions extends AskOptions {
+  index: IndexBackend;
+  /** Passages retrieved once (default 5). */
+  k?: number;
+}
+
+/**
+ * The one-pass baseline: one retrieval of k passages (full section text), one model call with
+ * tool choice "none", then the same Answer type and the same citation check as `agenticRun`.
+ * The retrieval is shown to the model as a search_docs call and its result, so any model
+ * (the offline planner included) reads it the same way.
+ *
+ * @example
+ * const run = await classicAsk('What does ORB-1202 mean?', { model, index, k: 5 });
+ */
+export async function classicAsk(question: string, options: ClassicAskOptions): Promise<AgentRun> {
+  const k = options.k ?? 5;
+  const session = new SearchSession({ index: options.index, filter: options.filter, maxSearches: 1, k });
+  const recorder = new RunRecorder(options, buildSystemPrompt({ maxSearches: 1, filter: options.filter }), question);
+  const started = recorder.now();
+  recorder.emit({ type: 'run-start', question });
+  recorder.emit({ type: 'search-start', query: question });
+  const outcome = await session.searchDocs({ query: question }, { fullText: true });
+  const step = session.steps[0];
+  if (step) recorder.emit({ type: 'search-end', step });
+  const toolCallId = 'classic-retrieval';
+  recorder.messages.push(
+    { role: 'assistant', content: [{ type: 'tool-call', toolCallId, toolName: 'search_docs', input: { query: question } }] },
+    {
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId,
+          toolName: 'search_docs',
+          output: outcome.ok ? { type: 'json', value: outcome.value } : { type: 'error-text', value: outcome.error },
+        },
+      ],
+    },
+  );
+  const answerOutcome = await recorder.call('none');
+  const draft = await recorder.answerFrom(answerOutcome);
+  return recorder.finish(question, session, draft, answerOutcome.kind === 'failed' ? 'error' : 'model-done', started);
+}

@@ -1,0 +1,115 @@
+import {
+  generateText,
+  NoObjectGeneratedError,
+  Output,
+  ToolChoiceViolationError,
+  type LanguageModel,
+  type ModelMessage,
+} from 'ai';
+import { modelAnswerSchema, type ModelAnswer } from './answer.ts';
+import { agentTools } from './tools.ts';
+
+/** Tool choice of one model call, as the AI SDK spells it. */
+export type ToolChoice = 'required' | 'auto' | 'none';
+
+/** One tool call the model asked for (possibly with unparseable input or an unknown name). */
+export interface RequestedToolCall {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  /** Why the AI SDK could not parse the call, when it could not. */
+  invalidReason?: string;
+}
+
+/** Token counts of one call (undefined counts from the provider become 0). */
+export interface CallUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** The outcome of one model call: tool calls, an answer, malformed output, or a failure. */
+export type ModelCallOutcome =
+  | { kind: 'tool-calls'; toolCalls: RequestedToolCall[]; assistant: ModelMessage[]; usage: CallUsage }
+  | { kind: 'answer'; answer: ModelAnswer; usage: CallUsage }
+  | { kind: 'malformed'; text: string; reason: string; usage: CallUsage }
+  | { kind: 'failed'; reason: string; usage: CallUsage };
+
+export interface ModelCallOptions {
+  model: LanguageModel;
+  system: string;
+  messages: ModelMessage[];
+  toolChoice: ToolChoice;
+  /** Aborts the call (including retries) after this many ms. */
+  timeoutMs?: number;
+  maxRetries?: number;
+  abortSignal?: AbortSignal;
+}
+
+const NO_USAGE: CallUsage = { inputTokens: 0, outputTokens: 0 };
+
+/**
+ * Makes one model call with the agent's tools and the Answer schema as the JSON response
+ * format, and classifies what came back. Never throws for provider or model faults: they are
+ * values the loop records in the trace.
+ *
+ * @example
+ * const outcome = await callModel({ model, system, messages, toolChoice: 'required' });
+ */
+export async function callModel(options: ModelCallOptions): Promise<ModelCallOutcome> {
+  try {
+    const result = await generateText({
+      model: options.model,
+      system: options.system,
+      messages: options.messages,
+      tools: agentTools,
+      toolChoice: options.toolChoice,
+      output: Output.object({ schema: modelAnswerSchema }),
+      maxRetries: options.maxRetries ?? 2,
+      ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+      ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+    });
+    const usage = toCallUsage(result.usage);
+    if (result.toolCalls.length > 0) {
+      const toolCalls = result.toolCalls.map((call): RequestedToolCall => {
+        const invalid = call as { invalid?: boolean; error?: unknown };
+        return {
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
+          input: call.input,
+          ...(invalid.invalid ? { invalidReason: errorText(invalid.error) } : {}),
+        };
+      });
+      const assistant = result.response.messages.filter((message) => message.role === 'assistant');
+      return { kind: 'tool-calls', toolCalls, assistant, usage };
+    }
+    const parsed = modelAnswerSchema.safeParse(result.output);
+    if (parsed.success) return { kind: 'answer', answer: parsed.data, usage };
+    return { kind: 'malformed', text: result.text, reason: 'the reply did not match the answer schema', usage };
+  } catch (error) {
+    if (NoObjectGeneratedError.isInstance(error)) {
+      return {
+        kind: 'malformed',
+        text: error.text ?? '',
+        reason: `the reply was not a valid answer object (${firstLine(errorText(error.cause ?? error))})`,
+        usage: toCallUsage(error.usage),
+      };
+    }
+    if (ToolChoiceViolationError.isInstance(error)) {
+      return { kind: 'malformed', text: '', reason: `the model violated tool choice "${options.toolChoice}"`, usage: NO_USAGE };
+    }
+    return { kind: 'failed', reason: `model call failed: ${firstLine(errorText(error))}`, usage: NO_USAGE };
+  }
+}
+
+function toCallUsage(usage: { inputTokens?: number; outputTokens?: number } | undefined): CallUsage {
+  return { inputTokens: usage?.inputTokens ?? 0, outputTokens: usage?.outputTokens ?? 0 };
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n')[0] ?? '').slice(0, 300);
+}

@@ -1,0 +1,263 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
+import { createScriptedModel, type ScriptedTurn } from '../testing/scripted-model.ts';
+import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import { ABSTAIN_TEXT } from './answer.ts';
+import { agenticRun } from './run.ts';
+import { classicAsk } from './classic.ts';
+
+const docs = [
+  makeDoc('flows', 'all', [
+    ['Flows', 'A flow is a graph of steps.'],
+    ['Step results', 'A step whose return value exceeds the payload limit fails with ORB-1202 after it ran.'],
+  ]),
+  makeDoc('error-codes', 'all', [
+    ['Error codes', 'Every Orbit error has a code.'],
+    ['Payload errors', 'ORB-1202 PayloadTooLarge: the result exceeded [limits] max_payload_kb.'],
+  ]),
+  makeDoc('leases-2x', '2.x', [['Leases in 2.x', 'The lease timeout is ORBIT_LEASE_TIMEOUT in seconds.']]),
+  makeDoc('leases-3x', '3.x', [['Leases in 3.x', 'The lease is set by [worker] lease_seconds.']]),
+  makeDoc('scheduling', 'all', [['Scheduling', 'Cron schedules run in the scheduler process.']]),
+];
+
+const search = (query: string, extra: Record<string, unknown> = {}) => ({ toolName: 'search_docs', input: { query, ...extra } });
+const toolChoices = (requests: LanguageModelV3CallOptions[]) => requests.map((request) => request.toolChoice?.type);
+/** The tool-result parts the model received in request `n` (0-based). */
+function toolResultsOf(request: LanguageModelV3CallOptions | undefined) {
+  return (request?.prompt ?? []).flatMap((message) =>
+    message.role === 'tool' ? message.content.filter((part) => part.type === 'tool-result') : [],
+  );
+}
+const answerWhenForced =
+  (fallback: ScriptedTurn): ScriptedTurn =>
+  (request) =>
+    request.toolChoice?.type === 'none'
+      ? { answer: { text: 'Forced.', citations: [{ doc_id: 'flows', quote: 'A flow is a graph of steps.' }] } }
+      : fallback;
+
+describe('agenticRun', () => {
+  it('stops on no new evidence when the same query repeats, with a forced final answer', async () => {
+    const model = createScriptedModel([
+      { toolCalls: [search('payload limit')] },
+      { toolCalls: [search('payload limit')] },
+      { toolCalls: [search('Payload  LIMIT')] },
+      { answer: { text: 'ORB-1202.', citations: [{ doc_id: 'flows', quote: 'fails with ORB-1202 after it ran' }] } },
+    ]);
+    const run = await agenticRun('What fails?', { model, index: createMemoryIndex(docs), weakScore: 0 });
+    expect(toolChoices(model.requests)).toEqual(['required', 'auto', 'auto', 'none']);
+    expect(run.trace.toolChoices).toEqual(['required', 'auto', 'auto', 'none']);
+    expect(run.trace.stopReason).toBe('no-new-evidence');
+    expect(run.trace.steps.map((step) => step.note)).toEqual([undefined, 'duplicate-query', 'duplicate-query']);
+    const duplicateResult = toolResultsOf(model.requests[2]).at(-1);
+    expect(duplicateResult?.output).toEqual({
+      type: 'json',
+      value: { results: [], note: 'duplicate query: search for what is still missing.' },
+    });
+    expect(run.answer.abstained).toBe(false);
+  });
+
+  it('forces a final answer when the search budget is used up', async () => {
+    const model = createScriptedModel([
+      { toolCalls: [search('flow steps')] },
+      { toolCalls: [search('error codes')] },
+      { answer: { text: 'A graph.', citations: [{ doc_id: 'flows', quote: 'A flow is a graph of steps.' }] } },
+    ]);
+    const run = await agenticRun('What is a flow?', { model, index: createMemoryIndex(docs), maxSearches: 2 });
+    expect(toolChoices(model.requests)).toEqual(['required', 'auto', 'none']);
+    expect(run.trace.stopReason).toBe('search-budget');
+    expect(run.usage.modelCalls).toBe(3);
+  });
+
+  it('never shows a 2.x-only page in a 3.x run, whatever version the model asks for', async () => {
+    const model = createScriptedModel([
+      { toolCalls: [search('lease timeout seconds', { version: '2.x' }), { toolName: 'read_section', input: { chunk_id: 'leases-2x#0' } }] },
+      { answer: { text: 'lease_seconds', citations: [{ doc_id: 'leases-3x', quote: 'The lease is set by [worker] lease_seconds.' }] } },
+    ]);
+    const run = await agenticRun('How do I set the lease?', { model, index: createMemoryIndex(docs), filter: { version: '3.x' } });
+    expect(run.trace.steps[0]?.docIds).toEqual(['leases-3x']);
+    expect(run.trace.steps[0]?.filter).toEqual({ version: '3.x' });
+    const [searchResult, readResult] = toolResultsOf(model.requests[1]);
+    expect(JSON.stringify(searchResult?.output)).not.toContain('leases-2x');
+    expect(readResult?.output).toEqual({
+      type: 'error-text',
+      value: 'chunk not found: leases-2x#0. Use a chunk_id returned by search_docs.',
+    });
+    expect(run.answer.citations.map((citation) => citation.docId)).toEqual(['leases-3x']);
+  });
+
+  it('drops a quote the run never read, keeps the verified one with its location', async () => {
+    const model = createScriptedModel([
+      { toolCalls: [search('ORB-1202 payload')] },
+      {
+        answer: {
+          text: 'PayloadTooLarge.',
+          citations: [
+            { doc_id: 'error-codes', quote: 'ORB-1202 **PayloadTooLarge**: the result exceeded [limits] max_payload_kb.' },
+            { doc_id: 'scheduling', quote: 'Cron schedules run in the scheduler process.' },
+          ],
+        },
+      },
+    ]);
+    const run = await agenticRun('What is ORB-1202?', { model, index: createMemoryIndex(docs) });
+    expect(run.answer.citations).toEqual([
+      {
+        docId: 'error-codes',
+        quote: 'ORB-1202 **PayloadTooLarge**: the result exceeded [limits] max_payload_kb.',
+        chunkId: 'error-codes#1',
+        heading: 'Payload errors',
+        sourcePath: 'error-codes.md',
+        startLine: 4,
+        endLine: 4,
+      },
+    ]);
+    expect(run.trace.droppedCitations).toEqual([
+      { docId: 'scheduling', quote: 'Cron schedules run in the scheduler process.', reason: 'doc "scheduling" was never seen or read in this run' },
+    ]);
+  });
+
+  it('abstains with the fixed text when no citation verifies', async () => {
+    const model = createScriptedModel([
+      { toolCalls: [search('flow steps')] },
+      { answer: { text: 'Made up.', citations: [{ doc_id: 'flows', quote: 'Flows are executed on the moon.' }] } },
+    ]);
+    const run = await agenticRun('What is a flow?', { model, index: createMemoryIndex(docs) });
+    expect(run.answer).toEqual({ text: ABSTAIN_TEXT, citations: [], abstained: true });
+    expect(run.trace.abstainReason).toBe('no citation could be verified');
+    expect(run.trace.droppedCitations[0]?.reason).toBe('quote does not occur in the passages of "flows" that this run saw or read');
+  });
+
+  it('answers every over-budget parallel call in the same turn', async () => {
+    const model = createScriptedModel([
+      { toolCalls: [search('flows'), search('leases'), search('scheduling')] },
+      { answer: { text: 'A graph.', citations: [{ doc_id: 'flows', quote: 'A flow is a graph of steps.' }] } },
+    ]);
+    const run = await agenticRun('Tell me everything', { model, index: createMemoryIndex(docs), maxSearches: 1 });
+    const results = toolResultsOf(model.requests[1]);
+    expect(results.map((part) => [part.toolCallId, part.output.type])).toEqual([
+      ['call-1-1', 'json'],
+      ['call-1-2', 'error-text'],
+      ['call-1-3', 'error-text'],
+    ]);
+    expect(results[1]?.output).toEqual({
+      type: 'error-text',
+      value: 'search budget exhausted (1 searches used): answer now from the passages you have.',
+    });
+    expect(toolChoices(model.requests)).toEqual(['required', 'none']);
+    expect(run.trace.stopReason).toBe('search-budget');
+  });
+
+  it('returns malformed arguments and unknown tools as error results the model can read', async () => {
+    const model = createScriptedModel([
+      {
+        toolCalls: [
+          { toolName: 'search_docs', input: '{"query": "flows' },
+          { toolName: 'delete_index', input: {} },
+          { toolName: 'read_section', input: { chunk: 'flows#0' } },
+        ],
+      },
+      { toolCalls: [search('flow graph')] },
+      { answer: { text: 'A graph.', citations: [{ doc_id: 'flows', quote: 'A flow is a graph of steps.' }] } },
+    ]);
+    const run = await agenticRun('What is a flow?', { model, index: createMemoryIndex(docs) });
+    expect(toolResultsOf(model.requests[1]).map((part) => part.output)).toEqual([
+      {
+        type: 'error-text',
+        value:
+          'invalid arguments for search_docs: the arguments are not a JSON object matching the tool schema. Send e.g. {"query": "lease timeout"}.',
+      },
+      { type: 'error-text', value: 'unknown tool "delete_index". Available tools: search_docs, read_section, read_neighbors.' },
+      {
+        type: 'error-text',
+        value:
+          'invalid arguments for read_section: the arguments are not a JSON object matching the tool schema. Send e.g. {"chunk_id": "flows#2"}.',
+      },
+    ]);
+    expect(run.answer.abstained).toBe(false);
+  });
+
+  it('ends a model that never stops on the step cap, with an answer', async () => {
+    let n = 0;
+    const endless: ScriptedTurn = () => ({ toolCalls: [search(`query number ${++n} flows`)] });
+    const model = createScriptedModel(Array.from({ length: 4 }, () => answerWhenForced(endless)));
+    const run = await agenticRun('Loop forever', { model, index: createMemoryIndex(docs), maxSteps: 4, stopWhen: [] });
+    expect(toolChoices(model.requests)).toEqual(['required', 'auto', 'auto', 'none']);
+    expect(run.trace.stopReason).toBe('max-steps');
+    expect(run.answer.text).toBe('Forced.');
+  });
+
+  it('repairs malformed output once, then abstains with the reason in the trace', async () => {
+    const model = createScriptedModel([
+      { toolCalls: [search('flows')] },
+      { text: 'Sure! Flows are graphs.' },
+      { text: '{"text": 3}' },
+    ]);
+    const run = await agenticRun('What is a flow?', { model, index: createMemoryIndex(docs) });
+    expect(toolChoices(model.requests)).toEqual(['required', 'auto', 'none']);
+    expect(run.answer.abstained).toBe(true);
+    expect(run.trace.errors[1]).toBe('repair attempted');
+    expect(run.trace.abstainReason?.startsWith('no usable answer: the reply was not a valid answer object')).toBe(true);
+  });
+
+  it('keeps two concurrent runs apart', async () => {
+    const index = createMemoryIndex(docs);
+    const script = (): ScriptedTurn[] => [
+      { toolCalls: [search('flow steps graph')] },
+      { answer: { text: 'A graph.', citations: [{ doc_id: 'flows', quote: 'A flow is a graph of steps.' }] } },
+    ];
+    const [first, second] = await Promise.all([
+      agenticRun('What is a flow?', { model: createScriptedModel(script()), index }),
+      agenticRun('What is a flow?', { model: createScriptedModel(script()), index }),
+    ]);
+    expect(first.trace.steps).toEqual(second.trace.steps);
+    expect(first.trace.steps[0]?.skippedSeen).toBe(0);
+    expect(second.answer.citations).toHaveLength(1);
+  });
+
+  it('emits events in order', async () => {
+    const events: string[] = [];
+    const model = createScriptedModel([
+      { toolCalls: [search('flows'), { toolName: 'read_section', input: { chunk_id: 'flows#1' } }] },
+      { answer: { text: 'A graph.', citations: [{ doc_id: 'flows', quote: 'A flow is a graph of steps.' }] } },
+    ]);
+    await agenticRun('What is a flow?', { model, index: createMemoryIndex(docs), onEvent: (event) => events.push(event.type) });
+    expect(events).toEqual(['run-start', 'search-start', 'search-end', 'read', 'answer', 'run-end']);
+  });
+
+  it('sums usage and leaves cost unknown without a price', async () => {
+    const model = createScriptedModel(
+      [
+        { toolCalls: [search('flows')] },
+        { answer: { text: 'A graph.', citations: [{ doc_id: 'flows', quote: 'A flow is a graph of steps.' }] } },
+      ],
+      { inputTokens: () => 100 },
+    );
+    const run = await agenticRun('What is a flow?', { model, index: createMemoryIndex(docs) });
+    expect(run.usage.inputTokens).toBe(200);
+    expect(run.usage.costUsd).toBeNull();
+    const priced = await agenticRun('What is a flow?', {
+      model: createScriptedModel(
+        [
+          { toolCalls: [search('flows')] },
+          { answer: { text: 'A graph.', citations: [{ doc_id: 'flows', quote: 'A flow is a graph of steps.' }] } },
+        ],
+        { inputTokens: () => 1_000_000 },
+      ),
+      index: createMemoryIndex(docs),
+      price: { input: 0.25, output: 0 },
+    });
+    expect(priced.usage.costUsd).toBe(0.5);
+  });
+});
+
+describe('classicAsk', () => {
+  it('retrieves once, makes one forced call, and checks citations the same way', async () => {
+    const model = createScriptedModel([
+      { answer: { text: 'PayloadTooLarge.', citations: [{ doc_id: 'error-codes', quote: 'ORB-1202 PayloadTooLarge' }] } },
+    ]);
+    const run = await classicAsk('ORB-1202 payload', { model, index: createMemoryIndex(docs), k: 2 });
+    expect(toolChoices(model.requests)).toEqual(['none']);
+    expect(run.trace.steps).toHaveLength(1);
+    expect(run.trace.evidence.map((item) => item.chunkId)).toEqual(['error-codes#1', 'flows#1']);
+    expect(run.answer.citations[0]?.chunkId).toBe('error-codes#1');
+  });
+});

@@ -1,0 +1,122 @@
+import type { ModelMessage } from 'ai';
+import type { IndexBackend } from '../index/types.ts';
+import type { RequestedToolCall } from './model-call.ts';
+import { buildSystemPrompt } from './prompt.ts';
+import { RunRecorder, type AgentRun, type AskOptions } from './run-state.ts';
+import { SearchSession, type ToolOutcome } from './search-session.ts';
+import {
+  chunkBudget,
+  firstStop,
+  maxSteps,
+  noNewEvidence,
+  searchBudget,
+  type StopCondition,
+  type StopReason,
+} from './stop-conditions.ts';
+import { agentTools, executeToolCall } from './tools.ts';
+
+export interface AgenticRunOptions extends AskOptions {
+  index: IndexBackend;
+  /** Searches allowed per run, duplicates included (default 6). */
+  maxSearches?: number;
+  /** Model calls per run, the forced final answer included (default 10). */
+  maxSteps?: number;
+  /** Distinct chunks the run may be shown (default: unlimited), for equal-budget evals. */
+  maxChunks?: number;
+  /** `required` (default) makes the first call search; `auto` lets the model answer directly. */
+  firstTurn?: 'required' | 'auto';
+  /** Stop rules checked before each model call (default: budget, chunk budget, no new evidence). The step cap always applies. */
+  stopWhen?: StopCondition[];
+  /** Weak-match threshold of search_docs (see docs/calibration.md). */
+  weakScore?: number;
+}
+
+/**
+ * Answers a question by letting the model search, read and search again, under stop rules
+ * enforced in code, then verifies every citation against what the run was shown.
+ *
+ * @example
+ * const run = await agenticRun('Which error does a too-large step result raise?', { model, index });
+ * run.answer.citations; // verified quotes with chunk ids and line ranges
+ * run.trace.stopReason; // 'model-done' | 'search-budget' | 'no-new-evidence' | ...
+ */
+export async function agenticRun(question: string, options: AgenticRunOptions): Promise<AgentRun> {
+  const session = new SearchSession({
+    index: options.index,
+    filter: options.filter,
+    maxSearches: options.maxSearches ?? 6,
+    maxChunks: options.maxChunks,
+    ...(options.weakScore === undefined ? {} : { weakScore: options.weakScore }),
+  });
+  const recorder = new RunRecorder(options, buildSystemPrompt({ maxSearches: session.maxSearches, filter: options.filter }), question);
+  const started = recorder.now();
+  const conditions = [
+    ...(options.stopWhen ?? [searchBudget(), chunkBudget(), noNewEvidence(2)]),
+    maxSteps(options.maxSteps ?? 10),
+  ];
+  recorder.emit({ type: 'run-start', question });
+
+  for (;;) {
+    const forcedBy = firstStop(conditions, { session, modelCalls: recorder.calls.length });
+    const toolChoice = forcedBy ? 'none' : recorder.calls.length === 0 ? (options.firstTurn ?? 'required') : 'auto';
+    const outcome = await recorder.call(toolChoice);
+    if (outcome.kind === 'tool-calls') {
+      recorder.messages.push(...outcome.assistant, await answerToolCalls(session, outcome.toolCalls, recorder));
+      continue;
+    }
+    const draft = await recorder.answerFrom(outcome);
+    const stopReason: StopReason = forcedBy ?? (outcome.kind === 'failed' ? 'error' : 'model-done');
+    return recorder.finish(question, session, draft, stopReason, started);
+  }
+}
+
+/** Answers every tool call of one turn, in order, in one tool message; nothing here throws. */
+async function answerToolCalls(session: SearchSession, calls: RequestedToolCall[], recorder: RunRecorder): Promise<ModelMessage> {
+  const content = [];
+  for (const call of calls) {
+    const outcome = await runToolCall(session, call, recorder);
+    content.push({
+      type: 'tool-result' as const,
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      output: outcome.ok ? { type: 'json' as const, value: outcome.value } : { type: 'error-text' as const, value: outcome.error },
+    });
+  }
+  return { role: 'tool', content };
+}
+
+async function runToolCall(session: SearchSession, call: RequestedToolCall, recorder: RunRecorder): Promise<ToolOutcome> {
+  const known = Object.hasOwn(agentTools, call.toolName);
+  if (call.invalidReason !== undefined && known) {
+    return {
+      ok: false,
+      error: `invalid arguments for ${call.toolName}: the arguments are not a JSON object matching the tool schema. Send e.g. ${exampleArguments(call.toolName)}.`,
+    };
+  }
+  const isSearch = call.toolName === 'search_docs';
+  if (isSearch) {
+    const input = call.input as { query?: unknown; version?: unknown } | undefined;
+    recorder.emit({
+      type: 'search-start',
+      query: String(input?.query ?? ''),
+      ...(typeof input?.version === 'string' ? { version: input.version } : {}),
+    });
+  }
+  const before = { steps: session.steps.length, reads: session.reads.length };
+  let outcome: ToolOutcome;
+  try {
+    outcome = await executeToolCall(session, call.toolName, call.input);
+  } catch (error) {
+    recorder.errors.push(`tool ${call.toolName} failed: ${error instanceof Error ? error.message : String(error)}`);
+    outcome = { ok: false, error: `the ${call.toolName} tool failed; try again with a different request or answer.` };
+  }
+  const step = session.steps[before.steps];
+  if (step) recorder.emit({ type: 'search-end', step });
+  const read = session.reads[before.reads];
+  if (read) recorder.emit({ type: 'read', read });
+  return outcome;
+}
+
+function exampleArguments(toolName: string): string {
+  return toolName === 'search_docs' ? '{"query": "lease timeout"}' : '{"chunk_id": "flows#2"}';
+}

@@ -1,0 +1,50 @@
+import type { SearchSession } from './search-session.ts';
+
+/** Why a run stopped. */
+export type StopReason = 'model-done' | 'search-budget' | 'chunk-budget' | 'no-new-evidence' | 'max-steps' | 'error';
+
+/** What a stop rule looks at: the session's recorded steps and the model calls made so far. */
+export interface StopContext {
+  session: SearchSession;
+  modelCalls: number;
+}
+
+/** A stop rule: returns the reason to stop, or undefined to go on. */
+export type StopCondition = (context: StopContext) => StopReason | undefined;
+
+/**
+ * Stops when the search budget is used up.
+ *
+ * @example
+ * const rules = [searchBudget(), noNewEvidence(2), maxSteps(10)];
+ */
+export function searchBudget(): StopCondition {
+  return ({ session }) => (session.budgetExhausted ? 'search-budget' : undefined);
+}
+
+/** Stops when the chunk budget (maxChunks) is used up. */
+export function chunkBudget(): StopCondition {
+  return ({ session }) => (session.chunkBudgetExhausted ? 'chunk-budget' : undefined);
+}
+
+/** Stops when the last `window` searches surfaced no new doc id. */
+export function noNewEvidence(window = 2): StopCondition {
+  return ({ session }) => {
+    const recent = session.steps.slice(-window);
+    return recent.length === window && recent.every((step) => step.newDocIds.length === 0) ? 'no-new-evidence' : undefined;
+  };
+}
+
+/** Stops so that the `limit`-th model call is the forced final answer. */
+export function maxSteps(limit = 10): StopCondition {
+  return ({ modelCalls }) => (modelCalls >= limit - 1 ? 'max-steps' : undefined);
+}
+
+/** The first rule that fires, in order. */
+export function firstStop(conditions: StopCondition[], context: StopContext): StopReason | undefined {
+  for (const condition of conditions) {
+    const reason = condition(context);
+    if (reason) return reason;
+  }
+  return undefined;
+}

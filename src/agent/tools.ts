@@ -1,0 +1,73 @@
+import { tool } from 'ai';
+import { z } from 'zod';
+import type { SearchSession, ToolOutcome } from './search-session.ts';
+
+/** Arguments of `search_docs`. `k` is deliberately absent: the session fixes it. */
+export const searchDocsInput = z.object({
+  query: z.string().min(1).describe('Keywords or a question. Use exact identifiers (error codes, setting names) when you know them.'),
+  version: z
+    .string()
+    .optional()
+    .describe('Release line to restrict to, e.g. "3.x". Omit to search every version.'),
+});
+
+/** Arguments of `read_section` and `read_neighbors`. */
+export const chunkInput = z.object({
+  chunk_id: z.string().min(1).describe('A chunk_id returned by search_docs, e.g. "flows#3".'),
+});
+
+/**
+ * The tool set the model sees (descriptions and JSON schemas only: the loop executes calls
+ * itself so that every call, even a malformed one, is answered).
+ */
+export const agentTools = {
+  search_docs: tool({
+    description:
+      'Search the documentation. Returns up to 5 passages not shown before (chunk_id, doc_id, heading, applies_to, score, snippet). Repeating a query is refused.',
+    inputSchema: searchDocsInput,
+  }),
+  read_section: tool({
+    description: 'Read the full text of one section by chunk_id (up to 2,000 characters).',
+    inputSchema: chunkInput,
+  }),
+  read_neighbors: tool({
+    description: 'Read the previous and next sections of the same document around a chunk_id.',
+    inputSchema: chunkInput,
+  }),
+};
+
+/** Names of the tools the loop answers. */
+export type AgentToolName = keyof typeof agentTools;
+
+/**
+ * Runs one tool call against the session. Unknown tools and invalid arguments come back as
+ * error outcomes the model can read; nothing here throws for bad model input.
+ *
+ * @example
+ * await executeToolCall(session, 'search_docs', { query: 'ORB-1202' });
+ */
+export async function executeToolCall(session: SearchSession, toolName: string, input: unknown): Promise<ToolOutcome> {
+  switch (toolName) {
+    case 'search_docs': {
+      const parsed = searchDocsInput.safeParse(input);
+      if (!parsed.success) return invalidArguments(toolName, parsed.error);
+      return session.searchDocs(parsed.data);
+    }
+    case 'read_section':
+    case 'read_neighbors': {
+      const parsed = chunkInput.safeParse(input);
+      if (!parsed.success) return invalidArguments(toolName, parsed.error);
+      return toolName === 'read_section' ? session.readSection(parsed.data) : session.readNeighbors(parsed.data);
+    }
+    default:
+      return {
+        ok: false,
+        error: `unknown tool "${toolName}". Available tools: ${Object.keys(agentTools).join(', ')}.`,
+      };
+  }
+}
+
+function invalidArguments(toolName: string, error: z.ZodError): ToolOutcome {
+  const issues = error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ');
+  return { ok: false, error: `invalid arguments for ${toolName}: ${issues}. Send a JSON object matching the tool schema.` };
+}
