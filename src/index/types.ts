@@ -1,4 +1,4 @@
-import type { Chunk, LabelValue } from '../corpus/types.ts';
+import type { Chunk, Doc, LabelValue } from '../corpus/types.ts';
 
 /** A search result: the chunk, its score (higher is better) and a <=300-character snippet. */
 export interface Hit extends Chunk {
@@ -21,13 +21,18 @@ export interface SearchOptions {
   filter?: SearchFilter;
 }
 
-/** What an ingest changed. */
+/** What an ingest changed. The four lists hold document ids, sorted. */
 export interface IngestReport {
   added: string[];
+  /** Documents whose contentHash changed: their chunks were replaced. */
   updated: string[];
+  /** Documents whose contentHash was unchanged: skipped. */
   unchanged: string[];
+  /** Documents in the index but not in this ingest: deleted. */
   removed: string[];
+  /** Chunks in the index after the ingest. */
   chunks: number;
+  /** The index version after the ingest. */
   indexVersion: string;
 }
 
@@ -45,4 +50,3 @@ export interface IndexBackend {
   close(): Promise<void>;
 }
 
-import type { Doc } from '../corpus/types.ts';

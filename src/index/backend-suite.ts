@@ -1,0 +1,41 @@
+import { afterEach, beforeEach, describe } from 'vitest';
+import { describeIngestContract } from './backend-suite-ingest.ts';
+import { describeReadingContract } from './backend-suite-reading.ts';
+import { describeSearchContract } from './backend-suite-search.ts';
+import type { IndexBackend } from './types.ts';
+
+/** What each part of the shared suite gets: the fresh, empty backend of the running test. */
+export interface BackendSuiteContext {
+  index(): IndexBackend;
+}
+
+/**
+ * Declares the vitest suite every {@link IndexBackend} must pass: ingest reports and atomicity,
+ * index versions, filters applied before top-k, heading weight, identifier queries, snippets,
+ * query robustness, getChunk/neighbors under filters. `makeBackend` must return a new, empty
+ * backend for each test (it is closed after the test). Uses the default tokenizer settings.
+ *
+ * @example
+ * describeIndexBackend('sqlite', async () => createSqliteIndex({ path: ':memory:' }));
+ */
+export function describeIndexBackend(name: string, makeBackend: () => Promise<IndexBackend>): void {
+  describe(`IndexBackend contract: ${name}`, () => {
+    let current: IndexBackend | undefined;
+    const context: BackendSuiteContext = {
+      index() {
+        if (current === undefined) throw new Error('the backend is only available inside a test');
+        return current;
+      },
+    };
+    beforeEach(async () => {
+      current = await makeBackend();
+    });
+    afterEach(async () => {
+      await current?.close();
+      current = undefined;
+    });
+    describeIngestContract(context);
+    describeSearchContract(context);
+    describeReadingContract(context);
+  });
+}

@@ -1,0 +1,111 @@
+import type Database from 'better-sqlite3';
+import type { Chunk, Doc } from '../corpus/types.ts';
+import { AtlasError } from '../errors.ts';
+import { computeIndexVersion } from './index-version.ts';
+import { readMeta, writeMeta } from './schema.ts';
+import { identifierExpansions, type TokenizerOptions } from './tokenize.ts';
+import type { IngestReport } from './types.ts';
+
+/**
+ * Makes the index hold exactly `docs`, in one transaction: documents whose contentHash is
+ * unchanged are skipped, changed ones replaced, new ones added, missing ones deleted. Any error
+ * rolls everything back, so the previous index stays intact. Report lists are sorted.
+ *
+ * @example
+ * const report = ingestDocs(db, docs, tokenizer); // { added: ['a'], updated: [], unchanged: [], removed: [], ... }
+ */
+export function ingestDocs(db: Database.Database, docs: Doc[], tokenizer: TokenizerOptions): IngestReport {
+  rejectDuplicateIds(docs);
+  const writer = createWriter(db, tokenizer);
+  const run = db.transaction((): IngestReport => {
+    const existing = new Map(
+      (db.prepare('SELECT doc_id, content_hash FROM docs').all() as Array<{ doc_id: string; content_hash: string }>).map(
+        (row) => [row.doc_id, row.content_hash],
+      ),
+    );
+    const report: IngestReport = { added: [], updated: [], unchanged: [], removed: [], chunks: 0, indexVersion: '' };
+    for (const doc of docs) {
+      const previousHash = existing.get(doc.docId);
+      existing.delete(doc.docId);
+      if (previousHash === doc.contentHash) {
+        report.unchanged.push(doc.docId);
+        continue;
+      }
+      if (previousHash === undefined) {
+        report.added.push(doc.docId);
+      } else {
+        writer.deleteDoc(doc.docId);
+        report.updated.push(doc.docId);
+      }
+      writer.insertDoc(doc);
+    }
+    for (const docId of existing.keys()) {
+      writer.deleteDoc(docId);
+      report.removed.push(docId);
+    }
+    report.indexVersion = computeIndexVersion(docs, tokenizer);
+    if (readMeta(db, 'indexVersion') !== report.indexVersion) writeMeta(db, 'indexVersion', report.indexVersion);
+    report.chunks = db.prepare('SELECT count(*) FROM chunks').pluck().get() as number;
+    for (const list of [report.added, report.updated, report.unchanged, report.removed]) list.sort();
+    return report;
+  });
+  return run();
+}
+
+function rejectDuplicateIds(docs: Doc[]): void {
+  const byId = new Map<string, Doc>();
+  for (const doc of docs) {
+    const first = byId.get(doc.docId);
+    if (first !== undefined) {
+      throw new AtlasError(
+        'invalid-corpus',
+        `Atlas: two documents have the id "${doc.docId}" (${first.sourcePath} and ${doc.sourcePath}); nothing was written to the index. Give each page a unique id in its front matter.`,
+      );
+    }
+    byId.set(doc.docId, doc);
+  }
+}
+
+function createWriter(db: Database.Database, tokenizer: TokenizerOptions) {
+  const insertDocRow = db.prepare(
+    'INSERT INTO docs (doc_id, content_hash, title, applies_to, source_path) VALUES (?, ?, ?, ?, ?)',
+  );
+  const insertChunkRow = db.prepare(
+    `INSERT INTO chunks (chunk_id, doc_id, ord, title, heading, heading_path, text, applies_to, labels,
+       source_path, start_line, end_line, prev_chunk_id, next_chunk_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertFtsRow = db.prepare('INSERT INTO chunks_fts (rowid, title, heading, body, idents) VALUES (?, ?, ?, ?, ?)');
+  const insertLabel = db.prepare('INSERT OR IGNORE INTO chunk_labels (chunk_id, name, value) VALUES (?, ?, ?)');
+  const deleteStatements = [
+    'DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE doc_id = ?)',
+    'DELETE FROM chunk_labels WHERE chunk_id IN (SELECT chunk_id FROM chunks WHERE doc_id = ?)',
+    'DELETE FROM chunks WHERE doc_id = ?',
+    'DELETE FROM docs WHERE doc_id = ?',
+  ].map((sql) => db.prepare(sql));
+
+  const insertChunk = (chunk: Chunk): void => {
+    const { lastInsertRowid } = insertChunkRow.run(
+      chunk.chunkId, chunk.docId, chunk.ord, chunk.title, chunk.heading, JSON.stringify(chunk.headingPath),
+      chunk.text, chunk.appliesTo, JSON.stringify(chunk.labels), chunk.sourcePath, chunk.startLine,
+      chunk.endLine, chunk.prevChunkId ?? null, chunk.nextChunkId ?? null,
+    );
+    const idents = tokenizer.identifiers
+      ? identifierExpansions(`${chunk.heading}\n${chunk.text}`).join(' ')
+      : '';
+    insertFtsRow.run(lastInsertRowid, chunk.title, chunk.heading, chunk.text, idents);
+    for (const [name, value] of Object.entries(chunk.labels)) {
+      for (const one of Array.isArray(value) ? value : [value]) insertLabel.run(chunk.chunkId, name, one);
+    }
+  };
+
+  return {
+    insertDoc(doc: Doc): void {
+      insertDocRow.run(doc.docId, doc.contentHash, doc.title, doc.appliesTo, doc.sourcePath);
+      for (const chunk of doc.chunks) insertChunk(chunk);
+    },
+    deleteDoc(docId: string): void {
+      for (const statement of deleteStatements) statement.run(docId);
+    },
+  };
+}

@@ -1,0 +1,164 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { AtlasError } from '../errors.ts';
+import { DEFAULT_TOKENIZER, type TokenizerOptions } from './tokenize.ts';
+import { computeIndexVersion } from './index-version.ts';
+
+/** Version of the on-disk layout below; bump it (and say how to rebuild) whenever it changes. */
+export const SCHEMA_VERSION = 1;
+
+const TABLES = `
+CREATE TABLE docs (
+  doc_id TEXT PRIMARY KEY,
+  content_hash TEXT NOT NULL,
+  title TEXT NOT NULL,
+  applies_to TEXT NOT NULL,
+  source_path TEXT NOT NULL
+);
+CREATE TABLE chunks (
+  id INTEGER PRIMARY KEY,
+  chunk_id TEXT NOT NULL UNIQUE,
+  doc_id TEXT NOT NULL REFERENCES docs(doc_id),
+  ord INTEGER NOT NULL,
+  title TEXT NOT NULL,
+  heading TEXT NOT NULL,
+  heading_path TEXT NOT NULL,
+  text TEXT NOT NULL,
+  applies_to TEXT NOT NULL,
+  labels TEXT NOT NULL,
+  source_path TEXT NOT NULL,
+  start_line INTEGER NOT NULL,
+  end_line INTEGER NOT NULL,
+  prev_chunk_id TEXT,
+  next_chunk_id TEXT
+);
+CREATE INDEX chunks_by_doc ON chunks(doc_id, ord);
+CREATE TABLE chunk_labels (
+  chunk_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY (chunk_id, name, value)
+) WITHOUT ROWID;
+`;
+
+/** The FTS5 table: its rowid is chunks.id; contentless because chunks holds the text. */
+function ftsTable(tokenizer: TokenizerOptions): string {
+  const tokenize = `${tokenizer.porter ? 'porter ' : ''}unicode61 remove_diacritics 2`;
+  return `CREATE VIRTUAL TABLE chunks_fts USING fts5(title, heading, body, idents,
+    content='', contentless_delete=1, tokenize='${tokenize}');`;
+}
+
+/** An open index database and the tokenizer its content was built with. */
+export interface OpenedIndex {
+  db: Database.Database;
+  tokenizer: TokenizerOptions;
+}
+
+/**
+ * Opens (creating if needed) the index database at `path` and checks its schema version.
+ * `tokenizer` unset means "whatever the index was built with" (defaults for a new one); set and
+ * different from a non-empty index's, it is an error; on an empty index it replaces it.
+ * `rebuild` drops any existing content and schema first.
+ *
+ * @example
+ * const { db, tokenizer } = openIndexDatabase({ path: ':memory:' });
+ */
+export function openIndexDatabase(options: {
+  path: string;
+  tokenizer?: Partial<TokenizerOptions>;
+  rebuild?: boolean;
+}): OpenedIndex {
+  const { path } = options;
+  if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    if (options.rebuild) dropEverything(db);
+    const tokenizer = db.transaction(() => prepareSchema(db, path, options.tokenizer))();
+    return { db, tokenizer };
+  } catch (error) {
+    db.close();
+    if (error instanceof Database.SqliteError && error.code === 'SQLITE_NOTADB') {
+      throw new AtlasError(
+        'index-schema',
+        `Atlas: the file at ${path} is not an SQLite database. Rebuild it: atlas ingest <docs-dir> --db ${path} --rebuild`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}
+
+function prepareSchema(
+  db: Database.Database,
+  path: string,
+  requested: Partial<TokenizerOptions> | undefined,
+): TokenizerOptions {
+  const existingTables = db
+    .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)
+    .pluck()
+    .all() as string[];
+  if (existingTables.length === 0) {
+    const tokenizer = { ...DEFAULT_TOKENIZER, ...requested };
+    db.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);${TABLES}${ftsTable(tokenizer)}`);
+    writeMeta(db, 'schemaVersion', String(SCHEMA_VERSION));
+    writeMeta(db, 'tokenizer', JSON.stringify(tokenizer));
+    writeMeta(db, 'indexVersion', computeIndexVersion([], tokenizer));
+    return tokenizer;
+  }
+  const found = existingTables.includes('meta') ? readMeta(db, 'schemaVersion') : undefined;
+  if (found !== String(SCHEMA_VERSION)) {
+    throw new AtlasError(
+      'index-schema',
+      `Atlas: the index at ${path} has schema version ${found ?? 'none'} but this Atlas needs ${SCHEMA_VERSION}. Rebuild it: atlas ingest <docs-dir> --db ${path} --rebuild`,
+    );
+  }
+  const stored: TokenizerOptions = {
+    ...DEFAULT_TOKENIZER,
+    ...(JSON.parse(readMeta(db, 'tokenizer') ?? '{}') as Partial<TokenizerOptions>),
+  };
+  const wanted = { ...stored, ...requested };
+  if (wanted.porter === stored.porter && wanted.identifiers === stored.identifiers) return stored;
+  const docCount = db.prepare('SELECT count(*) FROM docs').pluck().get() as number;
+  if (docCount > 0) {
+    throw new AtlasError(
+      'index-schema',
+      `Atlas: the index at ${path} was built with tokenizer ${JSON.stringify(stored)} but ${JSON.stringify(wanted)} was requested. Rebuild it: atlas ingest <docs-dir> --db ${path} --rebuild`,
+    );
+  }
+  db.exec(`DROP TABLE chunks_fts;${ftsTable(wanted)}`);
+  writeMeta(db, 'tokenizer', JSON.stringify(wanted));
+  writeMeta(db, 'indexVersion', computeIndexVersion([], wanted));
+  return wanted;
+}
+
+function dropEverything(db: Database.Database): void {
+  const tablesOfKind = (virtual: boolean): string[] =>
+    db
+      .prepare(
+        `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+         AND (sql LIKE 'CREATE VIRTUAL TABLE%') = ?`,
+      )
+      .pluck()
+      .all(virtual ? 1 : 0) as string[];
+  db.pragma('foreign_keys = OFF');
+  db.transaction(() => {
+    for (const virtual of [true, false]) {
+      for (const name of tablesOfKind(virtual)) db.exec(`DROP TABLE IF EXISTS "${name.replaceAll('"', '""')}"`);
+    }
+  })();
+  db.pragma('foreign_keys = ON');
+}
+
+/** Reads one value of the meta table. */
+export function readMeta(db: Database.Database, key: string): string | undefined {
+  return db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined;
+}
+
+/** Writes one value of the meta table. */
+export function writeMeta(db: Database.Database, key: string, value: string): void {
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+}

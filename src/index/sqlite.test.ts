@@ -1,0 +1,153 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AtlasError } from '../errors.ts';
+import { describeIndexBackend } from './backend-suite.ts';
+import { createSqliteIndex, type SqliteIndex } from './sqlite.ts';
+import { createTestDoc } from './test-docs.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'atlas-index-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+let fileCount = 0;
+const freshPath = (): string => join(scratch, `db-${(fileCount += 1)}`, 'index.db');
+
+describeIndexBackend('sqlite in memory', async () => createSqliteIndex({ path: ':memory:' }));
+describeIndexBackend('sqlite file (WAL)', async () => createSqliteIndex({ path: freshPath() }));
+
+const retries = createTestDoc({ docId: 'retries', sections: ['Failed jobs are retried with backoff.'] });
+const rebuildHint = (path: string) => `Rebuild it: atlas ingest <docs-dir> --db ${path} --rebuild`;
+
+/** Captures the error a synchronous call throws. */
+function thrown(run: () => unknown): AtlasError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof AtlasError) return error;
+    throw error;
+  }
+  throw new Error('expected an AtlasError');
+}
+
+describe('createSqliteIndex on disk', () => {
+  let path: string;
+  let open: SqliteIndex[];
+  const openIndex = (options: Omit<Parameters<typeof createSqliteIndex>[0], 'path'> = {}) => {
+    const index = createSqliteIndex({ path, ...options });
+    open.push(index);
+    return index;
+  };
+  beforeEach(() => {
+    path = freshPath();
+    open = [];
+  });
+  afterEach(async () => {
+    for (const index of open) await index.close();
+  });
+
+  it('creates the folder, uses WAL and keeps content across reopening', async () => {
+    const first = openIndex();
+    const report = await first.ingest([retries]);
+    await first.close();
+    const raw = new Database(path, { readonly: true });
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(raw.prepare(`SELECT value FROM meta WHERE key = 'schemaVersion'`).pluck().get()).toBe('1');
+    raw.close();
+    const second = openIndex();
+    expect(await second.indexVersion()).toBe(report.indexVersion);
+    expect((await second.search('backoff', { k: 1 })).map((hit) => hit.chunkId)).toEqual(['retries#0']);
+  });
+
+  it('refuses an index with another schema version, with the exact message', async () => {
+    await openIndex().close();
+    const raw = new Database(path);
+    raw.prepare(`UPDATE meta SET value = '7' WHERE key = 'schemaVersion'`).run();
+    raw.close();
+    const error = thrown(() => createSqliteIndex({ path }));
+    expect(error.code).toBe('index-schema');
+    expect(error.message).toBe(
+      `Atlas: the index at ${path} has schema version 7 but this Atlas needs 1. ${rebuildHint(path)}`,
+    );
+    const rebuilt = openIndex({ rebuild: true });
+    expect(await rebuilt.stats()).toEqual({ docs: 0, chunks: 0 });
+  });
+
+  it('refuses a database that is not an Atlas index, or not a database', async () => {
+    await openIndex({ rebuild: true }).close();
+    const raw = new Database(path);
+    raw.exec('DROP TABLE meta');
+    raw.exec('CREATE TABLE other (x)');
+    raw.close();
+    expect(thrown(() => createSqliteIndex({ path })).message).toBe(
+      `Atlas: the index at ${path} has schema version none but this Atlas needs 1. ${rebuildHint(path)}`,
+    );
+    const junk = join(scratch, 'junk.db');
+    writeFileSync(junk, 'this is not sqlite, just some text that is long enough to have a header'.repeat(20));
+    expect(thrown(() => createSqliteIndex({ path: junk })).message).toBe(
+      `Atlas: the file at ${junk} is not an SQLite database. ${rebuildHint(junk)}`,
+    );
+  });
+
+  it('keeps the tokenizer the index was built with', async () => {
+    const built = openIndex({ tokenizer: { porter: false } });
+    await built.ingest([retries]);
+    await built.close();
+    expect(openIndex().tokenizer).toEqual({ porter: false, identifiers: true });
+    expect(thrown(() => createSqliteIndex({ path, tokenizer: { porter: true } })).message).toBe(
+      `Atlas: the index at ${path} was built with tokenizer {"porter":false,"identifiers":true} but {"porter":true,"identifiers":true} was requested. ${rebuildHint(path)}`,
+    );
+  });
+
+  it('lets an empty index switch tokenizer, and rebuild wipe a full one', async () => {
+    const empty = openIndex({ tokenizer: { porter: false } });
+    const emptyVersion = await empty.indexVersion();
+    await empty.close();
+    const switched = openIndex({ tokenizer: { porter: true } });
+    expect(switched.tokenizer).toEqual({ porter: true, identifiers: true });
+    expect(await switched.indexVersion()).not.toBe(emptyVersion);
+    await switched.ingest([retries]);
+    await switched.close();
+    const rebuilt = openIndex({ rebuild: true, tokenizer: { identifiers: false } });
+    expect(rebuilt.tokenizer).toEqual({ porter: true, identifiers: false });
+    expect(await rebuilt.stats()).toEqual({ docs: 0, chunks: 0 });
+  });
+});
+
+describe('createSqliteIndex options and errors', () => {
+  const docs = [retries, createTestDoc({ docId: 'retry-policy', sections: ['The retry policy is fixed.'] })];
+
+  it('stems with Porter by default and matches exact words only without it', async () => {
+    const stemmed = createSqliteIndex({ path: ':memory:' });
+    const exact = createSqliteIndex({ path: ':memory:', tokenizer: { porter: false } });
+    await stemmed.ingest(docs);
+    await exact.ingest(docs);
+    const chunkIds = async (index: SqliteIndex) => (await index.search('retry', { k: 5 })).map((hit) => hit.chunkId).sort();
+    expect(await chunkIds(stemmed)).toEqual(['retries#0', 'retry-policy#0']);
+    expect(await chunkIds(exact)).toEqual(['retry-policy#0']);
+    await stemmed.close();
+    await exact.close();
+  });
+
+  it('rejects a k that is not a positive integer', async () => {
+    const index = createSqliteIndex({ path: ':memory:' });
+    await expect(index.search('retry', { k: 0 })).rejects.toThrow(
+      new AtlasError('usage', 'Atlas: k must be a positive integer, got 0. Pass e.g. { k: 5 }.'),
+    );
+    await index.close();
+  });
+
+  it('rejects negative or non-numeric column weights', () => {
+    const error = thrown(() => createSqliteIndex({ path: ':memory:', weights: { heading: -1 } }));
+    expect(error.message).toBe('Atlas: the weight of column heading must be a number >= 0, got -1.');
+  });
+
+  it('names both files when two documents share an id', async () => {
+    const index = createSqliteIndex({ path: ':memory:' });
+    const twin = { ...createTestDoc({ docId: 'retries', sections: ['Other.'] }), sourcePath: 'guides/retries.md' };
+    await expect(index.ingest([retries, twin])).rejects.toThrow(
+      'Atlas: two documents have the id "retries" (retries.md and guides/retries.md); nothing was written to the index. Give each page a unique id in its front matter.',
+    );
+    await index.close();
+  });
+});

@@ -1,0 +1,173 @@
+/**
+ * Pure text-to-terms functions shared by ingest (what goes into the index), query building
+ * (what is searched) and snippets (which paragraph matched best).
+ *
+ * The SQLite index tokenises text with FTS5 `unicode61` (punctuation splits words), so
+ * `max_payload_kb` is indexed as `max payload kb` and `PayloadTooLarge` as `payloadtoolarge`.
+ * Identifier expansions add what that loses: the whole identifier with its separators removed
+ * (`maxpayloadkb`, `orb1202`) and the parts of CamelCase words (`payload too large`), so an
+ * identifier is found whether it is typed exactly, without separators, or as words.
+ */
+
+/** How text becomes searchable terms. Fixed per index (stored in it) because ingest depends on it. */
+export interface TokenizerOptions {
+  /** Porter stemming: `retries` also finds `retry`. */
+  porter: boolean;
+  /** Identifier expansions (see {@link identifierExpansions}) at ingest and in queries. */
+  identifiers: boolean;
+}
+
+/**
+ * The default tokenizer: stemming and identifier expansions on.
+ *
+ * @example
+ * createSqliteIndex({ path: ':memory:', tokenizer: { ...DEFAULT_TOKENIZER, porter: false } });
+ */
+export const DEFAULT_TOKENIZER: Readonly<TokenizerOptions> = Object.freeze({
+  porter: true,
+  identifiers: true,
+});
+
+/** Letters, digits and combining marks: what FTS5 unicode61 keeps inside a token. */
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+/** An identifier-like run: words joined by `_`, `-`, `.`, `:` or `/` (`quartz.scheduler.idleWaitTime`). */
+const IDENTIFIER = /[\p{L}\p{N}\p{M}_]+(?:[-.:/][\p{L}\p{N}\p{M}_]+)*/gu;
+/** Sub-words of one segment: `HTTPServer` -> HTTP Server, `idleWaitTime` -> idle Wait Time, `ORB1202` -> ORB 1202. */
+const SUBWORD = /\p{Lu}+(?!\p{Ll})|\p{Lu}?[\p{Ll}\p{M}]+|\p{N}+|[\p{L}\p{M}]+/gu;
+const NAMESPACE_SEPARATOR = /[.:/]/;
+
+/**
+ * Lower-cased words as FTS5 unicode61 sees them (punctuation, `_` and spaces split).
+ *
+ * @example
+ * words('See max_payload_kb.') // ['see', 'max', 'payload', 'kb']
+ */
+export function words(text: string): string[] {
+  return Array.from(text.matchAll(WORD), (match) => match[0].toLowerCase());
+}
+
+/**
+ * Splits one identifier segment into CamelCase / letter-digit parts, lower-cased.
+ *
+ * @example
+ * splitCamelCase('PayloadTooLarge') // ['payload', 'too', 'large']
+ * splitCamelCase('HTTPServer2')     // ['http', 'server', '2']
+ */
+export function splitCamelCase(segment: string): string[] {
+  return Array.from(segment.matchAll(SUBWORD), (match) => match[0].toLowerCase());
+}
+
+/**
+ * The identifier with separators removed, lower-cased: one token for the whole identifier.
+ *
+ * @example
+ * normalizeIdentifier('ORB-1202') // 'orb1202'
+ */
+export function normalizeIdentifier(identifier: string): string {
+  return words(identifier).join('');
+}
+
+/**
+ * Extra terms for one identifier-like run, beyond its plain {@link words}: the whole identifier
+ * normalised (when it has separators), the dotted/slashed suffixes (`scheduler.idleWaitTime`),
+ * and the CamelCase parts of segments that have them. Plain words expand to nothing.
+ *
+ * @example
+ * expandIdentifier('quartz.scheduler.idleWaitTime')
+ * // ['quartzscheduleridlewaittime', 'scheduleridlewaittime', 'idle', 'wait', 'time']
+ */
+export function expandIdentifier(identifier: string): string[] {
+  const segments = words(identifier);
+  const rawSegments = identifier.match(WORD) ?? [];
+  const expansions: string[] = [];
+  if (segments.length > 1) {
+    expansions.push(segments.join(''));
+    if (NAMESPACE_SEPARATOR.test(identifier)) {
+      const pathParts = identifier.split(NAMESPACE_SEPARATOR).map(normalizeIdentifier);
+      for (let start = 1; start < pathParts.length - 1; start += 1) {
+        expansions.push(pathParts.slice(start).join(''));
+      }
+    }
+  }
+  for (const segment of rawSegments) {
+    const parts = splitCamelCase(segment);
+    if (parts.length > 1) expansions.push(...parts);
+  }
+  return expansions;
+}
+
+/**
+ * Identifier expansions of a whole text, each term once, in order of first appearance: what the
+ * index stores in its `idents` column.
+ *
+ * @example
+ * identifierExpansions('Raise max_payload_kb on PayloadTooLarge.')
+ * // ['maxpayloadkb', 'payload', 'too', 'large']
+ */
+export function identifierExpansions(text: string): string[] {
+  const seen = new Set<string>();
+  for (const match of text.matchAll(IDENTIFIER)) {
+    for (const term of expandIdentifier(match[0])) seen.add(term);
+  }
+  return [...seen];
+}
+
+/** One searchable term and where the identifier-like run it came from starts in the text. */
+export interface PositionedTerm {
+  term: string;
+  offset: number;
+}
+
+/**
+ * Every term of a text in order (with repeats): the plain words of each identifier-like run,
+ * followed by its expansions when `identifiers` is on. Queries and snippets both use it.
+ *
+ * @example
+ * searchTerms('ORB-1202 fails', { porter: true, identifiers: true }).map((t) => t.term)
+ * // ['orb', '1202', 'orb1202', 'fails']
+ */
+export function searchTerms(text: string, options: TokenizerOptions): PositionedTerm[] {
+  const terms: PositionedTerm[] = [];
+  for (const match of text.matchAll(IDENTIFIER)) {
+    const offset = match.index;
+    for (const term of words(match[0])) terms.push({ term, offset });
+    if (options.identifiers) {
+      for (const term of expandIdentifier(match[0])) terms.push({ term, offset });
+    }
+  }
+  return terms;
+}
+
+/**
+ * A light suffix-stripping stem used only to compare terms in TypeScript (snippets) when the
+ * index uses Porter stemming; the index itself stems with FTS5's Porter tokenizer.
+ *
+ * @example
+ * lightStem('retries') // 'retri'
+ */
+export function lightStem(term: string): string {
+  let stem = term;
+  for (const suffix of ['ing', 'ies', 'ied', 'es', 'ed', 'ly', 's']) {
+    if (suffix === 's' && stem.endsWith('ss')) break;
+    if (stem.endsWith(suffix) && stem.length - suffix.length >= 3) {
+      stem = suffix === 'ies' || suffix === 'ied' ? `${stem.slice(0, -3)}i` : stem.slice(0, -suffix.length);
+      break;
+    }
+  }
+  if (stem.length > 3 && stem.endsWith('y')) return `${stem.slice(0, -1)}i`;
+  if (stem.length > 3 && stem.endsWith('e')) return stem.slice(0, -1);
+  return stem;
+}
+
+/** A small English stopword list, dropped from natural-language queries. */
+export const STOPWORDS: ReadonlySet<string> = new Set(
+  (
+    'a about above after again against all am an and any are as at be because been before being ' +
+    'below between both but by can could did do does doing down during each few for from further ' +
+    'had has have having he her here hers herself him himself his how i if in into is it its itself ' +
+    'just me more most my myself no nor not now of off on once only or other our ours ourselves out ' +
+    'over own same she should so some such than that the their theirs them themselves then there ' +
+    'these they this those through to too under until up very was we were what when where which ' +
+    'while who whom why will with would you your yours yourself yourselves'
+  ).split(' '),
+);
