@@ -21,7 +21,10 @@ export interface Chunk {
   labels: Record<string, LabelValue>;
   /** Source file relative to the docs root, forward slashes. */
   sourcePath: string;
-  /** 1-based first and last line of the chunk in the source file. */
+  /**
+   * 1-based first and last line of the chunk in the source file, front matter lines included.
+   * The first chunk of a `##` section starts at its heading line (the heading is not in `text`).
+   */
   startLine: number;
   endLine: number;
   prevChunkId?: string;

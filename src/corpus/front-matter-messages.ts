@@ -1,0 +1,80 @@
+import { DOC_ID_PATTERN } from './slug.ts';
+
+/**
+ * Explains why a front matter value was rejected: the field, the bad value and the fix.
+ * `path` is `['id']`, `['title']`, `['applies_to']`, `['labels']` or `['labels', name]`.
+ *
+ * @example
+ * describeIssue(['applies_to'], 3, 'install');
+ * // 'applies_to must be a string such as "3.x" or "all", got 3. Quote it: applies_to: "3.x".'
+ */
+export function describeIssue(path: string[], value: unknown, derivedId: string): string {
+  const [field, label] = path;
+  if (field === 'id') return describeId(value, derivedId);
+  if (field === 'title') return describeTitle(value);
+  if (field === 'applies_to') return describeAppliesTo(value);
+  if (field === 'labels' && label !== undefined) return describeLabel(label, value);
+  if (field === 'labels') {
+    return `labels must be a map from label name to a string or a list of strings, got ${show(value)}. Write e.g. labels: { team: "payments", acl: ["staff"] }.`;
+  }
+  return `${path.join('.')} is invalid, got ${show(value)}.`;
+}
+
+function describeId(value: unknown, derivedId: string): string {
+  if (typeof value === 'string') {
+    const suggestion = sanitizeId(value) || derivedId || 'my-page';
+    return `id must start with a letter or digit and use only letters, digits, ".", "_" and "-", got ${show(value)}. Use e.g. id: "${suggestion}".`;
+  }
+  if (isScalar(value) && DOC_ID_PATTERN.test(String(value))) {
+    return `id must be a string, got ${show(value)}. Quote it: id: "${String(value)}".`;
+  }
+  const example = derivedId || 'my-page';
+  return `id must be a string, got ${show(value)}. Write e.g. id: "${example}", or remove the field to derive the id from the file path.`;
+}
+
+function describeTitle(value: unknown): string {
+  if (typeof value === 'string') {
+    return `title must be a non-empty string, got ${show(value)}. Write a title, or remove the field to use the first "# " heading.`;
+  }
+  if (isScalar(value)) return `title must be a string, got ${show(value)}. Quote it: title: "${String(value)}".`;
+  return `title must be a string, got ${show(value)}. Write one line of text, e.g. title: "Getting started".`;
+}
+
+function describeAppliesTo(value: unknown): string {
+  const head = `applies_to must be a string such as "3.x" or "all", got ${show(value)}.`;
+  if (typeof value === 'number') {
+    const suggestion = Number.isInteger(value) ? `${value}.x` : String(value);
+    return `${head} Quote it: applies_to: "${suggestion}".`;
+  }
+  if (typeof value === 'string') return `${head} Write e.g. applies_to: "3.x", or remove the field to apply to all versions.`;
+  return `${head} Write one release line, e.g. applies_to: "3.x", or applies_to: "all" for every version.`;
+}
+
+function describeLabel(name: string, value: unknown): string {
+  const head = `labels.${name} must be a string or a list of strings, got ${show(value)}.`;
+  if (isScalar(value)) return `${head} Quote it: ${name}: "${String(value)}".`;
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string' || isScalar(item))) {
+    const quoted = value.map((item) => JSON.stringify(String(item))).join(', ');
+    return `${head} Quote every item: ${name}: [${quoted}].`;
+  }
+  return `${head} Write e.g. ${name}: "staff" or ${name}: ["staff", "admins"].`;
+}
+
+/** Numbers and booleans: values that become valid by quoting them. */
+function isScalar(value: unknown): value is number | boolean {
+  return typeof value === 'number' || typeof value === 'boolean';
+}
+
+/** A value as it should appear in a message: JSON, cut to 60 characters. */
+function show(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function sanitizeId(value: string): string {
+  return value
+    .trim()
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .replace(/-+$/, '');
+}

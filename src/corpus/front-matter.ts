@@ -1,0 +1,172 @@
+import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import { z } from 'zod';
+import type { CorpusProblem } from '../errors.ts';
+import { describeIssue } from './front-matter-messages.ts';
+import { DOC_ID_PATTERN } from './slug.ts';
+import type { LabelValue } from './types.ts';
+
+/**
+ * The front matter fields Atlas reads. Unknown fields (`sidebar_position`, `description`, ...)
+ * are ignored; `null` is rejected rather than read as "missing", so a forgotten value never
+ * silently widens `applies_to` or drops `labels`.
+ */
+export const frontMatterSchema = z.object({
+  id: z.string().regex(DOC_ID_PATTERN).optional(),
+  title: z.string().trim().min(1).optional(),
+  applies_to: z.string().trim().min(1).optional(),
+  labels: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+});
+
+/** Validated front matter of one page. */
+export interface FrontMatter {
+  id?: string;
+  title?: string;
+  applies_to?: string;
+  labels?: Record<string, LabelValue>;
+}
+
+/** A page's text cut in two: the YAML between the `---` lines, and the markdown body after them. */
+export interface SplitSource {
+  /** YAML text, `undefined` when the page has no front matter. */
+  yaml?: string;
+  /** 1-based source line of the first YAML line (2 when there is front matter). */
+  yamlStartLine: number;
+  body: string;
+  /** 1-based source line where the body starts. */
+  bodyStartLine: number;
+}
+
+/**
+ * Splits `---` front matter off a page (text already decoded, LF line endings).
+ *
+ * @example
+ * splitFrontMatter('---\ntitle: Hi\n---\nBody');
+ * // { ok: true, split: { yaml: 'title: Hi', yamlStartLine: 2, body: 'Body', bodyStartLine: 4 } }
+ */
+export function splitFrontMatter(
+  file: string,
+  text: string,
+): { ok: true; split: SplitSource } | { ok: false; problem: CorpusProblem } {
+  const lines = text.split('\n');
+  if (!/^---[ \t]*$/.test(lines[0] ?? '')) {
+    return { ok: true, split: { yamlStartLine: 1, body: text, bodyStartLine: 1 } };
+  }
+  const closing = lines.findIndex((line, index) => index > 0 && /^---[ \t]*$/.test(line));
+  if (closing === -1) {
+    return {
+      ok: false,
+      problem: {
+        file,
+        line: 1,
+        field: 'front matter',
+        message:
+          'front matter opened with "---" on line 1 is never closed, got no second "---" line. Add a line "---" after the last front matter field.',
+      },
+    };
+  }
+  return {
+    ok: true,
+    split: {
+      yaml: lines.slice(1, closing).join('\n'),
+      yamlStartLine: 2,
+      body: lines.slice(closing + 1).join('\n'),
+      bodyStartLine: closing + 2,
+    },
+  };
+}
+
+/**
+ * Parses and validates front matter YAML. Reports a YAML syntax error with its source line, or
+ * every invalid field at once, each naming the bad value and the fix.
+ *
+ * @example
+ * parseFrontMatter({ file: 'a.md', yaml: 'applies_to: "3.x"', yamlStartLine: 2, derivedId: 'a' });
+ * // { ok: true, frontMatter: { applies_to: '3.x' } }
+ */
+export function parseFrontMatter(input: {
+  file: string;
+  yaml: string;
+  yamlStartLine: number;
+  /** The id the page gets without an `id` field; used to suggest fixes. */
+  derivedId: string;
+}): { ok: true; frontMatter: FrontMatter } | { ok: false; problems: CorpusProblem[] } {
+  const { file, yaml, yamlStartLine } = input;
+  const lineCounter = new LineCounter();
+  const document = parseDocument(yaml, { lineCounter });
+  const error = document.errors[0];
+  if (error) {
+    const position = error.linePos?.[0] ?? { line: 1, col: 1 };
+    const reason = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    return {
+      ok: false,
+      problems: [
+        {
+          file,
+          line: yamlStartLine + position.line - 1,
+          field: 'front matter',
+          message: `front matter is not valid YAML at column ${position.col}: ${reason}. Fix the YAML syntax; quote values that contain ": " or " #".`,
+        },
+      ],
+    };
+  }
+  let data: unknown;
+  try {
+    data = document.toJS({ maxAliasCount: 100 }) ?? {};
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      problems: [
+        { file, line: yamlStartLine, field: 'front matter', message: `front matter could not be read, got "${reason}". Remove YAML aliases (*name) from the front matter.` },
+      ],
+    };
+  }
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    return {
+      ok: false,
+      problems: [
+        {
+          file,
+          line: yamlStartLine,
+          field: 'front matter',
+          message: `front matter must be a map of fields, got ${Array.isArray(data) ? 'a list' : JSON.stringify(data)}. Write one field per line, e.g. title: "Install".`,
+        },
+      ],
+    };
+  }
+  const result = frontMatterSchema.safeParse(data);
+  if (result.success) return { ok: true, frontMatter: result.data };
+
+  const problems: CorpusProblem[] = [];
+  const seen = new Set<string>();
+  for (const issue of result.error.issues) {
+    const path = issue.path.slice(0, issue.path[0] === 'labels' ? 2 : 1).map(String);
+    const key = path.join('.');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const value = path.reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], data);
+    const line = keyLine(document, lineCounter, path);
+    problems.push({
+      file,
+      ...(line === undefined ? {} : { line: yamlStartLine + line - 1 }),
+      field: key,
+      message: describeIssue(path, value, input.derivedId),
+    });
+  }
+  problems.sort((left, right) => (left.line ?? Infinity) - (right.line ?? Infinity));
+  return { ok: false, problems };
+}
+
+/** 1-based line (within the YAML text) of the key at `path`, e.g. `['labels', 'acl']`. */
+function keyLine(document: Document, lineCounter: LineCounter, path: string[]): number | undefined {
+  let node: unknown = document.contents;
+  let line: number | undefined;
+  for (const part of path) {
+    if (!isMap(node)) return line;
+    const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === part);
+    if (!pair || !isScalar(pair.key) || !pair.key.range) return line;
+    line = lineCounter.linePos(pair.key.range[0]).line;
+    node = pair.value;
+  }
+  return line;
+}

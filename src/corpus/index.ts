@@ -1,0 +1,17 @@
+/**
+ * The corpus layer: reads a docs folder into documents and chunks.
+ *
+ * @example
+ * import { loadCorpus } from './corpus/index.ts';
+ * const { docs, problems } = await loadCorpus('./docs', { maxChunkChars: 1800 });
+ */
+export { loadCorpus, type LoadedCorpus } from './load.ts';
+export {
+  DEFAULT_MAX_CHUNK_CHARS,
+  parseDocument,
+  type ChunkingOptions,
+  type DocumentSource,
+  type ParseDocumentResult,
+} from './parse-document.ts';
+export { DOC_ID_PATTERN, slugFromPath } from './slug.ts';
+export type { Chunk, Doc, LabelValue } from './types.ts';

@@ -1,0 +1,112 @@
+import { createHash } from 'node:crypto';
+import { AtlasError, type CorpusProblem } from '../errors.ts';
+import { chunkSections } from './chunker.ts';
+import { decodeSource } from './decode.ts';
+import { parseFrontMatter, splitFrontMatter, type FrontMatter } from './front-matter.ts';
+import { parseSections } from './sections.ts';
+import { slugFromPath } from './slug.ts';
+import type { Doc } from './types.ts';
+
+/** Default upper bound on a chunk's text length; longer sections are split between blocks. */
+export const DEFAULT_MAX_CHUNK_CHARS = 1800;
+
+/** Bumped whenever chunking changes in a way that should re-index unchanged files. */
+const CHUNKER_VERSION = 1;
+
+/** How pages are cut into chunks. */
+export interface ChunkingOptions {
+  /** Sections whose text is longer are split at block boundaries. Default 1800. */
+  maxChunkChars?: number;
+}
+
+/** One page as read from disk. */
+export interface DocumentSource {
+  /** Path relative to the docs root, forward slashes (`guides/install.md`). */
+  path: string;
+  bytes: Buffer;
+}
+
+/** Result of {@link parseDocument}: the document, or every problem found in the page. */
+export type ParseDocumentResult = { ok: true; doc: Doc } | { ok: false; problems: CorpusProblem[] };
+
+/**
+ * Parses one page: decodes it (UTF-8, BOM and CRLF handled), validates its front matter, cuts the
+ * markdown into sections and chunks. Problems are values, not exceptions; all problems of the
+ * page are reported together.
+ *
+ * @example
+ * const result = parseDocument({ path: 'install.md', bytes: Buffer.from('# Install\n\nRun it.\n') });
+ * if (result.ok) result.doc.chunks[0]; // { chunkId: 'install#0', heading: 'Install', text: 'Run it.', ... }
+ */
+export function parseDocument(source: DocumentSource, options: ChunkingOptions = {}): ParseDocumentResult {
+  const maxChunkChars = resolveMaxChunkChars(options);
+  const file = source.path;
+  const decoded = decodeSource(file, source.bytes);
+  if (!decoded.ok) return { ok: false, problems: [decoded.problem] };
+  const split = splitFrontMatter(file, decoded.text);
+  if (!split.ok) return { ok: false, problems: [split.problem] };
+
+  const { yaml, yamlStartLine, body, bodyStartLine } = split.split;
+  const derivedId = slugFromPath(file);
+  const problems: CorpusProblem[] = [];
+  let frontMatter: FrontMatter = {};
+  if (yaml !== undefined) {
+    const parsed = parseFrontMatter({ file, yaml, yamlStartLine, derivedId });
+    if (parsed.ok) frontMatter = parsed.frontMatter;
+    else problems.push(...parsed.problems);
+  }
+  if (frontMatter.id === undefined && derivedId === '' && problems.every((problem) => problem.field !== 'id')) {
+    problems.push({
+      file,
+      field: 'id',
+      message: `id cannot be derived from the file name, got ${JSON.stringify(file)}. Add one to the front matter, e.g. id: "my-page".`,
+    });
+  }
+
+  const parsedBody = parseSections({ body, bodyStartLine, mdx: /\.mdx$/i.test(file) });
+  const docId = frontMatter.id ?? derivedId;
+  const title = frontMatter.title ?? parsedBody.firstH1 ?? fileName(file);
+  const appliesTo = frontMatter.applies_to ?? 'all';
+  const labels = frontMatter.labels ?? {};
+  const chunks = chunkSections(parsedBody.sections, {
+    docId,
+    title,
+    appliesTo,
+    labels,
+    sourcePath: file,
+    body,
+    maxChunkChars,
+  });
+  if (chunks.length === 0) {
+    problems.push({
+      file,
+      field: 'content',
+      message: 'page has no text besides its front matter and title, got an empty body. Write some content, or delete the file.',
+    });
+  }
+  if (problems.length > 0) return { ok: false, problems };
+
+  const contentHash = createHash('sha256')
+    .update(source.bytes)
+    .update('\0')
+    .update(JSON.stringify({ chunker: CHUNKER_VERSION, maxChunkChars, sourcePath: file }))
+    .digest('hex');
+  return { ok: true, doc: { docId, title, appliesTo, labels, sourcePath: file, contentHash, chunks } };
+}
+
+/** Reads and checks `maxChunkChars`: a positive integer, default 1800. */
+export function resolveMaxChunkChars(options: ChunkingOptions): number {
+  const value = options.maxChunkChars ?? DEFAULT_MAX_CHUNK_CHARS;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new AtlasError(
+      'usage',
+      `Atlas: maxChunkChars must be a positive integer, got ${JSON.stringify(value)}. Pass e.g. { maxChunkChars: ${DEFAULT_MAX_CHUNK_CHARS} }.`,
+    );
+  }
+  return value;
+}
+
+/** `guides/Getting Started.md` -> `Getting Started`. */
+function fileName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1).replace(/\.(md|mdx)$/i, '');
+}
