@@ -113,10 +113,14 @@ export function hangResponse(): ScriptedResponse {
 
 /**
  * Announces the full JSON body (status 200, full `content-length`), writes its first half, then
- * destroys the socket.
+ * destroys the socket. The AI SDK treats the socket error as retryable; the response carries
+ * `retry-after-ms: 0` (override with `headers`) so that retry does not sleep 2 s.
+ *
+ * @example
+ * startLoopbackServer([truncatedResponse(answer), jsonResponse(answer)])
  */
 export function truncatedResponse(body: unknown, init: { status?: number; headers?: ResponseHeaders } = {}): ScriptedResponse {
-  return { type: 'truncated', status: init.status ?? 200, headers: init.headers ?? {}, body };
+  return { type: 'truncated', status: init.status ?? 200, headers: { 'retry-after-ms': '0', ...init.headers }, body };
 }
 
 /**

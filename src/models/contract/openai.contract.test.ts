@@ -93,4 +93,21 @@ describe('contract: openai (Responses API) through agenticRun', () => {
     expect(results[0]?.snippet).toContain(LEASE_QUOTE);
     expect(input).toHaveLength(5);
   });
+
+  // Contract (pricing): an unknown cost is null, never 0. Today model-call.ts turns missing
+  // usage counts into 0 (toCallUsage), so a priced model whose provider omits `usage` reports
+  // costUsd 0 and 0 tokens as if the calls were free.
+  it('reports costUsd null, not 0, when a priced model\'s responses carry no usage', async () => {
+    const withoutUsage = (response: unknown) => {
+      const { usage: _usage, ...rest } = asRecord(response);
+      return rest;
+    };
+    const { run } = await runOverLoopback({
+      spec: () => 'openai:gpt-5-mini',
+      env: (url) => ({ OPENAI_API_KEY: 'sk-contract', OPENAI_BASE_URL: `${url}/v1` }),
+      script: [jsonResponse(withoutUsage(searchCall)), jsonResponse(withoutUsage(finalAnswer))],
+    });
+    expect(run.answer).toEqual(EXPECTED_ANSWER);
+    expect(run.usage.costUsd).toBeNull();
+  });
 });
