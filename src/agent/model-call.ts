@@ -21,10 +21,11 @@ export interface RequestedToolCall {
   invalidReason?: string;
 }
 
-/** Token counts of one call (undefined counts from the provider become 0). */
+/** Token counts of one call; `known` is false when the provider did not report them (counted as 0). */
 export interface CallUsage {
   inputTokens: number;
   outputTokens: number;
+  known: boolean;
 }
 
 /** The outcome of one model call: tool calls, an answer, malformed output, or a failure. */
@@ -45,7 +46,7 @@ export interface ModelCallOptions {
   abortSignal?: AbortSignal;
 }
 
-const NO_USAGE: CallUsage = { inputTokens: 0, outputTokens: 0 };
+const NO_USAGE: CallUsage = { inputTokens: 0, outputTokens: 0, known: true };
 
 /**
  * Makes one model call with the agent's tools and the Answer schema as the JSON response
@@ -102,12 +103,26 @@ export async function callModel(options: ModelCallOptions): Promise<ModelCallOut
 }
 
 function toCallUsage(usage: { inputTokens?: number; outputTokens?: number } | undefined): CallUsage {
-  return { inputTokens: usage?.inputTokens ?? 0, outputTokens: usage?.outputTokens ?? 0 };
+  return {
+    inputTokens: usage?.inputTokens ?? 0,
+    outputTokens: usage?.outputTokens ?? 0,
+    known: usage?.inputTokens !== undefined && usage?.outputTokens !== undefined,
+  };
 }
 
+/** The message of an error followed by its causes (a retry's last error, `cause` chains), so the trace names the root cause. */
 function errorText(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
+  const messages: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < 6; depth++) {
+    const message = current instanceof Error ? current.message : String(current);
+    const code = (current as { code?: unknown }).code;
+    const text = typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
+    if (!messages.some((existing) => existing.includes(text))) messages.push(text);
+    const next = (current as { lastError?: unknown; cause?: unknown });
+    current = next.lastError ?? next.cause;
+  }
+  return messages.join(': ');
 }
 
 function firstLine(text: string): string {

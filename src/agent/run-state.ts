@@ -39,6 +39,8 @@ export interface ModelCallRecord {
   toolCalls: string[];
   inputTokens: number;
   outputTokens: number;
+  /** False when the provider reported no token counts (then the run's cost is unknown). */
+  usageKnown: boolean;
   latencyMs: number;
   error?: string;
 }
@@ -134,7 +136,9 @@ export class RunRecorder {
       toolChoice,
       outcome: outcome.kind,
       toolCalls: outcome.kind === 'tool-calls' ? outcome.toolCalls.map((call) => call.toolName) : [],
-      ...outcome.usage,
+      inputTokens: outcome.usage.inputTokens,
+      outputTokens: outcome.usage.outputTokens,
+      usageKnown: outcome.usage.known,
       latencyMs: this.#now() - started,
       ...(error ? { error } : {}),
     });
@@ -194,6 +198,10 @@ function finalizeAnswer(
   if (!draft) {
     return { answer: abstention(), dropped: [], abstainReason: `no usable answer: ${errors.at(-1) ?? 'unknown error'}` };
   }
+  if (draft.citations.length === 0 && !draft.abstained && session.steps.length === 0 && session.reads.length === 0) {
+    // A direct reply without searching (first turn "auto": greetings, general questions): no docs claim to check.
+    return { answer: { text: draft.text, citations: [], abstained: false }, dropped: [] };
+  }
   const { kept, dropped } = verifyCitations(draft.citations, session.evidence);
   if (draft.abstained) return { answer: abstention(), dropped, abstainReason: 'the model abstained' };
   if (kept.length === 0) {
@@ -206,6 +214,7 @@ function finalizeAnswer(
 function sumUsage(calls: ModelCallRecord[], price: ModelPrice | null | undefined): RunUsage {
   const inputTokens = calls.reduce((sum, call) => sum + call.inputTokens, 0);
   const outputTokens = calls.reduce((sum, call) => sum + call.outputTokens, 0);
-  const costUsd = price ? (inputTokens * price.input + outputTokens * price.output) / 1_000_000 : null;
+  const known = calls.every((call) => call.usageKnown);
+  const costUsd = price && known ? (inputTokens * price.input + outputTokens * price.output) / 1_000_000 : null;
   return { modelCalls: calls.length, inputTokens, outputTokens, costUsd };
 }

@@ -1,0 +1,161 @@
+import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
+
+/** A passage the conversation showed: a search result or a section that was read. */
+export interface Passage {
+  chunkId: string;
+  docId: string;
+  heading: string;
+  title?: string;
+  appliesTo: string;
+  /** Every text of this chunk the conversation showed (snippets, full sections). */
+  texts: string[];
+  /** True when the full section was read (or given in full). */
+  full: boolean;
+  /** Index of the search (0-based) that first surfaced it; reads after search n count as n. */
+  searchIndex: number;
+  /** Rank within that search (0-based); reads rank after results. */
+  rank: number;
+  score: number;
+}
+
+/** One search the conversation made, with what came back. */
+export interface PastSearch {
+  query: string;
+  version?: string;
+  chunkIds: string[];
+  error?: string;
+  note?: string;
+}
+
+/** What the planner reads back from the prompt: it keeps no state of its own between calls. */
+export interface Conversation {
+  question: string;
+  searches: PastSearch[];
+  readChunkIds: string[];
+  /** Index of the last search before each read (-1 before any search), parallel to readChunkIds. */
+  readAfterSearch: number[];
+  passages: Map<string, Passage>;
+  /** The last user turn asked to repair malformed output. */
+  repairRequested: boolean;
+  /** Tool results that were errors (budget exhausted, not found, ...). */
+  errors: string[];
+  /** The search budget announced by the system prompt ("at most N searches"), when given. */
+  announcedBudget?: number;
+}
+
+type ToolCallInfo = { toolName: string; input: Record<string, unknown> };
+
+/**
+ * Rebuilds the state of a run from the messages the loop sent: the question, every search and
+ * its results, every read, and the passages shown. Tool output is data, never instructions.
+ */
+export function readConversation(prompt: LanguageModelV3Prompt): Conversation {
+  const conversation: Conversation = { question: '', searches: [], readChunkIds: [], readAfterSearch: [], passages: new Map(), repairRequested: false, errors: [] };
+  const calls = new Map<string, ToolCallInfo>();
+  for (const message of prompt) {
+    if (message.role === 'system') {
+      const budget = /at most (\d+) searches/.exec(message.content)?.[1];
+      if (budget) conversation.announcedBudget = Number(budget);
+    } else if (message.role === 'user') {
+      const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join(' ').trim();
+      if (conversation.question === '') conversation.question = text;
+      else conversation.repairRequested = text.startsWith('Your last reply could not be used');
+    } else if (message.role === 'assistant') {
+      for (const part of message.content) {
+        if (part.type === 'tool-call') calls.set(part.toolCallId, { toolName: part.toolName, input: asObject(part.input) });
+      }
+    } else if (message.role === 'tool') {
+      for (const part of message.content) {
+        if (part.type !== 'tool-result') continue;
+        const call = calls.get(part.toolCallId) ?? { toolName: part.toolName, input: {} };
+        recordResult(conversation, call, part.output);
+      }
+    }
+  }
+  return conversation;
+}
+
+function recordResult(conversation: Conversation, call: ToolCallInfo, output: { type: string; value?: unknown }): void {
+  const isError = output.type === 'error-text' || output.type === 'error-json';
+  const value = asObject(output.value);
+  if (call.toolName === 'search_docs') {
+    const search: PastSearch = {
+      query: String(call.input.query ?? ''),
+      ...(typeof call.input.version === 'string' ? { version: call.input.version } : {}),
+      chunkIds: [],
+    };
+    if (isError) {
+      search.error = String(output.value);
+      conversation.errors.push(search.error);
+    } else {
+      const results = Array.isArray(value.results) ? value.results.map(asObject) : [];
+      results.forEach((result, rank) => {
+        const chunkId = String(result.chunk_id ?? '');
+        if (chunkId === '') return;
+        search.chunkIds.push(chunkId);
+        const text = typeof result.text === 'string' ? result.text : String(result.snippet ?? '');
+        addPassage(conversation, {
+          chunkId,
+          docId: String(result.doc_id ?? ''),
+          heading: String(result.heading ?? ''),
+          appliesTo: String(result.applies_to ?? 'all'),
+          texts: [text],
+          full: typeof result.text === 'string',
+          searchIndex: conversation.searches.length,
+          rank,
+          score: Number(result.score ?? 0),
+        });
+      });
+      if (typeof value.note === 'string') search.note = value.note;
+    }
+    conversation.searches.push(search);
+    return;
+  }
+  if (call.toolName === 'read_section' || call.toolName === 'read_neighbors') {
+    const chunkId = String(call.input.chunk_id ?? '');
+    conversation.readChunkIds.push(chunkId);
+    conversation.readAfterSearch.push(conversation.searches.length - 1);
+    if (isError) {
+      conversation.errors.push(String(output.value));
+      return;
+    }
+    const chunks = call.toolName === 'read_section' ? [value] : Array.isArray(value.chunks) ? value.chunks.map(asObject) : [];
+    for (const chunk of chunks) {
+      if (typeof chunk.text !== 'string') continue;
+      addPassage(conversation, {
+        chunkId: String(chunk.chunk_id ?? ''),
+        docId: String(chunk.doc_id ?? ''),
+        heading: String(chunk.heading ?? ''),
+        ...(typeof chunk.title === 'string' ? { title: chunk.title } : {}),
+        appliesTo: String(chunk.applies_to ?? 'all'),
+        texts: [chunk.text],
+        full: true,
+        searchIndex: Math.max(0, conversation.searches.length - 1),
+        rank: 99,
+        score: 0,
+      });
+    }
+  }
+}
+
+function addPassage(conversation: Conversation, passage: Passage): void {
+  const existing = conversation.passages.get(passage.chunkId);
+  if (!existing) {
+    conversation.passages.set(passage.chunkId, passage);
+    return;
+  }
+  for (const text of passage.texts) if (!existing.texts.includes(text)) existing.texts.push(text);
+  existing.full ||= passage.full;
+  existing.title ??= passage.title;
+}
+
+function asObject(value: unknown): Record<string, unknown> {
+  if (typeof value === 'string') {
+    try {
+      return asObject(JSON.parse(value));
+    } catch {
+      return {};
+    }
+  }
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}

@@ -1,0 +1,92 @@
+import type { Conversation, Passage } from './conversation.ts';
+import type { QuestionAnalysis } from './question.ts';
+import { sentences, stem, termSet, words } from './text.ts';
+
+/** A quotable unit of a passage with its stemmed terms. */
+export interface Sentence {
+  text: string;
+  passage: Passage;
+  terms: Set<string>;
+}
+
+/** Weak, generic words: they count half when matching a question. */
+const GENERIC = new Set(
+  'name number type kind value values thing way time times new first last main make work works file data set get run runs used default system part other'
+    .split(' ')
+    .map(stem),
+);
+
+/**
+ * The passages of a conversation as the planner reasons over them: restricted to the release
+ * line in play, split into sentences, with a weight for each question term.
+ */
+export class EvidenceView {
+  readonly passages: Passage[];
+  readonly sentences: Sentence[];
+  readonly #weights = new Map<string, number>();
+
+  constructor(
+    readonly analysis: QuestionAnalysis,
+    conversation: Conversation,
+    version: string | undefined,
+  ) {
+    this.passages = [...conversation.passages.values()].filter(
+      (passage) => version === undefined || passage.appliesTo === 'all' || passage.appliesTo === version,
+    );
+    this.sentences = this.passages.flatMap((passage) =>
+      uniqueSentences(passage.texts).map((text) => ({ text, passage, terms: termSet(text) })),
+    );
+    const keys = new Set(analysis.keyTerms);
+    for (const term of analysis.terms) {
+      const weight = keys.has(term) ? 3 : GENERIC.has(term) ? 0.5 : /\d/.test(term) ? 2 : 1;
+      this.#weights.set(term, weight);
+    }
+  }
+
+  /** Weight of a question term (0 for words not in the question). */
+  weight(term: string): number {
+    return this.#weights.get(term) ?? 0;
+  }
+
+  /** Weighted share of `terms` found in `have`. */
+  overlap(terms: string[], have: Set<string>): number {
+    let total = 0;
+    let found = 0;
+    for (const term of terms) {
+      const weight = this.weight(term) || 1;
+      total += weight;
+      if (have.has(term)) found += weight;
+    }
+    return total === 0 ? 0 : found / total;
+  }
+
+  /** Stemmed terms of every passage text and heading seen. */
+  allTerms(): Set<string> {
+    const all = new Set<string>();
+    for (const passage of this.passages) {
+      for (const text of [...passage.texts, passage.heading, passage.docId.replace(/-/g, ' ')]) for (const word of words(text)) all.add(stem(word));
+    }
+    return all;
+  }
+
+  /** Stemmed words of the titles/headings/doc ids of seen passages: entities whose page was found. */
+  titleTerms(): Set<string> {
+    const terms = new Set<string>();
+    for (const passage of this.passages) {
+      for (const text of [passage.title ?? '', passage.docId.replace(/-/g, ' ')]) for (const word of words(text)) terms.add(stem(word));
+    }
+    return terms;
+  }
+}
+
+function uniqueSentences(texts: string[]): string[] {
+  const result: string[] = [];
+  // Prefer full texts: a snippet's sentences are substrings of the section's.
+  const ordered = [...texts].sort((a, b) => b.length - a.length);
+  for (const text of ordered) {
+    for (const sentence of sentences(text)) {
+      if (!result.some((existing) => existing.includes(sentence))) result.push(sentence);
+    }
+  }
+  return result;
+}

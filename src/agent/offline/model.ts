@@ -1,0 +1,104 @@
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3Content,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3StreamPart,
+} from '@ai-sdk/provider';
+import type { ModelAnswer } from '../answer.ts';
+import { readConversation } from './conversation.ts';
+import { DEFAULT_ABSTAIN_OPTIONS, extractAnswer, type AbstainOptions } from './extract-answer.ts';
+import { DEFAULT_PLANNER_OPTIONS, nextAction, type PlannerOptions } from './planner.ts';
+import { analyzeQuestion } from './question.ts';
+
+/** Options of the offline planner model. */
+export interface OfflineModelOptions {
+  planner?: Partial<PlannerOptions>;
+  abstain?: Partial<AbstainOptions>;
+}
+
+const DIRECT_REPLY =
+  'I answer questions about this documentation. Ask me about a feature, a setting or an error, and I will search the docs and cite them.';
+
+/**
+ * The offline planner: an AI SDK language model with no weights and no network. It reads the
+ * conversation the loop sends (question, tool calls and results) and returns either tool calls
+ * (searches built from what the evidence taught it, reads) or the final structured answer,
+ * extracted verbatim from the evidence. Deterministic: same question and index, same run.
+ *
+ * @example
+ * const run = await agenticRun('Which error does a too-big step result raise?', { model: createOfflineModel(), index });
+ */
+export function createOfflineModel(options: OfflineModelOptions = {}): LanguageModelV3 {
+  const planner = { ...DEFAULT_PLANNER_OPTIONS, ...options.planner };
+  const abstain = { ...DEFAULT_ABSTAIN_OPTIONS, ...options.abstain };
+  const generate = async (call: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> => {
+    const content = respond(call, planner, abstain);
+    const inputTokens = estimateTokens(JSON.stringify(call.prompt));
+    return {
+      content,
+      finishReason: { unified: content.some((part) => part.type === 'tool-call') ? 'tool-calls' : 'stop', raw: undefined },
+      usage: {
+        inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 },
+        outputTokens: { total: estimateTokens(JSON.stringify(content)), text: undefined, reasoning: undefined },
+      },
+      warnings: [],
+    };
+  };
+  return {
+    specificationVersion: 'v3',
+    provider: 'atlas',
+    modelId: 'offline',
+    supportedUrls: {},
+    doGenerate: generate,
+    async doStream(call) {
+      return { stream: toStream(await generate(call)) };
+    },
+  };
+}
+
+function respond(call: LanguageModelV3CallOptions, planner: PlannerOptions, abstain: AbstainOptions): LanguageModelV3Content[] {
+  const conversation = readConversation(call.prompt);
+  const analysis = analyzeQuestion(conversation.question);
+  const toolChoice = call.toolChoice?.type === 'none' || !call.tools?.length ? 'none' : call.toolChoice?.type === 'auto' ? 'auto' : 'required';
+  const action = nextAction(analysis, conversation, toolChoice, planner);
+  const callNumber = conversation.searches.length + conversation.readChunkIds.length + 1;
+  switch (action.type) {
+    case 'search':
+      return [toolCall(`offline-${callNumber}`, 'search_docs', { query: action.query, ...(action.version ? { version: action.version } : {}) })];
+    case 'read':
+      return action.chunkIds.map((chunkId, offset) => toolCall(`offline-${callNumber + offset}`, 'read_section', { chunk_id: chunkId }));
+    case 'direct':
+      return [answerText({ text: DIRECT_REPLY, citations: [], abstained: false })];
+    case 'answer':
+      return [answerText(extractAnswer(analysis, conversation, abstain))];
+  }
+}
+
+function toolCall(toolCallId: string, toolName: string, input: object): LanguageModelV3Content {
+  return { type: 'tool-call', toolCallId, toolName, input: JSON.stringify(input) };
+}
+
+function answerText(answer: ModelAnswer): LanguageModelV3Content {
+  return { type: 'text', text: JSON.stringify(answer) };
+}
+
+/** Token estimate for usage reports (4 characters a token); the offline planner has no tokenizer. */
+function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+function toStream(result: LanguageModelV3GenerateResult): ReadableStream<LanguageModelV3StreamPart> {
+  const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }];
+  for (const part of result.content) {
+    if (part.type === 'text') parts.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: part.text }, { type: 'text-end', id: 't' });
+    else if (part.type === 'tool-call') parts.push(part);
+  }
+  parts.push({ type: 'finish', finishReason: result.finishReason, usage: result.usage });
+  return new ReadableStream({
+    start(controller) {
+      for (const part of parts) controller.enqueue(part);
+      controller.close();
+    },
+  });
+}

@@ -1,0 +1,193 @@
+/**
+ * Text utilities of the offline planner: words, light stemming, sentences, identifiers and
+ * named-entity-like phrases. Pure functions, no state.
+ */
+
+/** English function words and question words; never search terms on their own. */
+export const STOPWORDS = new Set(
+  (
+    'a about above after again against all also am an and any are as at be because been before being below ' +
+    'between both but by can could did do does doing done down during each either else ever every few for from ' +
+    'further get gets got had has have having he her here hers herself him himself his how i if in into is it its ' +
+    'itself just let like make makes many may me might more most much must my myself need needs no nor not now of ' +
+    'off on once one only or other our ours ourselves out over own per please same shall she should so some such ' +
+    'than that the their theirs them themselves then there these they this those through thus to too under until ' +
+    'up upon us use used uses using very via was we were what whatever when where whereas whether which while who ' +
+    'whom whose why will with within without would yet you your yours yourself yourselves instead still really ' +
+    'tell know want way ways thing things something anything happen happens happened exactly actually'
+  ).split(' '),
+);
+
+/** Lowercased word tokens (letters and digits), identifiers split at punctuation. */
+export function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/**
+ * A light suffix-stripping stemmer (plural, -ing, -ed, -ly), enough to match "lived" with
+ * "lives" and "retries" with "retry" without a dictionary.
+ */
+export function stem(word: string): string {
+  let w = word.toLowerCase();
+  if (w.length <= 3 || /\d/.test(w)) return w;
+  if (w.endsWith('ies') && w.length > 4) return `${w.slice(0, -3)}y`;
+  if (w.endsWith('ied') && w.length > 4) return `${w.slice(0, -3)}y`;
+  if (w.endsWith('sses')) return w.slice(0, -2);
+  for (const suffix of ['ingly', 'edly', 'ing', 'ed', 'es', 'ly', 's']) {
+    if (w.endsWith(suffix) && w.length - suffix.length >= 3) {
+      if (suffix === 's' && (w.endsWith('ss') || w.endsWith('us') || w.endsWith('is'))) return w;
+      if (suffix === 'es' && !/(ch|sh|x|z|ss)es$/.test(w)) {
+        w = w.slice(0, -1);
+        return w;
+      }
+      w = w.slice(0, -suffix.length);
+      if (/(.)\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
+      return w;
+    }
+  }
+  return w;
+}
+
+/** Content terms of a text: non-stopword words of 2+ characters, stemmed, in order, unique. */
+export function contentTerms(text: string): string[] {
+  const terms: string[] = [];
+  for (const word of words(text)) {
+    if (STOPWORDS.has(word) || word.length < 2) continue;
+    const stemmed = stem(word);
+    if (!terms.includes(stemmed)) terms.push(stemmed);
+  }
+  return terms;
+}
+
+/** The set of stemmed words of a text. */
+export function termSet(text: string): Set<string> {
+  return new Set(words(text).map(stem));
+}
+
+/**
+ * Splits markdown text into sentence-like units that can be quoted verbatim: table rows and
+ * list items are units of their own; prose splits after ., ! or ? followed by a capital.
+ * Every unit is an exact substring of `text`.
+ */
+export function sentences(text: string): string[] {
+  const units: string[] = [];
+  for (const rawLine of text.split(/\n/)) {
+    const line = rawLine.trim();
+    if (line === '' || /^\|?\s*:?-{3,}/.test(line) || /^```/.test(line)) continue;
+    const pieces = line.split(/(?<=[.!?])\s+(?=[A-Z`"'(\[*_])/);
+    for (const piece of pieces) {
+      const unit = piece.trim().replace(/^(?:[-*+]|\d+\.)\s+/, '').replace(/^#+\s+/, '').replace(/^>\s*/, '').replace(/…$/, '').replace(/^…/, '').trim();
+      if (unit.length >= 12) units.push(unit);
+    }
+  }
+  return units;
+}
+
+const IDENTIFIER_PATTERNS: RegExp[] = [
+  /\b[A-Z]{2,}-\d{2,}\b/g, // error codes: ORB-1202
+  /\[[a-z][a-z0-9_.-]*\]\s+[a-z][a-z0-9_]*\b/g, // TOML keys: [worker] lease_seconds
+  /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g, // env vars: ORBIT_LEASE_TIMEOUT
+  /\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g, // snake_case: max_payload_kb
+  /\b[a-zA-Z][\w]*(?:\.[a-zA-Z_][\w]*){1,4}\b(?:\(\))?/g, // dotted: orbit.results.put_blob
+  /\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b/g, // CamelCase: PayloadTooLarge
+  /\b[a-z]+(?:[A-Z][a-z0-9]+)+\b/g, // lowerCamel: idleWaitTime
+];
+
+const FILE_LIKE = /\.(md|mdx|html?|png|jpe?g|svg|txt|py|js|ts|json|ya?ml|toml|sh|com|org|io)$/i;
+
+/**
+ * Identifiers in a text: error codes, TOML keys, env vars, snake_case, dotted names, CamelCase,
+ * and short code spans. In order of first appearance, unique.
+ */
+export function identifiers(text: string): string[] {
+  const found: Array<{ at: number; value: string }> = [];
+  for (const pattern of IDENTIFIER_PATTERNS) {
+    for (const match of text.matchAll(pattern)) {
+      const value = match[0];
+      if (pattern.source.includes('\\.') && (FILE_LIKE.test(value) || /^(e\.g|i\.e|etc)\b/i.test(value) || /^\d/.test(value))) continue;
+      found.push({ at: match.index ?? 0, value });
+    }
+  }
+  for (const match of text.matchAll(/`([^`\n]{2,40})`/g)) {
+    const value = (match[1] ?? '').trim();
+    if (/[a-zA-Z]/.test(value) && !/\s{2,}/.test(value) && value.split(/\s+/).length <= 4) found.push({ at: match.index ?? 0, value });
+  }
+  found.sort((a, b) => a.at - b.at);
+  const unique: string[] = [];
+  for (const { value } of found) if (!unique.includes(value)) unique.push(value);
+  return unique;
+}
+
+const CONNECTORS = new Set(['of', 'the', 'de', 'la', 'le', 'von', 'van', 'der', 'du', 'da', 'di', 'del', 'y']);
+const NOT_ENTITIES = new Set([
+  'the', 'a', 'an', 'it', 'its', 'in', 'on', 'at', 'this', 'that', 'these', 'those', 'there', 'when', 'while', 'if',
+  'for', 'to', 'as', 'by', 'he', 'she', 'they', 'we', 'you', 'i', 'his', 'her', 'their', 'our', 'after', 'before',
+  'during', 'since', 'although', 'however', 'but', 'and', 'or', 'with', 'from', 'also', 'all', 'some', 'most',
+  'note', 'see', 'use', 'set', 'each', 'every', 'one', 'two', 'both', 'other', 'many', 'then', 'so', 'what', 'which',
+  'who', 'how', 'why', 'where', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august',
+  'september', 'october', 'november', 'december', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday',
+  'saturday', 'sunday', 'yes', 'no', 'not', 'default', 'example', 'true', 'false', 'none', 'null',
+]);
+
+/**
+ * Named-entity-like phrases: runs of capitalised words (with connectors such as "of" inside),
+ * e.g. "Hank Snow", "Victoria Falls", "Treaty of Rome". A lone capitalised word at the start
+ * of a sentence counts only when it is not a common word.
+ */
+export function entities(text: string): string[] {
+  const result: string[] = [];
+  const tokens = [...text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’.-]*|[.!?;:,()"\n]/gu)].map((match) => match[0]);
+  let run: string[] = [];
+  let runAtSentenceStart = false;
+  let sentenceStart = true;
+  const flush = () => {
+    while (run.length > 0 && CONNECTORS.has((run[run.length - 1] ?? '').toLowerCase())) run.pop();
+    const phrase = run.join(' ').replace(/[.’']+$/, '');
+    const lone = run.length === 1;
+    const lower = phrase.toLowerCase();
+    if (phrase.length >= 3 && !NOT_ENTITIES.has(lower) && !(lone && runAtSentenceStart && STOPWORDS.has(lower)) && /\p{L}/u.test(phrase)) {
+      if (!result.includes(phrase)) result.push(phrase);
+    }
+    run = [];
+  };
+  for (const token of tokens) {
+    if (/^[.!?;:,()"\n]$/.test(token)) {
+      flush();
+      sentenceStart = /[.!?\n]/.test(token);
+      continue;
+    }
+    const capital = /^[\p{Lu}]/u.test(token) || (/^\d/.test(token) && run.length > 0);
+    if (capital && !NOT_ENTITIES.has(token.toLowerCase())) {
+      if (run.length === 0) runAtSentenceStart = sentenceStart;
+      run.push(token);
+    } else if (run.length > 0 && CONNECTORS.has(token.toLowerCase())) {
+      run.push(token);
+    } else {
+      flush();
+    }
+    sentenceStart = false;
+  }
+  flush();
+  return result;
+}
+
+/** Link texts of markdown links `[Title](target)`: the names of other pages a passage points to. */
+export function linkTexts(text: string): string[] {
+  const result: string[] = [];
+  for (const match of text.matchAll(/\[([^\]\n]{3,60})\]\(([^)\s]+)\)/g)) {
+    const label = (match[1] ?? '').replace(/`/g, '').trim();
+    if (label && !/^https?:/i.test(label) && !result.includes(label)) result.push(label);
+  }
+  return result;
+}
+
+/** Removes markdown marks for display: code ticks, emphasis, link targets, table pipes. */
+export function plainText(text: string): string {
+  return text
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[`*]/g, '')
+    .replace(/\s*\|\s*/g, ' | ')
+    .replace(/^\s*\|\s*|\s*\|\s*$/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

@@ -1,0 +1,92 @@
+import type { Command } from 'commander';
+import { agenticRun } from '../agent/run.ts';
+import type { AgentRun } from '../agent/run-state.ts';
+import type { RunEvent } from '../agent/events.ts';
+import { AtlasError } from '../errors.ts';
+import type { CliIO } from './io.ts';
+import { cliModel, openIndex, positiveInt } from './options.ts';
+import { requireIndex } from './require-index.ts';
+
+interface AskOptions {
+  model?: string;
+  maxSearches: number;
+  version?: string;
+  firstTurn: string;
+  db: string;
+  json?: boolean;
+}
+
+/** `atlas ask "<question>"`: the agentic loop, with live progress on stderr. */
+export function registerAskCommand(program: Command, io: CliIO): void {
+  program
+    .command('ask')
+    .description('Answer a question from the docs, with verified citations and the trace.')
+    .argument('<question>')
+    .option('--model <spec>', 'offline | openai:<id> | anthropic:<id> | ollama:<id> | openai-compatible:<baseURL>#<id>')
+    .option('--max-searches <n>', 'search budget', positiveInt('--max-searches'), 6)
+    .option('--version <v>', 'only pages for this release line (and pages for all versions)')
+    .option('--first-turn <policy>', 'required (always search first) or auto (may answer directly)', 'required')
+    .option('--db <path>', 'index file', '.atlas/index.db')
+    .option('--json', 'print the whole run as JSON')
+    .action(async (question: string, options: AskOptions) => {
+      if (options.firstTurn !== 'required' && options.firstTurn !== 'auto') {
+        throw new AtlasError('usage', `Atlas: --first-turn must be "required" or "auto", got "${options.firstTurn}".`);
+      }
+      await requireIndex(io, options.db);
+      const { model, spec, price } = cliModel(io, options.model);
+      const index = openIndex(io, options.db);
+      try {
+        const run = await agenticRun(question, {
+          model,
+          index,
+          price,
+          maxSearches: options.maxSearches,
+          firstTurn: options.firstTurn,
+          now: io.now,
+          ...(options.version ? { filter: { version: options.version } } : {}),
+          onEvent: (event) => progress(io, event),
+        });
+        io.stdout(options.json ? `${JSON.stringify({ model: spec, ...run })}\n` : formatRun(run, spec));
+      } finally {
+        await index.close();
+      }
+    });
+}
+
+function progress(io: CliIO, event: RunEvent): void {
+  if (event.type === 'search-start') io.stderr(`searching: ${event.query}${event.version ? ` (version ${event.version})` : ''}\n`);
+  if (event.type === 'search-end') {
+    const { step } = event;
+    io.stderr(`  ${step.chunkIds.length} passages, new docs: ${step.newDocIds.join(', ') || 'none'}${step.note ? ` [${step.note}]` : ''}\n`);
+  }
+  if (event.type === 'read') io.stderr(`reading: ${event.read.chunkId}${event.read.found ? '' : ' (not found)'}\n`);
+}
+
+/** The human-readable rendering of a run: answer, citations, then the trace. */
+export function formatRun(run: AgentRun, modelSpec: string): string {
+  const { answer, trace, usage } = run;
+  const lines = [answer.text, ''];
+  if (answer.citations.length > 0) {
+    lines.push('Citations:');
+    answer.citations.forEach((citation, position) => {
+      lines.push(`  [${position + 1}] ${citation.docId} > ${citation.heading} (${citation.sourcePath}:${citation.startLine}-${citation.endLine})`);
+      lines.push(`      "${citation.quote.replace(/\s+/g, ' ')}"`);
+    });
+    lines.push('');
+  }
+  lines.push('Trace:');
+  trace.steps.forEach((step, position) => {
+    const version = step.filter.version ? ` [version ${step.filter.version}]` : '';
+    lines.push(`  search ${position + 1}: "${step.query}"${version} -> new docs: ${step.newDocIds.join(', ') || 'none'}${step.note ? ` (${step.note})` : ''}`);
+  });
+  for (const read of trace.reads) lines.push(`  ${read.tool}: ${read.chunkId}${read.found ? '' : ' (not found)'}`);
+  if (trace.droppedCitations.length > 0) {
+    lines.push(`  dropped citations: ${trace.droppedCitations.map((dropped) => `${dropped.docId} (${dropped.reason})`).join('; ')}`);
+  }
+  if (trace.abstainReason) lines.push(`  abstained: ${trace.abstainReason}`);
+  const cost = usage.costUsd === null ? 'unknown' : `$${usage.costUsd.toFixed(4)}`;
+  lines.push(
+    `  stop: ${trace.stopReason} | model: ${modelSpec} | calls: ${usage.modelCalls} | tokens: ${usage.inputTokens} in / ${usage.outputTokens} out | cost: ${cost} | ${(run.latencyMs / 1000).toFixed(2)} s`,
+  );
+  return `${lines.join('\n')}\n`;
+}

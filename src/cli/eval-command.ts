@@ -1,0 +1,180 @@
+import path from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
+import { compareCases } from '../eval/cases.ts';
+import { runCompare } from '../eval/compare.ts';
+import { loadDataset, requireFile, type Dataset } from '../eval/dataset.ts';
+import { runDecisionEval } from '../eval/decisions.ts';
+import { formatCompareReport, formatDecisionReport, formatRetrievalTable } from '../eval/format.ts';
+import type { Sleep } from '../eval/pool.ts';
+import { createProgress } from '../eval/progress.ts';
+import { compareReport, compareSummary, writeReports } from '../eval/report-json.ts';
+import { retrievalRunCount, runRetrievalEval, type RetrievalArmGroup } from '../eval/retrieval.ts';
+import { createSqliteIndex } from '../index/sqlite.ts';
+import type { IndexBackend } from '../index/types.ts';
+import type { CliIO } from './io.ts';
+import { cliModel, dbPath, positiveInt, type CliModel } from './options.ts';
+
+/** What the eval commands take from outside besides the IO; tests inject a scripted model and a fake sleep. */
+export interface EvalCommandDeps {
+  /** Resolves `--model` (default: {@link cliModel}). */
+  resolveModel?: (spec: string | undefined) => CliModel;
+  /** Backoff sleep before a failed case is retried (default: a real timer). */
+  sleep?: Sleep;
+}
+
+interface CommonOptions {
+  data: string;
+  model?: string;
+  json?: boolean;
+  db?: string;
+  concurrency: number;
+}
+
+/**
+ * `atlas eval retrieval|compare|decisions --data <dataset-dir>`: the evaluation harness. Each
+ * command ingests the dataset's docs into a temporary index (or `--db PATH`), prints a table or
+ * one JSON object on stdout, and shows progress on stderr.
+ *
+ * @example
+ * registerEvalCommands(program, io);
+ * // atlas eval compare --data datasets/orbit --out reports/
+ */
+export function registerEvalCommands(program: Command, io: CliIO, deps: EvalCommandDeps = {}): void {
+  const resolve = deps.resolveModel ?? ((spec: string | undefined) => cliModel(io, spec));
+  const evalCommand = program.command('eval').description('Measure retrieval and answers on a dataset folder (docs/ + eval/*.jsonl).');
+  const common = (command: Command) =>
+    command
+      .requiredOption('--data <dir>', 'dataset folder: docs/*.md and eval/*.jsonl')
+      .option('--model <spec>', 'offline | openai:<id> | anthropic:<id> | ollama:<id> | openai-compatible:<baseURL>#<id>')
+      .option('--json', 'print one JSON object on stdout')
+      .option('--db <path>', 'index file to ingest into (default: a temporary in-memory index)')
+      .option('--concurrency <n>', 'runs in flight at once', positiveInt('--concurrency'), 4);
+
+  common(evalCommand.command('retrieval').description('Evidence recall per query kind: classic one-shot search at k=5 and k=15, and the agent.'))
+    .option('--arms <list>', 'arms to run: classic, agentic or both', parseArms, ['classic', 'agentic'])
+    .option('--max-searches <n>', 'search budget of the agentic arm', positiveInt('--max-searches'))
+    .option('--max-chunks <n>', 'cap on chunks the agentic arm may see', positiveInt('--max-chunks'))
+    .action(async (options: CommonOptions & { arms: RetrievalArmGroup[]; maxSearches?: number; maxChunks?: number }) => {
+      const dataset = await loadDataset(path.resolve(io.cwd, options.data));
+      const queries = requireFile(dataset, 'retrievalQueries');
+      const chosen = options.arms.includes('agentic') ? resolve(options.model) : undefined;
+      const index = await datasetIndex(io, dataset, options.db);
+      const progress = createProgress({ total: retrievalRunCount(queries, options.arms), label: 'eval retrieval', write: io.stderr, isTTY: io.isTTY, now: io.now });
+      try {
+        const rows = await runRetrievalEval({
+          queries,
+          index,
+          arms: options.arms,
+          concurrency: options.concurrency,
+          now: io.now,
+          ...(chosen ? { model: chosen.model, price: chosen.price } : {}),
+          ...(options.maxSearches ? { maxSearches: options.maxSearches } : {}),
+          ...(options.maxChunks ? { maxChunks: options.maxChunks } : {}),
+          ...(deps.sleep ? { sleep: deps.sleep } : {}),
+          onQueryDone: () => progress.tick(),
+        });
+        progress.done();
+        io.stdout(options.json ? `${JSON.stringify({ dataset: dataset.name, rows })}\n` : formatRetrievalTable(dataset.name, rows));
+      } finally {
+        progress.done();
+        await index.close();
+      }
+    });
+
+  common(evalCommand.command('compare').description('Classic (k=5 and k = the agent\'s mean chunks) vs agentic on the same cases: recall, pass, abstain, cost, failure buckets.'))
+    .option('--out <dir>', 'write report.json (every case with its trace) and report.html there')
+    .option('--budgets <list>', 'search budgets of the agentic budget sweep, e.g. 1,2,6', parseBudgets)
+    .option('--repeat <n>', 'agentic passes, to report the spread between runs', positiveInt('--repeat'), 1)
+    .option('--max-searches <n>', 'search budget of the agentic arm', positiveInt('--max-searches'), 6)
+    .action(async (options: CommonOptions & { out?: string; budgets?: number[]; repeat: number; maxSearches: number }) => {
+      const dataset = await loadDataset(path.resolve(io.cwd, options.data));
+      const cases = compareCases(dataset);
+      if (cases.length === 0) requireFile(dataset, 'retrievalQueries');
+      const { model, spec, price } = resolve(options.model);
+      const index = await datasetIndex(io, dataset, options.db);
+      const progress = createProgress({ total: cases.length * 3, label: 'eval compare', write: io.stderr, isTTY: io.isTTY, now: io.now });
+      try {
+        const result = await runCompare({
+          cases,
+          docs: dataset.docs,
+          index,
+          model,
+          price,
+          now: io.now,
+          maxSearches: options.maxSearches,
+          repeat: options.repeat,
+          concurrency: options.concurrency,
+          ...(options.budgets ? { budgets: options.budgets } : {}),
+          ...(deps.sleep ? { sleep: deps.sleep } : {}),
+          onPlan: (runs) => progress.setTotal(runs),
+          onRunDone: () => progress.tick(),
+          onRetry: (caseId, reason) => io.stderr(`\nretrying ${caseId} once: ${reason}\n`),
+        });
+        progress.done();
+        const report = compareReport(result, { dataset: dataset.name, model: spec, maxSearches: options.maxSearches, concurrency: options.concurrency });
+        const files = options.out ? await writeReports(path.resolve(io.cwd, options.out), report) : undefined;
+        const summary = compareSummary(report);
+        if (options.json) io.stdout(`${JSON.stringify({ ...summary, ...(files ? { reports: files } : {}) })}\n`);
+        else io.stdout(`${formatCompareReport(summary)}${files ? `\nWrote ${files.json} and ${files.html}\n` : ''}`);
+      } finally {
+        progress.done();
+        await index.close();
+      }
+    });
+
+  common(evalCommand.command('decisions').description('Does the agent search when it should and answer directly when it should? (firstTurn auto)')).action(
+    async (options: CommonOptions) => {
+      const dataset = await loadDataset(path.resolve(io.cwd, options.data));
+      const cases = requireFile(dataset, 'decisions');
+      const { model, spec, price } = resolve(options.model);
+      const index = await datasetIndex(io, dataset, options.db);
+      const progress = createProgress({ total: cases.length, label: 'eval decisions', write: io.stderr, isTTY: io.isTTY, now: io.now });
+      try {
+        const report = await runDecisionEval({
+          cases,
+          index,
+          model,
+          price,
+          now: io.now,
+          concurrency: options.concurrency,
+          ...(deps.sleep ? { sleep: deps.sleep } : {}),
+          onCaseDone: () => progress.tick(),
+        });
+        progress.done();
+        io.stdout(options.json ? `${JSON.stringify({ dataset: dataset.name, model: spec, ...report })}\n` : formatDecisionReport(dataset.name, report));
+      } finally {
+        progress.done();
+        await index.close();
+      }
+    },
+  );
+}
+
+/** Ingests the dataset's docs into `--db` (incremental) or a temporary in-memory index. */
+async function datasetIndex(io: CliIO, dataset: Dataset, db: string | undefined): Promise<IndexBackend> {
+  const index = createSqliteIndex({ path: db === undefined ? ':memory:' : dbPath(io, db) });
+  try {
+    await index.ingest(dataset.docs);
+  } catch (error) {
+    await index.close();
+    throw error;
+  }
+  return index;
+}
+
+function parseArms(value: string): RetrievalArmGroup[] {
+  const arms = value.split(',').map((arm) => arm.trim());
+  const unknown = arms.filter((arm) => arm !== 'classic' && arm !== 'agentic');
+  if (unknown.length > 0 || arms.length === 0) {
+    throw new InvalidArgumentError(`--arms takes classic, agentic or both, got "${value}" (e.g. --arms classic,agentic).`);
+  }
+  return [...new Set(arms)] as RetrievalArmGroup[];
+}
+
+function parseBudgets(value: string): number[] {
+  const budgets = value.split(',').map((part) => Number(part.trim()));
+  if (budgets.length === 0 || budgets.some((budget) => !Number.isInteger(budget) || budget <= 0)) {
+    throw new InvalidArgumentError(`--budgets takes positive integers separated by commas, got "${value}" (e.g. --budgets 1,2,6).`);
+  }
+  return budgets;
+}

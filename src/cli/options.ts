@@ -1,0 +1,54 @@
+import path from 'node:path';
+import { InvalidArgumentError } from 'commander';
+import type { LanguageModel } from 'ai';
+import { createOfflineModel } from '../agent/offline/index.ts';
+import type { ModelPrice } from '../agent/run-state.ts';
+import { createSqliteIndex } from '../index/sqlite.ts';
+import type { IndexBackend } from '../index/types.ts';
+import { defaultModelSpec, findPrice, loadPriceOverrides, resolveModel } from '../models/index.ts';
+import type { CliIO } from './io.ts';
+
+/** Default index location, relative to the working directory. */
+export const DEFAULT_DB = '.atlas/index.db';
+
+/** commander parser for positive integers, with a message that says what to pass. */
+export function positiveInt(name: string) {
+  return (value: string): number => {
+    const parsed = Number(value);
+    if (!Number.isInteger(parsed) || parsed <= 0) {
+      throw new InvalidArgumentError(`${name} must be a positive integer, got "${value}" (e.g. ${name} 5).`);
+    }
+    return parsed;
+  };
+}
+
+/** Resolves `--db` against the working directory. */
+export function dbPath(io: CliIO, db: string | undefined): string {
+  return path.resolve(io.cwd, db ?? DEFAULT_DB);
+}
+
+/** Opens the sqlite index at `--db`. */
+export function openIndex(io: CliIO, db: string | undefined): IndexBackend {
+  return createSqliteIndex({ path: dbPath(io, db) });
+}
+
+/** A model chosen from `--model`, `ATLAS_MODEL` or the offline default, with its price. */
+export interface CliModel {
+  model: LanguageModel;
+  spec: string;
+  price: ModelPrice | null;
+}
+
+/**
+ * Resolves the model of a command: `--model` wins, then `ATLAS_MODEL`, then the offline planner
+ * (announced in one line on stderr).
+ */
+export function cliModel(io: CliIO, spec: string | undefined): CliModel {
+  const chosen = spec ?? defaultModelSpec(io.env);
+  if (spec === undefined && chosen === 'offline') {
+    io.stderr('atlas: no model configured (--model or ATLAS_MODEL); using the offline planner (no key, no network).\n');
+  }
+  const resolved = resolveModel(chosen, { env: io.env, offline: () => createOfflineModel() });
+  const price = findPrice(resolved.spec, loadPriceOverrides(io.env)) ?? null;
+  return { model: resolved.model, spec: resolved.spec, price };
+}

@@ -1,0 +1,64 @@
+import type { Command } from 'commander';
+import type { Hit } from '../index/types.ts';
+import type { CliIO } from './io.ts';
+import { openIndex, positiveInt } from './options.ts';
+import { requireIndex } from './require-index.ts';
+
+/** `atlas search "<query>"`: one BM25 search, as a table or JSON. */
+export function registerSearchCommand(program: Command, io: CliIO): void {
+  program
+    .command('search')
+    .description('Search the index once (no model).')
+    .argument('<query>', 'any text: words, identifiers, a question')
+    .option('--k <n>', 'number of results', positiveInt('--k'), 5)
+    .option('--version <v>', 'only pages for this release line (and pages for all versions)')
+    .option('--db <path>', 'index file', '.atlas/index.db')
+    .option('--json', 'print {query, hits} as JSON')
+    .action(async (query: string, options: { k: number; version?: string; db: string; json?: boolean }) => {
+      await requireIndex(io, options.db);
+      const index = openIndex(io, options.db);
+      try {
+        const filter = options.version ? { version: options.version } : undefined;
+        const hits = await index.search(query, { k: options.k, ...(filter ? { filter } : {}) });
+        if (options.json) io.stdout(`${JSON.stringify({ query, hits: hits.map(hitJson) })}\n`);
+        else io.stdout(formatHits(hits));
+      } finally {
+        await index.close();
+      }
+    });
+}
+
+function hitJson(hit: Hit) {
+  return {
+    chunkId: hit.chunkId,
+    docId: hit.docId,
+    heading: hit.heading,
+    appliesTo: hit.appliesTo,
+    score: Math.round(hit.score * 1000) / 1000,
+    snippet: hit.snippet,
+    sourcePath: hit.sourcePath,
+    startLine: hit.startLine,
+    endLine: hit.endLine,
+  };
+}
+
+/** A readable table: rank, score, doc, heading, snippet. */
+export function formatHits(hits: Hit[]): string {
+  if (hits.length === 0) return 'No matches.\n';
+  const rows = hits.map((hit, rank) => [
+    String(rank + 1),
+    hit.score.toFixed(2),
+    hit.docId,
+    truncate(hit.heading, 32),
+    truncate(hit.snippet, 90),
+  ]);
+  const header = ['#', 'score', 'doc', 'heading', 'snippet'];
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
+  return `${[line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n')}\n`;
+}
+
+function truncate(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
