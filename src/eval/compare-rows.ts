@@ -1,0 +1,128 @@
+import { FAILURE_BUCKETS, type FailureBucket } from './buckets.ts';
+import type { CaseResult } from './cases.ts';
+import { QUERY_KINDS } from './dataset-schema.ts';
+import { mean, median, round3, share, spreadOf, totalCost, type Spread } from './metrics.ts';
+
+/** One line of the compare table: one arm on one kind of case (or `all`). */
+export interface CompareRow {
+  kind: string;
+  arm: string;
+  n: number;
+  /** Mean evidence recall over the cases with gold pages; null when the kind has none. */
+  recall: number | null;
+  /** Share of cases that pass. */
+  pass: number;
+  /** Share of cases where the run abstained. */
+  abstain: number;
+  searches: number;
+  chunks: number;
+  modelCalls: number;
+  /** Mean input + output tokens per case. */
+  tokens: number;
+  /** Mean cost per case in USD; null when the price is unknown. */
+  costPerQuery: number | null;
+  /** Median latency in seconds. */
+  p50s: number;
+}
+
+/**
+ * Kinds in table order: the DESIGN.md kinds, then `qa`, then any other kind in first-seen order.
+ *
+ * @example
+ * kindOrder(results); // ['exact_term', 'multi_hop', 'unanswerable', 'qa']
+ */
+export function kindOrder(results: Array<{ kind: string }>): string[] {
+  const present = [...new Set(results.map((result) => result.kind))];
+  const known: string[] = [...QUERY_KINDS, 'qa'];
+  return [...known.filter((kind) => present.includes(kind)), ...present.filter((kind) => !known.includes(kind))];
+}
+
+/**
+ * The compare table: one row per (kind, arm), kinds in {@link kindOrder}, arms in the given
+ * order, then an `all` row per arm over every case.
+ *
+ * @example
+ * compareRows(results, ['classic@5', 'classic@9', 'agentic']);
+ */
+export function compareRows(results: CaseResult[], arms: string[]): CompareRow[] {
+  const rows: CompareRow[] = [];
+  for (const kind of [...kindOrder(results), 'all']) {
+    for (const arm of arms) {
+      const group = results.filter((result) => result.arm === arm && (kind === 'all' || result.kind === kind));
+      if (group.length > 0) rows.push(summarize(kind, arm, group));
+    }
+  }
+  return rows;
+}
+
+function summarize(kind: string, arm: string, group: CaseResult[]): CompareRow {
+  const recalls = group.flatMap((result) => (result.recall === null ? [] : [result.recall]));
+  const cost = totalCost(group.map((result) => result.costUsd));
+  return {
+    kind,
+    arm,
+    n: group.length,
+    recall: recalls.length === 0 ? null : round3(mean(recalls)),
+    pass: round3(share(group.map((result) => result.pass))),
+    abstain: round3(share(group.map((result) => result.abstained))),
+    searches: round3(mean(group.map((result) => result.searches))),
+    chunks: round3(mean(group.map((result) => result.chunks))),
+    modelCalls: round3(mean(group.map((result) => result.modelCalls))),
+    tokens: round3(mean(group.map((result) => result.inputTokens + result.outputTokens))),
+    costPerQuery: cost === null ? null : Math.round((cost / group.length) * 1e6) / 1e6,
+    p50s: round3(median(group.map((result) => result.latencyMs)) / 1000),
+  };
+}
+
+/** Counts of failed agentic cases per bucket (every bucket listed, zeros included). */
+export function bucketCounts(results: CaseResult[]): Record<FailureBucket, number> {
+  const counts = Object.fromEntries(FAILURE_BUCKETS.map((bucket) => [bucket, 0])) as Record<FailureBucket, number>;
+  for (const result of results) if (result.bucket) counts[result.bucket] += 1;
+  return counts;
+}
+
+/** Recall and cost of the agentic arm at one search budget. */
+export interface BudgetRow {
+  maxSearches: number;
+  n: number;
+  recall: number | null;
+  pass: number;
+  searches: number;
+  chunks: number;
+  tokens: number;
+  costPerQuery: number | null;
+}
+
+/** The sweep row of one budget, from that budget's agentic results. */
+export function budgetRow(maxSearches: number, results: CaseResult[]): BudgetRow {
+  const { n, recall, pass, searches, chunks, tokens, costPerQuery } = summarize('all', 'agentic', results);
+  return { maxSearches, n, recall, pass, searches, chunks, tokens, costPerQuery };
+}
+
+/** How much the agentic arm moved across `--repeat` runs, per kind and overall. */
+export interface RepeatSpread {
+  kind: string;
+  repeats: number;
+  recall: Spread | null;
+  pass: Spread;
+}
+
+/**
+ * The spread of recall and pass per kind (and `all`) across repeated agentic passes.
+ *
+ * @example
+ * repeatSpread([firstPass, secondPass, thirdPass]); // [{ kind: 'multi_hop', recall: { min, max, mean, stdev }, ... }]
+ */
+export function repeatSpread(passes: CaseResult[][]): RepeatSpread[] {
+  const kinds = [...kindOrder(passes.flat()), 'all'];
+  return kinds.map((kind) => {
+    const rows = passes.map((results) => summarize(kind, 'agentic', results.filter((result) => kind === 'all' || result.kind === kind)));
+    const recalls = rows.flatMap((row) => (row.recall === null ? [] : [row.recall]));
+    return {
+      kind,
+      repeats: passes.length,
+      recall: recalls.length === 0 ? null : spreadOf(recalls),
+      pass: spreadOf(rows.map((row) => row.pass)),
+    };
+  });
+}

@@ -1,0 +1,154 @@
+import type { LanguageModel } from 'ai';
+import { classicAsk } from '../agent/classic.ts';
+import { agenticRun } from '../agent/run.ts';
+import type { AgentRun, ModelPrice } from '../agent/run-state.ts';
+import type { Doc } from '../corpus/types.ts';
+import type { IndexBackend } from '../index/types.ts';
+import { classifyFailure, distinctiveTerms, type FailureBucket } from './buckets.ts';
+import { caseFilter, runFailed, scoreRun, thrownRun, type CaseResult, type EvalCase } from './cases.ts';
+import { budgetRow, bucketCounts, compareRows, repeatSpread, type BudgetRow, type CompareRow, type RepeatSpread } from './compare-rows.ts';
+import { mean } from './metrics.ts';
+import { runPool, withRetry, type Sleep } from './pool.ts';
+
+/** Options of {@link runCompare}. */
+export interface CompareOptions {
+  cases: EvalCase[];
+  /** The dataset's documents (their titles and headings judge the planning bucket). */
+  docs: Doc[];
+  index: IndexBackend;
+  model: LanguageModel;
+  price?: ModelPrice | null;
+  /** Search budget of the agentic arm (default 6). */
+  maxSearches?: number;
+  /** Extra agentic passes at these search budgets (the budget sweep). */
+  budgets?: number[];
+  /** Agentic passes at the main budget, for the spread (default 1). */
+  repeat?: number;
+  /** Cases in flight at once (default 4). */
+  concurrency?: number;
+  now?: () => number;
+  /** Backoff before a failed case is retried once; injected so tests never sleep. */
+  sleep?: Sleep;
+  retryBackoffMs?: number;
+  /** Told the number of runs planned: an estimate first, the exact count once the fair k is known. */
+  onPlan?: (runs: number) => void;
+  /** Told after each finished run. */
+  onRunDone?: () => void;
+  onRetry?: (caseId: string, reason: string) => void;
+}
+
+/** Everything the compare eval measured. */
+export interface CompareResult {
+  /** Arms in table order: `classic@5`, `classic@<fairK>` (unless it is 5), `agentic`. */
+  arms: string[];
+  /** k of the fair classic arm: the agentic arm's mean chunks seen, rounded (at least 1). */
+  fairK: number;
+  rows: CompareRow[];
+  /** Failed agentic cases per bucket. */
+  buckets: Record<FailureBucket, number>;
+  failures: Array<{ caseId: string; kind: string; bucket: FailureBucket }>;
+  budgets: BudgetRow[];
+  /** Present when repeat > 1. */
+  repeats?: RepeatSpread[];
+  /** Every case of every arm (agentic first), with its full run. */
+  cases: CaseResult[];
+}
+
+/** Runs a compare with these options will make at most (for a progress bar). */
+export function compareRunCount(options: Pick<CompareOptions, 'cases' | 'budgets' | 'repeat' | 'maxSearches'>): number {
+  const extraBudgets = sweepBudgets(options).filter((budget) => budget !== (options.maxSearches ?? 6)).length;
+  return options.cases.length * (3 + Math.max(0, (options.repeat ?? 1) - 1) + extraBudgets);
+}
+
+/**
+ * Runs classic and agentic answering on the same cases with the same Answer type and citation
+ * check: the agentic arm first, then `classicAsk` at k=5 and at k = the agent's mean chunks
+ * seen (so both arms see as much text), then the repeats and the budget sweep. A failed case
+ * is retried once after a backoff; one that still fails is recorded as failed, never dropped.
+ *
+ * @example
+ * const result = await runCompare({ cases: compareCases(dataset), docs: dataset.docs, index, model });
+ * result.rows; // [{ kind: 'multi_hop', arm: 'agentic', recall: 0.95, pass: 0.9, ... }, ...]
+ */
+export async function runCompare(options: CompareOptions): Promise<CompareResult> {
+  const maxSearches = options.maxSearches ?? 6;
+  const terms = distinctiveTerms(options.docs);
+  const agenticPass = async (budget: number) => {
+    const results = await runArm(options, 'agentic', (item) =>
+      agenticRun(item.question, { ...askOptions(options, item), index: options.index, maxSearches: budget }),
+    );
+    return results.map((result) => (result.pass ? result : { ...result, bucket: bucketOf(result, terms) }));
+  };
+
+  const planned = compareRunCount(options);
+  options.onPlan?.(planned);
+  const agentic = await agenticPass(maxSearches);
+  const fairK = Math.max(1, Math.round(mean(agentic.map((result) => result.chunks))));
+  const classicKs = fairK === 5 ? [5] : [5, fairK];
+  if (classicKs.length === 1) options.onPlan?.(planned - options.cases.length);
+  const classic: CaseResult[] = [];
+  for (const k of classicKs) {
+    classic.push(...(await runArm(options, `classic@${k}`, (item) => classicAsk(item.question, { ...askOptions(options, item), index: options.index, k }))));
+  }
+
+  const passes = [agentic];
+  for (let repeat = 1; repeat < (options.repeat ?? 1); repeat++) passes.push(await agenticPass(maxSearches));
+  const budgets: BudgetRow[] = [];
+  for (const budget of sweepBudgets(options)) {
+    budgets.push(budgetRow(budget, budget === maxSearches ? agentic : await agenticPass(budget)));
+  }
+
+  const arms = [...classicKs.map((k) => `classic@${k}`), 'agentic'];
+  const cases = [...agentic, ...classic];
+  return {
+    arms,
+    fairK,
+    rows: compareRows(cases, arms),
+    buckets: bucketCounts(agentic),
+    failures: agentic.flatMap((result) => (result.bucket ? [{ caseId: result.caseId, kind: result.kind, bucket: result.bucket }] : [])),
+    budgets,
+    ...(passes.length > 1 ? { repeats: repeatSpread(passes) } : {}),
+    cases,
+  };
+}
+
+function sweepBudgets(options: Pick<CompareOptions, 'budgets'>): number[] {
+  return [...new Set(options.budgets ?? [])];
+}
+
+function askOptions(options: CompareOptions, item: EvalCase) {
+  const filter = caseFilter(item);
+  return {
+    model: options.model,
+    price: options.price ?? null,
+    ...(options.now ? { now: options.now } : {}),
+    ...(filter ? { filter } : {}),
+  };
+}
+
+/** One arm over every case, through the worker pool, each case retried once on failure. */
+function runArm(options: CompareOptions, arm: string, run: (item: EvalCase) => Promise<AgentRun>): Promise<CaseResult[]> {
+  return runPool(options.cases, options.concurrency ?? 4, async (item) => {
+    const outcome = await withRetry(() => run(item), {
+      failed: runFailed,
+      ...(options.sleep ? { sleep: options.sleep } : {}),
+      ...(options.retryBackoffMs === undefined ? {} : { backoffMs: options.retryBackoffMs }),
+      onRetry: (_attempt, reason) => options.onRetry?.(item.id, reason),
+    }).catch((error: unknown) => thrownRun(item.question, error));
+    options.onRunDone?.();
+    return scoreRun(item, arm, outcome);
+  });
+}
+
+function bucketOf(result: CaseResult, terms: ReturnType<typeof distinctiveTerms>): FailureBucket {
+  return classifyFailure(
+    {
+      gold: result.gold,
+      seenDocIds: result.seenDocIds,
+      citedDocIds: result.citedDocIds,
+      queries: result.run.trace.steps.map((step) => step.query),
+      errored: runFailed(result.run),
+    },
+    terms,
+  );
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+/** Query kinds of retrieval_queries.jsonl (DESIGN.md). `unanswerable` queries have no gold pages. */
+export const QUERY_KINDS = ['exact_term', 'semantic', 'multi_hop', 'version', 'unanswerable'] as const;
+
+/** One of {@link QUERY_KINDS}. */
+export type QueryKind = (typeof QUERY_KINDS)[number];
+
+const id = z.union([z.string().min(1), z.number()]).transform(String);
+const text = z.string().min(1);
+const docIds = z.array(z.string().min(1));
+const version = z.string().min(1).nullable().optional().transform((value) => value ?? null);
+
+/** A line of eval/retrieval_queries.jsonl; unknown fields are ignored. */
+export const retrievalQueryLine = z.object({
+  id,
+  query: text,
+  kind: z.enum(QUERY_KINDS),
+  relevant_doc_ids: docIds.optional().transform((value) => value ?? []),
+  version,
+});
+
+/** A line of eval/qa_gold.jsonl; unknown fields (e.g. answer_aliases) are ignored. */
+export const qaGoldLine = z.object({
+  id,
+  question: text,
+  answer: z.string(),
+  citations: docIds.min(1),
+  version,
+});
+
+/** A line of eval/decisions.jsonl; `id` is optional (default: `line-<n>`). */
+export const decisionLine = z.object({
+  id: id.optional(),
+  q: text,
+  expect_search: z.boolean(),
+});
+
+/** What each field should look like, for messages (`add it, e.g. ...`). */
+const EXAMPLES: Record<string, string> = {
+  id: '"id": "q-001"',
+  query: '"query": "How do I retry a failed job?"',
+  question: '"question": "Which error does a too-large result raise?"',
+  answer: '"answer": "ORB-1202 PayloadTooLarge"',
+  kind: `"kind": "multi_hop" (one of ${QUERY_KINDS.join(', ')})`,
+  relevant_doc_ids: '"relevant_doc_ids": ["error-codes"]',
+  citations: '"citations": ["error-codes"]',
+  version: '"version": "3.x" (or null for every version)',
+  q: '"q": "hello!"',
+  expect_search: '"expect_search": true',
+};
+
+/**
+ * Explains one zod issue of a dataset line: the field, the bad value and the fix.
+ *
+ * @example
+ * describeLineIssue(issue, { id: 'q1', kind: 'multihop' });
+ * // { field: 'kind', message: 'unknown kind "multihop"; use one of exact_term, semantic, ...' }
+ */
+export function describeLineIssue(issue: z.core.$ZodIssue, record: Record<string, unknown>): { field: string; message: string } {
+  const field = String(issue.path[0] ?? 'line');
+  const example = EXAMPLES[field] ?? `"${field}": ...`;
+  const present = Object.hasOwn(record, field);
+  const value = present ? record[field] : undefined;
+  if (!present) return { field, message: `missing field "${field}"; add it, e.g. ${example}.` };
+  if (field === 'kind') {
+    return { field, message: `unknown kind ${show(value)}; use one of ${QUERY_KINDS.join(', ')}.` };
+  }
+  if (issue.code === 'too_small' && Array.isArray(value)) {
+    return { field, message: `${field} is empty; list at least one doc id, e.g. ${example}.` };
+  }
+  if (issue.code === 'too_small') return { field, message: `${field} is empty; write it out, e.g. ${example}.` };
+  return { field, message: `expected ${expected(field)}, got ${show(value)}; write e.g. ${example}.` };
+}
+
+function expected(field: string): string {
+  if (field === 'relevant_doc_ids' || field === 'citations') return 'a list of doc id strings';
+  if (field === 'expect_search') return 'true or false';
+  if (field === 'version') return 'a string or null';
+  if (field === 'id') return 'a string';
+  if (field === 'answer') return 'a string';
+  return 'a non-empty string';
+}
+
+/** A value as it should appear in a message: JSON, cut to 60 characters. */
+export function show(value: unknown): string {
+  const json = JSON.stringify(value) ?? String(value);
+  return json.length > 60 ? `${json.slice(0, 57)}...` : json;
+}

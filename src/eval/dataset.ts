@@ -1,0 +1,269 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { z } from 'zod';
+import { loadCorpus } from '../corpus/index.ts';
+import type { Doc } from '../corpus/types.ts';
+import { AtlasError } from '../errors.ts';
+import { decisionLine, describeLineIssue, qaGoldLine, retrievalQueryLine, show, type QueryKind } from './dataset-schema.ts';
+
+/** A retrieval query with its gold pages (none for unanswerable ones). */
+export interface RetrievalQuery {
+  id: string;
+  query: string;
+  kind: QueryKind;
+  relevantDocIds: string[];
+  /** Release line to filter on, or null for every version. */
+  version: string | null;
+  line: number;
+}
+
+/** A question with a short gold answer and the pages that support it. */
+export interface QaCase {
+  id: string;
+  question: string;
+  answer: string;
+  citations: string[];
+  version: string | null;
+  line: number;
+}
+
+/** A question with whether the agent should search before answering it. */
+export interface DecisionCase {
+  id: string;
+  question: string;
+  expectSearch: boolean;
+  line: number;
+}
+
+/** A dataset folder, loaded and validated. Eval files that are absent are `undefined`. */
+export interface Dataset {
+  /** Folder name, e.g. `orbit`. */
+  name: string;
+  root: string;
+  docs: Doc[];
+  retrievalQueries?: RetrievalQuery[];
+  qaGold?: QaCase[];
+  decisions?: DecisionCase[];
+}
+
+/** The eval files of a dataset folder, relative to its root. */
+export const DATASET_FILES = {
+  retrievalQueries: 'eval/retrieval_queries.jsonl',
+  qaGold: 'eval/qa_gold.jsonl',
+  decisions: 'eval/decisions.jsonl',
+} as const;
+
+/** One problem of a dataset: file (relative to the dataset root), line, field and the fix. */
+export interface DatasetProblem {
+  file: string;
+  line?: number;
+  field: string;
+  message: string;
+}
+
+/** Thrown when a dataset folder is invalid; carries every problem found. */
+export class DatasetError extends AtlasError {
+  constructor(
+    readonly root: string,
+    readonly problems: DatasetProblem[],
+  ) {
+    const lines = problems.map((problem) => `  ${problem.file}${problem.line === undefined ? '' : `:${problem.line}`}: ${problem.field}: ${problem.message}`);
+    const noun = problems.length === 1 ? 'problem' : 'problems';
+    super('invalid-dataset', `Atlas: ${problems.length} ${noun} in dataset ${root}:\n${lines.join('\n')}\nFix them and run the eval again.`);
+    this.name = 'DatasetError';
+  }
+}
+
+/**
+ * Loads a dataset folder in the DESIGN.md format: `docs/` (required) and the optional eval files.
+ * Validates every line (missing fields, unknown kinds, duplicate ids, gold doc ids that are not
+ * in `docs/`) and throws one {@link DatasetError} listing all problems. Unknown fields are ignored.
+ *
+ * @example
+ * const dataset = await loadDataset('datasets/orbit');
+ * const queries = requireFile(dataset, 'retrievalQueries');
+ */
+export async function loadDataset(dir: string): Promise<Dataset> {
+  const root = path.resolve(dir);
+  const docsDir = path.join(root, 'docs');
+  if (!(await stat(docsDir).catch(() => undefined))?.isDirectory()) {
+    throw new AtlasError(
+      'usage',
+      `Atlas: ${dir} is not a dataset folder: ${docsDir} not found. A dataset holds docs/*.md and eval/*.jsonl (see DESIGN.md), e.g. --data datasets/orbit.`,
+    );
+  }
+  const corpus = await loadCorpus(docsDir);
+  const problems: DatasetProblem[] = corpus.problems.map((problem) => ({ ...problem, file: `docs/${problem.file}` }));
+  const docIds = new Set(corpus.docs.map((doc) => doc.docId));
+  const read = async (file: string) => (await readFile(path.join(root, file), 'utf8').catch(() => undefined));
+
+  const retrievalText = await read(DATASET_FILES.retrievalQueries);
+  const qaText = await read(DATASET_FILES.qaGold);
+  const decisionsText = await read(DATASET_FILES.decisions);
+  const dataset: Dataset = { name: path.basename(root), root, docs: corpus.docs };
+  if (retrievalText !== undefined) {
+    dataset.retrievalQueries = parseLines(DATASET_FILES.retrievalQueries, retrievalText, retrievalQueryLine, problems).map(({ line, data }) => ({
+      id: data.id,
+      query: data.query,
+      kind: data.kind,
+      relevantDocIds: data.relevant_doc_ids,
+      version: data.version,
+      line,
+    }));
+    checkRetrieval(dataset.retrievalQueries, docIds, problems);
+  }
+  if (qaText !== undefined) {
+    dataset.qaGold = parseLines(DATASET_FILES.qaGold, qaText, qaGoldLine, problems).map(({ line, data }) => ({ ...data, line }));
+    checkDuplicates(DATASET_FILES.qaGold, 'id', dataset.qaGold.map((item) => [item.id, item.line]), problems);
+    for (const item of dataset.qaGold) checkDocIds(DATASET_FILES.qaGold, item.line, 'citations', item.citations, docIds, problems);
+  }
+  if (decisionsText !== undefined) {
+    dataset.decisions = parseLines(DATASET_FILES.decisions, decisionsText, decisionLine, problems).map(({ line, data }) => ({
+      id: data.id ?? `line-${line}`,
+      question: data.q,
+      expectSearch: data.expect_search,
+      line,
+    }));
+    checkDuplicates(DATASET_FILES.decisions, 'q', dataset.decisions.map((item) => [item.question, item.line]), problems);
+  }
+  if (problems.length > 0) throw new DatasetError(dir, sortProblems(problems));
+  return dataset;
+}
+
+/**
+ * The cases of one eval file, or a usage error naming the missing file and what it holds.
+ *
+ * @example
+ * const cases = requireFile(dataset, 'decisions'); // throws when eval/decisions.jsonl is absent
+ */
+export function requireFile<K extends keyof typeof DATASET_FILES>(dataset: Dataset, file: K): NonNullable<Dataset[K]> {
+  const cases = dataset[file];
+  if (cases === undefined) {
+    throw new AtlasError(
+      'usage',
+      `Atlas: ${path.join(dataset.root, DATASET_FILES[file])} is missing; this eval needs it. Add it (one JSON object a line: ${FILE_SHAPES[file]}).`,
+    );
+  }
+  return cases as NonNullable<Dataset[K]>;
+}
+
+const FILE_SHAPES: Record<keyof typeof DATASET_FILES, string> = {
+  retrievalQueries: '{"id", "query", "kind", "relevant_doc_ids", "version"}',
+  qaGold: '{"id", "question", "answer", "citations"}',
+  decisions: '{"q", "expect_search"}',
+};
+
+function parseLines<T extends z.ZodType>(file: string, text: string, schema: T, problems: DatasetProblem[]): Array<{ line: number; data: z.output<T> }> {
+  const parsed: Array<{ line: number; data: z.output<T> }> = [];
+  text.split(/\r?\n/).forEach((raw, position) => {
+    const line = position + 1;
+    if (raw.trim() === '') return;
+    let record: unknown;
+    try {
+      record = JSON.parse(raw);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      problems.push({ file, line, field: 'json', message: `invalid JSON (${reason}); write one JSON object per line.` });
+      return;
+    }
+    if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+      problems.push({ file, line, field: 'json', message: `expected a JSON object, got ${show(record)}; write one object per line.` });
+      return;
+    }
+    const result = schema.safeParse(record);
+    if (result.success) {
+      parsed.push({ line, data: result.data });
+      return;
+    }
+    const seen = new Set<string>();
+    for (const issue of result.error.issues) {
+      const described = describeLineIssue(issue, record as Record<string, unknown>);
+      if (seen.has(described.field)) continue;
+      seen.add(described.field);
+      problems.push({ file, line, ...described });
+    }
+  });
+  return parsed;
+}
+
+function checkRetrieval(queries: RetrievalQuery[], docIds: Set<string>, problems: DatasetProblem[]): void {
+  const file = DATASET_FILES.retrievalQueries;
+  checkDuplicates(file, 'id', queries.map((query) => [query.id, query.line]), problems);
+  for (const query of queries) {
+    const gold = query.relevantDocIds;
+    if (query.kind === 'unanswerable' && gold.length > 0) {
+      problems.push({
+        file,
+        line: query.line,
+        field: 'relevant_doc_ids',
+        message: `kind "unanswerable" must have no gold pages, got ${show(gold)}; empty the list or use the kind that fits.`,
+      });
+    } else if (query.kind !== 'unanswerable' && gold.length === 0) {
+      problems.push({
+        file,
+        line: query.line,
+        field: 'relevant_doc_ids',
+        message: `kind "${query.kind}" needs gold pages, got none; list them (e.g. "relevant_doc_ids": ["error-codes"]) or use "kind": "unanswerable".`,
+      });
+    }
+    checkDocIds(file, query.line, 'relevant_doc_ids', gold, docIds, problems);
+  }
+}
+
+function checkDocIds(file: string, line: number, field: string, gold: string[], docIds: Set<string>, problems: DatasetProblem[]): void {
+  for (const docId of gold) {
+    if (docIds.has(docId)) continue;
+    const suggestion = closest(docId, docIds);
+    problems.push({
+      file,
+      line,
+      field,
+      message: `unknown doc id ${show(docId)} (no page in docs/ has it); ${suggestion ? `did you mean "${suggestion}"? ` : ''}fix the id or add the page.`,
+    });
+  }
+}
+
+function checkDuplicates(file: string, field: string, entries: Array<[string, number]>, problems: DatasetProblem[]): void {
+  const firstLine = new Map<string, number>();
+  for (const [value, line] of entries) {
+    const first = firstLine.get(value);
+    if (first === undefined) {
+      firstLine.set(value, line);
+      continue;
+    }
+    problems.push({ file, line, field, message: `duplicate ${field} ${show(value)} (first on line ${first}); make each ${field} unique.` });
+  }
+}
+
+/** Docs first, then the eval files in DATASET_FILES order, each by line. */
+function sortProblems(problems: DatasetProblem[]): DatasetProblem[] {
+  const files: string[] = Object.values(DATASET_FILES);
+  const rank = (file: string) => (file.startsWith('docs/') ? -1 : files.indexOf(file));
+  return problems
+    .map((problem, position) => ({ problem, position }))
+    .sort((a, b) => rank(a.problem.file) - rank(b.problem.file) || (a.problem.line ?? 0) - (b.problem.line ?? 0) || a.position - b.position)
+    .map(({ problem }) => problem);
+}
+
+/** The known id nearest to `docId` by edit distance, when it is close (<= max(2, 1/3 of its length)). */
+function closest(docId: string, docIds: Set<string>): string | undefined {
+  let best: { id: string; distance: number } | undefined;
+  for (const candidate of docIds) {
+    const distance = editDistance(docId, candidate);
+    if (!best || distance < best.distance || (distance === best.distance && candidate < best.id)) best = { id: candidate, distance };
+  }
+  return best && best.distance <= Math.max(2, Math.floor(docId.length / 3)) ? best.id : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, column) => column);
+  for (let row = 1; row <= a.length; row++) {
+    const current = [row];
+    for (let column = 1; column <= b.length; column++) {
+      const substitution = (previous[column - 1] ?? 0) + (a[row - 1] === b[column - 1] ? 0 : 1);
+      current.push(Math.min((previous[column] ?? 0) + 1, (current[column - 1] ?? 0) + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}

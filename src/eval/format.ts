@@ -1,0 +1,94 @@
+import { FAILURE_BUCKETS } from './buckets.ts';
+import type { DecisionReport } from './decisions.ts';
+import type { CompareReport } from './report-json.ts';
+import type { RetrievalRow } from './retrieval.ts';
+import { formatTable, formatUsd } from './table.ts';
+
+/**
+ * The human table of `atlas eval retrieval`.
+ *
+ * @example
+ * io.stdout(formatRetrievalTable('orbit', rows));
+ */
+export function formatRetrievalTable(dataset: string, rows: RetrievalRow[]): string {
+  const table = formatTable(
+    ['kind', 'arm', 'n', 'recall', 'allFound', 'abstain', 'searches', 'chunks', 'p50 ms'],
+    rows.map((row) => [
+      row.kind,
+      row.maxChunks === undefined ? row.arm : `${row.arm} (<=${row.maxChunks} chunks)`,
+      row.n,
+      row.recall,
+      row.allFound,
+      row.abstainRate,
+      row.searches,
+      row.chunks,
+      row.p50Ms,
+    ]),
+  );
+  return `Retrieval eval on ${dataset} (recall: share of gold pages among the chunks seen)\n\n${table}`;
+}
+
+/**
+ * The human output of `atlas eval compare`: the table per (kind, arm), failure buckets, and the
+ * budget sweep and repeat spread when asked for.
+ *
+ * @example
+ * io.stdout(formatCompareReport(report));
+ */
+export function formatCompareReport(report: Omit<CompareReport, 'cases'>): string {
+  const parts = [
+    `Classic vs agentic on ${report.dataset} (model ${report.model}; fair classic k = ${report.fairK}, the agent's mean chunks seen)\n`,
+    formatTable(
+      ['kind', 'arm', 'n', 'recall', 'pass', 'abstain', 'searches', 'chunks', 'tokens', '$/q', 'p50 s'],
+      report.rows.map((row) => [row.kind, row.arm, row.n, row.recall, row.pass, row.abstain, row.searches, row.chunks, row.tokens, formatUsd(row.costPerQuery), row.p50s]),
+    ),
+    `\nFailed agentic cases by bucket: ${FAILURE_BUCKETS.map((bucket) => `${bucket} ${report.buckets[bucket]}`).join(', ')}\n`,
+  ];
+  if (report.failures.length > 0) {
+    parts.push(`  ${report.failures.map((failure) => `${failure.caseId} (${failure.bucket})`).join(', ')}\n`);
+  }
+  if (report.budgets.length > 0) {
+    parts.push(
+      '\nBudget sweep (agentic):\n',
+      formatTable(
+        ['max searches', 'n', 'recall', 'pass', 'searches', 'chunks', 'tokens', '$/q'],
+        report.budgets.map((row) => [row.maxSearches, row.n, row.recall, row.pass, row.searches, row.chunks, row.tokens, formatUsd(row.costPerQuery)]),
+      ),
+    );
+  }
+  if (report.repeats) {
+    parts.push(
+      `\nSpread over ${report.repeats[0]?.repeats ?? 0} agentic repeats:\n`,
+      formatTable(
+        ['kind', 'recall min', 'recall max', 'recall stdev', 'pass min', 'pass max', 'pass stdev'],
+        report.repeats.map((row) => [row.kind, row.recall?.min, row.recall?.max, row.recall?.stdev, row.pass.min, row.pass.max, row.pass.stdev]),
+      ),
+    );
+  }
+  return parts.join('');
+}
+
+/**
+ * The human output of `atlas eval decisions`.
+ *
+ * @example
+ * io.stdout(formatDecisionReport('orbit', report));
+ */
+export function formatDecisionReport(dataset: string, report: DecisionReport): string {
+  const { confusion } = report;
+  const lines = [
+    `Search-or-answer decisions on ${dataset} (${report.n} questions, firstTurn auto)`,
+    `  searched when it should:            ${report.searchedWhenItShould.correct}/${report.searchedWhenItShould.of}`,
+    `  answered directly when it should:   ${report.answeredDirectlyWhenItShould.correct}/${report.answeredDirectlyWhenItShould.of}`,
+    `  confusion (positive = searched):    tp ${confusion.tp}, fp ${confusion.fp}, tn ${confusion.tn}, fn ${confusion.fn}`,
+    `  accuracy:                           ${report.accuracy}`,
+  ];
+  if (report.wrong.length > 0) {
+    lines.push('', 'Wrong decisions:');
+    for (const wrong of report.wrong) {
+      const did = wrong.searched ? `searched (${wrong.queries.map((query) => `"${query}"`).join(', ')})` : 'answered directly';
+      lines.push(`  ${wrong.id}: "${wrong.question}": expected ${wrong.expectSearch ? 'a search' : 'a direct answer'}, ${did}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,164 @@
+import type { LanguageModel } from 'ai';
+import { agenticRun } from '../agent/run.ts';
+import type { ModelPrice } from '../agent/run-state.ts';
+import type { IndexBackend } from '../index/types.ts';
+import { caseFilter, runFailed, thrownRun } from './cases.ts';
+import { kindOrder } from './compare-rows.ts';
+import type { RetrievalQuery } from './dataset.ts';
+import { docRecall, evidenceDocIds, mean, median, round3, searchCount, share } from './metrics.ts';
+import { runPool, withRetry, type Sleep } from './pool.ts';
+
+/** The arms `atlas eval retrieval` can run: one-shot search at k=5 and k=15, and the agent. */
+export type RetrievalArmGroup = 'classic' | 'agentic';
+
+/** Classic one-shot depths. */
+export const CLASSIC_KS = [5, 15] as const;
+
+/** One row of the retrieval table. Answerable kinds carry recall/allFound, the others abstainRate. */
+export interface RetrievalRow {
+  kind: string;
+  arm: 'classic@5' | 'classic@15' | 'agentic';
+  /** The agentic arm's chunk cap, when one was set. */
+  maxChunks?: number;
+  n: number;
+  /** Mean over queries of |gold pages found| / |gold pages|. */
+  recall?: number;
+  /** Share of queries whose gold pages were all found. */
+  allFound?: number;
+  /** Share of runs that abstained (kinds without gold pages, agentic arm only). */
+  abstainRate?: number;
+  /** Mean searches per query. */
+  searches: number;
+  /** Mean distinct chunks seen per query. */
+  chunks: number;
+  /** Median latency per query in ms. */
+  p50Ms: number;
+}
+
+/** Options of {@link runRetrievalEval}. */
+export interface RetrievalEvalOptions {
+  queries: RetrievalQuery[];
+  index: IndexBackend;
+  /** Default both. */
+  arms?: RetrievalArmGroup[];
+  /** Required for the agentic arm. */
+  model?: LanguageModel;
+  price?: ModelPrice | null;
+  maxSearches?: number;
+  /** Chunk cap of the agentic arm (to compare at an equal chunk budget). */
+  maxChunks?: number;
+  /** Agentic runs in flight at once (default 4). */
+  concurrency?: number;
+  now?: () => number;
+  sleep?: Sleep;
+  /** Told after each measured query of each arm. */
+  onQueryDone?: () => void;
+}
+
+interface Measurement {
+  kind: string;
+  gold: string[];
+  found: string[];
+  abstained: boolean;
+  searches: number;
+  chunks: number;
+  ms: number;
+}
+
+/** How many measurements {@link runRetrievalEval} makes (for a progress bar). */
+export function retrievalRunCount(queries: RetrievalQuery[], arms: RetrievalArmGroup[]): number {
+  const answerable = queries.filter((query) => query.relevantDocIds.length > 0).length;
+  return (arms.includes('classic') ? answerable * CLASSIC_KS.length : 0) + (arms.includes('agentic') ? queries.length : 0);
+}
+
+/**
+ * The retrieval eval: per query, one-shot `index.search` at k=5 and k=15 with the query's
+ * version filter, and the agentic run (evidence recall over every chunk it saw or read). Rows per
+ * (kind, arm), then an `all` row per arm over the kinds with gold pages. Kinds without gold
+ * pages get the agentic abstain rate instead of recall, and no classic rows.
+ *
+ * @example
+ * const rows = await runRetrievalEval({ queries, index, model, arms: ['classic', 'agentic'] });
+ * // [{ kind: 'multi_hop', arm: 'classic@5', n: 20, recall: 0.78, allFound: 0.55, searches: 1, chunks: 5, p50Ms: 0.4 }, ...]
+ */
+export async function runRetrievalEval(options: RetrievalEvalOptions): Promise<RetrievalRow[]> {
+  const arms = options.arms ?? ['classic', 'agentic'];
+  const now = options.now ?? (() => performance.now());
+  const measured = new Map<RetrievalRow['arm'], Measurement[]>();
+  if (arms.includes('classic')) {
+    const answerable = options.queries.filter((query) => query.relevantDocIds.length > 0);
+    for (const k of CLASSIC_KS) {
+      const results: Measurement[] = [];
+      for (const query of answerable) {
+        const started = now();
+        const filter = caseFilter(query);
+        const hits = await options.index.search(query.query, { k, ...(filter ? { filter } : {}) });
+        const ms = now() - started;
+        const found = [...new Set(hits.map((hit) => hit.docId))];
+        results.push({ kind: query.kind, gold: query.relevantDocIds, found, abstained: false, searches: 1, chunks: hits.length, ms });
+        options.onQueryDone?.();
+      }
+      measured.set(`classic@${k}`, results);
+    }
+  }
+  if (arms.includes('agentic')) measured.set('agentic', await agenticMeasurements(options, now));
+  return retrievalRows(measured, options.maxChunks);
+}
+
+async function agenticMeasurements(options: RetrievalEvalOptions, now: () => number): Promise<Measurement[]> {
+  const { model } = options;
+  if (!model) throw new Error('runRetrievalEval: the agentic arm needs options.model');
+  return runPool(options.queries, options.concurrency ?? 4, async (query) => {
+    const filter = caseFilter(query);
+    const run = await withRetry(
+      () =>
+        agenticRun(query.query, {
+          model,
+          index: options.index,
+          price: options.price ?? null,
+          now,
+          ...(filter ? { filter } : {}),
+          ...(options.maxSearches === undefined ? {} : { maxSearches: options.maxSearches }),
+          ...(options.maxChunks === undefined ? {} : { maxChunks: options.maxChunks }),
+        }),
+      { failed: runFailed, ...(options.sleep ? { sleep: options.sleep } : {}) },
+    ).catch((error: unknown) => thrownRun(query.query, error));
+    options.onQueryDone?.();
+    return {
+      kind: query.kind,
+      gold: query.relevantDocIds,
+      found: evidenceDocIds(run),
+      abstained: run.answer.abstained,
+      searches: searchCount(run),
+      chunks: run.trace.evidence.length,
+      ms: run.latencyMs,
+    };
+  });
+}
+
+function retrievalRows(measured: Map<RetrievalRow['arm'], Measurement[]>, maxChunks: number | undefined): RetrievalRow[] {
+  const all = [...measured.values()].flat();
+  const rows: RetrievalRow[] = [];
+  for (const kind of [...kindOrder(all), 'all']) {
+    for (const [arm, results] of measured) {
+      const group = results.filter((result) => (kind === 'all' ? result.gold.length > 0 : result.kind === kind));
+      if (group.length === 0) continue;
+      const answerable = group.every((result) => result.gold.length > 0);
+      const head = { kind, arm, ...(arm === 'agentic' && maxChunks !== undefined ? { maxChunks } : {}), n: group.length };
+      const quality = answerable
+        ? {
+            recall: round3(mean(group.map((result) => docRecall(result.gold, result.found) ?? 0))),
+            allFound: round3(share(group.map((result) => docRecall(result.gold, result.found) === 1))),
+          }
+        : { abstainRate: round3(share(group.map((result) => result.abstained))) };
+      rows.push({
+        ...head,
+        ...quality,
+        searches: round3(mean(group.map((result) => result.searches))),
+        chunks: round3(mean(group.map((result) => result.chunks))),
+        p50Ms: round3(median(group.map((result) => result.ms))),
+      });
+    }
+  }
+  return rows;
+}
