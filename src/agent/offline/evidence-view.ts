@@ -34,7 +34,7 @@ export class EvidenceView {
       (passage) => version === undefined || passage.appliesTo === 'all' || passage.appliesTo === version,
     );
     this.sentences = this.passages.flatMap((passage) =>
-      uniqueSentences(passage.texts).map((text) => ({ text, passage, terms: termSet(text) })),
+      uniqueSentences(passage).map((text) => ({ text, passage, terms: termSet(text) })),
     );
     const keys = new Set(analysis.keyTerms);
     for (const term of analysis.terms) {
@@ -79,9 +79,11 @@ export class EvidenceView {
   }
 }
 
-function uniqueSentences(texts: string[]): string[] {
+function uniqueSentences(passage: Passage): string[] {
   const result: string[] = [];
-  // Prefer full texts: a snippet's sentences are substrings of the section's.
+  // A section read in full supersedes its snippets (which lose line breaks).
+  const longest = passage.texts.reduce((best, text) => (text.length > best.length ? text : best), '');
+  const texts = passage.full ? [longest] : passage.texts;
   const ordered = [...texts].sort((a, b) => b.length - a.length);
   for (const text of ordered) {
     for (const sentence of sentences(text)) {

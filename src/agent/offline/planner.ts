@@ -86,8 +86,10 @@ export function nextQuery(analysis: QuestionAnalysis, conversation: Conversation
     analysis.anchors.filter((anchor) => isFound(anchor, view)).flatMap((anchor) => words(anchor).map(stem)),
   );
   for (const bridge of bridges.slice(0, 6)) {
+    const bridgeWords = new Set(words(bridge.term));
     const companions = bridges
       .filter((other) => other !== bridge && other.sentence === bridge.sentence && other.score >= bridge.score * 0.5)
+      .filter((other) => !words(other.term).every((word) => bridgeWords.has(word)) && !words(bridge.term).every((word) => words(other.term).includes(word)))
       .slice(0, 1)
       .map((other) => other.term);
     const terms = [bridge.term, ...companions];
@@ -136,7 +138,9 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
       const key = termWords.join(' ');
       const adjective = termWords.length === 1 && /(?:an|ian|ese|ish|ic)$/.test(termWords[0] ?? '') && boost === 1 ? 0.3 : 1;
       const novelty = termWords.filter((word) => !questionWords.has(word)).length / termWords.length;
-      const score = overlap * position * recency * boost * adjective * novelty;
+      // A term many seen passages already mention is explored; one mentioned once leads somewhere new.
+      const explored = boost > 1 ? 1 / (1 + 0.5 * (mentions(view, term) - 1)) : 1;
+      const score = overlap * position * recency * boost * adjective * novelty * explored;
       const existing = scores.get(key);
       if (!existing) scores.set(key, { term: cleanTerm(term), score, sentence });
       else {
@@ -149,15 +153,21 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
 }
 
 /** Weighted question terms in a sentence, favouring sentences that tie several terms together. */
+/** How many seen passages mention `term` (at least 1). */
+function mentions(view: EvidenceView, term: string): number {
+  const needle = term.toLowerCase();
+  return Math.max(1, view.passages.filter((passage) => passage.texts.some((text) => text.toLowerCase().includes(needle))).length);
+}
+
 /** True when a page about `anchor` was seen. */
 function isFound(anchor: string, view: EvidenceView): boolean {
   return view.passages.some((passage) => isPageAbout(passage, anchor));
 }
 
-/** A page is about an anchor when the anchor's words all occur in its title or doc id. */
+/** A page is about an anchor when the anchor's words all occur in its title, doc id or heading. */
 function isPageAbout(passage: Passage, anchor: string): boolean {
   const anchorWords = words(anchor).filter((word) => !STOPWORDS.has(word)).map(stem);
-  const title = new Set(words(`${passage.title ?? ''} ${passage.docId.replace(/-/g, ' ')}`).map(stem));
+  const title = new Set(words(`${passage.title ?? ''} ${passage.docId.replace(/-/g, ' ')} ${passage.heading}`).map(stem));
   return anchorWords.length > 0 && anchorWords.every((word) => title.has(word));
 }
 

@@ -74,7 +74,8 @@ export function sentences(text: string): string[] {
   for (const rawLine of text.split(/\n/)) {
     const line = rawLine.trim();
     if (line === '' || /^\|?\s*:?-{3,}/.test(line) || /^```/.test(line)) continue;
-    const pieces = line.split(/(?<=[.!?])\s+(?=[A-Z`"'(\[*_])/);
+    // Prose splits after sentence ends; a snippet's collapsed table splits between rows ("| |").
+    const pieces = line.split(/(?<=[.!?])\s+(?=[A-Z`"'(\[*_])|(?<=\|)\s+(?=\|)/);
     for (const piece of pieces) {
       const unit = piece.trim().replace(/^(?:[-*+]|\d+\.)\s+/, '').replace(/^#+\s+/, '').replace(/^>\s*/, '').replace(/…$/, '').replace(/^…/, '').trim();
       if (unit.length >= 12) units.push(unit);
