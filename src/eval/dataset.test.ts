@@ -18,6 +18,7 @@ describe('loadDataset', () => {
     expect(dataset.retrievalQueries?.[1]).not.toHaveProperty('notes');
     expect(dataset.qaGold).toEqual([
       { id: 'qa-1', question: 'What is the default of max_payload_kb?', answer: '256 kilobytes', citations: ['limits'], version: null, line: 1 },
+      { id: 'qa-2', question: 'Where do I set lease_seconds?', answer: 'In the worker table of orbit.toml', citations: ['leases-3x'], version: null, line: 2 },
     ]);
     expect(dataset.decisions?.map((item) => [item.id, item.question, item.expectSearch])).toEqual([
       ['line-1', 'hello there!', false],

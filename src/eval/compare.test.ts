@@ -1,0 +1,173 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSqliteIndex } from '../index/sqlite.ts';
+import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import { compareCases } from './cases.ts';
+import { runCompare } from './compare.ts';
+import { loadDataset } from './dataset.ts';
+import type { CompareReport } from './report-json.ts';
+import { recordingIO, runEval, TINY, TINY_SCRIPTS } from './test-cli.ts';
+import { createPolicyModel, viewOf } from './test-model.ts';
+
+const columns = ['kind', 'arm', 'n', 'recall', 'pass', 'abstain', 'searches', 'chunks', 'modelCalls', 'tokens', 'costPerQuery', 'p50s'];
+const row = (...values: unknown[]) => Object.fromEntries(columns.map((column, position) => [column, values[position]]));
+
+describe('atlas eval compare (scripted model, tiny dataset)', () => {
+  const temporary: string[] = [];
+  afterEach(async () => {
+    for (const dir of temporary.splice(0)) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('prints the table per kind and arm, the buckets, the sweep and the spread as one JSON object', async () => {
+    const io = recordingIO();
+    const argv = ['eval', 'compare', '--data', TINY, '--json', '--budgets', '1,6', '--repeat', '2', '--concurrency', '3'];
+    const summary = JSON.parse(await runEval(argv, io, createPolicyModel(TINY_SCRIPTS)));
+    expect(summary.arms).toEqual(['classic@5', 'classic@2', 'agentic']);
+    expect(summary.fairK).toBe(2); // agentic chunks 1,1,1,1,4,1: mean 1.5, rounded
+    expect(summary.rows).toEqual([
+      row('exact_term', 'classic@5', 1, 1, 1, 0, 1, 1, 1, 154, 0.000208, 0),
+      row('exact_term', 'classic@2', 1, 1, 1, 0, 1, 1, 1, 154, 0.000208, 0),
+      row('exact_term', 'agentic', 1, 1, 1, 0, 1, 1, 2, 281, 0.000362, 0),
+      row('multi_hop', 'classic@5', 1, 1, 0, 1, 1, 5, 1, 120, 0.00014, 0),
+      row('multi_hop', 'classic@2', 1, 0.667, 0, 1, 1, 2, 1, 120, 0.00014, 0),
+      row('multi_hop', 'agentic', 1, 0.333, 0, 1, 1, 1, 2, 247, 0.000294, 0),
+      row('version', 'classic@5', 1, 1, 0, 1, 1, 2, 1, 120, 0.00014, 0),
+      row('version', 'classic@2', 1, 1, 0, 1, 1, 2, 1, 120, 0.00014, 0),
+      row('version', 'agentic', 1, 1, 0, 1, 1, 1, 2, 248, 0.000296, 0),
+      row('unanswerable', 'classic@5', 1, null, 1, 1, 1, 0, 1, 120, 0.00014, 0),
+      row('unanswerable', 'classic@2', 1, null, 1, 1, 1, 0, 1, 120, 0.00014, 0),
+      row('unanswerable', 'agentic', 1, null, 0, 0, 1, 1, 2, 279, 0.000358, 0),
+      row('qa', 'classic@5', 2, 1, 1, 0, 1, 3, 1, 151, 0.000202, 0),
+      row('qa', 'classic@2', 2, 1, 1, 0, 1, 2, 1, 151, 0.000202, 0),
+      row('qa', 'agentic', 2, 0.5, 0.5, 0.5, 1, 2.5, 2, 258.5, 0.000317, 0),
+      row('all', 'classic@5', 6, 1, 0.667, 0.5, 1, 2.333, 1, 136, 0.000172, 0),
+      row('all', 'classic@2', 6, 0.933, 0.667, 0.5, 1, 1.5, 1, 136, 0.000172, 0),
+      row('all', 'agentic', 6, 0.667, 0.333, 0.5, 1, 1.5, 2, 262, 0.000324, 0),
+    ]);
+    expect(summary.buckets).toEqual({ retrieval: 1, ranking: 1, generation: 1, planning: 1, error: 0 });
+    expect(summary.failures).toEqual([
+      { caseId: 'hop-1', kind: 'multi_hop', bucket: 'planning' },
+      { caseId: 'version-1', kind: 'version', bucket: 'ranking' },
+      { caseId: 'none-1', kind: 'unanswerable', bucket: 'generation' },
+      { caseId: 'qa:qa-2', kind: 'qa', bucket: 'retrieval' },
+    ]);
+    expect(summary.budgets).toEqual([
+      { maxSearches: 1, n: 6, recall: 0.667, pass: 0.333, searches: 1, chunks: 1.5, tokens: 262, costPerQuery: 0.000324 },
+      { maxSearches: 6, n: 6, recall: 0.667, pass: 0.333, searches: 1, chunks: 1.5, tokens: 262, costPerQuery: 0.000324 },
+    ]);
+    const steady = (value: number) => ({ min: value, max: value, mean: value, stdev: 0 });
+    expect(summary.repeats.map((spread: { kind: string }) => spread.kind)).toEqual(['exact_term', 'multi_hop', 'version', 'unanswerable', 'qa', 'all']);
+    expect(summary.repeats.at(-1)).toEqual({ kind: 'all', repeats: 2, recall: steady(0.667), pass: steady(0.333) });
+    expect(summary).not.toHaveProperty('cases');
+    // 6 cases x (agentic + classic@5 + classic@2 + one repeat + the budget-1 pass) = 30 runs; a line every 10%.
+    expect(io.err.join('')).toBe(
+      Array.from({ length: 10 }, (_, step) => `eval compare: ${(step + 1) * 3}/30 (${(step + 1) * 10}%), ETA 0s\n`).join(''),
+    );
+  });
+
+  it('prints a readable table and writes report.json and report.html with --out', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'atlas-compare-'));
+    temporary.push(dir);
+    const io = recordingIO({ cwd: dir });
+    const out = await runEval(['eval', 'compare', '--data', TINY, '--out', 'reports'], io, createPolicyModel(TINY_SCRIPTS));
+    expect(out.split('\n').slice(0, 4)).toEqual([
+      "Classic vs agentic on tiny (model scripted; fair classic k = 2, the agent's mean chunks seen)",
+      'kind          arm        n  recall   pass  abstain  searches  chunks  tokens  $/q       p50 s',
+      '------------  ---------  -  ------  -----  -------  --------  ------  ------  --------  -----',
+      'exact_term    classic@5  1       1      1        0         1       1     154  $0.00021      0',
+    ]);
+    expect(out).toContain('\nFailed agentic cases by bucket: retrieval 1, ranking 1, generation 1, planning 1, error 0\n');
+    expect(out).toContain('  hop-1 (planning), version-1 (ranking), none-1 (generation), qa:qa-2 (retrieval)\n');
+    expect(out).toContain(`\nWrote ${path.join(dir, 'reports', 'report.json')} and ${path.join(dir, 'reports', 'report.html')}\n`);
+
+    const report = JSON.parse(await readFile(path.join(dir, 'reports', 'report.json'), 'utf8')) as CompareReport;
+    expect(report.schemaVersion).toBe(1);
+    expect(report.cases.map((result) => `${result.arm} ${result.caseId} ${result.pass}`)).toEqual([
+      'agentic exact-1 true',
+      'agentic hop-1 false',
+      'agentic version-1 false',
+      'agentic none-1 false',
+      'agentic qa:qa-1 true',
+      'agentic qa:qa-2 false',
+      'classic@5 exact-1 true',
+      'classic@5 hop-1 false',
+      'classic@5 version-1 false',
+      'classic@5 none-1 true',
+      'classic@5 qa:qa-1 true',
+      'classic@5 qa:qa-2 true',
+      'classic@2 exact-1 true',
+      'classic@2 hop-1 false',
+      'classic@2 version-1 false',
+      'classic@2 none-1 true',
+      'classic@2 qa:qa-1 true',
+      'classic@2 qa:qa-2 true',
+    ]);
+    const retrievalFailure = report.cases.find((result) => result.caseId === 'qa:qa-2' && result.arm === 'agentic');
+    expect(retrievalFailure?.run.trace.steps.map((step) => [step.query, step.filter, step.docIds])).toEqual([['leases', { version: '2.x' }, ['leases-2x']]]);
+    expect(retrievalFailure?.run.trace.stopReason).toBe('model-done');
+
+    const html = await readFile(path.join(dir, 'reports', 'report.html'), 'utf8');
+    expect(html).toContain('<h1>Atlas eval: classic vs agentic on tiny</h1>');
+    expect(html.match(/<details class="case"/g)).toHaveLength(8); // 4 agentic + 2 classic@5 + 2 classic@2 failures
+    expect(html).not.toMatch(/<script|<link|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
+  });
+
+  it('retries a failed case once after a backoff, and buckets a case that keeps failing as an error', async () => {
+    const dataset = await loadDataset(TINY);
+    const index = createSqliteIndex({ path: ':memory:' });
+    await index.ingest(dataset.docs);
+    // exact-1 fails on its first call once (the retry passes); version-1 fails every time.
+    const model = failingOn(createPolicyModel(TINY_SCRIPTS), new Map([['ORB-1202', 1], ['How do I set the lease duration?', 99]]));
+    const slept: number[] = [];
+    const retried: string[] = [];
+    const result = await runCompare({
+      cases: compareCases(dataset).filter((item) => item.id === 'exact-1' || item.id === 'version-1'),
+      docs: dataset.docs,
+      index,
+      model,
+      now: () => 0,
+      concurrency: 1,
+      retryBackoffMs: 1500,
+      sleep: async (ms) => {
+        slept.push(ms);
+      },
+      onRetry: (caseId, reason) => retried.push(`${caseId}: ${reason}`),
+    });
+    await index.close();
+    // Only agentic runs fail here (a classic run's first model call already carries its retrieval).
+    expect(retried).toEqual(['exact-1: the run failed', 'version-1: the run failed']);
+    expect(slept).toEqual([1500, 1500]);
+    const agentic = result.cases.filter((item) => item.arm === 'agentic');
+    expect(agentic.map((item) => [item.caseId, item.pass, item.bucket, item.run.trace.stopReason])).toEqual([
+      ['exact-1', true, undefined, 'model-done'],
+      ['version-1', false, 'error', 'error'],
+    ]);
+    expect(agentic[1]?.run.trace.errors.join('; ')).toContain('rate limited (429)');
+    expect(result.buckets).toEqual({ retrieval: 0, ranking: 0, generation: 0, planning: 0, error: 1 });
+  });
+});
+
+/** Wraps a model so that the first call of a run on some questions throws, `times` times per question. */
+function failingOn(inner: LanguageModelV3, times: Map<string, number>): LanguageModelV3 {
+  const maybeFail = (request: LanguageModelV3CallOptions) => {
+    const { question, turn } = viewOf(request);
+    const left = times.get(question) ?? 0;
+    if (turn === 0 && left > 0) {
+      times.set(question, left - 1);
+      throw new Error('rate limited (429)');
+    }
+  };
+  return {
+    ...inner,
+    doGenerate: async (request) => {
+      maybeFail(request);
+      return inner.doGenerate(request);
+    },
+    doStream: async (request) => {
+      maybeFail(request);
+      return inner.doStream(request);
+    },
+  };
+}
