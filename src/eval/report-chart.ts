@@ -15,7 +15,7 @@ const COLORS = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#b07aa1'
 const BAR = 16;
 const GAP = 22;
 const HEIGHT = 160;
-const LEFT = 44;
+const LEFT = 64;
 const TOP = 28;
 const BOTTOM = 40;
 

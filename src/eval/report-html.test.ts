@@ -1,0 +1,110 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createSqliteIndex } from '../index/sqlite.ts';
+import { compareCases, type EvalCase } from './cases.ts';
+import { runCompare } from './compare.ts';
+import { loadDataset } from './dataset.ts';
+import { compareReport, type CompareReport } from './report-json.ts';
+import { renderReportHtml } from './report-html.ts';
+import { TINY, TINY_SCRIPTS } from './test-cli.ts';
+import { createPolicyModel } from './test-model.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const HOSTILE = '<img src=x onerror="alert(1)"><script>alert(2)</script> & more';
+
+let report: CompareReport;
+let html: string;
+
+beforeAll(async () => {
+  const dataset = await loadDataset(TINY);
+  const index = createSqliteIndex({ path: ':memory:' });
+  await index.ingest(dataset.docs);
+  const hostile: EvalCase = { id: 'hostile', kind: 'qa', question: HOSTILE, gold: ['flows'], version: null };
+  const result = await runCompare({
+    cases: [...compareCases(dataset), hostile],
+    docs: dataset.docs,
+    index,
+    model: createPolicyModel(TINY_SCRIPTS),
+    price: { input: 1, output: 2 },
+    now: () => 0,
+    budgets: [1, 6],
+  });
+  await index.close();
+  report = compareReport(result, { dataset: 'tiny <demo>', model: 'scripted', maxSearches: 6, concurrency: 4 });
+  html = renderReportHtml(report);
+});
+
+describe('renderReportHtml', () => {
+  it('escapes every dataset and model text and loads nothing from the network', () => {
+    expect(html).toContain('&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt; &amp; more');
+    expect(html).toContain('<h1>Atlas eval: classic vs agentic on tiny &lt;demo&gt;</h1>');
+    expect(html).not.toMatch(/<script|<img|<link|@import|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
+  });
+
+  it('draws one bar per kind and arm with a value (recall is n/a where there is no gold)', () => {
+    // 5 kinds x 3 arms; the unanswerable kind has no recall bars.
+    expect(html.match(/<rect class="bar"/g)).toHaveLength(12 + 15);
+    expect(html).toContain('<title>unanswerable / agentic: n/a</title>');
+    expect(html).toContain('<title>multi_hop / agentic: 0.33</title>');
+    expect(html).toContain('Cost per question (USD)');
+  });
+
+  it('lists the failed cases with their bucket, expandable to the trace', () => {
+    expect(html.match(/<details class="case"/g)).toHaveLength(5 + 3 + 3); // the hostile case fails in every arm
+    expect(html).toContain('<span class="bucket bucket-planning">planning</span> <code>hop-1</code>');
+    expect(html).toContain('<tr><th>stop reason</th><td><code>model-done</code></td></tr>');
+    expect(html).toContain('<li><q>leases</q> <span class="muted">[version 2.x]</span> &rarr; new docs: <code class="">leases-2x</code> <span class="note">weak-matches</span></li>');
+  });
+});
+
+describe('report.html in headless Chromium', () => {
+  const installed = existsSync(CHROMIUM);
+  const title = installed ? 'shows the charts and expands a failed case to its trace' : 'chromium not installed (apt-get install chromium)';
+  it.skipIf(!installed)(title, async () => {
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+      const requests: string[] = [];
+      const dialogs: string[] = [];
+      await page.route('**/*', (route) => {
+        requests.push(route.request().url());
+        return route.abort();
+      });
+      page.on('dialog', (dialog) => {
+        dialogs.push(dialog.message());
+        void dialog.dismiss();
+      });
+      await page.setContent(html, { waitUntil: 'load' });
+
+      const bars = page.locator('svg.chart rect.bar');
+      expect(await bars.count()).toBe(27);
+      await expect.poll(() => bars.first().isVisible()).toBe(true);
+      const firstBar = await bars.first().boundingBox();
+      expect(firstBar?.height).toBeGreaterThan(0);
+
+      const failed = page.locator('details.case', { hasText: 'hop-1' }).first();
+      const trace = failed.locator('table.trace');
+      expect(await trace.isVisible()).toBe(false);
+      await failed.locator('summary').click();
+      await expect.poll(() => trace.isVisible()).toBe(true);
+      expect(await trace.locator('tr', { hasText: 'stop reason' }).innerText()).toBe('stop reason\tmodel-done');
+      expect(await trace.locator('tr', { hasText: 'searches' }).innerText()).toContain('ORB-1202');
+
+      await page.locator('details.case', { hasText: 'onerror' }).first().locator('summary').click();
+      expect(dialogs).toEqual([]);
+      expect(requests).toEqual([]);
+
+      const artifacts = path.join(process.cwd(), 'test-artifacts');
+      await mkdir(artifacts, { recursive: true });
+      await page.screenshot({ path: path.join(artifacts, 'report.png'), fullPage: true });
+    } finally {
+      await browser.close();
+    }
+  });
+});
