@@ -17,6 +17,38 @@ const GENERIC = new Set(
 );
 
 /**
+ * How encyclopedic and reference texts phrase the relations questions ask about: a question's
+ * "birthplace" is a text's "born", its "spouse" a "married". General English, not corpus-specific.
+ */
+const RELATED = new Map(
+  Object.entries({
+    author: 'wrote written writer novel book',
+    writer: 'wrote written author',
+    singer: 'sang sung song recorded performed',
+    performer: 'performed recorded song band singer',
+    birthplace: 'born native',
+    born: 'birthplace native',
+    spouse: 'married wife husband',
+    wife: 'married spouse',
+    husband: 'married spouse',
+    sibling: 'brother sister',
+    child: 'son daughter children',
+    father: 'son daughter',
+    mother: 'son daughter',
+    founder: 'founded',
+    director: 'directed',
+    producer: 'produced',
+    composer: 'composed music',
+    creator: 'created',
+    died: 'death',
+    death: 'died',
+    located: 'location situated lies',
+    country: 'nation',
+    city: 'town',
+  }).map(([word, related]) => [stem(word), related.split(' ').map(stem)]),
+);
+
+/**
  * The passages of a conversation as the planner reasons over them: restricted to the release
  * line in play, split into sentences, with a weight for each question term.
  */
@@ -41,7 +73,14 @@ export class EvidenceView {
       const weight = keys.has(term) ? 3 : GENERIC.has(term) ? 0.5 : /\d/.test(term) ? 2 : 1;
       this.#weights.set(term, weight);
     }
+    for (const term of analysis.terms) {
+      for (const related of RELATED.get(term) ?? []) if (!this.#weights.has(related)) this.#weights.set(related, 0.8);
+    }
+    this.matchTerms = [...this.#weights.keys()];
   }
+
+  /** The question's terms plus the words texts use for the same relations ("born" for "birthplace"). */
+  readonly matchTerms: string[];
 
   /** Weight of a question term (0 for words not in the question). */
   weight(term: string): number {

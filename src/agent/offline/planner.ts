@@ -20,7 +20,7 @@ export interface PlannerOptions {
   coverThreshold: number;
 }
 
-export const DEFAULT_PLANNER_OPTIONS: PlannerOptions = { maxSearches: 3, readsBeforeAnswer: 2, coverThreshold: 0.75 };
+export const DEFAULT_PLANNER_OPTIONS: PlannerOptions = { maxSearches: 3, readsBeforeAnswer: 3, coverThreshold: 0.75 };
 
 /** A possible next search: a term learned from the evidence, and where it was learned. */
 export interface Bridge {
@@ -121,8 +121,9 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
   for (const sentence of view.sentences) {
     // Relation words ("played", "river", "born") pick the sentence; the anchor's name mostly picks the page.
     let overlap = 0;
-    for (const term of analysis.terms) if (sentence.terms.has(term)) overlap += keys.has(term) ? 0.5 : view.weight(term);
+    for (const term of view.matchTerms) if (sentence.terms.has(term)) overlap += keys.has(term) ? 0.5 : view.weight(term);
     if (overlap === 0) continue;
+    const tokens = words(sentence.text).map(stem);
     const { passage } = sentence;
     const position = (1 / (1 + 0.25 * Math.min(passage.rank, 8))) * (anchorPages.has(passage.docId) ? 2 : 1);
     const recency = passage.searchIndex === lastSearch ? 1.5 : 1;
@@ -140,7 +141,9 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
       const novelty = termWords.filter((word) => !questionWords.has(word)).length / termWords.length;
       // A term many seen passages already mention is explored; one mentioned once leads somewhere new.
       const explored = boost > 1 ? 1 / (1 + 0.5 * (mentions(view, term) - 1)) : 1;
-      const score = overlap * position * recency * boost * adjective * novelty * explored;
+      // Within a sentence, the candidate next to the relation word wins ("directed by Tim Burton").
+      const near = overlap * (0.5 + (0.5 * proximity(view, keys, tokens, termWords[0] ?? '')) / overlap);
+      const score = near * position * recency * boost * adjective * novelty * explored;
       const existing = scores.get(key);
       if (!existing) scores.set(key, { term: cleanTerm(term), score, sentence });
       else {
@@ -153,6 +156,17 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
 }
 
 /** Weighted question terms in a sentence, favouring sentences that tie several terms together. */
+/** Question terms in a sentence, each weighted by its word distance to the candidate. */
+function proximity(view: EvidenceView, keys: Set<string>, tokens: string[], firstWord: string): number {
+  const at = tokens.indexOf(firstWord);
+  let score = 0;
+  tokens.forEach((token, position) => {
+    const weight = keys.has(token) ? 0.5 : view.weight(token);
+    if (weight > 0) score += weight / (1 + Math.abs(position - (at < 0 ? position : at)) / 4);
+  });
+  return score;
+}
+
 /** How many seen passages mention `term` (at least 1). */
 function mentions(view: EvidenceView, term: string): number {
   const needle = term.toLowerCase();
@@ -173,7 +187,7 @@ function isPageAbout(passage: Passage, anchor: string): boolean {
 
 function questionOverlap(view: EvidenceView, sentence: Sentence): number {
   let score = 0;
-  for (const term of view.analysis.terms) if (sentence.terms.has(term)) score += view.weight(term);
+  for (const term of view.matchTerms) if (sentence.terms.has(term)) score += view.weight(term);
   return score;
 }
 

@@ -30,21 +30,16 @@ export function words(text: string): string[] {
 export function stem(word: string): string {
   let w = word.toLowerCase();
   if (w.length <= 3 || /\d/.test(w)) return w;
-  if (w.endsWith('ies') && w.length > 4) return `${w.slice(0, -3)}y`;
-  if (w.endsWith('ied') && w.length > 4) return `${w.slice(0, -3)}y`;
-  if (w.endsWith('sses')) return w.slice(0, -2);
-  for (const suffix of ['ingly', 'edly', 'ing', 'ed', 'es', 'ly', 's']) {
-    if (w.endsWith(suffix) && w.length - suffix.length >= 3) {
-      if (suffix === 's' && (w.endsWith('ss') || w.endsWith('us') || w.endsWith('is'))) return w;
-      if (suffix === 'es' && !/(ch|sh|x|z|ss)es$/.test(w)) {
-        w = w.slice(0, -1);
-        return w;
-      }
-      w = w.slice(0, -suffix.length);
-      if (/(.)\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
-      return w;
-    }
-  }
+  if (/(?:ies|ied)$/.test(w) && w.length > 4) return `${w.slice(0, -3)}y`;
+  if (/(?:ss|us|is)$/.test(w)) return w;
+  const suffix = ['ingly', 'edly', 'ing', 'ed', 'ly', 'es', 's'].find((end) => w.endsWith(end) && w.length - end.length >= 3);
+  if (suffix === 'es') w = /(?:ch|sh|x|z|ss)es$/.test(w) ? w.slice(0, -2) : w.slice(0, -1);
+  else if (suffix) w = w.slice(0, -suffix.length);
+  if (suffix && /(.)\1$/.test(w) && !/(?:ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
+  // Agent nouns meet their verbs: "director"/"directed", "performer"/"performed".
+  if (!suffix && w.length >= 7 && /(?:er|or)$/.test(w)) w = w.slice(0, -2);
+  // "lease", "leased" and "leases" meet at "leas".
+  if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1);
   return w;
 }
 
@@ -143,6 +138,8 @@ export function entities(text: string): string[] {
   let sentenceStart = true;
   const flush = () => {
     while (run.length > 0 && CONNECTORS.has((run[run.length - 1] ?? '').toLowerCase())) run.pop();
+    // "Does Redis" at the start of a question: drop capitalised function words in front.
+    while (run.length > 1 && STOPWORDS.has((run[0] ?? '').toLowerCase())) run.shift();
     const phrase = run.join(' ').replace(/[.’']+$/, '');
     const lone = run.length === 1;
     const lower = phrase.toLowerCase();

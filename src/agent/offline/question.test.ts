@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeQuestion, detectVersion, needsSearch } from './question.ts';
+
+describe('detectVersion', () => {
+  it.each([
+    ['How do I set the lease on 3.x?', '3.x'],
+    ['Is this different in v2?', '2.x'],
+    ['What changed in Orbit 3?', '3.x'],
+    ['Does version 2 read orbit.yaml?', '2.x'],
+    ['Which settings exist in Orbit 2.9.4?', '2.x'],
+    ['Where is the config file on 3.2?', '3.x'],
+  ])('%s -> %s', (question, version) => {
+    expect(detectVersion(question)).toBe(version);
+  });
+
+  it.each(['Why does a job fail after 3 retries?', 'The lease is 60 seconds, why?', 'Can I run Worker 5 times?', 'What is ORB-1202?'])(
+    'finds no release line in %s',
+    (question) => {
+      expect(detectVersion(question)).toBeUndefined();
+    },
+  );
+});
+
+describe('analyzeQuestion', () => {
+  it('splits a question into the facts it needs', () => {
+    const analysis = analyzeQuestion(
+      'A flow step that returns a big query result fails after finishing its work; which error is it and what should the step return instead?',
+    );
+    expect(analysis.parts.map((part) => part.text)).toEqual([
+      'A flow step that returns a big query result fails after finishing its work',
+      'which error is it',
+      'what should the step return instead',
+    ]);
+    expect(analysis.compositional).toBe(true);
+  });
+
+  it('splits comparisons and keeps named things as key terms', () => {
+    const analysis = analyzeQuestion('Does Redis versus Amazon SQS honour job priorities?');
+    expect(analysis.parts.map((part) => part.text)).toEqual(['Does Redis', 'Amazon SQS honour job priorities']);
+    expect(analysis.anchors).toEqual(['Redis', 'Amazon SQS']);
+    expect(analysis.keyTerms).toEqual(['redis', 'amazon', 'sqs']);
+  });
+});
+
+describe('needsSearch', () => {
+  it.each([
+    ['hi there!', false],
+    ['thanks, that helped', false],
+    ['what did you just say?', false],
+    ['can you repeat that shorter?', false],
+    ['How do I reverse a list in Python?', false],
+    ['What is a mutex?', false],
+    ['How do I enqueue a job from Python?', true],
+    ['What does ORB-1202 mean?', true],
+    ['Why do my workers run the same job twice?', true],
+    ['What is a lease?', true],
+  ])('%s -> %s', (question, expected) => {
+    expect(needsSearch(question)).toBe(expected);
+  });
+});

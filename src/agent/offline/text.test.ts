@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { entities, identifiers, linkTexts, sentences, stem } from './text.ts';
+
+describe('identifiers', () => {
+  it('finds error codes, TOML keys, env vars, snake_case, dotted names and CamelCase', () => {
+    const text =
+      'A step fails with `ORB-1202 PayloadTooLarge` when over [limits] max_payload_kb; 2.x used ORBIT_MAX_PAYLOAD. ' +
+      'Quartz reads quartz.scheduler.idleWaitTime and calls orbit.results.put_blob(). See results-backend.md.';
+    expect(identifiers(text)).toEqual([
+      'ORB-1202 PayloadTooLarge',
+      'ORB-1202',
+      'PayloadTooLarge',
+      '[limits] max_payload_kb',
+      'max_payload_kb',
+      'ORBIT_MAX_PAYLOAD',
+      'quartz.scheduler.idleWaitTime',
+      'idleWaitTime',
+      'orbit.results.put_blob()',
+      'put_blob',
+    ]);
+  });
+});
+
+describe('entities', () => {
+  it('finds runs of capitalised words, keeping "of" inside names and skipping sentence-start function words', () => {
+    expect(entities('Hello Love is a song by Hank Snow. He died in Madison, Tennessee, near the Treaty of Rome museum.')).toEqual([
+      'Hello Love',
+      'Hank Snow',
+      'Madison',
+      'Tennessee',
+      'Treaty of Rome',
+    ]);
+  });
+});
+
+describe('sentences', () => {
+  it('splits prose, list items and table rows into quotable substrings', () => {
+    const text = 'First sentence here. Second one follows!\n- a list item with words\n| `ORB-1202` | PayloadTooLarge |\n|---|---|';
+    const units = sentences(text);
+    expect(units).toEqual(['First sentence here.', 'Second one follows!', 'a list item with words', '| `ORB-1202` | PayloadTooLarge |']);
+    for (const unit of units) expect(text.includes(unit)).toBe(true);
+  });
+
+  it('splits a snippet whose table lost its line breaks between rows', () => {
+    expect(sentences('| Code | Name | | `ORB-1101` | LeaseExpired | | `ORB-1202` | PayloadTooLarge |')).toEqual([
+      '| Code | Name |',
+      '| `ORB-1101` | LeaseExpired |',
+      '| `ORB-1202` | PayloadTooLarge |',
+    ]);
+  });
+});
+
+describe('stem and linkTexts', () => {
+  it('strips common suffixes so inflections match', () => {
+    expect(['lived', 'lives', 'retries', 'retry', 'running', 'leases', 'class'].map(stem)).toEqual([
+      'liv', 'liv', 'retry', 'retry', 'run', 'leas', 'class',
+    ]);
+  });
+
+  it('reads the names of linked pages', () => {
+    expect(linkTexts('See [Results backend](results-backend.md) and [`orbit.toml`](toml-config.md).')).toEqual([
+      'Results backend',
+      'orbit.toml',
+    ]);
+  });
+});
