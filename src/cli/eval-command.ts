@@ -27,7 +27,15 @@ interface CommonOptions {
   model?: string;
   json?: boolean;
   db?: string;
-  concurrency: number;
+  concurrency?: number;
+}
+
+/**
+ * Runs in flight: `--concurrency`, else 4 for remote providers and 1 for the offline planner,
+ * which runs in this process (parallel runs would only interleave and inflate its latencies).
+ */
+function concurrencyFor(options: CommonOptions, spec: string | undefined): number {
+  return options.concurrency ?? (spec === undefined || spec === 'offline' ? 1 : 4);
 }
 
 /**
@@ -48,7 +56,7 @@ export function registerEvalCommands(program: Command, io: CliIO, deps: EvalComm
       .option('--model <spec>', 'offline | openai:<id> | anthropic:<id> | ollama:<id> | openai-compatible:<baseURL>#<id>')
       .option('--json', 'print one JSON object on stdout')
       .option('--db <path>', 'index file to ingest into (default: a temporary in-memory index)')
-      .option('--concurrency <n>', 'runs in flight at once', positiveInt('--concurrency'), 4);
+      .option('--concurrency <n>', 'runs in flight at once (default 4; 1 for the in-process offline model)', positiveInt('--concurrency'));
 
   common(evalCommand.command('retrieval').description('Evidence recall per query kind: classic one-shot search at k=5 and k=15, and the agent.'))
     .option('--arms <list>', 'arms to run: classic, agentic or both', parseArms, ['classic', 'agentic'])
@@ -65,7 +73,7 @@ export function registerEvalCommands(program: Command, io: CliIO, deps: EvalComm
           queries,
           index,
           arms: options.arms,
-          concurrency: options.concurrency,
+          concurrency: concurrencyFor(options, chosen?.spec),
           now: io.now,
           ...(chosen ? { model: chosen.model, price: chosen.price } : {}),
           ...(options.maxSearches ? { maxSearches: options.maxSearches } : {}),
@@ -93,6 +101,7 @@ export function registerEvalCommands(program: Command, io: CliIO, deps: EvalComm
       const { model, spec, price } = resolve(options.model);
       const index = await datasetIndex(io, dataset, options.db);
       const progress = createProgress({ total: cases.length * 3, label: 'eval compare', write: io.stderr, isTTY: io.isTTY, now: io.now });
+      const concurrency = concurrencyFor(options, spec);
       try {
         const result = await runCompare({
           cases,
@@ -103,7 +112,7 @@ export function registerEvalCommands(program: Command, io: CliIO, deps: EvalComm
           now: io.now,
           maxSearches: options.maxSearches,
           repeat: options.repeat,
-          concurrency: options.concurrency,
+          concurrency,
           ...(options.budgets ? { budgets: options.budgets } : {}),
           ...(deps.sleep ? { sleep: deps.sleep } : {}),
           onPlan: (runs) => progress.setTotal(runs),
@@ -111,7 +120,7 @@ export function registerEvalCommands(program: Command, io: CliIO, deps: EvalComm
           onRetry: (caseId, reason) => io.stderr(`\nretrying ${caseId} once: ${reason}\n`),
         });
         progress.done();
-        const report = compareReport(result, { dataset: dataset.name, model: spec, maxSearches: options.maxSearches, concurrency: options.concurrency });
+        const report = compareReport(result, { dataset: dataset.name, model: spec, maxSearches: options.maxSearches, concurrency });
         const files = options.out ? await writeReports(path.resolve(io.cwd, options.out), report) : undefined;
         const summary = compareSummary(report);
         if (options.json) io.stdout(`${JSON.stringify({ ...summary, ...(files ? { reports: files } : {}) })}\n`);
@@ -136,7 +145,7 @@ export function registerEvalCommands(program: Command, io: CliIO, deps: EvalComm
           model,
           price,
           now: io.now,
-          concurrency: options.concurrency,
+          concurrency: concurrencyFor(options, spec),
           ...(deps.sleep ? { sleep: deps.sleep } : {}),
           onCaseDone: () => progress.tick(),
         });

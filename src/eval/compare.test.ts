@@ -79,7 +79,7 @@ describe('atlas eval compare (scripted model, tiny dataset)', () => {
       'exact_term    classic@5  1       1      1        0         1       1     154  $0.00021      0',
     ]);
     expect(out).toContain('\nFailed agentic cases by bucket: retrieval 1, ranking 1, generation 1, planning 1, error 0\n');
-    expect(out).toContain('  hop-1 (planning), version-1 (ranking), none-1 (generation), qa:qa-2 (retrieval)\n');
+    expect(out).toContain('  retrieval: qa:qa-2\n  ranking: version-1\n  generation: none-1\n  planning: hop-1\n');
     expect(out).toContain(`\nWrote ${path.join(dir, 'reports', 'report.json')} and ${path.join(dir, 'reports', 'report.html')}\n`);
 
     const report = JSON.parse(await readFile(path.join(dir, 'reports', 'report.json'), 'utf8')) as CompareReport;

@@ -44,8 +44,9 @@ export function formatCompareReport(report: Omit<CompareReport, 'cases'>): strin
     ),
     `\nFailed agentic cases by bucket: ${FAILURE_BUCKETS.map((bucket) => `${bucket} ${report.buckets[bucket]}`).join(', ')}\n`,
   ];
-  if (report.failures.length > 0) {
-    parts.push(`  ${report.failures.map((failure) => `${failure.caseId} (${failure.bucket})`).join(', ')}\n`);
+  for (const bucket of FAILURE_BUCKETS) {
+    const ids = report.failures.filter((failure) => failure.bucket === bucket).map((failure) => failure.caseId);
+    if (ids.length > 0) parts.push(`  ${bucket}: ${ids.join(', ')}\n`);
   }
   if (report.budgets.length > 0) {
     parts.push(
