@@ -4,4 +4,6 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('../src/cli/main.ts');
+const { runCli } = await import('../src/cli/main.ts');
+const { processIO } = await import('../src/cli/io.ts');
+process.exitCode = await runCli(process.argv.slice(2), processIO());

@@ -3,7 +3,7 @@ import { AtlasError } from '../errors.ts';
 import { registerAskCommand } from './ask-command.ts';
 import { registerEvalCommands } from './eval-command.ts';
 import { registerIngestCommand } from './ingest-command.ts';
-import { processIO, type CliIO } from './io.ts';
+import type { CliIO } from './io.ts';
 import { registerSearchCommand } from './search-command.ts';
 
 /**
@@ -44,6 +44,3 @@ function exitCodeOf(error: unknown, io: CliIO): number {
   return 1;
 }
 
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('bin/atlas.js')) {
-  process.exitCode = await runCli(process.argv.slice(2), processIO());
-}

@@ -1,12 +1,14 @@
 import type { Conversation, Passage } from './conversation.ts';
 import type { QuestionAnalysis } from './question.ts';
-import { sentences, stem, termSet, words } from './text.ts';
+import { sentenceUnits, stem, termSet, words } from './text.ts';
 
 /** A quotable unit of a passage with its stemmed terms. */
 export interface Sentence {
   text: string;
   passage: Passage;
   terms: Set<string>;
+  /** Inside a fenced code block. */
+  code: boolean;
 }
 
 /** Weak, generic words: they count half when matching a question. */
@@ -66,7 +68,7 @@ export class EvidenceView {
       (passage) => version === undefined || passage.appliesTo === 'all' || passage.appliesTo === version,
     );
     this.sentences = this.passages.flatMap((passage) =>
-      uniqueSentences(passage).map((text) => ({ text, passage, terms: termSet(text) })),
+      uniqueSentences(passage).map(({ text, code }) => ({ text, passage, terms: termSet(text), code })),
     );
     const keys = new Set(analysis.keyTerms);
     for (const term of analysis.terms) {
@@ -118,15 +120,15 @@ export class EvidenceView {
   }
 }
 
-function uniqueSentences(passage: Passage): string[] {
-  const result: string[] = [];
+function uniqueSentences(passage: Passage): Array<{ text: string; code: boolean }> {
+  const result: Array<{ text: string; code: boolean }> = [];
   // A section read in full supersedes its snippets (which lose line breaks).
   const longest = passage.texts.reduce((best, text) => (text.length > best.length ? text : best), '');
   const texts = passage.full ? [longest] : passage.texts;
   const ordered = [...texts].sort((a, b) => b.length - a.length);
   for (const text of ordered) {
-    for (const sentence of sentences(text)) {
-      if (!result.some((existing) => existing.includes(sentence))) result.push(sentence);
+    for (const unit of sentenceUnits(text)) {
+      if (!result.some((existing) => existing.text.includes(unit.text))) result.push(unit);
     }
   }
   return result;

@@ -9,11 +9,11 @@ import { identifiers, plainText, stem, words } from './text.ts';
 export interface AbstainOptions {
   /** Weighted share of the question's terms that must occur somewhere in the evidence. */
   minCoverage: number;
-  /** Share of the question's key terms (names, identifiers, numbers) that may be missing. */
-  maxMissingKeyShare: number;
+  /** Share of the question's names and identifiers ("Apache Kafka", "ORB-1202") that may be absent from the evidence. */
+  maxMissingAnchorShare: number;
 }
 
-export const DEFAULT_ABSTAIN_OPTIONS: AbstainOptions = { minCoverage: 0.6, maxMissingKeyShare: 0 };
+export const DEFAULT_ABSTAIN_OPTIONS: AbstainOptions = { minCoverage: 0.6, maxMissingAnchorShare: 0.4 };
 
 /** Citations an extractive answer carries at most. */
 const MAX_QUOTES = 4;
@@ -52,14 +52,36 @@ export function extractAnswer(
   };
 }
 
+/** How well the evidence covers a question: the inputs of the abstention rule. */
+export interface Coverage {
+  /** Share of the question's names and identifiers that occur nowhere in the evidence (as a phrase). */
+  missingAnchorShare: number;
+  /** Weighted share of the question's terms found anywhere in the evidence. */
+  total: number;
+  /** Weighted share of the question's terms found in the single best passage. */
+  bestPassage: number;
+}
+
+/** Measures how well the evidence covers the question. */
+export function coverage(analysis: QuestionAnalysis, view: EvidenceView): Coverage {
+  const seen = view.allTerms();
+  const evidenceText = ` ${view.passages.flatMap((passage) => passage.texts).map((text) => words(text).join(' ')).join(' ')} `;
+  const missing = analysis.anchors.filter((anchor) => !evidenceText.includes(` ${words(anchor).join(' ')} `)).length;
+  const bestPassage = Math.max(
+    0,
+    ...view.passages.map((passage) => view.overlap(analysis.terms, new Set([...passage.texts, passage.heading].flatMap((text) => words(text).map(stem))))),
+  );
+  return {
+    missingAnchorShare: analysis.anchors.length === 0 ? 0 : missing / analysis.anchors.length,
+    total: view.overlap(analysis.terms, seen),
+    bestPassage,
+  };
+}
+
 /** The abstention rule: enough of the question's terms, and all of its key terms, occur in the evidence. */
 export function covers(analysis: QuestionAnalysis, view: EvidenceView, options: AbstainOptions): boolean {
-  const seen = view.allTerms();
-  if (analysis.keyTerms.length > 0) {
-    const missing = analysis.keyTerms.filter((term) => !seen.has(term)).length;
-    if (missing / analysis.keyTerms.length > options.maxMissingKeyShare) return false;
-  }
-  return view.overlap(analysis.terms, seen) >= options.minCoverage;
+  const measured = coverage(analysis, view);
+  return measured.missingAnchorShare <= options.maxMissingAnchorShare && measured.total >= options.minCoverage;
 }
 
 function bestSentence(

@@ -118,18 +118,31 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
   const anchorPages = new Set(view.passages.filter((passage) => analysis.anchors.some((anchor) => isPageAbout(passage, anchor))).map((passage) => passage.docId));
   const scores = new Map<string, Bridge>();
   const keys = new Set(analysis.keyTerms);
-  for (const sentence of view.sentences) {
+  const sentenceOverlap = (sentence: Sentence) => {
     // Relation words ("played", "river", "born") pick the sentence; the anchor's name mostly picks the page.
     let overlap = 0;
     for (const term of view.matchTerms) if (sentence.terms.has(term)) overlap += keys.has(term) ? 0.5 : view.weight(term);
+    return overlap;
+  };
+  const passageBest = new Map<string, number>();
+  for (const sentence of view.sentences) {
+    const chunkId = sentence.passage.chunkId;
+    passageBest.set(chunkId, Math.max(passageBest.get(chunkId) ?? 0, sentenceOverlap(sentence)));
+  }
+  for (const sentence of view.sentences) {
+    const own = sentenceOverlap(sentence);
+    // A link to another page counts even in a sentence of its own ("See [Leases](leases.md).").
+    const links = linkTexts(sentence.text);
+    const overlap = own > 0 ? own : links.length > 0 ? 0.5 * (passageBest.get(sentence.passage.chunkId) ?? 0) : 0;
     if (overlap === 0) continue;
     const tokens = words(sentence.text).map(stem);
     const { passage } = sentence;
     const position = (1 / (1 + 0.25 * Math.min(passage.rank, 8))) * (anchorPages.has(passage.docId) ? 2 : 1);
     const recency = passage.searchIndex === lastSearch ? 1.5 : 1;
+    // Links name the page holding the next fact; identifiers in code samples are often just local names.
     const candidates: Array<[string, number]> = [
-      ...identifiers(sentence.text).map((term): [string, number] => [term, 1.5]),
-      ...linkTexts(sentence.text).map((term): [string, number] => [term, 1.3]),
+      ...links.map((term): [string, number] => [term, 2]),
+      ...identifiers(sentence.text).map((term): [string, number] => [term, sentence.code ? 0.75 : 1.5]),
       ...entities(sentence.text).map((term): [string, number] => [term, 1]),
     ];
     for (const [term, boost] of candidates) {

@@ -65,15 +65,25 @@ export function termSet(text: string): Set<string> {
  * Every unit is an exact substring of `text`.
  */
 export function sentences(text: string): string[] {
-  const units: string[] = [];
+  return sentenceUnits(text).map((unit) => unit.text);
+}
+
+/** {@link sentences}, each marked with whether it sits inside a fenced code block. */
+export function sentenceUnits(text: string): Array<{ text: string; code: boolean }> {
+  const units: Array<{ text: string; code: boolean }> = [];
+  let code = false;
   for (const rawLine of text.split(/\n/)) {
     const line = rawLine.trim();
-    if (line === '' || /^\|?\s*:?-{3,}/.test(line) || /^```/.test(line)) continue;
+    if (/^(?:```|~~~)/.test(line)) {
+      code = !code;
+      continue;
+    }
+    if (line === '' || /^\|?\s*:?-{3,}/.test(line)) continue;
     // Prose splits after sentence ends; a snippet's collapsed table splits between rows ("| |").
     const pieces = line.split(/(?<=[.!?])\s+(?=[A-Z`"'(\[*_])|(?<=\|)\s+(?=\|)/);
     for (const piece of pieces) {
       const unit = piece.trim().replace(/^(?:[-*+]|\d+\.)\s+/, '').replace(/^#+\s+/, '').replace(/^>\s*/, '').replace(/…$/, '').replace(/^…/, '').trim();
-      if (unit.length >= 12) units.push(unit);
+      if (unit.length >= 12) units.push({ text: unit, code });
     }
   }
   return units;
@@ -122,7 +132,8 @@ const NOT_ENTITIES = new Set([
   'note', 'see', 'use', 'set', 'each', 'every', 'one', 'two', 'both', 'other', 'many', 'then', 'so', 'what', 'which',
   'who', 'how', 'why', 'where', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august',
   'september', 'october', 'november', 'december', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday',
-  'saturday', 'sunday', 'yes', 'no', 'not', 'default', 'example', 'true', 'false', 'none', 'null',
+  'saturday', 'sunday', 'yes', 'no', 'not', 'default', 'example', 'true', 'false', 'none', 'null', 'tip',
+  'warning', 'important', 'caution', 'info', 'danger', 'see also',
 ]);
 
 /**
@@ -132,7 +143,7 @@ const NOT_ENTITIES = new Set([
  */
 export function entities(text: string): string[] {
   const result: string[] = [];
-  const tokens = [...text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’.-]*|[.!?;:,()"\n]/gu)].map((match) => match[0]);
+  const tokens = [...text.matchAll(/[\p{L}\p{N}_]+(?:[.'’+-][\p{L}\p{N}_]+)*|[.!?;:,()"\n]/gu)].map((match) => match[0]);
   let run: string[] = [];
   let runAtSentenceStart = false;
   let sentenceStart = true;
@@ -154,8 +165,10 @@ export function entities(text: string): string[] {
       sentenceStart = /[.!?\n]/.test(token);
       continue;
     }
-    const capital = /^[\p{Lu}]/u.test(token) || (/^\d/.test(token) && run.length > 0);
-    if (capital && !NOT_ENTITIES.has(token.toLowerCase())) {
+    // Identifiers (ORBIT_RESULT_TTL) are not names; numbers end a name ("Orbit 3" is a release).
+    const capital = /^[\p{Lu}]/u.test(token) && !token.includes('_') && !/'s$|’s$/.test(token);
+    const commonAtStart = sentenceStart && (STOPWORDS.has(token.toLowerCase()) || /(?:ing|ed|s)$/.test(token) || token.includes('-'));
+    if (capital && !NOT_ENTITIES.has(token.toLowerCase()) && !(run.length === 0 && commonAtStart)) {
       if (run.length === 0) runAtSentenceStart = sentenceStart;
       run.push(token);
     } else if (run.length > 0 && CONNECTORS.has(token.toLowerCase())) {
