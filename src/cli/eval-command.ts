@@ -28,6 +28,16 @@ interface CommonOptions {
   json?: boolean;
   db?: string;
   concurrency?: number;
+  skipInvalid?: boolean;
+}
+
+/** Loads `--data`, listing on stderr the pages `--skip-invalid` left out. */
+async function loadData(io: CliIO, options: CommonOptions): Promise<Dataset> {
+  const dataset = await loadDataset(path.resolve(io.cwd, options.data), { skipInvalidPages: options.skipInvalid === true });
+  for (const problem of dataset.skippedPages) {
+    io.stderr(`skipped ${problem.file}${problem.line === undefined ? '' : `:${problem.line}`}: ${problem.field}: ${problem.message}\n`);
+  }
+  return dataset;
 }
 
 /**
@@ -56,14 +66,15 @@ export function registerEvalCommands(program: Command, io: CliIO, deps: EvalComm
       .option('--model <spec>', 'offline | openai:<id> | anthropic:<id> | ollama:<id> | openai-compatible:<baseURL>#<id>')
       .option('--json', 'print one JSON object on stdout')
       .option('--db <path>', 'index file to ingest into (default: a temporary in-memory index)')
-      .option('--concurrency <n>', 'runs in flight at once (default 4; 1 for the in-process offline model)', positiveInt('--concurrency'));
+      .option('--concurrency <n>', 'runs in flight at once (default 4; 1 for the in-process offline model)', positiveInt('--concurrency'))
+      .option('--skip-invalid', 'leave invalid pages of docs/ out (listed on stderr) instead of failing');
 
   common(evalCommand.command('retrieval').description('Evidence recall per query kind: classic one-shot search at k=5 and k=15, and the agent.'))
     .option('--arms <list>', 'arms to run: classic, agentic or both', parseArms, ['classic', 'agentic'])
     .option('--max-searches <n>', 'search budget of the agentic arm', positiveInt('--max-searches'))
     .option('--max-chunks <n>', 'cap on chunks the agentic arm may see', positiveInt('--max-chunks'))
     .action(async (options: CommonOptions & { arms: RetrievalArmGroup[]; maxSearches?: number; maxChunks?: number }) => {
-      const dataset = await loadDataset(path.resolve(io.cwd, options.data));
+      const dataset = await loadData(io, options);
       const queries = requireFile(dataset, 'retrievalQueries');
       const chosen = options.arms.includes('agentic') ? resolve(options.model) : undefined;
       const index = await datasetIndex(io, dataset, options.db);
@@ -95,9 +106,11 @@ export function registerEvalCommands(program: Command, io: CliIO, deps: EvalComm
     .option('--repeat <n>', 'agentic passes, to report the spread between runs', positiveInt('--repeat'), 1)
     .option('--max-searches <n>', 'search budget of the agentic arm', positiveInt('--max-searches'), 6)
     .action(async (options: CommonOptions & { out?: string; budgets?: number[]; repeat: number; maxSearches: number }) => {
-      const dataset = await loadDataset(path.resolve(io.cwd, options.data));
+      const dataset = await loadData(io, options);
       const cases = compareCases(dataset);
       if (cases.length === 0) requireFile(dataset, 'retrievalQueries');
+      const repeated = (dataset.retrievalQueries?.length ?? 0) + (dataset.qaGold?.length ?? 0) - cases.length;
+      if (repeated > 0) io.stderr(`atlas: ${repeated} qa_gold questions repeat a retrieval query; each runs once, as its retrieval case.\n`);
       const { model, spec, price } = resolve(options.model);
       const index = await datasetIndex(io, dataset, options.db);
       const progress = createProgress({ total: cases.length * 3, label: 'eval compare', write: io.stderr, isTTY: io.isTTY, now: io.now });
@@ -133,7 +146,7 @@ export function registerEvalCommands(program: Command, io: CliIO, deps: EvalComm
 
   common(evalCommand.command('decisions').description('Does the agent search when it should and answer directly when it should? (firstTurn auto)')).action(
     async (options: CommonOptions) => {
-      const dataset = await loadDataset(path.resolve(io.cwd, options.data));
+      const dataset = await loadData(io, options);
       const cases = requireFile(dataset, 'decisions');
       const { model, spec, price } = resolve(options.model);
       const index = await datasetIndex(io, dataset, options.db);

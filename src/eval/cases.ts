@@ -19,28 +19,25 @@ export interface EvalCase {
 
 /**
  * The compare cases of a dataset: every retrieval query (unanswerable ones included) and every
- * qa_gold question, in file order.
+ * qa_gold question, in file order. A qa_gold question that repeats a retrieval query (same text
+ * and version) runs once, as its retrieval case.
  *
  * @example
  * const cases = compareCases(await loadDataset('datasets/orbit'));
  */
 export function compareCases(dataset: Pick<Dataset, 'retrievalQueries' | 'qaGold'>): EvalCase[] {
-  return [
-    ...(dataset.retrievalQueries ?? []).map((query) => ({
-      id: query.id,
-      kind: query.kind,
-      question: query.query,
-      gold: query.relevantDocIds,
-      version: query.version,
-    })),
-    ...(dataset.qaGold ?? []).map((item) => ({
-      id: `qa:${item.id}`,
-      kind: 'qa',
-      question: item.question,
-      gold: item.citations,
-      version: item.version,
-    })),
-  ];
+  const retrieval = (dataset.retrievalQueries ?? []).map((query) => ({
+    id: query.id,
+    kind: query.kind,
+    question: query.query,
+    gold: query.relevantDocIds,
+    version: query.version,
+  }));
+  const asked = new Set(retrieval.map((item) => JSON.stringify([item.question, item.version])));
+  const qa = (dataset.qaGold ?? [])
+    .filter((item) => !asked.has(JSON.stringify([item.question, item.version])))
+    .map((item) => ({ id: `qa:${item.id}`, kind: 'qa', question: item.question, gold: item.citations, version: item.version }));
+  return [...retrieval, ...qa];
 }
 
 /** The version filter of a case, if any. */

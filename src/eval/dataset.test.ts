@@ -67,6 +67,14 @@ describe('loadDataset', () => {
     ]);
   });
 
+  it('leaves invalid pages out with skipInvalidPages, listing them', async () => {
+    const error = (await loadDataset(fixture('bad-docs')).catch((caught: unknown) => caught)) as DatasetError;
+    expect(error.message.split('\n').at(-1)).toBe('Fix them, or pass --skip-invalid to leave the invalid pages out.');
+    const dataset = await loadDataset(fixture('bad-docs'), { skipInvalidPages: true });
+    expect(dataset.docs).toEqual([]);
+    expect(dataset.skippedPages.map((problem) => `${problem.file}:${problem.line}: ${problem.field}`)).toEqual(['docs/broken.md:2: front matter']);
+  });
+
   it('says what a dataset folder is when docs/ is missing', async () => {
     await expect(loadDataset(fixture('nothing'))).rejects.toThrow(
       `Atlas: ${fixture('nothing')} is not a dataset folder: ${path.join(fixture('nothing'), 'docs')} not found. A dataset holds docs/*.md and eval/*.jsonl (see DESIGN.md), e.g. --data datasets/orbit.`,

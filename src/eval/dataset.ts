@@ -41,6 +41,8 @@ export interface Dataset {
   name: string;
   root: string;
   docs: Doc[];
+  /** Invalid pages left out with `skipInvalidPages` (empty otherwise: invalid pages are errors). */
+  skippedPages: DatasetProblem[];
   retrievalQueries?: RetrievalQuery[];
   qaGold?: QaCase[];
   decisions?: DecisionCase[];
@@ -66,12 +68,20 @@ export class DatasetError extends AtlasError {
   constructor(
     readonly root: string,
     readonly problems: DatasetProblem[],
+    invalidPages = false,
   ) {
     const lines = problems.map((problem) => `  ${problem.file}${problem.line === undefined ? '' : `:${problem.line}`}: ${problem.field}: ${problem.message}`);
     const noun = problems.length === 1 ? 'problem' : 'problems';
-    super('invalid-dataset', `Atlas: ${problems.length} ${noun} in dataset ${root}:\n${lines.join('\n')}\nFix them and run the eval again.`);
+    const fix = invalidPages ? 'Fix them, or pass --skip-invalid to leave the invalid pages out.' : 'Fix them and run the eval again.';
+    super('invalid-dataset', `Atlas: ${problems.length} ${noun} in dataset ${root}:\n${lines.join('\n')}\n${fix}`);
     this.name = 'DatasetError';
   }
+}
+
+/** Options of {@link loadDataset}. */
+export interface LoadDatasetOptions {
+  /** Leave invalid pages of docs/ out (listed in `skippedPages`) instead of failing. */
+  skipInvalidPages?: boolean;
 }
 
 /**
@@ -83,7 +93,7 @@ export class DatasetError extends AtlasError {
  * const dataset = await loadDataset('datasets/orbit');
  * const queries = requireFile(dataset, 'retrievalQueries');
  */
-export async function loadDataset(dir: string): Promise<Dataset> {
+export async function loadDataset(dir: string, options: LoadDatasetOptions = {}): Promise<Dataset> {
   const root = path.resolve(dir);
   const docsDir = path.join(root, 'docs');
   if (!(await stat(docsDir).catch(() => undefined))?.isDirectory()) {
@@ -93,14 +103,16 @@ export async function loadDataset(dir: string): Promise<Dataset> {
     );
   }
   const corpus = await loadCorpus(docsDir);
-  const problems: DatasetProblem[] = corpus.problems.map((problem) => ({ ...problem, file: `docs/${problem.file}` }));
+  const pageProblems = corpus.problems.map((problem) => ({ ...problem, file: `docs/${problem.file}` }));
+  const problems: DatasetProblem[] = options.skipInvalidPages ? [] : [...pageProblems];
   const docIds = new Set(corpus.docs.map((doc) => doc.docId));
   const read = async (file: string) => (await readFile(path.join(root, file), 'utf8').catch(() => undefined));
 
   const retrievalText = await read(DATASET_FILES.retrievalQueries);
   const qaText = await read(DATASET_FILES.qaGold);
   const decisionsText = await read(DATASET_FILES.decisions);
-  const dataset: Dataset = { name: path.basename(root), root, docs: corpus.docs };
+  const skippedPages = options.skipInvalidPages ? pageProblems : [];
+  const dataset: Dataset = { name: path.basename(root), root, docs: corpus.docs, skippedPages };
   if (retrievalText !== undefined) {
     dataset.retrievalQueries = parseLines(DATASET_FILES.retrievalQueries, retrievalText, retrievalQueryLine, problems).map(({ line, data }) => ({
       id: data.id,
@@ -126,7 +138,7 @@ export async function loadDataset(dir: string): Promise<Dataset> {
     }));
     checkDuplicates(DATASET_FILES.decisions, 'q', dataset.decisions.map((item) => [item.question, item.line]), problems);
   }
-  if (problems.length > 0) throw new DatasetError(dir, sortProblems(problems));
+  if (problems.length > 0) throw new DatasetError(dir, sortProblems(problems), !options.skipInvalidPages && pageProblems.length > 0);
   return dataset;
 }
 

@@ -30,7 +30,7 @@ code{background:#f2f2f2;padding:0 3px;border-radius:3px}code.gold{background:#e3
 
 /**
  * The self-contained HTML report of a compare run: no script, no network; inline CSS, inline SVG
- * bar charts of recall and cost (tokens when the price is unknown) per kind and arm, the tables,
+ * bar charts of recall and cost (tokens when the cost is unknown or $0) per kind and arm, the tables,
  * and every failed case expandable to its trace. All dataset and model text is escaped.
  *
  * @example
@@ -93,11 +93,11 @@ function charts(report: CompareReport): string {
       return row ? pick(row) : null;
     }));
   const recall = renderBarChart({ title: 'Evidence recall per kind and arm', categories: kinds, series: report.arms, values: values((row) => row.recall), max: 1, format: (value) => value.toFixed(2) });
-  const costKnown = rows.some((row) => row.costPerQuery !== null);
-  const second = costKnown
+  const costs = rows.map((row) => row.costPerQuery);
+  const second = costs.some((cost) => cost !== null && cost > 0)
     ? renderBarChart({ title: 'Cost per question (USD)', categories: kinds, series: report.arms, values: values((row) => row.costPerQuery), format: (value) => formatUsd(value) })
     : renderBarChart({
-        title: `Tokens per question (cost unknown: no price for ${report.model})`,
+        title: `Tokens per question (cost ${costs.every((cost) => cost === null) ? 'unknown: no price' : 'is $0'} for ${report.model})`,
         categories: kinds,
         series: report.arms,
         values: values((row) => row.tokens),

@@ -10,7 +10,7 @@ export type Cell = string | number | null | undefined;
  */
 export function formatTable(header: string[], rows: Cell[][]): string {
   const texts = rows.map((row) => header.map((_, column) => cellText(row[column])));
-  const numeric = header.map((_, column) => rows.some((row) => typeof row[column] === 'number'));
+  const numeric = header.map((_, column) => rows.every((row) => typeof row[column] === 'number' || row[column] === null || row[column] === undefined));
   const widths = header.map((title, column) => Math.max(title.length, ...texts.map((row) => (row[column] ?? '').length)));
   const line = (cells: string[]) =>
     cells
