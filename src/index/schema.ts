@@ -34,6 +34,8 @@ CREATE TABLE chunks (
   next_chunk_id TEXT
 );
 CREATE INDEX chunks_by_doc ON chunks(doc_id, ord);
+-- Narrow copy of what filters read, so filtered searches need not touch the wide chunk rows.
+CREATE INDEX chunks_for_filters ON chunks(id, applies_to, chunk_id);
 CREATE TABLE chunk_labels (
   chunk_id TEXT NOT NULL,
   name TEXT NOT NULL,

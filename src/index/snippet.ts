@@ -18,10 +18,13 @@ const LEAD_IN = 60;
 export function makeSnippet(text: string, terms: string[], tokenizer: TokenizerOptions): string {
   const normalise = tokenizer.porter ? lightStem : (term: string) => term;
   const wanted = new Set(terms.map(normalise));
+  const paragraphs = text
+    .split(/\n[ \t]*\n/)
+    .map((raw) => raw.replace(/\s+/g, ' ').trim())
+    .filter((paragraph) => paragraph !== '');
+  if (paragraphs.length === 1 && paragraphs[0]!.length <= SNIPPET_MAX_LENGTH) return paragraphs[0]!;
   let best = { paragraph: '', matches: -1, firstOffset: 0 };
-  for (const raw of text.split(/\n[ \t]*\n/)) {
-    const paragraph = raw.replace(/\s+/g, ' ').trim();
-    if (paragraph === '') continue;
+  for (const paragraph of paragraphs) {
     const hits = searchTerms(paragraph, tokenizer).filter((positioned) =>
       wanted.has(normalise(positioned.term)),
     );

@@ -97,14 +97,9 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
       const match = buildMatchExpression(query, tokenizer);
       if (match === undefined) return [];
       const where = filterClause(filter, 'c');
-      const rows = statements
-        .get(
-          `SELECT ${CHUNK_COLUMNS}, -${bm25} AS score
-           FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
-           WHERE chunks_fts MATCH ?${where.sql}
-           ORDER BY score DESC, c.chunk_id LIMIT ?`,
-        )
-        .all(match, ...where.params, k) as Array<ChunkRow & { score: number }>;
+      const rows = statements.get(searchSql(bm25, where.sql)).all(match, ...where.params, k) as Array<
+        ChunkRow & { score: number }
+      >;
       const terms = queryTerms(query, tokenizer);
       return rows.map((row) => ({
         ...chunkFromRow(row),
@@ -154,6 +149,23 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
       if (db.open) db.close();
     },
   };
+}
+
+/**
+ * Top-k by BM25 over ids and scores only, then the chunk rows of those k. Without a filter the
+ * ranking never leaves the FTS table; with one it reads the narrow chunks_for_filters index.
+ * Ties keep ingest order.
+ */
+function searchSql(bm25: string, filterSql: string): string {
+  const top =
+    filterSql === ''
+      ? `SELECT rowid AS id, -${bm25} AS score FROM chunks_fts
+         WHERE chunks_fts MATCH ? ORDER BY score DESC, rowid LIMIT ?`
+      : `SELECT c.id, -${bm25} AS score
+         FROM chunks_fts JOIN chunks c INDEXED BY chunks_for_filters ON c.id = chunks_fts.rowid
+         WHERE chunks_fts MATCH ?${filterSql} ORDER BY score DESC, c.id LIMIT ?`;
+  return `WITH top AS (${top})
+    SELECT ${CHUNK_COLUMNS}, top.score FROM top JOIN chunks c ON c.id = top.id ORDER BY top.score DESC, top.id`;
 }
 
 /** Prepared statements by SQL text (filters change the SQL shape), owned by one index. */

@@ -35,6 +35,13 @@ const IDENTIFIER = /[\p{L}\p{N}\p{M}_]+(?:[-.:/][\p{L}\p{N}\p{M}_]+)*/gu;
 /** Sub-words of one segment: `HTTPServer` -> HTTP Server, `idleWaitTime` -> idle Wait Time, `ORB1202` -> ORB 1202. */
 const SUBWORD = /\p{Lu}+(?!\p{Ll})|\p{Lu}?[\p{Ll}\p{M}]+|\p{N}+|[\p{L}\p{M}]+/gu;
 const NAMESPACE_SEPARATOR = /[.:/]/;
+/** Runs that may expand: separators, digits, or an upper-case letter (checked on runs already lower-case-compared). */
+const MAY_EXPAND = /[-_.:/\p{N}]/u;
+
+/** A plain lower-case word: its own only term, no expansion (the common case, kept fast). */
+function isPlainWord(run: string, lower: string): boolean {
+  return run === lower && !MAY_EXPAND.test(run);
+}
 
 /**
  * Lower-cased words as FTS5 unicode61 sees them (punctuation, `_` and spaces split).
@@ -107,6 +114,7 @@ export function expandIdentifier(identifier: string): string[] {
 export function identifierExpansions(text: string): string[] {
   const seen = new Set<string>();
   for (const match of text.matchAll(IDENTIFIER)) {
+    if (isPlainWord(match[0], match[0].toLowerCase())) continue;
     for (const term of expandIdentifier(match[0])) seen.add(term);
   }
   return [...seen];
@@ -130,6 +138,11 @@ export function searchTerms(text: string, options: TokenizerOptions): Positioned
   const terms: PositionedTerm[] = [];
   for (const match of text.matchAll(IDENTIFIER)) {
     const offset = match.index;
+    const lower = match[0].toLowerCase();
+    if (isPlainWord(match[0], lower)) {
+      terms.push({ term: lower, offset });
+      continue;
+    }
     for (const term of words(match[0])) terms.push({ term, offset });
     if (options.identifiers) {
       for (const term of expandIdentifier(match[0])) terms.push({ term, offset });
