@@ -1,0 +1,24 @@
+/**
+ * Atlas: agentic RAG over markdown docs. The library surface; the `atlas` CLI, evals and tests
+ * are built on these exports.
+ *
+ * @example
+ * import { agenticRun, createOfflineModel, createSqliteIndex, loadCorpus } from 'atlas-rag';
+ * const index = createSqliteIndex({ path: '.atlas/index.db' });
+ * await index.ingest((await loadCorpus('docs')).docs);
+ * const run = await agenticRun('How do I set the lease on 3.x?', { model: createOfflineModel(), index });
+ */
+export { AtlasError, CorpusError, type AtlasErrorCode, type CorpusProblem } from './errors.ts';
+export { loadCorpus, parseDocument, type Chunk, type Doc } from './corpus/index.ts';
+export { createSqliteIndex, type SqliteIndexOptions } from './index/sqlite.ts';
+export type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from './index/types.ts';
+export { agenticRun, type AgenticRunOptions } from './agent/run.ts';
+export { classicAsk, type ClassicAskOptions } from './agent/classic.ts';
+export type { AgentRun, ModelCallRecord, ModelPrice, RunTrace, RunUsage } from './agent/run-state.ts';
+export { ABSTAIN_TEXT, type Answer, type Citation, type DroppedCitation } from './agent/answer.ts';
+export { SearchSession, type SearchStep, type ReadStep } from './agent/search-session.ts';
+export { chunkBudget, maxSteps, noNewEvidence, searchBudget, type StopCondition, type StopReason } from './agent/stop-conditions.ts';
+export { verifyCitations } from './agent/citations.ts';
+export type { RunEvent, RunEventHandler } from './agent/events.ts';
+export { createOfflineModel, type OfflineModelOptions } from './agent/offline/index.ts';
+export { defaultModelSpec, resolveModel, type ResolvedModel } from './models/index.ts';

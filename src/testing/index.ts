@@ -1,0 +1,10 @@
+/**
+ * Helpers for testing agents built on Atlas: a scripted model that replays turns and records
+ * every request, an in-memory index, and a loopback HTTP server for provider contract tests.
+ *
+ * @example
+ * import { createScriptedModel, createMemoryIndex, makeDoc } from 'atlas-rag/testing';
+ */
+export { createScriptedModel, type ScriptedModel, type ScriptedTurn } from './scripted-model.ts';
+export { createMemoryIndex, makeDoc } from './memory-index.ts';
+export * from './loopback-server.ts';
