@@ -86,7 +86,7 @@ export function openIndexDatabase(options: {
     if (error instanceof Database.SqliteError && error.code === 'SQLITE_NOTADB') {
       throw new AtlasError(
         'index-schema',
-        `Atlas: the file at ${path} is not an SQLite database. Rebuild it: atlas ingest <docs-dir> --db ${path} --rebuild`,
+        `Atlas: the file at ${path} is not an SQLite database. Pass another --db path, or delete the file and run: atlas ingest <docs-dir> --db ${path}`,
         { cause: error },
       );
     }

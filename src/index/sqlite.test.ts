@@ -85,7 +85,7 @@ describe('createSqliteIndex on disk', () => {
     const junk = join(scratch, 'junk.db');
     writeFileSync(junk, 'this is not sqlite, just some text that is long enough to have a header'.repeat(20));
     expect(thrown(() => createSqliteIndex({ path: junk })).message).toBe(
-      `Atlas: the file at ${junk} is not an SQLite database. ${rebuildHint(junk)}`,
+      `Atlas: the file at ${junk} is not an SQLite database. Pass another --db path, or delete the file and run: atlas ingest <docs-dir> --db ${junk}`,
     );
   });
 

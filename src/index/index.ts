@@ -1,0 +1,20 @@
+/**
+ * The index layer: the {@link IndexBackend} boundary and its SQLite FTS5 implementation.
+ * The shared test suite lives in `./backend-suite.ts` (it imports vitest, so it is not re-exported).
+ *
+ * @example
+ * import { createSqliteIndex } from './index/index.ts';
+ * const index = createSqliteIndex({ path: '.atlas/index.db' });
+ */
+export {
+  createSqliteIndex,
+  DEFAULT_WEIGHTS,
+  type ColumnWeights,
+  type SqliteIndex,
+  type SqliteIndexOptions,
+} from './sqlite.ts';
+export { SCHEMA_VERSION } from './schema.ts';
+export { DEFAULT_TOKENIZER, type TokenizerOptions } from './tokenize.ts';
+export { computeIndexVersion } from './index-version.ts';
+export { createTestDoc, type TestDocSpec, type TestSection } from './test-docs.ts';
+export type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from './types.ts';
