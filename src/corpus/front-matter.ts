@@ -11,7 +11,8 @@ import type { LabelValue } from './types.ts';
  * silently widens `applies_to` or drops `labels`.
  */
 export const frontMatterSchema = z.object({
-  id: z.string().regex(DOC_ID_PATTERN).optional(),
+  // Integer ids (`id: 3642`) are unambiguous and common in real corpora: read them as strings.
+  id: z.union([z.string().regex(DOC_ID_PATTERN), z.number().int().nonnegative().transform(String)]).optional(),
   title: z.string().trim().min(1).optional(),
   applies_to: z.string().trim().min(1).optional(),
   labels: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),

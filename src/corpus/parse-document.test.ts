@@ -218,3 +218,11 @@ describe('parseDocument: defaults and front matter', () => {
     ]);
   });
 });
+
+describe('integer ids', () => {
+  it('reads an unquoted integer id (id: 3642) as the string "3642"', () => {
+    const result = parseDocument({ path: 'pages/x.md', bytes: Buffer.from('---\nid: 3642\n---\n# Page\n\nSome text here.\n') });
+    expect(result.ok && result.doc.docId).toBe('3642');
+    expect(result.ok && result.doc.chunks.map((chunk) => chunk.chunkId)).toEqual(['3642#0']);
+  });
+});

@@ -17,7 +17,7 @@ describe('parseDocument: bad input', () => {
     ['applies_to: ""', 'applies_to', 'applies_to must be a string such as "3.x" or "all", got "". Write e.g. applies_to: "3.x", or remove the field to apply to all versions.'],
     ['id: my page', 'id', 'id must start with a letter or digit and use only letters, digits, ".", "_" and "-", got "my page". Use e.g. id: "my-page".'],
     ['id: -draft', 'id', 'id must start with a letter or digit and use only letters, digits, ".", "_" and "-", got "-draft". Use e.g. id: "draft".'],
-    ['id: 42', 'id', 'id must be a string, got 42. Quote it: id: "42".'],
+    ['id: 4.2', 'id', 'id must be a string, got 4.2. Quote it: id: "4.2".'],
     ['id: [a]', 'id', 'id must be a string, got ["a"]. Write e.g. id: "guide", or remove the field to derive the id from the file path.'],
     ['title: ""', 'title', 'title must be a non-empty string, got "". Write a title, or remove the field to use the first "# " heading.'],
     ['title: 2024', 'title', 'title must be a string, got 2024. Quote it: title: "2024".'],
