@@ -163,7 +163,8 @@ export class RunRecorder {
 
   /** Verifies citations and builds the finished run. */
   finish(question: string, session: SearchSession, draft: ModelAnswer | undefined, stopReason: StopReason, started: number): AgentRun {
-    const { answer, dropped, abstainReason } = finalizeAnswer(draft, session, this.errors);
+    const directAllowed = this.calls[0]?.toolChoice === 'auto';
+    const { answer, dropped, abstainReason } = finalizeAnswer(draft, session, this.errors, directAllowed);
     const usage = sumUsage(this.calls, this.options.price);
     const latencyMs = this.now() - started;
     const trace: RunTrace = {
@@ -194,11 +195,12 @@ function finalizeAnswer(
   draft: ModelAnswer | undefined,
   session: SearchSession,
   errors: string[],
+  directAllowed: boolean,
 ): { answer: Answer; dropped: DroppedCitation[]; abstainReason?: string } {
   if (!draft) {
     return { answer: abstention(), dropped: [], abstainReason: `no usable answer: ${errors.at(-1) ?? 'unknown error'}` };
   }
-  if (draft.citations.length === 0 && !draft.abstained && session.steps.length === 0 && session.reads.length === 0) {
+  if (directAllowed && draft.citations.length === 0 && !draft.abstained && session.steps.length === 0 && session.reads.length === 0) {
     // A direct reply without searching (first turn "auto": greetings, general questions): no docs claim to check.
     return { answer: { text: draft.text, citations: [], abstained: false }, dropped: [] };
   }

@@ -261,3 +261,17 @@ describe('classicAsk', () => {
     expect(run.answer.citations[0]?.chunkId).toBe('error-codes#1');
   });
 });
+
+describe('direct answers', () => {
+  it('keeps an uncited reply only when the first turn allowed answering without search', async () => {
+    const direct = { text: 'Hello! Ask me about the docs.', citations: [] };
+    const allowed = await agenticRun('hi', { model: createScriptedModel([{ answer: direct }]), index: createMemoryIndex(docs), firstTurn: 'auto' });
+    expect(allowed.answer).toEqual({ text: 'Hello! Ask me about the docs.', citations: [], abstained: false });
+    const required = await agenticRun('hi', {
+      model: createScriptedModel([{ answer: direct }, { answer: direct }]),
+      index: createMemoryIndex(docs),
+    });
+    expect(required.answer.abstained).toBe(true);
+    expect(required.trace.errors[0]).toBe('the model violated tool choice "required"');
+  });
+});
