@@ -47,7 +47,7 @@ export interface SearchSessionOptions {
 /** Characters of a section returned by read_section and read_neighbors. */
 export const READ_CAP = 2000;
 /** Default weak-match threshold on the sqlite index's BM25 scores (docs/calibration.md). */
-export const DEFAULT_WEAK_SCORE = 4;
+export const DEFAULT_WEAK_SCORE = 7.4;
 
 /**
  * The stateful search tool of ONE conversation: skips passages already shown, refuses

@@ -41,6 +41,8 @@ export interface Conversation {
   errors: string[];
   /** The search budget announced by the system prompt ("at most N searches"), when given. */
   announcedBudget?: number;
+  /** The release line the run is restricted to, as the system prompt announces it. */
+  sessionVersion?: string;
 }
 
 type ToolCallInfo = { toolName: string; input: Record<string, unknown> };
@@ -56,6 +58,8 @@ export function readConversation(prompt: LanguageModelV3Prompt): Conversation {
     if (message.role === 'system') {
       const budget = /at most (\d+) searches/.exec(message.content)?.[1];
       if (budget) conversation.announcedBudget = Number(budget);
+      const version = /documentation for version (\S+?) \(/.exec(message.content)?.[1];
+      if (version) conversation.sessionVersion = version;
     } else if (message.role === 'user') {
       const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join(' ').trim();
       if (conversation.question === '') conversation.question = text;

@@ -31,18 +31,25 @@ export function extractAnswer(
   conversation: Conversation,
   options: AbstainOptions = DEFAULT_ABSTAIN_OPTIONS,
 ): ModelAnswer {
-  const view = new EvidenceView(analysis, conversation, versionInPlay(analysis, conversation));
+  const version = versionInPlay(analysis, conversation);
+  const view = new EvidenceView(analysis, conversation, version);
   const abstain: ModelAnswer = { text: '', citations: [], abstained: true };
   if (view.sentences.length === 0 || !covers(analysis, view, options)) return abstain;
+  const score = sentenceScorer(view, conversation, version);
   const selected: Sentence[] = [];
   const add = (sentence: Sentence | undefined) => {
     if (sentence && !selected.includes(sentence) && selected.length < MAX_QUOTES) selected.push(sentence);
   };
-  for (const part of analysis.parts) add(bestSentence(view, part.terms, []));
+  for (const part of analysis.parts) add(bestSentence(view, part.terms, score, selected));
+  // The page the question itself ranked first is most often the home of the fact: quote it too.
+  const top = conversation.searches[0]?.chunkIds[0];
+  if (top && !selected.some((sentence) => sentence.passage.chunkId === top)) {
+    add(bestSentence(view, analysis.terms, score, selected, (sentence) => sentence.passage.chunkId === top));
+  }
   if (analysis.compositional && conversation.searches.length > 1) {
     const lastHop = conversation.searches.length - 1;
     const learned = words(conversation.searches.at(-1)?.query ?? '').map(stem);
-    add(bestSentence(view, [...analysis.terms, ...learned], selected, (sentence) => sentence.passage.searchIndex === lastHop));
+    add(bestSentence(view, [...analysis.terms, ...learned], score, selected, (sentence) => sentence.passage.searchIndex === lastHop));
   }
   if (selected.length === 0) return abstain;
   return {
@@ -84,9 +91,46 @@ export function covers(analysis: QuestionAnalysis, view: EvidenceView, options: 
   return measured.missingAnchorShare <= options.maxMissingAnchorShare && measured.total >= options.minCoverage;
 }
 
+type SentenceScore = (sentence: Sentence, terms: string[]) => number;
+
+/**
+ * Scores a sentence for answering: the question terms it holds, a little extra for identifiers
+ * (answers are often names of settings or codes), less for long sentences, more for passages
+ * the searches ranked high, and much less when it speaks of another release line than the run's.
+ */
+function sentenceScorer(view: EvidenceView, conversation: Conversation, version: string | undefined): SentenceScore {
+  const best = conversation.searches.map((search) =>
+    Math.max(0, ...search.chunkIds.map((chunkId) => conversation.passages.get(chunkId)?.score ?? 0)),
+  );
+  return (sentence, terms) => {
+    let score = 0;
+    for (const term of terms) if (sentence.terms.has(term)) score += view.weight(term) || 0.5;
+    if (score === 0) return 0;
+    const { passage } = sentence;
+    score += Math.min(identifiers(sentence.text).length, 2) * 0.25;
+    score /= 1 + Math.max(0, words(sentence.text).length - 40) / 40;
+    const top = best[passage.searchIndex] ?? 0;
+    const relevance = top > 0 && passage.score > 0 ? passage.score / top : 0.5;
+    score *= 0.6 + 0.4 * relevance;
+    if (version && mentionsOtherVersion(sentence.text, version)) score *= 0.2;
+    return score;
+  };
+}
+
+/** True when a sentence names a release line other than `version` and not `version` itself. */
+export function mentionsOtherVersion(text: string, version: string): boolean {
+  const major = /^v?(\d+)/.exec(version)?.[1];
+  if (major === undefined) return false;
+  const mentioned = [...text.matchAll(/\b(\d+)\.x\b|\bv(\d+)(?:\.\d+)*\b|\b(?:version|release|Orbit)\s+(\d+)(?:\.\d+)*\b/gi)].map(
+    (match) => match[1] ?? match[2] ?? match[3],
+  );
+  return mentioned.length > 0 && !mentioned.includes(major);
+}
+
 function bestSentence(
   view: EvidenceView,
   terms: string[],
+  score: SentenceScore,
   exclude: Sentence[],
   where: (sentence: Sentence) => boolean = () => true,
 ): Sentence | undefined {
@@ -94,13 +138,8 @@ function bestSentence(
   const unique = [...new Set(terms)];
   for (const sentence of view.sentences) {
     if (exclude.includes(sentence) || !where(sentence)) continue;
-    let score = 0;
-    for (const term of unique) if (sentence.terms.has(term)) score += view.weight(term) || 0.5;
-    if (score === 0) continue;
-    score += Math.min(identifiers(sentence.text).length, 2) * 0.25;
-    score /= 1 + Math.max(0, words(sentence.text).length - 40) / 40;
-    score *= 1 / (1 + 0.05 * Math.min(sentence.passage.rank, 10));
-    if (!best || score > best.score) best = { sentence, score };
+    const value = score(sentence, unique);
+    if (value > 0 && (!best || value > best.score)) best = { sentence, score: value };
   }
   return best?.sentence;
 }

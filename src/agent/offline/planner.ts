@@ -67,7 +67,7 @@ export function nextAction(
 
 /** The release line of the run: named in the question, or already used by earlier searches. */
 export function versionInPlay(analysis: QuestionAnalysis, conversation: Conversation): string | undefined {
-  return analysis.version ?? conversation.searches.find((search) => search.version)?.version;
+  return conversation.sessionVersion ?? analysis.version ?? conversation.searches.find((search) => search.version)?.version;
 }
 
 /** Parts of the question no single sentence of the evidence covers. */

@@ -20,7 +20,8 @@ export const STOPWORDS = new Set(
 
 /** Lowercased word tokens (letters and digits), identifiers split at punctuation. */
 export function words(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  // Diacritics folded, so "Aschenbrodel" meets "Aschenbrödel".
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
 /**
