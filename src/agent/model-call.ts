@@ -7,7 +7,9 @@ import {
   type ModelMessage,
 } from 'ai';
 import { modelAnswerSchema, type ModelAnswer } from './answer.ts';
-import { agentTools } from './tools.ts';
+import { agentTools, precomputedSchema } from './tools.ts';
+
+const answerOutput = Output.object({ schema: precomputedSchema(modelAnswerSchema) });
 
 /** Tool choice of one model call, as the AI SDK spells it. */
 export type ToolChoice = 'required' | 'auto' | 'none';
@@ -64,7 +66,7 @@ export async function callModel(options: ModelCallOptions): Promise<ModelCallOut
       messages: options.messages,
       tools: agentTools,
       toolChoice: options.toolChoice,
-      output: Output.object({ schema: modelAnswerSchema }),
+      output: answerOutput,
       maxRetries: options.maxRetries ?? 2,
       ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
       ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),

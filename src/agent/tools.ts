@@ -1,4 +1,4 @@
-import { tool } from 'ai';
+import { jsonSchema, tool, zodSchema, type Schema } from 'ai';
 import { z } from 'zod';
 import type { SearchSession, ToolOutcome } from './search-session.ts';
 
@@ -17,6 +17,20 @@ export const chunkInput = z.object({
 });
 
 /**
+ * A zod schema as an AI SDK schema whose JSON Schema is computed once, not on every model call
+ * (the conversion dominated the loop's own overhead); values are still validated by zod.
+ */
+export function precomputedSchema<T>(schema: z.ZodType<T>): Schema<T> {
+  const converted = zodSchema(schema).jsonSchema;
+  return jsonSchema<T>(converted as Parameters<typeof jsonSchema>[0], {
+    validate: (value) => {
+      const parsed = schema.safeParse(value);
+      return parsed.success ? { success: true, value: parsed.data } : { success: false, error: parsed.error };
+    },
+  });
+}
+
+/**
  * The tool set the model sees (descriptions and JSON schemas only: the loop executes calls
  * itself so that every call, even a malformed one, is answered).
  */
@@ -24,15 +38,15 @@ export const agentTools = {
   search_docs: tool({
     description:
       'Search the documentation. Returns up to 5 passages not shown before (chunk_id, doc_id, heading, applies_to, score, snippet). Repeating a query is refused.',
-    inputSchema: searchDocsInput,
+    inputSchema: precomputedSchema(searchDocsInput),
   }),
   read_section: tool({
     description: 'Read the full text of one section by chunk_id (up to 2,000 characters).',
-    inputSchema: chunkInput,
+    inputSchema: precomputedSchema(chunkInput),
   }),
   read_neighbors: tool({
     description: 'Read the previous and next sections of the same document around a chunk_id.',
-    inputSchema: chunkInput,
+    inputSchema: precomputedSchema(chunkInput),
   }),
 };
 

@@ -101,11 +101,7 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
         ChunkRow & { score: number }
       >;
       const terms = queryTerms(query, tokenizer);
-      return rows.map((row) => ({
-        ...chunkFromRow(row),
-        score: row.score,
-        snippet: makeSnippet(row.text, terms, tokenizer),
-      }));
+      return rows.map((row) => withLazySnippet({ ...chunkFromRow(row), score: row.score }, () => makeSnippet(row.text, terms, tokenizer)));
     },
 
     async getChunk(chunkId: string, filter?: SearchFilter): Promise<Chunk | undefined> {
@@ -166,6 +162,18 @@ function searchSql(bm25: string, filterSql: string): string {
          WHERE chunks_fts MATCH ?${filterSql} ORDER BY score DESC, c.id LIMIT ?`;
   return `WITH top AS (${top})
     SELECT ${CHUNK_COLUMNS}, top.score FROM top JOIN chunks c ON c.id = top.id ORDER BY top.score DESC, top.id`;
+}
+
+/**
+ * Adds `snippet` as an enumerable property computed on first read: callers that skip hits
+ * (a search session dropping passages it already showed) never pay for their snippets.
+ */
+function withLazySnippet(hit: Omit<Hit, 'snippet'>, make: () => string): Hit {
+  let snippet: string | undefined;
+  return Object.defineProperty(hit, 'snippet', {
+    enumerable: true,
+    get: () => (snippet ??= make()),
+  }) as Hit;
 }
 
 /** Prepared statements by SQL text (filters change the SQL shape), owned by one index. */
