@@ -94,6 +94,7 @@ export function nextQuery(analysis: QuestionAnalysis, conversation: Conversation
       .map((other) => other.term);
     const terms = [bridge.term, ...companions];
     const resolved = new Set([...bridge.sentence.terms, ...foundAnchors, ...terms.flatMap((term) => words(term).map(stem))]);
+    // The question words the evidence has least to say about are the ones still open.
     const open = analysis.terms.filter((term) => !resolved.has(term) && view.weight(term) >= 1).slice(0, 6);
     const query = [...terms, ...originalWords(analysis.question, open)].join(' ');
     if (!previous.has(normalizeQuery(query))) return query;
@@ -138,7 +139,7 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
     const tokens = words(sentence.text).map(stem);
     const { passage } = sentence;
     const position = (1 / (1 + 0.25 * Math.min(passage.rank, 8))) * (anchorPages.has(passage.docId) ? 2 : 1);
-    const recency = passage.searchIndex === lastSearch ? 1.5 : 1;
+    const recency = passage.searchIndex === lastSearch ? 1.25 : 1;
     // Links name the page holding the next fact; identifiers in code samples are often just local names.
     const candidates: Array<[string, number]> = [
       ...links.map((term): [string, number] => [term, 2]),

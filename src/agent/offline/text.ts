@@ -135,6 +135,10 @@ const NOT_ENTITIES = new Set([
   'september', 'october', 'november', 'december', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday',
   'saturday', 'sunday', 'yes', 'no', 'not', 'default', 'example', 'true', 'false', 'none', 'null', 'tip',
   'warning', 'important', 'caution', 'info', 'danger', 'see also',
+  // Imperatives that open sentences in technical docs.
+  'put', 'set', 'run', 'add', 'make', 'keep', 'check', 'pass', 'call', 'create', 'start', 'stop', 'install',
+  'enable', 'disable', 'configure', 'read', 'write', 'remember', 'avoid', 'try', 'open', 'close', 'give', 'take',
+  'send', 'get', 'return', 'raise', 'replace', 'remove', 'change', 'choose', 'pick', 'prefer', 'store',
 ]);
 
 /**
