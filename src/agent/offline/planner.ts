@@ -27,6 +27,8 @@ export interface Bridge {
   term: string;
   score: number;
   sentence: Sentence;
+  /** The name of a linked page: its title alone finds it, so the query stays short. */
+  link: boolean;
 }
 
 /**
@@ -95,7 +97,7 @@ export function nextQuery(analysis: QuestionAnalysis, conversation: Conversation
     const terms = [bridge.term, ...companions];
     const resolved = new Set([...bridge.sentence.terms, ...foundAnchors, ...terms.flatMap((term) => words(term).map(stem))]);
     // The question words the evidence has least to say about are the ones still open.
-    const open = analysis.terms.filter((term) => !resolved.has(term) && view.weight(term) >= 1).slice(0, 6);
+    const open = analysis.terms.filter((term) => !resolved.has(term) && view.weight(term) >= 1).slice(0, bridge.link ? 0 : 6);
     const query = [...terms, ...originalWords(analysis.question, open)].join(' ');
     if (!previous.has(normalizeQuery(query))) return query;
   }
@@ -132,10 +134,11 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
   }
   for (const sentence of view.sentences) {
     const own = sentenceOverlap(sentence);
-    // A link to another page counts even in a sentence of its own ("See [Leases](leases.md).").
+    // A link in a relevant passage names the page with the next fact, even from a sentence of its
+    // own ("The lease setting is described in [Leases](leases.md).").
     const links = linkTexts(sentence.text);
-    const overlap = own > 0 ? own : links.length > 0 ? 0.5 * (passageBest.get(sentence.passage.chunkId) ?? 0) : 0;
-    if (overlap === 0) continue;
+    const linkOverlap = links.length === 0 ? 0 : own > 0 ? own : 0.5 * (passageBest.get(sentence.passage.chunkId) ?? 0);
+    if (own === 0 && linkOverlap === 0) continue;
     const tokens = words(sentence.text).map(stem);
     const { passage } = sentence;
     const position = (1 / (1 + 0.25 * Math.min(passage.rank, 8))) * (anchorPages.has(passage.docId) ? 2 : 1);
@@ -147,6 +150,8 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
       ...entities(sentence.text).map((term): [string, number] => [term, 1]),
     ];
     for (const [term, boost] of candidates) {
+      const overlap = links.includes(term) ? linkOverlap : own;
+      if (overlap === 0) continue;
       const termWords = words(term).filter((word) => !STOPWORDS.has(word)).map(stem);
       if (termWords.length === 0 || termWords.length > 6) continue;
       if (termWords.every((word) => questionWords.has(word) || queried.has(word))) continue;
@@ -159,7 +164,7 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
       const near = overlap * (0.5 + (0.5 * proximity(view, keys, tokens, termWords[0] ?? '')) / overlap);
       const score = near * position * recency * boost * adjective * novelty * explored;
       const existing = scores.get(key);
-      if (!existing) scores.set(key, { term: cleanTerm(term), score, sentence });
+      if (!existing) scores.set(key, { term: cleanTerm(term), score, sentence, link: links.includes(term) });
       else {
         existing.score += score * 0.5;
         if (score > existing.score) existing.sentence = sentence;
@@ -169,7 +174,6 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
   return [...scores.values()].sort((a, b) => b.score - a.score || a.term.localeCompare(b.term));
 }
 
-/** Weighted question terms in a sentence, favouring sentences that tie several terms together. */
 /** Question terms in a sentence, each weighted by its word distance to the candidate. */
 function proximity(view: EvidenceView, keys: Set<string>, tokens: string[], firstWord: string): number {
   const at = tokens.indexOf(firstWord);
