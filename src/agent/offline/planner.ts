@@ -90,9 +90,9 @@ export function nextQuery(analysis: QuestionAnalysis, conversation: Conversation
   for (const bridge of bridges.slice(0, 6)) {
     const bridgeWords = new Set(words(bridge.term));
     const companions = bridges
-      .filter((other) => other !== bridge && other.sentence === bridge.sentence && other.score >= bridge.score * 0.5)
+      .filter((other) => other !== bridge && other.sentence === bridge.sentence && other.score >= bridge.score * 0.3)
       .filter((other) => !words(other.term).every((word) => bridgeWords.has(word)) && !words(bridge.term).every((word) => words(other.term).includes(word)))
-      .slice(0, 1)
+      .slice(0, 2)
       .map((other) => other.term);
     const terms = [bridge.term, ...companions];
     const resolved = new Set([...bridge.sentence.terms, ...foundAnchors, ...terms.flatMap((term) => words(term).map(stem))]);
