@@ -94,7 +94,7 @@ export function nextQuery(analysis: QuestionAnalysis, conversation: Conversation
       .filter((other) => !words(other.term).every((word) => bridgeWords.has(word)) && !words(bridge.term).every((word) => words(other.term).includes(word)))
       .slice(0, 2)
       .map((other) => other.term);
-    const terms = [bridge.term, ...companions];
+    const terms = bridge.link ? [bridge.term] : [bridge.term, ...companions];
     const resolved = new Set([...bridge.sentence.terms, ...foundAnchors, ...terms.flatMap((term) => words(term).map(stem))]);
     // The question words the evidence has least to say about are the ones still open.
     const open = analysis.terms.filter((term) => !resolved.has(term) && view.weight(term) >= 1).slice(0, bridge.link ? 0 : 6);
@@ -127,18 +127,30 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
     for (const term of view.matchTerms) if (sentence.terms.has(term)) overlap += keys.has(term) ? 0.5 : view.weight(term);
     return overlap;
   };
-  const passageBest = new Map<string, number>();
-  for (const sentence of view.sentences) {
-    const chunkId = sentence.passage.chunkId;
-    passageBest.set(chunkId, Math.max(passageBest.get(chunkId) ?? 0, sentenceOverlap(sentence)));
+  // Proper nouns are capitalised mid-sentence too; a capitalised word seen only at the start of a
+  // sentence or table cell ("Side", "Producer") is an ordinary word.
+  const properWords = new Set<string>();
+  for (const passage of view.passages) {
+    for (const text of passage.texts) for (const match of text.matchAll(/[a-z,;]\s+([A-Z][\p{L}\p{N}]*)/gu)) properWords.add(match[1] ?? '');
   }
+  // A link names a concept; when the passage's relevant sentences talk about that concept
+  // ("must be greater than the lease" ... "[Leases](leases.md)"), the link inherits their weight.
+  const conceptOverlap = (link: string, chunkId: string) => {
+    const linkWords = words(link).filter((word) => !STOPWORDS.has(word)).map(stem);
+    let best = 0;
+    for (const other of view.sentences) {
+      if (other.passage.chunkId !== chunkId || !linkWords.every((word) => other.terms.has(word))) continue;
+      best = Math.max(best, sentenceOverlap(other));
+    }
+    return best;
+  };
   for (const sentence of view.sentences) {
     const own = sentenceOverlap(sentence);
     // A link in a relevant passage names the page with the next fact, even from a sentence of its
     // own ("The lease setting is described in [Leases](leases.md).").
     const links = linkTexts(sentence.text);
-    const linkOverlap = links.length === 0 ? 0 : own > 0 ? own : 0.5 * (passageBest.get(sentence.passage.chunkId) ?? 0);
-    if (own === 0 && linkOverlap === 0) continue;
+    const linkOverlap = (link: string) => Math.max(own, conceptOverlap(link, sentence.passage.chunkId));
+    if (own === 0 && links.length === 0) continue;
     const tokens = words(sentence.text).map(stem);
     const { passage } = sentence;
     const position = (1 / (1 + 0.25 * Math.min(passage.rank, 8))) * (anchorPages.has(passage.docId) ? 2 : 1);
@@ -147,10 +159,12 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
     const candidates: Array<[string, number]> = [
       ...links.map((term): [string, number] => [term, 2]),
       ...identifiers(sentence.text).map((term): [string, number] => [term, sentence.code ? 0.75 : 1.5]),
-      ...entities(sentence.text).map((term): [string, number] => [term, 1]),
+      ...entities(sentence.text)
+        .filter((term) => term.includes(' ') || properWords.has(term) || /^[A-Z0-9]+$/.test(term))
+        .map((term): [string, number] => [term, 1]),
     ];
     for (const [term, boost] of candidates) {
-      const overlap = links.includes(term) ? linkOverlap : own;
+      const overlap = links.includes(term) ? linkOverlap(term) : own;
       if (overlap === 0) continue;
       const termWords = words(term).filter((word) => !STOPWORDS.has(word)).map(stem);
       if (termWords.length === 0 || termWords.length > 6) continue;
@@ -165,9 +179,14 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
       const score = near * position * recency * boost * adjective * novelty * explored;
       const existing = scores.get(key);
       if (!existing) scores.set(key, { term: cleanTerm(term), score, sentence, link: links.includes(term) });
-      else {
+      else if (boost > 1) {
+        // An identifier or link met in several relevant sentences is the thread to follow...
         existing.score += score * 0.5;
         if (score > existing.score) existing.sentence = sentence;
+      } else if (score > existing.score) {
+        // ...but a name repeated all over the evidence ("NBA") is not thereby the next hop.
+        existing.score = score;
+        existing.sentence = sentence;
       }
     }
   }
