@@ -133,6 +133,11 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
   for (const passage of view.passages) {
     for (const text of passage.texts) for (const match of text.matchAll(/[a-z,;]\s+([A-Z][\p{L}\p{N}]*)/gu)) properWords.add(match[1] ?? '');
   }
+  const passageBest = new Map<string, number>();
+  for (const sentence of view.sentences) {
+    const chunkId = sentence.passage.chunkId;
+    passageBest.set(chunkId, Math.max(passageBest.get(chunkId) ?? 0, sentenceOverlap(sentence)));
+  }
   // A link names a concept; when the passage's relevant sentences talk about that concept
   // ("must be greater than the lease" ... "[Leases](leases.md)"), the link inherits their weight.
   const conceptOverlap = (link: string, chunkId: string) => {
@@ -149,7 +154,9 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
     // A link in a relevant passage names the page with the next fact, even from a sentence of its
     // own ("The lease setting is described in [Leases](leases.md).").
     const links = linkTexts(sentence.text);
-    const linkOverlap = (link: string) => Math.max(own, conceptOverlap(link, sentence.passage.chunkId));
+    const chunkId = sentence.passage.chunkId;
+    const linkOverlap = (link: string) =>
+      Math.max(own > 0 ? own : 0.25 * (passageBest.get(chunkId) ?? 0), conceptOverlap(link, chunkId));
     if (own === 0 && links.length === 0) continue;
     const tokens = words(sentence.text).map(stem);
     const { passage } = sentence;
