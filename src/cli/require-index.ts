@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
 import { AtlasError } from '../errors.ts';
 import type { CliIO } from './io.ts';
-import { dbPath } from './options.ts';
+import { DEFAULT_DB, dbPath } from './options.ts';
 
 /** Fails with the command that fixes it when there is no index at `--db` yet. */
 export async function requireIndex(io: CliIO, db: string | undefined): Promise<void> {
@@ -13,7 +13,7 @@ export async function requireIndex(io: CliIO, db: string | undefined): Promise<v
   if (!exists) {
     throw new AtlasError(
       'index-missing',
-      `Atlas: no index at ${file}. Build it first: atlas ingest <docs-dir>${db ? ` --db ${db}` : ''} (e.g. atlas ingest datasets/orbit).`,
+      `Atlas: no index at ${file}. Build it first: atlas ingest <docs-dir>${db && db !== DEFAULT_DB ? ` --db ${db}` : ''} (e.g. atlas ingest datasets/orbit).`,
     );
   }
 }
