@@ -102,11 +102,15 @@ function sentenceScorer(view: EvidenceView, conversation: Conversation, version:
   const best = conversation.searches.map((search) =>
     Math.max(0, ...search.chunkIds.map((chunkId) => conversation.passages.get(chunkId)?.score ?? 0)),
   );
+  // Identifiers the question names ("raise_errors", "ORB-1404") must appear as such, not as parts.
+  const named = identifiers(view.analysis.question).map((identifier) => identifier.toLowerCase());
   return (sentence, terms) => {
     let score = 0;
     for (const term of terms) if (sentence.terms.has(term)) score += view.weight(term) || 0.5;
     if (score === 0) return 0;
     const { passage } = sentence;
+    const lower = sentence.text.toLowerCase();
+    score += 3 * named.filter((identifier) => lower.includes(identifier)).length;
     score += Math.min(identifiers(sentence.text).length, 2) * 0.25;
     score /= 1 + Math.max(0, words(sentence.text).length - 40) / 40;
     const top = best[passage.searchIndex] ?? 0;

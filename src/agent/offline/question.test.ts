@@ -54,6 +54,9 @@ describe('needsSearch', () => {
     ['What does ORB-1202 mean?', true],
     ['Why do my workers run the same job twice?', true],
     ['What is a lease?', true],
+    ['what is 17 times 23?', false],
+    ['why did you cite that page?', false],
+    ['How many workers can run 3 times faster?', true],
   ])('%s -> %s', (question, expected) => {
     expect(needsSearch(question)).toBe(expected);
   });

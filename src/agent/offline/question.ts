@@ -94,7 +94,7 @@ function isSentenceStartWord(text: string, entity: string): boolean {
  */
 export function needsSearch(question: string): boolean {
   const text = question.trim().toLowerCase();
-  if (GREETING.test(text) || CONVERSATION.test(text)) return false;
+  if (GREETING.test(text) || CONVERSATION.test(text) || ARITHMETIC.test(text)) return false;
   if (GENERAL_PROGRAMMING.test(text) && !hasProductSignal(question)) return false;
   return true;
 }
@@ -102,7 +102,8 @@ export function needsSearch(question: string): boolean {
 const GREETING =
   /^(?:hi|hello|hey|yo|hiya|howdy|good (?:morning|afternoon|evening|night)|thanks|thank you|thx|cheers|bye|goodbye|see you|ok(?:ay)?|great|cool|nice|awesome|perfect|got it)\b[\s\w,!.']{0,40}$/;
 const CONVERSATION =
-  /\b(?:what did (?:you|i) (?:just )?(?:say|ask|mean)|(?:repeat|rephrase|summari[sz]e|shorten|simplify|translate) (?:that|this|it|your|the (?:last|previous)|our)|your (?:last|previous) (?:answer|reply|message)|(?:earlier|above) in (?:this|our) (?:chat|conversation)|who are you|what can you do|are you (?:a|an) (?:bot|ai|human)|in (?:this|our) conversation)\b/;
+  /\b(?:what did (?:you|i) (?:just )?(?:say|ask|mean)|why did you (?:cite|say|answer|search|pick|choose|quote)|(?:repeat|rephrase|summari[sz]e|shorten|simplify|translate) (?:that|this|it|your|the (?:last|previous)|our)|your (?:last|previous) (?:answer|reply|message)|(?:earlier|above) in (?:this|our) (?:chat|conversation)|who are you|what can you do|are you (?:a|an) (?:bot|ai|human)|in (?:this|our) conversation)\b/;
+const ARITHMETIC = /^(?:what(?:'s| is)|how much is|calculate|compute)?\s*-?\d[\d.,]*\s*(?:[-+*\/x×^]|times|plus|minus|divided by|to the power of)\s*-?\d[\d.,]*\s*\??$/;
 const GENERAL_PROGRAMMING =
   /\b(?:python|javascript|typescript|java|rust|golang|c\+\+|c#|ruby|php|sql|bash|regex|regular expression|big[- ]o|algorithm|recursion|mutex|semaphore|deadlock|closure|pointer|linked list|hash ?map|dictionary|array|list comprehension|string|integer|float|sort(?:ing)?|binary search|git|http status|tcp|udp|dns|oop|inheritance|polymorphism|unit test(?:ing)?|variable|function|loop|lambda|decorator|generator|async(?:hronous)?|promise|thread)\b/;
 
