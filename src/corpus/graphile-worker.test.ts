@@ -5,7 +5,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCorpus, type Doc, type LoadedCorpus } from './index.ts';
 
 // The real Graphile Worker docs (MIT), kept outside the repo at ../shared/corpora/graphile-worker.
-const corpusRoot = fileURLToPath(new URL('../../../shared/corpora/graphile-worker/docs', import.meta.url));
+// ATLAS_SHARED_DIR points elsewhere when the checkout is not beside ../shared (CI clones, forks).
+const sharedDir = process.env.ATLAS_SHARED_DIR ?? fileURLToPath(new URL('../../../shared', import.meta.url));
+const corpusRoot = join(sharedDir, 'corpora/graphile-worker/docs');
 const present = existsSync(corpusRoot);
 const absent = `the real corpus folder ${corpusRoot} is absent (it lives outside the repo, beside it in ../shared/corpora)`;
 
