@@ -1,5 +1,6 @@
 import type { Conversation, Passage } from './conversation.ts';
 import type { QuestionAnalysis } from './question.ts';
+import { READ_CAP } from '../search-session.ts';
 import { sentenceUnits, stem, termSet, words } from './text.ts';
 
 /** A quotable unit of a passage with its stemmed terms. */
@@ -127,7 +128,10 @@ function uniqueSentences(passage: Passage): Array<{ text: string; code: boolean 
   const texts = passage.full ? [longest] : passage.texts;
   const ordered = [...texts].sort((a, b) => b.length - a.length);
   for (const text of ordered) {
-    for (const unit of sentenceUnits(text)) {
+    const units = sentenceUnits(text);
+    // A section read in full is capped: its last unit may stop mid-sentence.
+    if (text.length >= READ_CAP && !/[.!?|]\s*$/.test(text)) units.pop();
+    for (const unit of units) {
       if (!result.some((existing) => existing.text.includes(unit.text))) result.push(unit);
     }
   }

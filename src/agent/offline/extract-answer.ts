@@ -117,6 +117,8 @@ function sentenceScorer(view: EvidenceView, conversation: Conversation, version:
     const relevance = top > 0 && passage.score > 0 ? passage.score / top : 0.5;
     score *= 0.6 + 0.4 * relevance;
     if (version && mentionsOtherVersion(sentence.text, version)) score *= 0.2;
+    // Prose answers; a line of a code sample or log is a poor quote.
+    if (sentence.code) score *= 0.3;
     return score;
   };
 }

@@ -133,6 +133,12 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
   for (const passage of view.passages) {
     for (const text of passage.texts) for (const match of text.matchAll(/[a-z,;]\s+([A-Z][\p{L}\p{N}]*)/gu)) properWords.add(match[1] ?? '');
   }
+  // Identifiers whose own section was already seen (they title a heading): nothing new behind them.
+  const defined = new Set<string>();
+  for (const passage of view.passages) {
+    const headings = [passage.heading, ...passage.texts.flatMap((text) => text.match(/^#{1,6} .*$/gm) ?? [])];
+    for (const heading of headings) for (const identifier of identifiers(heading)) defined.add(identifier.toLowerCase());
+  }
   const passageBest = new Map<string, number>();
   for (const sentence of view.sentences) {
     const chunkId = sentence.passage.chunkId;
@@ -168,6 +174,7 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
       ...identifiers(sentence.text).map((term): [string, number] => [term, sentence.code ? 0.75 : 1.5]),
       ...entities(sentence.text)
         .filter((term) => term.includes(' ') || properWords.has(term) || /^[A-Z0-9]+$/.test(term))
+        .filter((term) => identifiers(term).length === 0)
         .map((term): [string, number] => [term, 1]),
     ];
     for (const [term, boost] of candidates) {
@@ -180,7 +187,8 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
       const adjective = termWords.length === 1 && /(?:an|ian|ese|ish|ic)$/.test(termWords[0] ?? '') && boost === 1 ? 0.3 : 1;
       const novelty = termWords.filter((word) => !questionWords.has(word)).length / termWords.length;
       // A term many seen passages already mention is explored; one mentioned once leads somewhere new.
-      const explored = boost > 1 ? 1 / (1 + 0.5 * (mentions(view, term) - 1)) : 1;
+      const isDefined = [term, ...identifiers(term)].some((part) => defined.has(part.toLowerCase()));
+      const explored = boost > 1 ? (isDefined ? 0.3 : 1) / (1 + 0.5 * (mentions(view, term) - 1)) : 1;
       // Within a sentence, the candidate next to the relation word wins ("directed by Tim Burton").
       const near = overlap * (0.5 + (0.5 * proximity(view, keys, tokens, termWords[0] ?? '')) / overlap);
       const score = near * position * recency * boost * adjective * novelty * explored;

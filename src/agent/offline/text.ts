@@ -69,25 +69,55 @@ export function sentences(text: string): string[] {
   return sentenceUnits(text).map((unit) => unit.text);
 }
 
-/** {@link sentences}, each marked with whether it sits inside a fenced code block. */
+/**
+ * {@link sentences}, each marked with whether it sits inside a fenced code block. Lines of one
+ * prose paragraph are joined first (hard-wrapped markdown), so a sentence never stops at a line
+ * break; the citation check compares whitespace-normalised text, so the quote still verifies.
+ */
 export function sentenceUnits(text: string): Array<{ text: string; code: boolean }> {
   const units: Array<{ text: string; code: boolean }> = [];
   let code = false;
+  let paragraph: string[] = [];
+  const flush = () => {
+    if (paragraph.length > 0) pushPieces(units, paragraph.join(' '), false);
+    paragraph = [];
+  };
   for (const rawLine of text.split(/\n/)) {
     const line = rawLine.trim();
     if (/^(?:```|~~~)/.test(line)) {
+      flush();
       code = !code;
       continue;
     }
-    if (line === '' || /^\|?\s*:?-{3,}/.test(line)) continue;
-    // Prose splits after sentence ends; a snippet's collapsed table splits between rows ("| |").
-    const pieces = line.split(/(?<=[.!?])\s+(?=[A-Z`"'(\[*_])|(?<=\|)\s+(?=\|)/);
-    for (const piece of pieces) {
-      const unit = piece.trim().replace(/^(?:[-*+]|\d+\.)\s+/, '').replace(/^#+\s+/, '').replace(/^>\s*/, '').replace(/…$/, '').replace(/^…/, '').trim();
-      if (unit.length >= 12) units.push({ text: unit, code });
+    if (code) {
+      pushPieces(units, line, true);
+      continue;
+    }
+    if (line === '' || /^\|?\s*:?-{3,}/.test(line)) {
+      flush();
+      continue;
+    }
+    // Table rows, list items, headings and quotes stand alone; prose lines join their paragraph.
+    if (/^(?:\||[-*+]\s|\d+\.\s|#|>)/.test(line)) {
+      flush();
+      pushPieces(units, line, false);
+    } else {
+      paragraph.push(line);
     }
   }
+  flush();
   return units;
+}
+
+function pushPieces(units: Array<{ text: string; code: boolean }>, line: string, code: boolean): void {
+  // Prose splits after sentence ends; a snippet's collapsed table splits between rows ("| |").
+  const pieces = line.split(/(?<=[.!?])\s+(?=[A-Z`"'(\[*_])|(?<=\|)\s+(?=\|)/);
+  for (const piece of pieces) {
+    // A piece cut off by a snippet's "…" is a fragment, not something to quote or learn from.
+    if (/…\s*$/.test(piece)) continue;
+    const unit = piece.trim().replace(/^(?:[-*+]|\d+\.)\s+/, '').replace(/^#+\s+/, '').replace(/^>\s*/, '').replace(/^…\s*/, '').trim();
+    if (unit.length >= 12) units.push({ text: unit, code });
+  }
 }
 
 const IDENTIFIER_PATTERNS: RegExp[] = [
