@@ -171,7 +171,10 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
     // Links name the page holding the next fact; identifiers in code samples are often just local names.
     const candidates: Array<[string, number]> = [
       ...links.map((term): [string, number] => [term, 2]),
-      ...identifiers(sentence.text).map((term): [string, number] => [term, sentence.code ? 0.75 : 1.5]),
+      ...identifiers(sentence.text)
+        // A plain word in backticks (`leased`, `str`) is a value, not a thread to follow.
+        .filter((term) => !/^[a-z]+$/.test(term))
+        .map((term): [string, number] => [term, sentence.code ? 0.75 : 1.5]),
       ...entities(sentence.text)
         .filter((term) => term.includes(' ') || properWords.has(term) || /^[A-Z0-9]+$/.test(term))
         .filter((term) => identifiers(term).length === 0)
