@@ -41,6 +41,18 @@ describe('sentences', () => {
     for (const unit of units) expect(text.includes(unit)).toBe(true);
   });
 
+  it('joins hard-wrapped paragraph lines, splits a collapsed list, and drops a fragment cut by "…"', () => {
+    expect(sentences('A step that returns a large value fails with\n`ORB-1202` after it ran. Store it elsewhere.')).toEqual([
+      'A step that returns a large value fails with `ORB-1202` after it ran.',
+      'Store it elsewhere.',
+    ]);
+    expect(sentences('…if one of these is true: - Side effects appear twice. - A worker logs `ORB-1101` on ack. - The counter incr…')).toEqual([
+      'if one of these is true:',
+      'Side effects appear twice.',
+      'A worker logs `ORB-1101` on ack.',
+    ]);
+  });
+
   it('splits a snippet whose table lost its line breaks between rows', () => {
     expect(sentences('| Code | Name | | `ORB-1101` | LeaseExpired | | `ORB-1202` | PayloadTooLarge |')).toEqual([
       '| Code | Name |',

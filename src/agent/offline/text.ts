@@ -110,8 +110,9 @@ export function sentenceUnits(text: string): Array<{ text: string; code: boolean
 }
 
 function pushPieces(units: Array<{ text: string; code: boolean }>, line: string, code: boolean): void {
-  // Prose splits after sentence ends; a snippet's collapsed table splits between rows ("| |").
-  const pieces = line.split(/(?<=[.!?])\s+(?=[A-Z`"'(\[*_])|(?<=\|)\s+(?=\|)/);
+  // Prose splits after sentence ends, a snippet's collapsed list at its " - " markers and its
+  // collapsed table between rows ("| |").
+  const pieces = line.split(/(?<=[.!?:])\s+[-*]\s+(?=\S)|(?<=[.!?])\s+(?=[A-Z`"'(\[*_])|(?<=\|)\s+(?=\|)/);
   for (const piece of pieces) {
     // A piece cut off by a snippet's "…" is a fragment, not something to quote or learn from.
     if (/…\s*$/.test(piece)) continue;
