@@ -1,10 +1,5 @@
-import type {
-  LanguageModelV3,
-  LanguageModelV3CallOptions,
-  LanguageModelV3Content,
-  LanguageModelV3GenerateResult,
-  LanguageModelV3StreamPart,
-} from '@ai-sdk/provider';
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Content } from '@ai-sdk/provider';
+import { inProcessModel } from '../agent/model-result.ts';
 
 /** One canned model turn. */
 export type ScriptedTurn =
@@ -32,42 +27,16 @@ export interface ScriptedModel extends LanguageModelV3 {
  */
 export function createScriptedModel(turns: ScriptedTurn[], options: { inputTokens?: (request: LanguageModelV3CallOptions) => number } = {}): ScriptedModel {
   const requests: LanguageModelV3CallOptions[] = [];
-  const generate = async (request: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> => {
+  const respond = (request: LanguageModelV3CallOptions): LanguageModelV3Content[] => {
     requests.push(request);
     let turn = turns[requests.length - 1];
     if (turn === undefined) {
       throw new Error(`scripted model: unexpected call ${requests.length} (only ${turns.length} turns scripted)`);
     }
     while (typeof turn === 'function') turn = turn(request);
-    const content = contentOf(turn, requests.length);
-    const inputTokens = options.inputTokens?.(request) ?? approximateTokens(JSON.stringify(request.prompt));
-    return {
-      content,
-      finishReason: { unified: 'toolCalls' in turn ? 'tool-calls' : 'stop', raw: undefined },
-      usage: {
-        inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 },
-        outputTokens: { total: approximateTokens(JSON.stringify(content)), text: undefined, reasoning: undefined },
-      },
-      warnings: [],
-    };
+    return contentOf(turn, requests.length);
   };
-  return {
-    specificationVersion: 'v3',
-    provider: 'scripted',
-    modelId: 'scripted',
-    supportedUrls: {},
-    requests,
-    doGenerate: generate,
-    async doStream(request) {
-      const result = await generate(request);
-      return { stream: streamOf(result) };
-    },
-  };
-}
-
-/** A rough token count (4 characters a token), used when a script gives none. */
-export function approximateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+  return Object.assign(inProcessModel({ provider: 'scripted', modelId: 'scripted' }, respond, options), { requests });
 }
 
 function contentOf(turn: Exclude<ScriptedTurn, (...args: never[]) => unknown>, callNumber: number): LanguageModelV3Content[] {
@@ -83,23 +52,4 @@ function contentOf(turn: Exclude<ScriptedTurn, (...args: never[]) => unknown>, c
     return [{ type: 'text', text: JSON.stringify({ abstained: false, ...turn.answer }) }];
   }
   return [{ type: 'text', text: turn.text }];
-}
-
-function streamOf(result: LanguageModelV3GenerateResult): ReadableStream<LanguageModelV3StreamPart> {
-  const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }];
-  for (const [index, part] of result.content.entries()) {
-    if (part.type === 'text') {
-      const id = `text-${index}`;
-      parts.push({ type: 'text-start', id }, { type: 'text-delta', id, delta: part.text }, { type: 'text-end', id });
-    } else if (part.type === 'tool-call') {
-      parts.push(part);
-    }
-  }
-  parts.push({ type: 'finish', finishReason: result.finishReason, usage: result.usage });
-  return new ReadableStream({
-    start(controller) {
-      for (const part of parts) controller.enqueue(part);
-      controller.close();
-    },
-  });
 }

@@ -1,11 +1,6 @@
-import type {
-  LanguageModelV3,
-  LanguageModelV3CallOptions,
-  LanguageModelV3Content,
-  LanguageModelV3GenerateResult,
-  LanguageModelV3StreamPart,
-} from '@ai-sdk/provider';
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Content } from '@ai-sdk/provider';
 import type { ModelAnswer } from '../answer.ts';
+import { inProcessModel } from '../model-result.ts';
 import { readConversation } from './conversation.ts';
 import { DEFAULT_ABSTAIN_OPTIONS, extractAnswer, type AbstainOptions } from './extract-answer.ts';
 import { DEFAULT_PLANNER_OPTIONS, nextAction, type PlannerOptions } from './planner.ts';
@@ -32,29 +27,7 @@ const DIRECT_REPLY =
 export function createOfflineModel(options: OfflineModelOptions = {}): LanguageModelV3 {
   const planner = { ...DEFAULT_PLANNER_OPTIONS, ...options.planner };
   const abstain = { ...DEFAULT_ABSTAIN_OPTIONS, ...options.abstain };
-  const generate = async (call: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> => {
-    const content = respond(call, planner, abstain);
-    const inputTokens = estimateTokens(JSON.stringify(call.prompt));
-    return {
-      content,
-      finishReason: { unified: content.some((part) => part.type === 'tool-call') ? 'tool-calls' : 'stop', raw: undefined },
-      usage: {
-        inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 },
-        outputTokens: { total: estimateTokens(JSON.stringify(content)), text: undefined, reasoning: undefined },
-      },
-      warnings: [],
-    };
-  };
-  return {
-    specificationVersion: 'v3',
-    provider: 'atlas',
-    modelId: 'offline',
-    supportedUrls: {},
-    doGenerate: generate,
-    async doStream(call) {
-      return { stream: toStream(await generate(call)) };
-    },
-  };
+  return inProcessModel({ provider: 'atlas', modelId: 'offline' }, (call) => respond(call, planner, abstain));
 }
 
 function respond(call: LanguageModelV3CallOptions, planner: PlannerOptions, abstain: AbstainOptions): LanguageModelV3Content[] {
@@ -81,24 +54,4 @@ function toolCall(toolCallId: string, toolName: string, input: object): Language
 
 function answerText(answer: ModelAnswer): LanguageModelV3Content {
   return { type: 'text', text: JSON.stringify(answer) };
-}
-
-/** Token estimate for usage reports (4 characters a token); the offline planner has no tokenizer. */
-function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
-
-function toStream(result: LanguageModelV3GenerateResult): ReadableStream<LanguageModelV3StreamPart> {
-  const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }];
-  for (const part of result.content) {
-    if (part.type === 'text') parts.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: part.text }, { type: 'text-end', id: 't' });
-    else if (part.type === 'tool-call') parts.push(part);
-  }
-  parts.push({ type: 'finish', finishReason: result.finishReason, usage: result.usage });
-  return new ReadableStream({
-    start(controller) {
-      for (const part of parts) controller.enqueue(part);
-      controller.close();
-    },
-  });
 }
