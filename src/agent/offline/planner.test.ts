@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { readConversation } from './conversation.ts';
 import { EvidenceView } from './evidence-view.ts';
 import { coverage, extractAnswer } from './extract-answer.ts';
-import { nextAction, rankBridges } from './planner.ts';
+import { rankBridges } from './bridges.ts';
+import { nextAction } from './planner.ts';
 import { analyzeQuestion } from './question.ts';
 
 type Result = { chunk_id: string; doc_id: string; heading: string; snippet: string; applies_to?: string };
