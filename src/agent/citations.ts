@@ -20,6 +20,13 @@ export function verifyCitations(
   const kept: Citation[] = [];
   const dropped: DroppedCitation[] = [];
   const seen = new Set<string>();
+  // Each shown text is normalised once per check, not once per citation.
+  const normalized = new Map<string, string>();
+  const normalizedOf = (text: string) => {
+    let value = normalized.get(text);
+    if (value === undefined) normalized.set(text, (value = normalize(text).text));
+    return value;
+  };
   for (const { doc_id: docId, quote } of citations) {
     const parts = quoteParts(quote);
     const key = `${docId}\u0000${parts.join('\u0000')}`;
@@ -30,12 +37,12 @@ export function verifyCitations(
       drop(`quote too short to support a claim (under ${MIN_QUOTE_CHARS} characters)`);
       continue;
     }
-    const found = findQuote(parts, evidence, (itemDocId) => itemDocId === docId);
+    const found = findQuote(parts, evidence, normalizedOf, (itemDocId) => itemDocId === docId);
     if (found) {
       kept.push({ ...found, quote });
       continue;
     }
-    const elsewhere = findQuote(parts, evidence, (itemDocId) => itemDocId !== docId);
+    const elsewhere = findQuote(parts, evidence, normalizedOf, (itemDocId) => itemDocId !== docId);
     if (elsewhere) drop(`quote is from doc "${elsewhere.docId}", not "${docId}"`);
     else if (!evidence.hasDoc(docId)) drop(`doc "${docId}" was never seen or read in this run`);
     else drop(`quote does not occur in the passages of "${docId}" that this run saw or read`);
@@ -45,10 +52,15 @@ export function verifyCitations(
 
 type Located = Omit<Citation, 'quote'>;
 
-function findQuote(parts: string[], evidence: EvidenceSet, docMatches: (docId: string) => boolean): Located | undefined {
+function findQuote(
+  parts: string[],
+  evidence: EvidenceSet,
+  normalizedOf: (text: string) => string,
+  docMatches: (docId: string) => boolean,
+): Located | undefined {
   for (const item of evidence.items()) {
     if (!docMatches(item.chunk.docId)) continue;
-    if (!item.shown.some((text) => containsInOrder(normalize(text).text, parts))) continue;
+    if (!item.shown.some((text) => containsInOrder(normalizedOf(text), parts))) continue;
     const { chunk } = item;
     const lines = locateLines(chunk.text, parts, chunk.endLine);
     return {
