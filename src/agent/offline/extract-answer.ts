@@ -104,14 +104,21 @@ function sentenceScorer(view: EvidenceView, conversation: Conversation, version:
   );
   // Identifiers the question names ("raise_errors", "ORB-1404") must appear as such, not as parts.
   const named = identifiers(view.analysis.question).map((identifier) => identifier.toLowerCase());
+  // Words most evidence sentences share ("job", "orbit") say little about which one answers.
+  const frequency = new Map<string, number>();
+  for (const sentence of view.sentences) for (const term of sentence.terms) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+  const total = Math.max(1, view.sentences.length);
+  const specificity = (term: string) => Math.log(1 + total / (frequency.get(term) ?? 1)) / Math.log(1 + total);
+  const wants = answerType(view.analysis.question);
   return (sentence, terms) => {
     let score = 0;
-    for (const term of terms) if (sentence.terms.has(term)) score += view.weight(term) || 0.5;
+    for (const term of terms) if (sentence.terms.has(term)) score += (view.weight(term) || 0.5) * (0.5 + specificity(term));
     if (score === 0) return 0;
     const { passage } = sentence;
     const lower = sentence.text.toLowerCase();
     score += 3 * named.filter((identifier) => lower.includes(identifier)).length;
-    score += Math.min(identifiers(sentence.text).length, 2) * 0.25;
+    score += Math.min(identifiers(sentence.text).length, 2) * (wants === 'name' ? 1 : 0.25);
+    if (wants === 'quantity' && /\d/.test(sentence.text)) score += 1;
     score /= 1 + Math.max(0, words(sentence.text).length - 40) / 40;
     const top = best[passage.searchIndex] ?? 0;
     const relevance = top > 0 && passage.score > 0 ? passage.score / top : 0.5;
@@ -121,6 +128,18 @@ function sentenceScorer(view: EvidenceView, conversation: Conversation, version:
     if (sentence.code) score *= 0.3;
     return score;
   };
+}
+
+/**
+ * What kind of answer the question asks for: a name (which setting, option, key, error, command,
+ * variable, metric, field...), a quantity (how many, how long, what default, which version), or
+ * anything else.
+ */
+export function answerType(question: string): 'name' | 'quantity' | 'other' {
+  const text = question.toLowerCase();
+  if (/\b(?:how (?:many|much|long|often|big|large)|what(?:'s| is) the (?:default|limit|maximum|minimum)|which (?:version|release)|when)\b/.test(text)) return 'quantity';
+  if (/\b(?:which|what)\s+(?:\w+\s+)?(?:setting|option|key|variable|env(?:ironment)? var\w*|flag|parameter|field|error|code|exception|command|metric|endpoint|method|function|header|section|value|name)s?\b/.test(text)) return 'name';
+  return 'other';
 }
 
 /** True when a sentence names a release line other than `version` and not `version` itself. */

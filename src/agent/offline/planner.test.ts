@@ -2,7 +2,7 @@ import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { readConversation } from './conversation.ts';
 import { EvidenceView } from './evidence-view.ts';
-import { coverage, extractAnswer } from './extract-answer.ts';
+import { answerType, coverage, extractAnswer } from './extract-answer.ts';
 import { rankBridges } from './bridges.ts';
 import { nextAction } from './planner.ts';
 import { analyzeQuestion } from './question.ts';
@@ -115,5 +115,17 @@ describe('coverage and the extractive answer', () => {
       citations: [{ doc_id: 'overview', quote: 'Orbit supports three brokers: Redis, Amazon SQS and RabbitMQ.' }],
       abstained: false,
     });
+  });
+});
+
+describe('answerType', () => {
+  it.each([
+    ['Which setting controls the lease in Orbit 3?', 'name'],
+    ['What error code does a too-large step result raise?', 'name'],
+    ['How many times is a job retried by default?', 'quantity'],
+    ['Which release added ORBIT_MAX_TASKS_PER_CHILD?', 'quantity'],
+    ['Why do my jobs run twice?', 'other'],
+  ])('%s -> %s', (question, expected) => {
+    expect(answerType(question)).toBe(expected);
   });
 });
