@@ -83,8 +83,9 @@ function keyTermsOf(question: string, anchors: string[]): string[] {
   return [...keys];
 }
 
+/** A lone capitalised word that opens the question ("Walk me through...") is grammar, not a name. */
 function isSentenceStartWord(text: string, entity: string): boolean {
-  return !entity.includes(' ') && text.startsWith(entity) && STOPWORDS.has(entity.toLowerCase());
+  return !entity.includes(' ') && text.startsWith(entity) && !/^[A-Z0-9]+$/.test(entity);
 }
 
 /**
