@@ -9,7 +9,6 @@
 import path from 'node:path';
 import { createOfflineModel } from '../src/agent/offline/index.ts';
 import { agenticRun } from '../src/agent/run.ts';
-import { loadCorpus } from '../src/corpus/index.ts';
 import { loadDataset } from '../src/eval/dataset.ts';
 import { createSqliteIndex } from '../src/index/sqlite.ts';
 
@@ -40,7 +39,7 @@ async function main(argv: string[]): Promise<void> {
   if (!dir) throw new Error('usage: npx tsx scripts/calibrate.ts <dataset-dir> [--json]');
   const dataset = await loadDataset(path.resolve(dir));
   const index = createSqliteIndex({ path: ':memory:' });
-  await index.ingest((await loadCorpus(path.join(path.resolve(dir), 'docs'))).docs);
+  await index.ingest(dataset.docs);
   const model = createOfflineModel();
   const rows: Row[] = [];
   for (const query of dataset.retrievalQueries ?? []) {
