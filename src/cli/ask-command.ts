@@ -4,7 +4,7 @@ import type { AgentRun } from '../agent/run-state.ts';
 import type { RunEvent } from '../agent/events.ts';
 import { AtlasError } from '../errors.ts';
 import type { CliIO } from './io.ts';
-import { cliModel, openIndex, positiveInt } from './options.ts';
+import { cliModel, dbOption, openIndex, positiveInt, versionOption } from './options.ts';
 import { requireIndex } from './require-index.ts';
 
 interface AskOptions {
@@ -24,9 +24,9 @@ export function registerAskCommand(program: Command, io: CliIO): void {
     .argument('<question>')
     .option('--model <spec>', 'offline | openai:<id> | anthropic:<id> | ollama:<id> | openai-compatible:<baseURL>#<id>')
     .option('--max-searches <n>', 'search budget', positiveInt('--max-searches'), 6)
-    .option('--version <v>', 'only pages for this release line (and pages for all versions)')
+    .addOption(versionOption())
     .option('--first-turn <policy>', 'required (always search first) or auto (may answer directly)', 'required')
-    .option('--db <path>', 'index file', '.atlas/index.db')
+    .addOption(dbOption())
     .option('--json', 'print the whole run as JSON')
     .action(async (question: string, options: AskOptions) => {
       if (options.firstTurn !== 'required' && options.firstTurn !== 'auto') {

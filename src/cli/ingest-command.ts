@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { loadCorpus } from '../corpus/index.ts';
 import { AtlasError, CorpusError } from '../errors.ts';
 import type { CliIO } from './io.ts';
-import { dbPath, openIndex, positiveInt } from './options.ts';
+import { dbOption, dbPath, openIndex, positiveInt } from './options.ts';
 
 /** `atlas ingest <dir>`: load, validate and index a docs folder (atomic, incremental). */
 export function registerIngestCommand(program: Command, io: CliIO): void {
@@ -12,7 +12,7 @@ export function registerIngestCommand(program: Command, io: CliIO): void {
     .command('ingest')
     .description('Index a folder of markdown docs (a dataset folder with docs/ works too).')
     .argument('<dir>', 'docs folder, or a dataset folder containing docs/')
-    .option('--db <path>', 'index file', '.atlas/index.db')
+    .addOption(dbOption())
     .option('--skip-invalid', 'index the valid pages and list the invalid ones instead of failing')
     .option('--max-chunk-chars <n>', 'split sections longer than this at paragraph boundaries', positiveInt('--max-chunk-chars'))
     .option('--json', 'print the ingest report as JSON')

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import type { LanguageModel } from 'ai';
 import { createOfflineModel } from '../agent/offline/index.ts';
 import type { ModelPrice } from '../agent/run-state.ts';
@@ -10,6 +10,16 @@ import type { CliIO } from './io.ts';
 
 /** Default index location, relative to the working directory. */
 export const DEFAULT_DB = '.atlas/index.db';
+
+/** `--db PATH`, the index file of the commands that read or write it. */
+export function dbOption(): Option {
+  return new Option('--db <path>', 'index file').default(DEFAULT_DB);
+}
+
+/** `--version V`, the release-line filter applied inside the index. */
+export function versionOption(): Option {
+  return new Option('--version <v>', 'only pages for this release line (and pages for all versions)');
+}
 
 /** commander parser for positive integers, with a message that says what to pass. */
 export function positiveInt(name: string) {

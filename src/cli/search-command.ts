@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Hit } from '../index/types.ts';
 import type { CliIO } from './io.ts';
-import { openIndex, positiveInt } from './options.ts';
+import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
 import { requireIndex } from './require-index.ts';
 
 /** `atlas search "<query>"`: one BM25 search, as a table or JSON. */
@@ -11,8 +11,8 @@ export function registerSearchCommand(program: Command, io: CliIO): void {
     .description('Search the index once (no model).')
     .argument('<query>', 'any text: words, identifiers, a question')
     .option('--k <n>', 'number of results', positiveInt('--k'), 5)
-    .option('--version <v>', 'only pages for this release line (and pages for all versions)')
-    .option('--db <path>', 'index file', '.atlas/index.db')
+    .addOption(versionOption())
+    .addOption(dbOption())
     .option('--json', 'print {query, hits} as JSON')
     .action(async (query: string, options: { k: number; version?: string; db: string; json?: boolean }) => {
       await requireIndex(io, options.db);
