@@ -2,7 +2,10 @@ import { FAILURE_BUCKETS } from './buckets.ts';
 import type { DecisionReport } from './decisions.ts';
 import type { CompareReport } from './report-json.ts';
 import type { RetrievalRow } from './retrieval.ts';
-import { formatTable, formatUsd } from './table.ts';
+import { budgetTable, repeatTable, resultsTable, type TableData } from './compare-tables.ts';
+import { formatTable } from './table.ts';
+
+const formatTableData = ({ header, rows }: TableData) => formatTable(header, rows);
 
 /**
  * The human table of `atlas eval retrieval`.
@@ -38,10 +41,7 @@ export function formatRetrievalTable(dataset: string, rows: RetrievalRow[]): str
 export function formatCompareReport(report: Omit<CompareReport, 'cases'>): string {
   const parts = [
     `Classic vs agentic on ${report.dataset} (model ${report.model}; fair classic k = ${report.fairK}, the agent's mean chunks seen)\n`,
-    formatTable(
-      ['kind', 'arm', 'n', 'recall', 'pass', 'abstain', 'searches', 'chunks', 'tokens', '$/q', 'p50 s'],
-      report.rows.map((row) => [row.kind, row.arm, row.n, row.recall, row.pass, row.abstain, row.searches, row.chunks, row.tokens, formatUsd(row.costPerQuery), row.p50s]),
-    ),
+    formatTableData(resultsTable(report.rows, { calls: false })),
     `\nFailed agentic cases by bucket: ${FAILURE_BUCKETS.map((bucket) => `${bucket} ${report.buckets[bucket]}`).join(', ')}\n`,
   ];
   for (const bucket of FAILURE_BUCKETS) {
@@ -51,19 +51,13 @@ export function formatCompareReport(report: Omit<CompareReport, 'cases'>): strin
   if (report.budgets.length > 0) {
     parts.push(
       '\nBudget sweep (agentic):\n',
-      formatTable(
-        ['max searches', 'n', 'recall', 'pass', 'searches', 'chunks', 'tokens', '$/q'],
-        report.budgets.map((row) => [row.maxSearches, row.n, row.recall, row.pass, row.searches, row.chunks, row.tokens, formatUsd(row.costPerQuery)]),
-      ),
+      formatTableData(budgetTable(report.budgets)),
     );
   }
   if (report.repeats) {
     parts.push(
       `\nSpread over ${report.repeats[0]?.repeats ?? 0} agentic repeats:\n`,
-      formatTable(
-        ['kind', 'recall min', 'recall max', 'recall stdev', 'pass min', 'pass max', 'pass stdev'],
-        report.repeats.map((row) => [row.kind, row.recall?.min, row.recall?.max, row.recall?.stdev, row.pass.min, row.pass.max, row.pass.stdev]),
-      ),
+      formatTableData(repeatTable(report.repeats)),
     );
   }
   return parts.join('');

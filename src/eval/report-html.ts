@@ -1,5 +1,6 @@
 import { FAILURE_BUCKETS } from './buckets.ts';
 import type { CompareRow } from './compare-rows.ts';
+import { budgetTable, repeatTable, resultsTable, type TableData } from './compare-tables.ts';
 import type { CompareReport } from './report-json.ts';
 import { escapeHtml, renderBarChart } from './report-chart.ts';
 import { renderFailedCase } from './report-trace.ts';
@@ -43,32 +44,23 @@ export function renderReportHtml(report: CompareReport): string {
     `<p class="muted">model <code>${escapeHtml(report.model)}</code> &middot; ${new Set(report.cases.map((result) => result.caseId)).size} cases &middot; agentic search budget ${report.maxSearches} &middot; fair classic k = ${report.fairK} (the agent's mean chunks seen) &middot; concurrency ${report.concurrency}</p>`,
     `<div class="charts">${charts(report)}</div>`,
     '<h2>Results per kind and arm</h2>',
-    table(
-      ['kind', 'arm', 'n', 'recall', 'pass', 'abstain', 'searches', 'chunks', 'calls', 'tokens', '$/q', 'p50 s'],
-      report.rows.map((row) => [row.kind, row.arm, row.n, row.recall, row.pass, row.abstain, row.searches, row.chunks, row.modelCalls, row.tokens, formatUsd(row.costPerQuery), row.p50s]),
-    ),
+    tableOf(resultsTable(report.rows, { calls: true })),
     '<h2>Failure buckets (agentic)</h2>',
-    table(
-      ['bucket', 'cases', 'meaning'],
-      FAILURE_BUCKETS.map((bucket) => [bucket, report.buckets[bucket], BUCKET_HELP[bucket]]),
-    ),
+    tableOf({
+      header: ['bucket', 'cases', 'meaning'],
+      rows: FAILURE_BUCKETS.map((bucket) => [bucket, report.buckets[bucket], BUCKET_HELP[bucket]]),
+    }),
   ];
   if (report.budgets.length > 0) {
     sections.push(
       '<h2>Budget sweep (agentic)</h2>',
-      table(
-        ['max searches', 'n', 'recall', 'pass', 'searches', 'chunks', 'tokens', '$/q'],
-        report.budgets.map((row) => [row.maxSearches, row.n, row.recall, row.pass, row.searches, row.chunks, row.tokens, formatUsd(row.costPerQuery)]),
-      ),
+      tableOf(budgetTable(report.budgets)),
     );
   }
   if (report.repeats) {
     sections.push(
       `<h2>Spread over ${report.repeats[0]?.repeats ?? 0} agentic repeats</h2>`,
-      table(
-        ['kind', 'recall min', 'recall max', 'recall stdev', 'pass min', 'pass max', 'pass stdev'],
-        report.repeats.map((row) => [row.kind, row.recall?.min, row.recall?.max, row.recall?.stdev, row.pass.min, row.pass.max, row.pass.stdev]),
-      ),
+      tableOf(repeatTable(report.repeats)),
     );
   }
   sections.push(
@@ -106,7 +98,7 @@ function charts(report: CompareReport): string {
   return `${recall}${second}`;
 }
 
-function table(header: string[], rows: Cell[][]): string {
+function tableOf({ header, rows }: TableData): string {
   const head = `<tr>${header.map((title) => `<th>${escapeHtml(title)}</th>`).join('')}</tr>`;
   const body = rows
     .map((row) => `<tr>${row.map((cell) => `<td${typeof cell === 'number' ? ' class="num"' : ''}>${escapeHtml(cellText(cell))}</td>`).join('')}</tr>`)
