@@ -22,7 +22,24 @@ export function buildSystemPrompt(options: { maxSearches: number; filter?: Searc
     .join('\n');
 }
 
+const REPAIR_OPENING = 'Your last reply could not be used';
+
 /** The user turn that asks for a repair after malformed output. */
 export function repairPrompt(reason: string): string {
-  return `Your last reply could not be used: ${reason}. Reply with only the JSON object {"text": string, "citations": [{"doc_id": string, "quote": string}], "abstained": boolean}.`;
+  return `${REPAIR_OPENING}: ${reason}. Reply with only the JSON object {"text": string, "citations": [{"doc_id": string, "quote": string}], "abstained": boolean}.`;
+}
+
+/** True when a user turn is the loop's repair request (so in-process models can tell). */
+export function isRepairPrompt(text: string): boolean {
+  return text.startsWith(REPAIR_OPENING);
+}
+
+/**
+ * What {@link buildSystemPrompt} announced, read back from its text: the search budget and the
+ * release line the run is restricted to. The offline planner reads these the way a model would.
+ */
+export function readSystemPrompt(text: string): { maxSearches?: number; version?: string } {
+  const budget = /at most (\d+) searches/.exec(text)?.[1];
+  const version = /documentation for version (\S+?) \(/.exec(text)?.[1];
+  return { ...(budget ? { maxSearches: Number(budget) } : {}), ...(version ? { version } : {}) };
 }

@@ -1,4 +1,5 @@
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
+import { isRepairPrompt, readSystemPrompt } from '../prompt.ts';
 
 /** A passage the conversation showed: a search result or a section that was read. */
 export interface Passage {
@@ -56,14 +57,13 @@ export function readConversation(prompt: LanguageModelV3Prompt): Conversation {
   const calls = new Map<string, ToolCallInfo>();
   for (const message of prompt) {
     if (message.role === 'system') {
-      const budget = /at most (\d+) searches/.exec(message.content)?.[1];
-      if (budget) conversation.announcedBudget = Number(budget);
-      const version = /documentation for version (\S+?) \(/.exec(message.content)?.[1];
-      if (version) conversation.sessionVersion = version;
+      const announced = readSystemPrompt(message.content);
+      if (announced.maxSearches !== undefined) conversation.announcedBudget = announced.maxSearches;
+      if (announced.version !== undefined) conversation.sessionVersion = announced.version;
     } else if (message.role === 'user') {
       const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join(' ').trim();
       if (conversation.question === '') conversation.question = text;
-      else conversation.repairRequested = text.startsWith('Your last reply could not be used');
+      else conversation.repairRequested = isRepairPrompt(text);
     } else if (message.role === 'assistant') {
       for (const part of message.content) {
         if (part.type === 'tool-call') calls.set(part.toolCallId, { toolName: part.toolName, input: asObject(part.input) });
