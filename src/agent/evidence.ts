@@ -24,6 +24,7 @@ export interface EvidenceItem {
  */
 export class EvidenceSet {
   readonly #items = new Map<string, EvidenceItem>();
+  readonly #docIds = new Set<string>();
 
   /** Records that `text` of `chunk` was shown; returns true when the chunk is new to the run. */
   add(chunk: Chunk, text: string, step: number, source: EvidenceSource): boolean {
@@ -34,6 +35,7 @@ export class EvidenceSet {
       return false;
     }
     this.#items.set(chunk.chunkId, { chunk, shown: [text], firstStep: step, source });
+    this.#docIds.add(chunk.docId);
     return true;
   }
 
@@ -56,11 +58,11 @@ export class EvidenceSet {
 
   /** Doc ids in the order the run first saw them. */
   rankedDocIds(): string[] {
-    return [...new Set(this.items().map((item) => item.chunk.docId))];
+    return [...this.#docIds];
   }
 
   /** True when some chunk of `docId` was already seen. */
   hasDoc(docId: string): boolean {
-    return this.items().some((item) => item.chunk.docId === docId);
+    return this.#docIds.has(docId);
   }
 }

@@ -43,7 +43,7 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
       const novelty = termWords.filter((word) => !facts.questionWords.has(word)).length / termWords.length;
       // An identifier many seen passages mention, or whose own section was seen, is explored.
       const isDefined = [term, ...identifiers(term)].some((part) => facts.defined.has(part.toLowerCase()));
-      const explored = boost > 1 ? (isDefined ? 0.3 : 1) / (1 + 0.5 * (mentions(view, term) - 1)) : 1;
+      const explored = boost > 1 ? (isDefined ? 0.3 : 1) / (1 + 0.5 * (facts.mentions(term) - 1)) : 1;
       // Within a sentence, the candidate next to the relation word wins ("directed by Tim Burton").
       const near = overlap * (0.5 + (0.5 * proximity(view, facts.keys, tokens, termWords[0] ?? '')) / overlap);
       const score = near * position * recency * boost * adjective * novelty * explored;
@@ -87,9 +87,16 @@ function evidenceFacts(analysis: QuestionAnalysis, conversation: Conversation, v
     }
     return best;
   };
+  // How many seen passages mention a term (at least 1); texts lowercased once, not per candidate.
+  const lowered = view.passages.map((passage) => passage.texts.join('\n').toLowerCase());
+  const mentions = (term: string) => {
+    const needle = term.toLowerCase();
+    return Math.max(1, lowered.filter((text) => text.includes(needle)).length);
+  };
   return {
     keys,
     overlap,
+    mentions,
     properWords,
     defined,
     passageBest,
@@ -149,11 +156,7 @@ function proximity(view: EvidenceView, keys: Set<string>, tokens: string[], firs
   return score;
 }
 
-/** How many seen passages mention `term` (at least 1). */
-function mentions(view: EvidenceView, term: string): number {
-  const needle = term.toLowerCase();
-  return Math.max(1, view.passages.filter((passage) => passage.texts.some((text) => text.toLowerCase().includes(needle))).length);
-}
+
 
 /** True when a page about `anchor` was seen. */
 export function isFound(anchor: string, view: EvidenceView): boolean {
