@@ -2,6 +2,7 @@ import type { LanguageModel, ModelMessage } from 'ai';
 import type { SearchFilter } from '../index/types.ts';
 import { abstention, type Answer, type DroppedCitation, type ModelAnswer } from './answer.ts';
 import { verifyCitations } from './citations.ts';
+import { costOf, type ModelPrice } from './cost.ts';
 import type { EvidenceSource } from './evidence.ts';
 import type { RunEventHandler } from './events.ts';
 import { callModel, type ModelCallOutcome, type ToolChoice } from './model-call.ts';
@@ -9,11 +10,6 @@ import { repairPrompt } from './prompt.ts';
 import type { ReadStep, SearchSession, SearchStep } from './search-session.ts';
 import type { StopReason } from './stop-conditions.ts';
 
-/** USD per one million input and output tokens; `null` when unknown. */
-export interface ModelPrice {
-  input: number;
-  output: number;
-}
 
 /** Options shared by the agentic loop and the classic baseline. */
 export interface AskOptions {
@@ -217,6 +213,6 @@ function sumUsage(calls: ModelCallRecord[], price: ModelPrice | null | undefined
   const inputTokens = calls.reduce((sum, call) => sum + call.inputTokens, 0);
   const outputTokens = calls.reduce((sum, call) => sum + call.outputTokens, 0);
   const known = calls.every((call) => call.usageKnown);
-  const costUsd = price && known ? (inputTokens * price.input + outputTokens * price.output) / 1_000_000 : null;
+  const costUsd = costOf({ inputTokens: known ? inputTokens : undefined, outputTokens: known ? outputTokens : undefined }, price);
   return { modelCalls: calls.length, inputTokens, outputTokens, costUsd };
 }

@@ -275,3 +275,4 @@ describe('direct answers', () => {
     expect(required.trace.errors[0]).toBe('the model violated tool choice "required"');
   });
 });
+

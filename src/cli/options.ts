@@ -2,7 +2,7 @@ import path from 'node:path';
 import { InvalidArgumentError, Option } from 'commander';
 import type { LanguageModel } from 'ai';
 import { createOfflineModel } from '../agent/offline/index.ts';
-import type { ModelPrice } from '../agent/run-state.ts';
+import type { ModelPrice } from '../agent/cost.ts';
 import { createSqliteIndex } from '../index/sqlite.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { defaultModelSpec, findPrice, loadPriceOverrides, resolveModel } from '../models/index.ts';

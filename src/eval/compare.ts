@@ -1,7 +1,8 @@
 import type { LanguageModel } from 'ai';
 import { classicAsk } from '../agent/classic.ts';
 import { agenticRun } from '../agent/run.ts';
-import type { AgentRun, ModelPrice } from '../agent/run-state.ts';
+import type { ModelPrice } from '../agent/cost.ts';
+import type { AgentRun } from '../agent/run-state.ts';
 import type { Doc } from '../corpus/types.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { classifyFailure, distinctiveTerms, type FailureBucket } from './buckets.ts';

@@ -1,6 +1,6 @@
 import type { LanguageModel } from 'ai';
 import { agenticRun } from '../agent/run.ts';
-import type { ModelPrice } from '../agent/run-state.ts';
+import type { ModelPrice } from '../agent/cost.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { runFailed, thrownRun } from './cases.ts';
 import type { DecisionCase } from './dataset.ts';

@@ -1,13 +1,10 @@
 import { z } from 'zod';
 import { AtlasError } from '../errors.ts';
 import type { ModelEnv } from './resolve-model.ts';
+import { costOf, type ModelPrice } from '../agent/cost.ts';
 import type { TokenUsage } from './usage.ts';
 
-/** USD per 1 million tokens. */
-export interface ModelPrice {
-  input: number;
-  output: number;
-}
+export type { ModelPrice };
 
 /**
  * Prices by model key: the model spec (`openai:gpt-5-mini`), or `<provider>:*` for every model
@@ -66,17 +63,7 @@ export function findPrice(modelKey: string, table: PriceTable): ModelPrice | und
  * costUsd('openai:some-new-model', { inputTokens: 1, outputTokens: 1 }, DEFAULT_PRICES) // null
  */
 export function costUsd(modelKey: string, usage: TokenUsage, table: PriceTable = DEFAULT_PRICES): number | null {
-  const price = findPrice(modelKey, table);
-  if (price === undefined) return null;
-  const input = tokenCost(usage.inputTokens, price.input);
-  const output = tokenCost(usage.outputTokens, price.output);
-  if (input === null || output === null) return null;
-  return (input + output) / 1_000_000;
-}
-
-function tokenCost(tokens: number | undefined, pricePerMillion: number): number | null {
-  if (pricePerMillion === 0) return 0;
-  return tokens === undefined ? null : tokens * pricePerMillion;
+  return costOf(usage, findPrice(modelKey, table));
 }
 
 const priceSchema = z.strictObject({
