@@ -6,7 +6,7 @@ import { loadDataset, requireFile, type Dataset } from '../eval/dataset.ts';
 import { runDecisionEval } from '../eval/decisions.ts';
 import { formatCompareReport, formatDecisionReport, formatRetrievalTable } from '../eval/format.ts';
 import type { Sleep } from '../eval/pool.ts';
-import { createProgress } from '../eval/progress.ts';
+import { createProgress, type Progress } from '../eval/progress.ts';
 import { compareReport, compareSummary, writeReports } from '../eval/report-json.ts';
 import { retrievalRunCount, runRetrievalEval, type RetrievalArmGroup } from '../eval/retrieval.ts';
 import { createSqliteIndex } from '../index/sqlite.ts';
@@ -58,18 +58,32 @@ function concurrencyFor(options: CommonOptions, spec: string | undefined): numbe
  * // atlas eval compare --data datasets/orbit --out reports/
  */
 export function registerEvalCommands(program: Command, io: CliIO, deps: EvalCommandDeps = {}): void {
-  const resolve = deps.resolveModel ?? ((spec: string | undefined) => cliModel(io, spec));
+  const context: EvalContext = { io, deps, resolve: deps.resolveModel ?? ((spec: string | undefined) => cliModel(io, spec)) };
   const evalCommand = program.command('eval').description('Measure retrieval and answers on a dataset folder (docs/ + eval/*.jsonl).');
-  const common = (command: Command) =>
-    command
-      .requiredOption('--data <dir>', 'dataset folder: docs/*.md and eval/*.jsonl')
-      .option('--model <spec>', 'offline | openai:<id> | anthropic:<id> | ollama:<id> | openai-compatible:<baseURL>#<id>')
-      .option('--json', 'print one JSON object on stdout')
-      .option('--db <path>', 'index file to ingest into (default: a temporary in-memory index)')
-      .option('--concurrency <n>', 'runs in flight at once (default 4; 1 for the in-process offline model)', positiveInt('--concurrency'))
-      .option('--skip-invalid', 'leave invalid pages of docs/ out (listed on stderr) instead of failing');
+  registerRetrieval(evalCommand, context);
+  registerCompare(evalCommand, context);
+  registerDecisions(evalCommand, context);
+}
 
-  common(evalCommand.command('retrieval').description('Evidence recall per query kind: classic one-shot search at k=5 and k=15, and the agent.'))
+interface EvalContext {
+  io: CliIO;
+  deps: EvalCommandDeps;
+  resolve: (spec: string | undefined) => CliModel;
+}
+
+/** The options every eval command takes. */
+function withCommonOptions(command: Command): Command {
+  return command
+    .requiredOption('--data <dir>', 'dataset folder: docs/*.md and eval/*.jsonl')
+    .option('--model <spec>', 'offline | openai:<id> | anthropic:<id> | ollama:<id> | openai-compatible:<baseURL>#<id>')
+    .option('--json', 'print one JSON object on stdout')
+    .option('--db <path>', 'index file to ingest into (default: a temporary in-memory index)')
+    .option('--concurrency <n>', 'runs in flight at once (default 4; 1 for the in-process offline model)', positiveInt('--concurrency'))
+    .option('--skip-invalid', 'leave invalid pages of docs/ out (listed on stderr) instead of failing');
+}
+
+function registerRetrieval(evalCommand: Command, { io, deps, resolve }: EvalContext): void {
+  withCommonOptions(evalCommand.command('retrieval').description('Evidence recall per query kind: classic one-shot search at k=5 and k=15, and the agent.'))
     .option('--arms <list>', 'arms to run: classic, agentic or both', parseArms, ['classic', 'agentic'])
     .option('--max-searches <n>', 'search budget of the agentic arm', positiveInt('--max-searches'))
     .option('--max-chunks <n>', 'cap on chunks the agentic arm may see', positiveInt('--max-chunks'))
@@ -77,10 +91,9 @@ export function registerEvalCommands(program: Command, io: CliIO, deps: EvalComm
       const dataset = await loadData(io, options);
       const queries = requireFile(dataset, 'retrievalQueries');
       const chosen = options.arms.includes('agentic') ? resolve(options.model) : undefined;
-      const index = await datasetIndex(io, dataset, options.db);
-      const progress = createProgress({ total: retrievalRunCount(queries, options.arms), label: 'eval retrieval', write: io.stderr, isTTY: io.isTTY, now: io.now });
-      try {
-        const rows = await runRetrievalEval({
+      const bar = { label: 'eval retrieval', total: retrievalRunCount(queries, options.arms) };
+      const rows = await withDatasetIndex(io, dataset, options.db, bar, (index, progress) =>
+        runRetrievalEval({
           queries,
           index,
           arms: options.arms,
@@ -91,16 +104,18 @@ export function registerEvalCommands(program: Command, io: CliIO, deps: EvalComm
           ...(options.maxChunks ? { maxChunks: options.maxChunks } : {}),
           ...(deps.sleep ? { sleep: deps.sleep } : {}),
           onQueryDone: () => progress.tick(),
-        });
-        progress.done();
-        io.stdout(options.json ? `${JSON.stringify({ dataset: dataset.name, rows })}\n` : formatRetrievalTable(dataset.name, rows));
-      } finally {
-        progress.done();
-        await index.close();
-      }
+        }),
+      );
+      io.stdout(options.json ? `${JSON.stringify({ dataset: dataset.name, rows })}\n` : formatRetrievalTable(dataset.name, rows));
     });
+}
 
-  common(evalCommand.command('compare').description('Classic (k=5 and k = the agent\'s mean chunks) vs agentic on the same cases: recall, pass, abstain, cost, failure buckets.'))
+function registerCompare(evalCommand: Command, { io, deps, resolve }: EvalContext): void {
+  withCommonOptions(
+    evalCommand
+      .command('compare')
+      .description("Classic (k=5 and k = the agent's mean chunks) vs agentic on the same cases: recall, pass, abstain, cost, failure buckets."),
+  )
     .option('--out <dir>', 'write report.json (every case with its trace) and report.html there')
     .option('--budgets <list>', 'search budgets of the agentic budget sweep, e.g. 1,2,6', parseBudgets)
     .option('--repeat <n>', 'agentic passes, to report the spread between runs', positiveInt('--repeat'), 1)
@@ -112,11 +127,9 @@ export function registerEvalCommands(program: Command, io: CliIO, deps: EvalComm
       const repeated = (dataset.retrievalQueries?.length ?? 0) + (dataset.qaGold?.length ?? 0) - cases.length;
       if (repeated > 0) io.stderr(`atlas: ${repeated} qa_gold questions repeat a retrieval query; each runs once, as its retrieval case.\n`);
       const { model, spec, price } = resolve(options.model);
-      const index = await datasetIndex(io, dataset, options.db);
-      const progress = createProgress({ total: cases.length * 3, label: 'eval compare', write: io.stderr, isTTY: io.isTTY, now: io.now });
       const concurrency = concurrencyFor(options, spec);
-      try {
-        const result = await runCompare({
+      const result = await withDatasetIndex(io, dataset, options.db, { label: 'eval compare', total: cases.length * 3 }, (index, progress) =>
+        runCompare({
           cases,
           docs: dataset.docs,
           index,
@@ -131,45 +144,58 @@ export function registerEvalCommands(program: Command, io: CliIO, deps: EvalComm
           onPlan: (runs) => progress.setTotal(runs),
           onRunDone: () => progress.tick(),
           onRetry: (caseId, reason) => io.stderr(`\nretrying ${caseId} once: ${reason}\n`),
-        });
-        progress.done();
-        const report = compareReport(result, { dataset: dataset.name, model: spec, maxSearches: options.maxSearches, concurrency });
-        const files = options.out ? await writeReports(path.resolve(io.cwd, options.out), report) : undefined;
-        const summary = compareSummary(report);
-        if (options.json) io.stdout(`${JSON.stringify({ ...summary, ...(files ? { reports: files } : {}) })}\n`);
-        else io.stdout(`${formatCompareReport(summary)}${files ? `\nWrote ${files.json} and ${files.html}\n` : ''}`);
-      } finally {
-        progress.done();
-        await index.close();
-      }
+        }),
+      );
+      const report = compareReport(result, { dataset: dataset.name, model: spec, maxSearches: options.maxSearches, concurrency });
+      const files = options.out ? await writeReports(path.resolve(io.cwd, options.out), report) : undefined;
+      const summary = compareSummary(report);
+      if (options.json) io.stdout(`${JSON.stringify({ ...summary, ...(files ? { reports: files } : {}) })}\n`);
+      else io.stdout(`${formatCompareReport(summary)}${files ? `\nWrote ${files.json} and ${files.html}\n` : ''}`);
     });
+}
 
-  common(evalCommand.command('decisions').description('Does the agent search when it should and answer directly when it should? (firstTurn auto)')).action(
-    async (options: CommonOptions) => {
-      const dataset = await loadData(io, options);
-      const cases = requireFile(dataset, 'decisions');
-      const { model, spec, price } = resolve(options.model);
-      const index = await datasetIndex(io, dataset, options.db);
-      const progress = createProgress({ total: cases.length, label: 'eval decisions', write: io.stderr, isTTY: io.isTTY, now: io.now });
-      try {
-        const report = await runDecisionEval({
-          cases,
-          index,
-          model,
-          price,
-          now: io.now,
-          concurrency: concurrencyFor(options, spec),
-          ...(deps.sleep ? { sleep: deps.sleep } : {}),
-          onCaseDone: () => progress.tick(),
-        });
-        progress.done();
-        io.stdout(options.json ? `${JSON.stringify({ dataset: dataset.name, model: spec, ...report })}\n` : formatDecisionReport(dataset.name, report));
-      } finally {
-        progress.done();
-        await index.close();
-      }
-    },
-  );
+function registerDecisions(evalCommand: Command, { io, deps, resolve }: EvalContext): void {
+  withCommonOptions(
+    evalCommand.command('decisions').description('Does the agent search when it should and answer directly when it should? (firstTurn auto)'),
+  ).action(async (options: CommonOptions) => {
+    const dataset = await loadData(io, options);
+    const cases = requireFile(dataset, 'decisions');
+    const { model, spec, price } = resolve(options.model);
+    const report = await withDatasetIndex(io, dataset, options.db, { label: 'eval decisions', total: cases.length }, (index, progress) =>
+      runDecisionEval({
+        cases,
+        index,
+        model,
+        price,
+        now: io.now,
+        concurrency: concurrencyFor(options, spec),
+        ...(deps.sleep ? { sleep: deps.sleep } : {}),
+        onCaseDone: () => progress.tick(),
+      }),
+    );
+    io.stdout(options.json ? `${JSON.stringify({ dataset: dataset.name, model: spec, ...report })}\n` : formatDecisionReport(dataset.name, report));
+  });
+}
+
+/**
+ * Runs `work` on the dataset's index with a progress bar on stderr; the bar is finished and the
+ * index closed afterwards, also on failure, before the caller prints its result.
+ */
+async function withDatasetIndex<T>(
+  io: CliIO,
+  dataset: Dataset,
+  db: string | undefined,
+  progress: { label: string; total: number },
+  work: (index: IndexBackend, progress: Progress) => Promise<T>,
+): Promise<T> {
+  const index = await datasetIndex(io, dataset, db);
+  const bar = createProgress({ ...progress, write: io.stderr, isTTY: io.isTTY, now: io.now });
+  try {
+    return await work(index, bar);
+  } finally {
+    bar.done();
+    await index.close();
+  }
 }
 
 /** Ingests the dataset's docs into `--db` (incremental) or a temporary in-memory index. */
