@@ -80,66 +80,66 @@ export function readConversation(prompt: LanguageModelV3Prompt): Conversation {
 }
 
 function recordResult(conversation: Conversation, call: ToolCallInfo, output: { type: string; value?: unknown }): void {
-  const isError = output.type === 'error-text' || output.type === 'error-json';
+  const error = output.type === 'error-text' || output.type === 'error-json' ? String(output.value) : undefined;
+  if (error !== undefined) conversation.errors.push(error);
   const value = asObject(output.value);
-  if (call.toolName === 'search_docs') {
-    const search: PastSearch = {
-      query: String(call.input.query ?? ''),
-      ...(typeof call.input.version === 'string' ? { version: call.input.version } : {}),
-      chunkIds: [],
-    };
-    if (isError) {
-      search.error = String(output.value);
-      conversation.errors.push(search.error);
-    } else {
-      const results = Array.isArray(value.results) ? value.results.map(asObject) : [];
-      results.forEach((result, rank) => {
-        const chunkId = String(result.chunk_id ?? '');
-        if (chunkId === '') return;
-        search.chunkIds.push(chunkId);
-        const text = typeof result.text === 'string' ? result.text : String(result.snippet ?? '');
-        addPassage(conversation, {
-          chunkId,
-          docId: String(result.doc_id ?? ''),
-          heading: String(result.heading ?? ''),
-          appliesTo: String(result.applies_to ?? 'all'),
-          texts: [text],
-          full: typeof result.text === 'string',
-          searchIndex: conversation.searches.length,
-          rank,
-          score: Number(result.score ?? 0),
-        });
-      });
-      if (typeof value.note === 'string') search.note = value.note;
-    }
-    conversation.searches.push(search);
-    return;
+  if (call.toolName === 'search_docs') recordSearch(conversation, call, value, error);
+  else if (call.toolName === 'read_section' || call.toolName === 'read_neighbors') recordRead(conversation, call, value, error);
+}
+
+function recordSearch(conversation: Conversation, call: ToolCallInfo, value: Record<string, unknown>, error: string | undefined): void {
+  const search: PastSearch = {
+    query: String(call.input.query ?? ''),
+    ...(typeof call.input.version === 'string' ? { version: call.input.version } : {}),
+    chunkIds: [],
+    ...(error === undefined ? {} : { error }),
+  };
+  const results = error === undefined && Array.isArray(value.results) ? value.results.map(asObject) : [];
+  results.forEach((result, rank) => {
+    const chunkId = String(result.chunk_id ?? '');
+    if (chunkId === '') return;
+    search.chunkIds.push(chunkId);
+    const full = typeof result.text === 'string';
+    addPassage(conversation, {
+      ...passageFields(result),
+      texts: [full ? String(result.text) : String(result.snippet ?? '')],
+      full,
+      searchIndex: conversation.searches.length,
+      rank,
+      score: Number(result.score ?? 0),
+    });
+  });
+  if (error === undefined && typeof value.note === 'string') search.note = value.note;
+  conversation.searches.push(search);
+}
+
+function recordRead(conversation: Conversation, call: ToolCallInfo, value: Record<string, unknown>, error: string | undefined): void {
+  conversation.readChunkIds.push(String(call.input.chunk_id ?? ''));
+  conversation.readAfterSearch.push(conversation.searches.length - 1);
+  if (error !== undefined) return;
+  const chunks = call.toolName === 'read_section' ? [value] : Array.isArray(value.chunks) ? value.chunks.map(asObject) : [];
+  for (const chunk of chunks) {
+    if (typeof chunk.text !== 'string') continue;
+    addPassage(conversation, {
+      ...passageFields(chunk),
+      ...(typeof chunk.title === 'string' ? { title: chunk.title } : {}),
+      texts: [chunk.text],
+      full: true,
+      searchIndex: Math.max(0, conversation.searches.length - 1),
+      rank: 99,
+      score: 0,
+    });
   }
-  if (call.toolName === 'read_section' || call.toolName === 'read_neighbors') {
-    const chunkId = String(call.input.chunk_id ?? '');
-    conversation.readChunkIds.push(chunkId);
-    conversation.readAfterSearch.push(conversation.searches.length - 1);
-    if (isError) {
-      conversation.errors.push(String(output.value));
-      return;
-    }
-    const chunks = call.toolName === 'read_section' ? [value] : Array.isArray(value.chunks) ? value.chunks.map(asObject) : [];
-    for (const chunk of chunks) {
-      if (typeof chunk.text !== 'string') continue;
-      addPassage(conversation, {
-        chunkId: String(chunk.chunk_id ?? ''),
-        docId: String(chunk.doc_id ?? ''),
-        heading: String(chunk.heading ?? ''),
-        ...(typeof chunk.title === 'string' ? { title: chunk.title } : {}),
-        appliesTo: String(chunk.applies_to ?? 'all'),
-        texts: [chunk.text],
-        full: true,
-        searchIndex: Math.max(0, conversation.searches.length - 1),
-        rank: 99,
-        score: 0,
-      });
-    }
-  }
+}
+
+/** The identity of a passage as a tool result spells it. */
+function passageFields(result: Record<string, unknown>): Pick<Passage, 'chunkId' | 'docId' | 'heading' | 'appliesTo'> {
+  return {
+    chunkId: String(result.chunk_id ?? ''),
+    docId: String(result.doc_id ?? ''),
+    heading: String(result.heading ?? ''),
+    appliesTo: String(result.applies_to ?? 'all'),
+  };
 }
 
 function addPassage(conversation: Conversation, passage: Passage): void {
