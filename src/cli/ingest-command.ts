@@ -39,7 +39,7 @@ export function registerIngestCommand(program: Command, io: CliIO): void {
 }
 
 /** A dataset folder (with docs/ inside) or a docs folder itself. */
-export async function docsRoot(dir: string): Promise<string> {
+async function docsRoot(dir: string): Promise<string> {
   const info = await stat(dir).catch(() => undefined);
   if (!info?.isDirectory()) {
     throw new AtlasError('usage', `Atlas: docs folder not found: ${dir}. Pass a folder of .md files, e.g. atlas ingest datasets/orbit.`);
