@@ -1,6 +1,7 @@
 import type { Conversation, Passage } from './conversation.ts';
 import type { EvidenceView, Sentence } from './evidence-view.ts';
 import type { QuestionAnalysis } from './question.ts';
+import { isInformativeTerm } from './informative.ts';
 import { entities, identifiers, linkTexts, stem, STOPWORDS, words } from './text.ts';
 
 /** A possible next search: a term learned from the evidence, and where it was learned. */
@@ -30,6 +31,7 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
     const position = (1 / (1 + 0.25 * Math.min(passage.rank, 8))) * (facts.anchorPages.has(passage.docId) ? 2 : 1);
     const recency = passage.searchIndex === facts.lastSearch ? 1.25 : 1;
     for (const [term, boost] of candidatesOf(sentence, links, facts.properWords)) {
+      if (!isInformativeTerm(term)) continue;
       // A link in a relevant passage names the page with the next fact, even from a sentence of
       // its own ("The lease setting is described in [Leases](leases.md).").
       const overlap = links.includes(term)
@@ -93,10 +95,16 @@ function evidenceFacts(analysis: QuestionAnalysis, conversation: Conversation, v
     const needle = term.toLowerCase();
     return Math.max(1, lowered.filter((text) => text.includes(needle)).length);
   };
+  // A name most seen passages mention (the product's own name) leads nowhere in particular.
+  const common = (term: string) => {
+    const count = mentions(term);
+    return count >= 3 && count >= 0.4 * lowered.length;
+  };
   return {
     keys,
     overlap,
     mentions,
+    common,
     properWords,
     defined,
     passageBest,

@@ -73,6 +73,9 @@ export function uncoveredParts(analysis: QuestionAnalysis, view: EvidenceView, o
  * The next hop: the best bridge term learned from the evidence, plus the question terms still
  * unresolved. Falls back to the least covered part of the question. Never repeats a query.
  */
+/** Question terms a hop query carries at most besides its bridge. */
+const MAX_QUESTION_TERMS = 12;
+
 export function nextQuery(analysis: QuestionAnalysis, conversation: Conversation, view: EvidenceView): string | undefined {
   const previous = new Set(conversation.searches.map((search) => normalizeQuery(search.query)));
   const bridges = rankBridges(analysis, conversation, view);
@@ -87,9 +90,10 @@ export function nextQuery(analysis: QuestionAnalysis, conversation: Conversation
       .slice(0, 2)
       .map((other) => other.term);
     const terms = bridge.link ? [bridge.term] : [bridge.term, ...companions];
-    const resolved = new Set([...bridge.sentence.terms, ...foundAnchors, ...terms.flatMap((term) => words(term).map(stem))]);
-    // The question words the bridge's sentence does not already account for are still open.
-    const open = analysis.terms.filter((term) => !resolved.has(term) && view.weight(term) >= 1).slice(0, bridge.link ? 0 : 6);
+    const inTerms = new Set(terms.flatMap((term) => words(term).map(stem)));
+    // The bridge joins the question rather than replacing it: the query still ranks the question's
+    // neighbourhood (whose seen passages the session skips), so a weak bridge costs little.
+    const open = analysis.terms.filter((term) => !inTerms.has(term) && !foundAnchors.has(term) && view.weight(term) >= 1).slice(0, bridge.link ? 0 : MAX_QUESTION_TERMS);
     const query = [...terms, ...originalWords(analysis.question, open)].join(' ');
     if (!previous.has(normalizeQuery(query))) return query;
   }
@@ -110,18 +114,24 @@ function bestOverlap(view: EvidenceView, terms: string[]): number {
   return Math.max(0, ...view.sentences.map((sentence) => view.overlap(terms, sentence.terms)));
 }
 
-/** New passages of the last search worth reading in full: snippets only, best question overlap first. */
+/**
+ * New passages of the last search worth reading in full: snippets only, among those whose snippet
+ * shares a term with the question. The search's best hit always comes first (the index ranked the
+ * whole section; a snippet shows only a window of it), then the best question overlap.
+ */
 function chunksWorthReading(analysis: QuestionAnalysis, view: EvidenceView, limit: number, lastSearch: number): string[] {
   if (analysis.terms.length === 0) return [];
-  const best = new Map<string, number>();
+  const best = new Map<string, { rank: number; score: number }>();
   for (const sentence of view.sentences) {
     const { passage } = sentence;
     if (passage.full || passage.searchIndex !== lastSearch) continue;
     const score = questionOverlap(view, sentence) / (1 + 0.1 * passage.rank);
-    if (score > (best.get(passage.chunkId) ?? 0)) best.set(passage.chunkId, score);
+    if (score > (best.get(passage.chunkId)?.score ?? 0)) best.set(passage.chunkId, { rank: passage.rank, score });
   }
-  return [...best.entries()]
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+  const candidates = [...best.entries()];
+  const topRank = Math.min(...candidates.map(([, value]) => value.rank));
+  return candidates
+    .sort((a, b) => Number(b[1].rank === topRank) - Number(a[1].rank === topRank) || b[1].score - a[1].score || a[0].localeCompare(b[0]))
     .slice(0, limit)
     .map(([chunkId]) => chunkId);
 }

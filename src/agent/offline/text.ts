@@ -218,10 +218,14 @@ export function entities(text: string): string[] {
   return result;
 }
 
-/** Link texts of markdown links `[Title](target)`: the names of other pages a passage points to. */
+/**
+ * Link texts of markdown links `[Title](target)` to pages of the same docs (relative targets):
+ * the names of other pages a passage points to. Links to other sites lead out of the corpus.
+ */
 export function linkTexts(text: string): string[] {
   const result: string[] = [];
   for (const match of text.matchAll(/\[([^\]\n]{3,60})\]\(([^)\s]+)\)/g)) {
+    if (/^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(match[2] ?? '')) continue;
     const label = (match[1] ?? '').replace(/`/g, '').trim();
     if (label && !/^https?:/i.test(label) && !result.includes(label)) result.push(label);
   }
