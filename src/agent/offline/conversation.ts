@@ -6,6 +6,8 @@ export interface Passage {
   chunkId: string;
   docId: string;
   heading: string;
+  /** "Title > Section > Subsection", when the tool result gives it. */
+  headingPath?: string;
   title?: string;
   appliesTo: string;
   /** Every text of this chunk the conversation showed (snippets, full sections). */
@@ -133,12 +135,13 @@ function recordRead(conversation: Conversation, call: ToolCallInfo, value: Recor
 }
 
 /** The identity of a passage as a tool result spells it. */
-function passageFields(result: Record<string, unknown>): Pick<Passage, 'chunkId' | 'docId' | 'heading' | 'appliesTo'> {
+function passageFields(result: Record<string, unknown>): Pick<Passage, 'chunkId' | 'docId' | 'heading' | 'appliesTo' | 'headingPath'> {
   return {
     chunkId: String(result.chunk_id ?? ''),
     docId: String(result.doc_id ?? ''),
     heading: String(result.heading ?? ''),
     appliesTo: String(result.applies_to ?? 'all'),
+    ...(typeof result.heading_path === 'string' ? { headingPath: result.heading_path } : {}),
   };
 }
 
@@ -151,6 +154,7 @@ function addPassage(conversation: Conversation, passage: Passage): void {
   for (const text of passage.texts) if (!existing.texts.includes(text)) existing.texts.push(text);
   existing.full ||= passage.full;
   existing.title ??= passage.title;
+  existing.headingPath ??= passage.headingPath;
 }
 
 function asObject(value: unknown): Record<string, unknown> {

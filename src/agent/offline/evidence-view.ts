@@ -1,7 +1,7 @@
 import type { Conversation, Passage } from './conversation.ts';
 import type { QuestionAnalysis } from './question.ts';
 import { READ_CAP } from '../search-session.ts';
-import { sentenceUnits, stem, termSet, words } from './text.ts';
+import { sentenceUnits, stem, termSet, words, type SentenceUnit } from './text.ts';
 
 /** A quotable unit of a passage with its stemmed terms. */
 export interface Sentence {
@@ -10,6 +10,14 @@ export interface Sentence {
   terms: Set<string>;
   /** Inside a fenced code block. */
   code: boolean;
+  /** A heading line: context for the sentences under it, never an answer. */
+  heading: boolean;
+  /** Stemmed words of the headings the sentence sits under (its chunk's path, then a heading inside the text). */
+  context: Set<string>;
+  /** Those headings as text, lower-cased (identifiers are matched in it). */
+  contextText: string;
+  /** Position among its passage's sentences, from 0: neighbours in a passage are consecutive. */
+  order: number;
 }
 
 /** Weak, generic words: they count half when matching a question. */
@@ -68,9 +76,14 @@ export class EvidenceView {
     this.passages = [...conversation.passages.values()].filter(
       (passage) => version === undefined || passage.appliesTo === 'all' || passage.appliesTo === version,
     );
-    this.sentences = this.passages.flatMap((passage) =>
-      uniqueSentences(passage).map(({ text, code }) => ({ text, passage, terms: termSet(text), code })),
-    );
+    this.sentences = this.passages.flatMap((passage) => {
+      const base = `${passage.headingPath ?? passage.title ?? ''} ${passage.heading}`;
+      return uniqueSentences(passage).map(({ text, code, heading, isHeading }, order) => {
+        const contextText = `${base} ${heading ?? ''}`;
+        const context = termSet(contextText);
+        return { text, passage, terms: termSet(text), code, heading: isHeading === true, context, contextText: contextText.toLowerCase(), order };
+      });
+    });
     const keys = new Set(analysis.keyTerms);
     for (const term of analysis.terms) {
       const weight = keys.has(term) ? 3 : GENERIC.has(term) ? 0.5 : /\d/.test(term) ? 2 : 1;
@@ -121,8 +134,8 @@ export class EvidenceView {
   }
 }
 
-function uniqueSentences(passage: Passage): Array<{ text: string; code: boolean }> {
-  const result: Array<{ text: string; code: boolean }> = [];
+function uniqueSentences(passage: Passage): SentenceUnit[] {
+  const result: SentenceUnit[] = [];
   // A section read in full supersedes its snippets (which lose line breaks).
   const longest = passage.texts.reduce((best, text) => (text.length > best.length ? text : best), '');
   const texts = passage.full ? [longest] : passage.texts;

@@ -1,9 +1,13 @@
 import type { ModelAnswer } from '../answer.ts';
+import { createSentenceScorer, type SentenceScore } from './answer-scoring.ts';
 import type { Conversation } from './conversation.ts';
 import { EvidenceView, type Sentence } from './evidence-view.ts';
 import { versionInPlay } from './planner.ts';
 import type { QuestionAnalysis } from './question.ts';
-import { identifiers, plainText, stem, words } from './text.ts';
+import { relationsOf, statesRelation, type Relation } from './relations.ts';
+import { plainText, stem, words } from './text.ts';
+
+export { answerType, mentionsOtherVersion } from './answer-scoring.ts';
 
 /** Thresholds of the abstention rule (calibrated on Orbit: docs/calibration.md). */
 export interface AbstainOptions {
@@ -17,11 +21,16 @@ export const DEFAULT_ABSTAIN_OPTIONS: AbstainOptions = { minCoverage: 0.6, maxMi
 
 /** Citations an extractive answer carries at most. */
 const MAX_QUOTES = 4;
+/** A sentence joins the answer to carry more facts only when it scores this share of the best one. */
+const FILL_SHARE = 0.5;
 
 /**
  * Writes the final answer from the evidence alone: for each part of the question, the sentence
- * that best answers it, quoted verbatim with its doc id (so every citation verifies), plus the
- * best sentence of the last hop. Abstains when the evidence does not cover the question.
+ * that best answers it (its topic words, the identifiers named, the relation asked: default,
+ * instead, cause, how), followed by the next sentence of its passage when that one states the
+ * relation or continues it; then the best sentences of pages not yet quoted (a multi-hop answer
+ * draws on each). Quotes are verbatim with their doc id, so every citation verifies; the answer
+ * text is the quotes rendered as plain text. Abstains when the evidence does not cover the question.
  *
  * @example
  * extractAnswer(analyzeQuestion(question), readConversation(prompt));
@@ -35,28 +44,58 @@ export function extractAnswer(
   const view = new EvidenceView(analysis, conversation, version);
   const abstain: ModelAnswer = { text: '', citations: [], abstained: true };
   if (view.sentences.length === 0 || !covers(analysis, view, options)) return abstain;
-  const score = sentenceScorer(view, conversation, version);
-  const selected: Sentence[] = [];
-  const add = (sentence: Sentence | undefined) => {
-    if (sentence && !selected.includes(sentence) && selected.length < MAX_QUOTES) selected.push(sentence);
-  };
-  for (const part of analysis.parts) add(bestSentence(view, part.terms, score, selected));
-  // The page the question itself ranked first is most often the home of the fact: quote it too.
-  const top = conversation.searches[0]?.chunkIds[0];
-  if (top && !selected.some((sentence) => sentence.passage.chunkId === top)) {
-    add(bestSentence(view, analysis.terms, score, selected, (sentence) => sentence.passage.chunkId === top));
-  }
-  if (analysis.compositional && conversation.searches.length > 1) {
-    const lastHop = conversation.searches.length - 1;
-    const learned = words(conversation.searches.at(-1)?.query ?? '').map(stem);
-    add(bestSentence(view, [...analysis.terms, ...learned], score, selected, (sentence) => sentence.passage.searchIndex === lastHop));
-  }
+  const selected = selectSentences(analysis, view, createSentenceScorer(view, conversation, version), conversation);
   if (selected.length === 0) return abstain;
   return {
     text: selected.map((sentence) => plainText(sentence.text)).join(' '),
     citations: selected.map((sentence) => ({ doc_id: sentence.passage.docId, quote: sentence.text })),
     abstained: false,
   };
+}
+
+function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, score: SentenceScore, conversation: Conversation): Sentence[] {
+  const selected: Sentence[] = [];
+  const add = (sentence: Sentence | undefined) => {
+    if (sentence && !selected.includes(sentence) && selected.length < MAX_QUOTES) selected.push(sentence);
+  };
+  const allRelations = [...new Set(analysis.parts.flatMap((part) => relationsOf(part.text)))];
+  let bestScore = 0;
+  for (const part of analysis.parts) {
+    const relations = relationsOf(part.text);
+    const found = bestSentence(view, part.terms, relations, score, selected);
+    if (!found) continue;
+    bestScore = Math.max(bestScore, found.score);
+    add(found.sentence);
+    add(continuation(view, found.sentence, relations));
+  }
+  // The page the question itself ranked first is most often the home of the fact: quote it too.
+  const top = conversation.searches[0]?.chunkIds[0];
+  if (top && !selected.some((sentence) => sentence.passage.chunkId === top)) {
+    const found = bestSentence(view, analysis.terms, allRelations, score, selected, (sentence) => sentence.passage.chunkId === top);
+    if (found && found.score >= FILL_SHARE * bestScore) add(found.sentence);
+  }
+  // A multi-hop answer draws on several pages: the best sentence of each page not yet quoted.
+  while (selected.length < MAX_QUOTES) {
+    const cited = new Set(selected.map((sentence) => sentence.passage.docId));
+    const found = bestSentence(view, analysis.terms, allRelations, score, selected, (sentence) => !cited.has(sentence.passage.docId));
+    if (!found || found.score < FILL_SHARE * bestScore) break;
+    add(found.sentence);
+  }
+  return selected;
+}
+
+/** Sentences that carry on the one before: "Instead, ...", "This means ...", "It defaults to ...". */
+const CONTINUES = /^(?:it|this|that|these|those|they|instead|otherwise|so|then|however|but|in that case|as a result|therefore|thus|note)\b/i;
+
+/**
+ * The sentence after `sentence` in its passage, when it states a relation the part asks for and
+ * `sentence` does not, or when it opens by referring back to it.
+ */
+function continuation(view: EvidenceView, sentence: Sentence, relations: Relation[]): Sentence | undefined {
+  const next = view.sentences.find((other) => other.passage === sentence.passage && other.order === sentence.order + 1);
+  if (!next || next.code) return undefined;
+  const adds = relations.some((relation) => statesRelation(relation, next.text) && !statesRelation(relation, sentence.text));
+  return adds || CONTINUES.test(next.text) ? next : undefined;
 }
 
 /** How well the evidence covers a question: the inputs of the abstention rule. */
@@ -91,80 +130,20 @@ export function covers(analysis: QuestionAnalysis, view: EvidenceView, options: 
   return measured.missingAnchorShare <= options.maxMissingAnchorShare && measured.total >= options.minCoverage;
 }
 
-type SentenceScore = (sentence: Sentence, terms: string[]) => number;
-
-/**
- * Scores a sentence for answering: the question terms it holds, a little extra for identifiers
- * (answers are often names of settings or codes), less for long sentences, more for passages
- * the searches ranked high, and much less when it speaks of another release line than the run's.
- */
-function sentenceScorer(view: EvidenceView, conversation: Conversation, version: string | undefined): SentenceScore {
-  const best = conversation.searches.map((search) =>
-    Math.max(0, ...search.chunkIds.map((chunkId) => conversation.passages.get(chunkId)?.score ?? 0)),
-  );
-  // Identifiers the question names ("raise_errors", "ORB-1404") must appear as such, not as parts.
-  const named = identifiers(view.analysis.question).map((identifier) => identifier.toLowerCase());
-  // Words most evidence sentences share ("job", "orbit") say little about which one answers.
-  const frequency = new Map<string, number>();
-  for (const sentence of view.sentences) for (const term of sentence.terms) frequency.set(term, (frequency.get(term) ?? 0) + 1);
-  const total = Math.max(1, view.sentences.length);
-  const specificity = (term: string) => Math.log(1 + total / (frequency.get(term) ?? 1)) / Math.log(1 + total);
-  const wants = answerType(view.analysis.question);
-  return (sentence, terms) => {
-    let score = 0;
-    for (const term of terms) if (sentence.terms.has(term)) score += (view.weight(term) || 0.5) * (0.5 + specificity(term));
-    if (score === 0) return 0;
-    const { passage } = sentence;
-    const lower = sentence.text.toLowerCase();
-    score += 3 * named.filter((identifier) => lower.includes(identifier)).length;
-    score += Math.min(identifiers(sentence.text).length, 2) * (wants === 'name' ? 1 : 0.25);
-    if (wants === 'quantity' && /\d/.test(sentence.text)) score += 1;
-    score /= 1 + Math.max(0, words(sentence.text).length - 40) / 40;
-    const top = best[passage.searchIndex] ?? 0;
-    const relevance = top > 0 && passage.score > 0 ? passage.score / top : 0.5;
-    score *= 0.6 + 0.4 * relevance;
-    if (version && mentionsOtherVersion(sentence.text, version)) score *= 0.2;
-    // Prose answers; a line of a code sample or log is a poor quote.
-    if (sentence.code) score *= 0.3;
-    return score;
-  };
-}
-
-/**
- * What kind of answer the question asks for: a name (which setting, option, key, error, command,
- * variable, metric, field...), a quantity (how many, how long, what default, which version), or
- * anything else.
- */
-export function answerType(question: string): 'name' | 'quantity' | 'other' {
-  const text = question.toLowerCase();
-  if (/\b(?:how (?:many|much|long|often|big|large)|what(?:'s| is) the (?:default|limit|maximum|minimum)|which (?:version|release)|when)\b/.test(text)) return 'quantity';
-  if (/\b(?:which|what)\s+(?:\w+\s+)?(?:setting|option|key|variable|env(?:ironment)? var\w*|flag|parameter|field|error|code|exception|command|metric|endpoint|method|function|header|section|value|name)s?\b/.test(text)) return 'name';
-  return 'other';
-}
-
-/** True when a sentence names a release line other than `version` and not `version` itself. */
-export function mentionsOtherVersion(text: string, version: string): boolean {
-  const major = /^v?(\d+)/.exec(version)?.[1];
-  if (major === undefined) return false;
-  const mentioned = [...text.matchAll(/\b(\d+)\.x\b|\bv(\d+)(?:\.\d+)*\b|\b(?:version|release|Orbit)\s+(\d+)(?:\.\d+)*\b/gi)].map(
-    (match) => match[1] ?? match[2] ?? match[3],
-  );
-  return mentioned.length > 0 && !mentioned.includes(major);
-}
-
 function bestSentence(
   view: EvidenceView,
   terms: string[],
+  relations: Relation[],
   score: SentenceScore,
   exclude: Sentence[],
   where: (sentence: Sentence) => boolean = () => true,
-): Sentence | undefined {
+): { sentence: Sentence; score: number } | undefined {
   let best: { sentence: Sentence; score: number } | undefined;
   const unique = [...new Set(terms)];
   for (const sentence of view.sentences) {
     if (exclude.includes(sentence) || !where(sentence)) continue;
-    const value = score(sentence, unique);
+    const value = score(sentence, unique, relations);
     if (value > 0 && (!best || value > best.score)) best = { sentence, score: value };
   }
-  return best?.sentence;
+  return best;
 }

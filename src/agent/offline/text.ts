@@ -69,18 +69,33 @@ export function sentences(text: string): string[] {
   return sentenceUnits(text).map((unit) => unit.text);
 }
 
+/** A quotable unit of a text: an exact substring, whether it is code, and the heading above it. */
+export interface SentenceUnit {
+  text: string;
+  /** Inside a fenced code block. */
+  code: boolean;
+  /** Text of the nearest markdown heading line above the unit within the same text, if any. */
+  heading?: string;
+  /** The unit is a heading line itself: context for what follows, not an answer. */
+  isHeading?: boolean;
+}
+
 /**
- * {@link sentences}, each marked with whether it sits inside a fenced code block. Lines of one
- * prose paragraph are joined first (hard-wrapped markdown), so a sentence never stops at a line
- * break; the citation check compares whitespace-normalised text, so the quote still verifies.
+ * {@link sentences}, each marked with whether it sits inside a fenced code block and under which
+ * heading of the text. Lines of one prose paragraph are joined first (hard-wrapped markdown), so
+ * a sentence never stops at a line break; the citation check compares whitespace-normalised
+ * text, so the quote still verifies.
  */
-export function sentenceUnits(text: string): Array<{ text: string; code: boolean }> {
-  const units: Array<{ text: string; code: boolean }> = [];
+export function sentenceUnits(text: string): SentenceUnit[] {
+  const units: SentenceUnit[] = [];
   let code = false;
-  let paragraph: string[] = [];
+  let heading: string | undefined;
+  // The block being collected: a prose paragraph or one list item with its continuation lines.
+  let block: string[] = [];
+  const push = (line: string, isCode: boolean, isHeading = false) => pushPieces(units, line, isCode, heading, isHeading);
   const flush = () => {
-    if (paragraph.length > 0) pushPieces(units, paragraph.join(' '), false);
-    paragraph = [];
+    if (block.length > 0) push(block.join(' '), false);
+    block = [];
   };
   for (const rawLine of text.split(/\n/)) {
     const line = rawLine.trim();
@@ -90,26 +105,34 @@ export function sentenceUnits(text: string): Array<{ text: string; code: boolean
       continue;
     }
     if (code) {
-      pushPieces(units, line, true);
+      push(line, true);
       continue;
     }
     if (line === '' || /^\|?\s*:?-{3,}/.test(line)) {
       flush();
       continue;
     }
-    // Table rows, list items, headings and quotes stand alone; prose lines join their paragraph.
-    if (/^(?:\||[-*+]\s|\d+\.\s|#|>)/.test(line)) {
+    if (/^#{1,6}\s/.test(line)) {
       flush();
-      pushPieces(units, line, false);
+      push(line, false, true);
+      heading = line.replace(/^#+\s+/, '').replace(/\s*\{#[^}]*\}\s*$/, '');
+    } else if (/^(?:\||>)/.test(line)) {
+      // Table rows and quotes stand alone.
+      flush();
+      push(line, false);
+    } else if (/^(?:[-*+]\s|\d+\.\s)/.test(line)) {
+      flush();
+      block.push(line);
     } else {
-      paragraph.push(line);
+      // Prose lines join their paragraph; a list item's wrapped lines join the item.
+      block.push(line);
     }
   }
   flush();
   return units;
 }
 
-function pushPieces(units: Array<{ text: string; code: boolean }>, line: string, code: boolean): void {
+function pushPieces(units: SentenceUnit[], line: string, code: boolean, heading: string | undefined, isHeading: boolean): void {
   // Prose splits after sentence ends, a snippet's collapsed list at its " - " markers and its
   // collapsed table between rows ("| |").
   const pieces = line.split(/(?<=[.!?:])\s+[-*]\s+(?=\S)|(?<=[.!?])\s+(?=[A-Z`"'(\[*_])|(?<=\|)\s+(?=\|)/);
@@ -117,7 +140,8 @@ function pushPieces(units: Array<{ text: string; code: boolean }>, line: string,
     // A piece cut off by a snippet's "…" is a fragment, not something to quote or learn from.
     if (/…\s*$/.test(piece)) continue;
     const unit = piece.trim().replace(/^(?:[-*+]|\d+\.)\s+/, '').replace(/^#+\s+/, '').replace(/^>\s*/, '').replace(/^…\s*/, '').trim();
-    if (unit.length >= 12) units.push({ text: unit, code });
+    if (unit.length < 12) continue;
+    units.push({ text: unit, code, ...(heading === undefined ? {} : { heading }), ...(isHeading ? { isHeading } : {}) });
   }
 }
 
@@ -232,13 +256,38 @@ export function linkTexts(text: string): string[] {
   return result;
 }
 
-/** Removes markdown marks for display: code ticks, emphasis, link targets, table pipes. */
+/** HTML entities that documentation writes in prose, by name. */
+const ENTITIES: Record<string, string> = {
+  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '\u2014', ndash: '\u2013', hellip: '\u2026',
+  lsquo: '\u2018', rsquo: '\u2019', ldquo: '\u201c', rdquo: '\u201d', times: '\u00d7', rarr: '\u2192', larr: '\u2190',
+};
+
+/**
+ * Markdown rendered as plain text for display: code ticks, emphasis, link targets, HTML tags and
+ * table pipes removed; backslash escapes (`\|`, `\_`) and HTML entities (`&mdash;`, `&#39;`)
+ * rendered; whitespace (hard line wraps included) collapsed.
+ *
+ * @example
+ * plainText('Use `add_job` &mdash; see [Jobs](jobs.md) \\| more'); // 'Use add_job \u2014 see Jobs | more'
+ */
 export function plainText(text: string): string {
   return text
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/<\/?[a-zA-Z][^<>]*>/g, '')
+    .replace(/(^|[^\\])\|/g, '$1 \u0000 ')
+    .replace(/^\s*\u0000\s*|\s*\u0000\s*$/g, '')
+    .replace(/\s*\u0000\s*/g, ' | ')
     .replace(/[`*]/g, '')
-    .replace(/\s*\|\s*/g, ' | ')
-    .replace(/^\s*\|\s*|\s*\|\s*$/g, '')
+    .replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1')
+    .replace(/&(#x?[0-9a-f]+|[a-z]+);/gi, (whole, name: string) => decodeEntity(whole, name))
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+function decodeEntity(whole: string, name: string): string {
+  if (name.startsWith('#')) {
+    const code = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
+    return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  }
+  return ENTITIES[name.toLowerCase()] ?? whole;
 }

@@ -1,0 +1,95 @@
+import type { Conversation } from './conversation.ts';
+import type { EvidenceView, Sentence } from './evidence-view.ts';
+import { statesRelation, type Relation } from './relations.ts';
+import { identifiers, words } from './text.ts';
+
+/** Scores how well a sentence answers a set of question terms and relations; 0 means "not at all". */
+export type SentenceScore = (sentence: Sentence, terms: string[], relations: Relation[]) => number;
+
+/** Share of its weight a question term keeps when it is found only in the headings above a sentence. */
+const CONTEXT_SHARE = 0.5;
+
+/**
+ * Scores a sentence for answering: the question terms it holds (terms found only in the headings
+ * above it count half: "Default value: 5_000" under "worker.gracefulShutdownAbortTimeout"), the
+ * identifiers the question names, the relations asked ("default", "instead", "why") worded in the
+ * sentence, more for passages the searches ranked high; less for long sentences, code lines,
+ * table rows that name nothing the question does, TODO notes, and sentences about another
+ * release line than the run's.
+ */
+export function createSentenceScorer(view: EvidenceView, conversation: Conversation, version: string | undefined): SentenceScore {
+  const best = conversation.searches.map((search) =>
+    Math.max(0, ...search.chunkIds.map((chunkId) => conversation.passages.get(chunkId)?.score ?? 0)),
+  );
+  // Identifiers the question names ("raise_errors", "ORB-1404") must appear as such, not as parts.
+  const named = identifiers(view.analysis.question).map((identifier) => identifier.toLowerCase().replace(/[`()]/g, ''));
+  // Words most evidence sentences share ("job", "orbit") say little about which one answers.
+  const frequency = new Map<string, number>();
+  for (const sentence of view.sentences) for (const term of sentence.terms) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+  const total = Math.max(1, view.sentences.length);
+  const specificity = (term: string) => Math.log(1 + total / (frequency.get(term) ?? 1)) / Math.log(1 + total);
+  const wants = answerType(view.analysis.question);
+  return (sentence, terms, relations) => {
+    if (sentence.heading) return 0;
+    let score = 0;
+    let own = 0;
+    for (const term of terms) {
+      const value = (view.weight(term) || 0.5) * (0.5 + specificity(term));
+      if (sentence.terms.has(term)) {
+        score += value;
+        own += 1;
+      } else if (sentence.context.has(term)) score += CONTEXT_SHARE * value;
+    }
+    if (score === 0) return 0;
+    const { passage } = sentence;
+    const lower = sentence.text.toLowerCase();
+    const namedHere = named.filter((identifier) => lower.includes(identifier)).length;
+    const namedAbove = named.filter((identifier) => !lower.includes(identifier) && sentence.contextText.includes(identifier)).length;
+    score += 3 * namedHere + 2 * namedAbove;
+    const stated = relations.filter((relation) => statesRelation(relation, sentence.text)).length;
+    if (relations.length > 0) score *= 1 + (0.5 * stated) / relations.length;
+    score += Math.min(identifiers(sentence.text).length, 2) * (wants === 'name' ? 1 : 0.25);
+    if (wants === 'quantity' && /\d/.test(sentence.text)) score += 1;
+    score /= 1 + Math.max(0, words(sentence.text).length - 40) / 40;
+    const top = best[passage.searchIndex] ?? 0;
+    const relevance = top > 0 && passage.score > 0 ? passage.score / top : 0.5;
+    score *= 0.6 + 0.4 * relevance;
+    if (version && mentionsOtherVersion(sentence.text, version)) score *= 0.2;
+    // Prose answers; a line of a code sample or log is a poor quote, a TODO says the docs do not know.
+    if (sentence.code) score *= 0.3;
+    if (/^\s*(?:TODO|FIXME|TBD)\b/.test(sentence.text)) score *= 0.1;
+    // A table row answers only when it names what the question asks about.
+    if (sentence.text.startsWith('|') && namedHere === 0 && own < 2) score *= 0.4;
+    return score;
+  };
+}
+
+/**
+ * What kind of answer the question asks for: a name (which setting, option, key, error, command,
+ * variable, metric, field...), a quantity (how many, how long, what default, which version), or
+ * anything else.
+ *
+ * @example
+ * answerType('How many times is a job retried by default?'); // 'quantity'
+ */
+export function answerType(question: string): 'name' | 'quantity' | 'other' {
+  const text = question.toLowerCase();
+  if (/\b(?:how (?:many|much|long|often|big|large)|what(?:'s| is) the (?:default|limit|maximum|minimum)|which (?:version|release)|when)\b/.test(text)) return 'quantity';
+  if (/\b(?:which|what)\s+(?:\w+\s+)?(?:setting|option|key|variable|env(?:ironment)? var\w*|flag|parameter|field|error|code|exception|command|metric|endpoint|method|function|header|section|value|name)s?\b/.test(text)) return 'name';
+  return 'other';
+}
+
+/**
+ * True when a sentence names a release line other than `version` and not `version` itself.
+ *
+ * @example
+ * mentionsOtherVersion('In 2.x the lease is fixed.', '3.x'); // true
+ */
+export function mentionsOtherVersion(text: string, version: string): boolean {
+  const major = /^v?(\d+)/.exec(version)?.[1];
+  if (major === undefined) return false;
+  const mentioned = [...text.matchAll(/\b(\d+)\.x\b|\bv(\d+)(?:\.\d+)*\b|\b(?:version|release|Orbit)\s+(\d+)(?:\.\d+)*\b/gi)].map(
+    (match) => match[1] ?? match[2] ?? match[3],
+  );
+  return mentioned.length > 0 && !mentioned.includes(major);
+}
