@@ -2,7 +2,7 @@ import { isFound, rankBridges } from './bridges.ts';
 import type { Conversation } from './conversation.ts';
 import { EvidenceView, type Sentence } from './evidence-view.ts';
 import { needsSearch, type QuestionAnalysis } from './question.ts';
-import { contentTerms, stem, STOPWORDS, words } from './text.ts';
+import { contentTerms, stem, STOPWORDS, termSet, words } from './text.ts';
 
 /** What the planner does next. */
 export type PlannerAction =
@@ -104,12 +104,6 @@ export function nextQuery(analysis: QuestionAnalysis, conversation: Conversation
   return undefined;
 }
 
-function questionOverlap(view: EvidenceView, sentence: Sentence): number {
-  let score = 0;
-  for (const term of view.matchTerms) if (sentence.terms.has(term)) score += view.weight(term);
-  return score;
-}
-
 function bestOverlap(view: EvidenceView, terms: string[]): number {
   return Math.max(0, ...view.sentences.map((sentence) => view.overlap(terms, sentence.terms)));
 }
@@ -121,19 +115,25 @@ function bestOverlap(view: EvidenceView, terms: string[]): number {
  */
 function chunksWorthReading(analysis: QuestionAnalysis, view: EvidenceView, limit: number, lastSearch: number): string[] {
   if (analysis.terms.length === 0) return [];
-  const best = new Map<string, { rank: number; score: number }>();
-  for (const sentence of view.sentences) {
-    const { passage } = sentence;
-    if (passage.full || passage.searchIndex !== lastSearch) continue;
-    const score = questionOverlap(view, sentence) / (1 + 0.1 * passage.rank);
-    if (score > (best.get(passage.chunkId)?.score ?? 0)) best.set(passage.chunkId, { rank: passage.rank, score });
-  }
-  const candidates = [...best.entries()];
-  const topRank = Math.min(...candidates.map(([, value]) => value.rank));
+  const candidates = view.passages
+    .filter((passage) => !passage.full && passage.searchIndex === lastSearch)
+    .map((passage) => {
+      const terms = termSet(passage.texts.join(' '));
+      let overlap = 0;
+      for (const term of view.matchTerms) if (terms.has(term)) overlap += view.weight(term);
+      return { passage, score: overlap / (1 + 0.1 * passage.rank) };
+    })
+    .filter((candidate) => candidate.score > 0);
+  const topRank = Math.min(...candidates.map((candidate) => candidate.passage.rank));
   return candidates
-    .sort((a, b) => Number(b[1].rank === topRank) - Number(a[1].rank === topRank) || b[1].score - a[1].score || a[0].localeCompare(b[0]))
+    .sort(
+      (a, b) =>
+        Number(b.passage.rank === topRank) - Number(a.passage.rank === topRank) ||
+        b.score - a.score ||
+        a.passage.chunkId.localeCompare(b.passage.chunkId),
+    )
     .slice(0, limit)
-    .map(([chunkId]) => chunkId);
+    .map((candidate) => candidate.passage.chunkId);
 }
 
 function originalWords(question: string, stems: string[]): string[] {
