@@ -1,6 +1,6 @@
 import type { ModelAnswer } from '../answer.ts';
 import { createSentenceScorer, type SentenceScore } from './answer-scoring.ts';
-import type { Conversation } from './conversation.ts';
+import type { Conversation, Passage } from './conversation.ts';
 import { EvidenceView, type Sentence } from './evidence-view.ts';
 import { versionInPlay } from './planner.ts';
 import type { QuestionAnalysis } from './question.ts';
@@ -21,6 +21,8 @@ export const DEFAULT_ABSTAIN_OPTIONS: AbstainOptions = { minCoverage: 0.6, maxMi
 
 /** Citations an extractive answer carries at most. */
 const MAX_QUOTES = 4;
+/** Sentences one citation quotes at most (of one passage, in order, elided with "..."). */
+const MAX_SENTENCES_PER_QUOTE = 2;
 /** A sentence joins the answer to carry more facts only when it scores this share of the best one. */
 const FILL_SHARE = 0.5;
 
@@ -46,17 +48,31 @@ export function extractAnswer(
   if (view.sentences.length === 0 || !covers(analysis, view, options)) return abstain;
   const selected = selectSentences(analysis, view, createSentenceScorer(view, conversation, version), conversation);
   if (selected.length === 0) return abstain;
+  const quotes = groupByPassage(selected);
   return {
-    text: selected.map((sentence) => plainText(sentence.text)).join(' '),
-    citations: selected.map((sentence) => ({ doc_id: sentence.passage.docId, quote: sentence.text })),
+    text: quotes.flat().map((sentence) => plainText(sentence.text)).join(' '),
+    citations: quotes.map((group) => ({ doc_id: group[0]!.passage.docId, quote: group.map((sentence) => sentence.text).join(' ... ') })),
     abstained: false,
   };
 }
 
+/** Sentences grouped by passage, in order of first selection; within a group in passage order. */
+function groupByPassage(selected: Sentence[]): Sentence[][] {
+  const groups = new Map<Passage, Sentence[]>();
+  for (const sentence of selected) groups.set(sentence.passage, [...(groups.get(sentence.passage) ?? []), sentence]);
+  return [...groups.values()].map((group) => group.sort((a, b) => a.order - b.order));
+}
+
 function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, score: SentenceScore, conversation: Conversation): Sentence[] {
   const selected: Sentence[] = [];
+  // A sentence joins when its passage is already quoted (room left in that quote) or a quote is left.
+  const fits = (sentence: Sentence) => {
+    const samePassage = selected.filter((other) => other.passage === sentence.passage).length;
+    if (samePassage > 0) return samePassage < MAX_SENTENCES_PER_QUOTE;
+    return new Set(selected.map((other) => other.passage)).size < MAX_QUOTES;
+  };
   const add = (sentence: Sentence | undefined) => {
-    if (sentence && !selected.includes(sentence) && selected.length < MAX_QUOTES) selected.push(sentence);
+    if (sentence && !selected.includes(sentence) && fits(sentence)) selected.push(sentence);
   };
   const allRelations = [...new Set(analysis.parts.flatMap((part) => relationsOf(part.text)))];
   let bestScore = 0;
@@ -75,9 +91,9 @@ function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, score: 
     if (found && found.score >= FILL_SHARE * bestScore) add(found.sentence);
   }
   // A multi-hop answer draws on several pages: the best sentence of each page not yet quoted.
-  while (selected.length < MAX_QUOTES) {
+  for (;;) {
     const cited = new Set(selected.map((sentence) => sentence.passage.docId));
-    const found = bestSentence(view, analysis.terms, allRelations, score, selected, (sentence) => !cited.has(sentence.passage.docId));
+    const found = bestSentence(view, analysis.terms, allRelations, score, selected, (sentence) => !cited.has(sentence.passage.docId) && fits(sentence));
     if (!found || found.score < FILL_SHARE * bestScore) break;
     add(found.sentence);
   }
