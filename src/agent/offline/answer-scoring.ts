@@ -1,7 +1,7 @@
 import type { Conversation } from './conversation.ts';
 import type { EvidenceView, Sentence } from './evidence-view.ts';
 import { statesRelation, type Relation } from './relations.ts';
-import { identifiers, words } from './text.ts';
+import { identifiers, isPlaceholderNote, words } from './text.ts';
 
 /** Scores how well a sentence answers a set of question terms and relations; 0 means "not at all". */
 export type SentenceScore = (sentence: Sentence, terms: string[], relations: Relation[]) => number;
@@ -57,7 +57,7 @@ export function createSentenceScorer(view: EvidenceView, conversation: Conversat
     if (version && mentionsOtherVersion(sentence.text, version)) score *= 0.2;
     // Prose answers; a line of a code sample or log is a poor quote, a TODO says the docs do not know.
     if (sentence.code) score *= 0.3;
-    if (/^\s*(?:TODO|FIXME|TBD)\b/.test(sentence.text)) score *= 0.1;
+    if (isPlaceholderNote(sentence.text)) score *= 0.1;
     // A table row answers only when it names what the question asks about.
     if (sentence.text.startsWith('|') && namedHere === 0 && own < 2) score *= 0.4;
     return score;

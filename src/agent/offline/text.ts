@@ -256,6 +256,29 @@ export function linkTexts(text: string): string[] {
   return result;
 }
 
+/** A note that a page is unfinished ("TODO: which VACUUM options should we recommend?"): it says the docs do not know. */
+const PLACEHOLDER_NOTE = /\b(?:TODO|FIXME|TBD)\b[^\n]*/g;
+
+/**
+ * True when a sentence is a placeholder note, not documentation.
+ *
+ * @example
+ * isPlaceholderNote('TODO: post perfTest results.'); // true
+ */
+export function isPlaceholderNote(sentence: string): boolean {
+  return /^\s*(?:TODO|FIXME|TBD)\b/.test(sentence);
+}
+
+/**
+ * A text without its placeholder notes (from "TODO" to the end of its line).
+ *
+ * @example
+ * withoutPlaceholderNotes('Intro.\nTODO: write this.'); // 'Intro.\n'
+ */
+export function withoutPlaceholderNotes(text: string): string {
+  return text.replace(PLACEHOLDER_NOTE, '');
+}
+
 /** HTML entities that documentation writes in prose, by name. */
 const ENTITIES: Record<string, string> = {
   amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '\u2014', ndash: '\u2013', hellip: '\u2026',
