@@ -22,6 +22,8 @@ export interface Citation {
   quote: string;
   chunkId: string;
   heading: string;
+  /** The chunk's headings from the title down (`Chunk.headingPath`), e.g. `['Configuration', 'worker options']`. */
+  headingPath: string[];
   sourcePath: string;
   startLine: number;
   endLine: number;

@@ -7,7 +7,8 @@ export const MIN_QUOTE_CHARS = 12;
 /**
  * Checks each citation against the evidence the run was actually shown: the quote (whitespace,
  * case and markdown marks normalised; "..." may elide text between parts) must occur in a text
- * shown for a chunk of the cited doc. Returns the kept citations, located in their source, and
+ * shown for a chunk of the cited doc: a snippet, or one page of a section (a quote from page 2
+ * of a long section verifies only once page 2 was read). Returns the kept citations, located in their source, and
  * the dropped ones with the reason.
  *
  * @example
@@ -67,6 +68,7 @@ function findQuote(
       docId: chunk.docId,
       chunkId: chunk.chunkId,
       heading: chunk.heading,
+      headingPath: [...chunk.headingPath],
       sourcePath: chunk.sourcePath,
       startLine: lines?.startLine ?? chunk.startLine,
       endLine: lines?.endLine ?? chunk.endLine,

@@ -6,7 +6,10 @@ export type EvidenceSource = 'search' | 'read';
 /** One chunk the run saw or read, with exactly the texts it was shown. */
 export interface EvidenceItem {
   chunk: Chunk;
-  /** Texts of this chunk that the model was shown (snippets and/or the read section). */
+  /**
+   * Exactly the texts of this chunk that the model was shown, in the order shown: snippets, and
+   * each page of the section that was read (page 2 of a long section appears only once read).
+   */
   shown: string[];
   /** The step (search or read, counted from 0) at which the chunk first appeared. */
   firstStep: number;
@@ -26,7 +29,10 @@ export class EvidenceSet {
   readonly #items = new Map<string, EvidenceItem>();
   readonly #docIds = new Set<string>();
 
-  /** Records that `text` of `chunk` was shown; returns true when the chunk is new to the run. */
+  /**
+   * Records that `text` of `chunk` was shown (a text already recorded is not repeated); returns
+   * true when the chunk is new to the run.
+   */
   add(chunk: Chunk, text: string, step: number, source: EvidenceSource): boolean {
     const existing = this.#items.get(chunk.chunkId);
     if (existing) {

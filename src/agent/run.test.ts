@@ -105,6 +105,7 @@ describe('agenticRun', () => {
         quote: 'ORB-1202 **PayloadTooLarge**: the result exceeded [limits] max_payload_kb.',
         chunkId: 'error-codes#1',
         heading: 'Payload errors',
+        headingPath: ['Error codes', 'Payload errors'],
         sourcePath: 'error-codes.md',
         startLine: 4,
         endLine: 4,

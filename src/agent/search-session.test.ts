@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
-import { SearchSession } from './search-session.ts';
+import { SearchSession, type SearchSessionOptions } from './search-session.ts';
 
 const index = createMemoryIndex([
   makeDoc('guide', 'all', [
@@ -73,5 +73,175 @@ describe('SearchSession', () => {
       ok: false,
       error: 'passage budget exhausted: answer now from the passages you have.',
     });
+  });
+});
+
+/** A markdown table line of exactly 64 characters with its newline (63 without). */
+const tableLine = (cells: string[]) => `${`| ${cells.join(' | ')}`.padEnd(61)} |`;
+/** A 10 KB error table: header, separator and 158 rows, 160 lines of 64 characters, 10,239 in all. */
+const tableText = [
+  tableLine(['Code', 'Name', 'Meaning']),
+  tableLine(['---', '---', '---']),
+  ...Array.from({ length: 158 }, (_, row) => tableLine([`ORB-${1000 + row}`, `Error ${row}`, `raised when step ${row} fails`])),
+].join('\n');
+const longIndex = createMemoryIndex([
+  makeDoc('codes', 'all', [
+    ['Error codes', 'Every error has a code.'],
+    ['Table', tableText],
+    ['Retries', 'Failed steps are retried.'],
+  ]),
+  makeDoc('codes-2x', '2.x', [['Old codes', tableText]]),
+]);
+/** 200 tokens = 800 characters: each page holds the 12 whole lines (768 characters) that fit. */
+const pagedSession = (options: Partial<SearchSessionOptions> = {}) => new SearchSession({ index: longIndex, readTokens: 200, weakScore: 0, ...options });
+const pageOffsets = Array.from({ length: 14 }, (_, page) => page * 768);
+
+describe('SearchSession reads in pages', () => {
+  it('pages a 10 KB table to its last row with exact offsets, and says how to read on', async () => {
+    expect(tableText.length).toBe(10_239);
+    const session = pagedSession();
+    const first = await session.readSection({ chunk_id: 'codes#1' });
+    expect(first).toEqual({
+      ok: true,
+      value: {
+        chunk_id: 'codes#1',
+        doc_id: 'codes',
+        title: 'Error codes',
+        heading: 'Table',
+        heading_path: 'Error codes > Table',
+        applies_to: 'all',
+        text: tableText.slice(0, 768),
+        offset: 0,
+        next_offset: 768,
+        total_chars: 10_239,
+        remaining_chars: 9471,
+        remaining_tokens: 2368,
+        complete: false,
+        note: '9471 more characters (about 2368 tokens): call read_section with chunk_id "codes#1" and offset 768 to read on.',
+        prev_chunk_id: 'codes#0',
+        next_chunk_id: 'codes#2',
+      },
+    });
+    const values = [first.ok ? first.value : {}];
+    for (let next = values[0]?.next_offset; next !== null; next = values.at(-1)?.next_offset) {
+      const page = await session.readSection({ chunk_id: 'codes#1', offset: next });
+      values.push(page.ok ? page.value : {});
+    }
+    expect(values.map((value) => value.offset)).toEqual(pageOffsets);
+    expect(values.map((value) => value.text).join('')).toBe(tableText);
+    expect(values.at(-1)).toMatchObject({ offset: 9984, next_offset: null, remaining_chars: 0, remaining_tokens: 0, complete: true });
+    expect(values.at(-1)?.text.endsWith(tableLine(['ORB-1157', 'Error 157', 'raised when step 157 fails']))).toBe(true);
+    expect(values.at(-1)).not.toHaveProperty('note');
+    expect(session.reads.map((read) => [read.offset, read.nextOffset, read.newChunkIds])).toEqual(
+      pageOffsets.map((offset, page) => [offset, page === 13 ? null : offset + 768, page === 0 ? ['codes#1'] : []]),
+    );
+    // The evidence set holds exactly the pages shown, in order.
+    expect(session.evidence.get('codes#1')?.shown).toEqual(pageOffsets.map((offset) => tableText.slice(offset, offset + 768)));
+  });
+
+  it('takes its page budget from readTokens, and refuses a budget that is not a positive whole number', async () => {
+    const outcome = await pagedSession({ readTokens: 100 }).readSection({ chunk_id: 'codes#1' });
+    expect(outcome.ok && [outcome.value.text.length, outcome.value.next_offset]).toEqual([384, 384]);
+    const whole = await pagedSession({ readTokens: 3000 }).readSection({ chunk_id: 'codes#1' });
+    expect(whole.ok && [whole.value.text, whole.value.complete, whole.value.next_offset]).toEqual([tableText, true, null]);
+    expect(() => new SearchSession({ index: longIndex, readTokens: 0 })).toThrow(
+      'Atlas: SearchSession readTokens must be a positive whole number of tokens, got 0. Pass e.g. readTokens: 800.',
+    );
+    expect(() => new SearchSession({ index: longIndex, readTokens: 1.5 })).toThrow('got 1.5');
+  });
+
+  it('enforces the filter on every page: a chunk outside it is "not found" at any offset', async () => {
+    const session = pagedSession({ filter: { version: '3.x' } });
+    const notFound = { ok: false, error: 'chunk not found: codes-2x#0. Use a chunk_id returned by search_docs.' };
+    for (const offset of [undefined, 0, 768, 9984, 10_239, 99_999, -1]) {
+      expect(await session.readSection({ chunk_id: 'codes-2x#0', ...(offset === undefined ? {} : { offset }) })).toEqual(notFound);
+    }
+    expect(session.evidence.size).toBe(0);
+    expect(session.reads.every((read) => !read.found)).toBe(true);
+  });
+
+  it('answers an invalid offset with an error the model can read, and shows nothing', async () => {
+    const session = pagedSession();
+    const fix = 'use 0 for the start, or the next_offset of the page you read last.';
+    expect(await session.readSection({ chunk_id: 'codes#1', offset: -1 })).toEqual({
+      ok: false,
+      error: `invalid offset -1 for "codes#1": an offset is a whole number of characters from 0; ${fix}`,
+    });
+    expect(await session.readSection({ chunk_id: 'codes#1', offset: 1.5 })).toEqual({
+      ok: false,
+      error: `invalid offset 1.5 for "codes#1": an offset is a whole number of characters from 0; ${fix}`,
+    });
+    expect(await session.readSection({ chunk_id: 'codes#1', offset: 10_239 })).toEqual({
+      ok: false,
+      error: `offset 10239 is past the end of "codes#1" (10239 characters, last offset 10238); ${fix}`,
+    });
+    expect(session.evidence.size).toBe(0);
+    expect(session.reads.map((read) => [read.found, read.note])).toEqual([
+      [true, 'invalid-offset'],
+      [true, 'invalid-offset'],
+      [true, 'invalid-offset'],
+    ]);
+  });
+
+  it('points a cut page at the lines matching the query, or the last search, that were not shown yet', async () => {
+    const session = pagedSession();
+    const row150 = 64 * (2 + 150);
+    const asked = await session.readSection({ chunk_id: 'codes#1', query: 'ORB-1150' });
+    expect(asked.ok && asked.value.query_matches).toEqual([{ offset: row150, terms: ['orb', '1150'] }]);
+    expect(asked.ok && asked.value.note).toBe(
+      `9471 more characters (about 2368 tokens): call read_section with chunk_id "codes#1" and offset 768 to read on. The line matching "ORB-1150" best starts at offset ${row150}.`,
+    );
+    const two = await pagedSession().readSection({ chunk_id: 'codes#1', query: 'ORB-1151 or ORB-1150' });
+    expect(two.ok && [two.value.query_matches, two.value.note.endsWith(`Lines matching "ORB-1151 or ORB-1150" start at offsets ${row150}, ${row150 + 64}.`)]).toEqual([
+      [
+        { offset: row150, terms: ['orb', '1150'] },
+        { offset: row150 + 64, terms: ['orb', '1151'] },
+      ],
+      true,
+    ]);
+    await session.searchDocs({ query: 'what is ORB-1150' });
+    const byLastSearch = await session.readSection({ chunk_id: 'codes#1', offset: 768 });
+    expect(byLastSearch.ok && byLastSearch.value.query_matches).toEqual([{ offset: row150, terms: ['orb', '1150'] }]);
+    // Once its page was shown, the row is no longer pointed at.
+    const atRow = await session.readSection({ chunk_id: 'codes#1', offset: row150 });
+    expect(atRow.ok && atRow.value.text.startsWith('| ORB-1150 |')).toBe(true);
+    const after = await session.readSection({ chunk_id: 'codes#1', offset: 1536 });
+    expect(after.ok && after.value).not.toHaveProperty('query_matches');
+    expect(after.ok && after.value.note).toBe('7935 more characters (about 1984 tokens): call read_section with chunk_id "codes#1" and offset 2304 to read on.');
+  });
+
+  it('caps each neighbour and each full-text result by the same budget, saying how to read the rest', async () => {
+    const cut = {
+      text: tableText.slice(0, 768),
+      next_offset: 768,
+      total_chars: 10_239,
+      remaining_chars: 9471,
+      remaining_tokens: 2368,
+      complete: false,
+      note: '9471 more characters (about 2368 tokens): call read_section with chunk_id "codes#1" and offset 768 to read on.',
+    };
+    const session = pagedSession();
+    const neighbors = await session.readNeighbors({ chunk_id: 'codes#0' });
+    expect(neighbors.ok && neighbors.value.chunks).toEqual([
+      { chunk_id: 'codes#1', doc_id: 'codes', title: 'Error codes', heading: 'Table', heading_path: 'Error codes > Table', applies_to: 'all', ...cut },
+    ]);
+    expect(session.evidence.get('codes#1')?.shown).toEqual([tableText.slice(0, 768)]);
+    const whole = await session.readNeighbors({ chunk_id: 'codes#1' });
+    expect(whole.ok && whole.value.chunks.map((chunk: Record<string, unknown>) => [chunk.chunk_id, chunk.text, chunk.complete, chunk.note])).toEqual([
+      ['codes#0', 'Every error has a code.', true, undefined],
+      ['codes#2', 'Failed steps are retried.', true, undefined],
+    ]);
+    const fullText = await pagedSession({ filter: { version: '3.x' } }).searchDocs({ query: 'ORB-1150 codes' }, { fullText: true });
+    expect(fullText.ok && fullText.value.results).toEqual([
+      { chunk_id: 'codes#1', doc_id: 'codes', heading: 'Table', heading_path: 'Error codes > Table', applies_to: 'all', score: 159, ...cut },
+      { chunk_id: 'codes#0', doc_id: 'codes', heading: 'Error codes', heading_path: 'Error codes', applies_to: 'all', score: 2, text: 'Every error has a code.', complete: true },
+    ]);
+  });
+
+  it('shows the heading path beside the heading in search results', async () => {
+    const outcome = await pagedSession().searchDocs({ query: 'retried' });
+    expect(outcome.ok && outcome.value.results).toEqual([
+      { chunk_id: 'codes#2', doc_id: 'codes', heading: 'Retries', heading_path: 'Error codes > Retries', applies_to: 'all', score: 1, snippet: 'Failed steps are retried.' },
+    ]);
   });
 });

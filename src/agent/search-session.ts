@@ -1,12 +1,13 @@
 import type { Chunk } from '../corpus/types.ts';
+import { AtlasError } from '../errors.ts';
 import type { Hit, IndexBackend, SearchFilter } from '../index/types.ts';
-import { EvidenceSet } from './evidence.ts';
+import { EvidenceSet, type EvidenceSource } from './evidence.ts';
 import { queryKey } from './query-key.ts';
+import { lineMatches } from './section-matches.ts';
+import { CHARS_PER_TOKEN, DEFAULT_READ_TOKENS, offsetError, sectionPage, type SectionPage } from './section-page.ts';
+import { matchesNote, neighborValue, passageValue, searchResultValue, type ToolOutcome } from './tool-values.ts';
 
-/** What a tool returns to the model: a value, or an error text the model can read. */
-export type ToolOutcome = { ok: true; value: ToolValue } | { ok: false; error: string };
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type ToolValue = { [key: string]: any };
+export type { ToolOutcome, ToolValue } from './tool-values.ts';
 
 /** One search of the run, as recorded in the trace. */
 export interface SearchStep {
@@ -28,6 +29,12 @@ export interface ReadStep {
   chunkId: string;
   found: boolean;
   newChunkIds: string[];
+  /** read_section: the offset the page started at (0 unless the model paged on). */
+  offset?: number;
+  /** read_section: where the next page starts; null when the page reached the end of the section. */
+  nextOffset?: number | null;
+  /** Set when the read was refused because its offset was invalid. */
+  note?: 'invalid-offset';
 }
 
 export interface SearchSessionOptions {
@@ -42,21 +49,36 @@ export interface SearchSessionOptions {
   weakScore?: number;
   /** Cap on distinct chunks shown to the model (for evals at an equal chunk budget). */
   maxChunks?: number;
+  /**
+   * Tokens (estimated as characters / 4, see `estimateTokens`) of one page of a section shown by
+   * read_section, by each chunk of read_neighbors, and by each full-text search result
+   * (default 800). Longer sections are paged with `offset`, never cut silently.
+   */
+  readTokens?: number;
 }
 
-/** Characters of a section returned by read_section and read_neighbors. */
-export const READ_CAP = 2000;
+/**
+ * The most characters one page holds at the default budget (800 tokens x 4).
+ *
+ * @deprecated Nothing is cut silently any more: read a result's `complete` and `next_offset`.
+ * Kept for the offline planner until it reads them.
+ */
+export const READ_CAP = DEFAULT_READ_TOKENS * CHARS_PER_TOKEN;
 /** Default weak-match threshold on the sqlite index's BM25 scores (docs/calibration.md). */
 export const DEFAULT_WEAK_SCORE = 7.4;
 
 /**
  * The stateful search tool of ONE conversation: skips passages already shown, refuses
  * duplicate queries, keeps a query log and the evidence set, and enforces the search budget,
- * the chunk budget and the version/label filters. Create one per run; never share it.
+ * the chunk budget and the version/label filters. Sections are shown in pages of at most
+ * `readTokens` tokens; the evidence set records exactly each page shown. Create one per run;
+ * never share it.
  *
  * @example
- * const session = new SearchSession({ index, filter: { version: '3.x' } });
+ * const session = new SearchSession({ index, filter: { version: '3.x' }, readTokens: 800 });
  * const outcome = await session.searchDocs({ query: 'lease seconds' });
+ * const page1 = await session.readSection({ chunk_id: 'error-codes#1' }); // { ..., next_offset: 3104, complete: false }
+ * const page2 = await session.readSection({ chunk_id: 'error-codes#1', offset: 3104 });
  */
 export class SearchSession {
   readonly evidence = new EvidenceSet();
@@ -65,9 +87,18 @@ export class SearchSession {
   readonly #options: Required<Omit<SearchSessionOptions, 'filter' | 'maxChunks'>> &
     Pick<SearchSessionOptions, 'filter' | 'maxChunks'>;
   readonly #queryKeys = new Set<string>();
+  /** Character ranges of each chunk shown so far, so line matches point only at unseen text. */
+  readonly #shownRanges = new Map<string, Array<[start: number, end: number]>>();
 
   constructor(options: SearchSessionOptions) {
-    this.#options = { maxSearches: 6, k: 5, weakScore: DEFAULT_WEAK_SCORE, ...options };
+    this.#options = { maxSearches: 6, k: 5, weakScore: DEFAULT_WEAK_SCORE, ...options, readTokens: options.readTokens ?? DEFAULT_READ_TOKENS };
+    const { readTokens } = this.#options;
+    if (!Number.isInteger(readTokens) || readTokens < 1) {
+      throw new AtlasError(
+        'usage',
+        `Atlas: SearchSession readTokens must be a positive whole number of tokens, got ${String(readTokens)}. Pass e.g. readTokens: ${DEFAULT_READ_TOKENS}.`,
+      );
+    }
   }
 
   get maxSearches(): number {
@@ -92,7 +123,10 @@ export class SearchSession {
     return this.evidence.rankedDocIds();
   }
 
-  /** The `search_docs` tool. */
+  /**
+   * The `search_docs` tool: snippets of unseen passages, or with `fullText` the first page of
+   * each (a cut page says so and names the read_section offset that reads on).
+   */
   async searchDocs(args: { query: string; version?: string }, options: { fullText?: boolean } = {}): Promise<ToolOutcome> {
     const filter = this.#effectiveFilter(args.version);
     const base: SearchStep = { query: args.query, filter, docIds: [], newDocIds: [], chunkIds: [], skippedSeen: 0 };
@@ -119,8 +153,12 @@ export class SearchSession {
     const skippedSeen = hits.filter((hit) => this.evidence.has(hit.chunkId)).length;
     const stepIndex = this.steps.length + this.reads.length;
     const newDocIds = [...new Set(fresh.map((hit) => hit.docId).filter((docId) => !this.evidence.hasDoc(docId)))];
-    const shownText = (hit: Hit) => (options.fullText ? hit.text.slice(0, READ_CAP) : hit.snippet);
-    for (const hit of fresh) this.evidence.add(stripHit(hit), shownText(hit), stepIndex, options.fullText ? 'read' : 'search');
+    const pages = options.fullText ? new Map(fresh.map((hit) => [hit.chunkId, this.#page(hit.text, 0)])) : undefined;
+    for (const hit of fresh) {
+      const page = pages?.get(hit.chunkId);
+      if (page) this.#show(stripHit(hit), page, stepIndex, 'read');
+      else this.evidence.add(stripHit(hit), hit.snippet, stepIndex, 'search');
+    }
     const bestScore = hits[0]?.score;
     const weak = bestScore === undefined || bestScore < this.#options.weakScore;
     const note = fresh.length === 0 ? 'no-new-results' : weak ? 'weak-matches' : undefined;
@@ -133,37 +171,72 @@ export class SearchSession {
       bestScore,
       note,
     });
-    return { ok: true, value: searchResultValue(fresh, skippedSeen, weak, options.fullText === true) };
+    return { ok: true, value: searchResultValue(fresh, { skippedSeen, weak, ...(pages ? { pages } : {}) }) };
   }
 
-  /** The `read_section` tool: the full section (capped), or "not found" outside the filter. */
-  async readSection(args: { chunk_id: string }): Promise<ToolOutcome> {
+  /**
+   * The `read_section` tool: one page of the section from `offset` (default 0), or "not found"
+   * outside the filter at any offset. A cut page names the offset to read on and, when `query`
+   * (default: the run's last search) matches lines not shown yet, where those lines start.
+   */
+  async readSection(args: { chunk_id: string; offset?: number; query?: string }): Promise<ToolOutcome> {
     const chunk = await this.#options.index.getChunk(args.chunk_id, this.#options.filter);
     if (!chunk) return this.#notFound('read_section', args.chunk_id);
-    const added = this.#record(chunk);
-    this.reads.push({ tool: 'read_section', chunkId: chunk.chunkId, found: true, newChunkIds: added ? [chunk.chunkId] : [] });
+    const offset = args.offset ?? 0;
+    const invalid = offsetError(offset, chunk.chunkId, chunk.text.length);
+    if (invalid !== undefined) {
+      this.reads.push({ tool: 'read_section', chunkId: chunk.chunkId, found: true, newChunkIds: [], offset, note: 'invalid-offset' });
+      return { ok: false, error: invalid };
+    }
+    const page = this.#page(chunk.text, offset);
+    const added = this.#show(chunk, page, this.steps.length + this.reads.length, 'read');
+    this.reads.push({
+      tool: 'read_section',
+      chunkId: chunk.chunkId,
+      found: true,
+      newChunkIds: added ? [chunk.chunkId] : [],
+      offset,
+      nextOffset: page.nextOffset,
+    });
+    const query = args.query ?? this.steps.at(-1)?.query ?? '';
+    const matches = page.complete ? [] : lineMatches(chunk.text, query, { shown: this.#shownRanges.get(chunk.chunkId) ?? [] });
     return {
       ok: true,
       value: {
-        ...passageValue(chunk),
+        ...passageValue(chunk, page, matchesNote(query, matches)),
+        ...(matches.length > 0 ? { query_matches: matches } : {}),
         prev_chunk_id: chunk.prevChunkId ?? null,
         next_chunk_id: chunk.nextChunkId ?? null,
       },
     };
   }
 
-  /** The `read_neighbors` tool: previous and next chunk of the same document. */
+  /** The `read_neighbors` tool: the first page of the previous and next chunk of the same document. */
   async readNeighbors(args: { chunk_id: string }): Promise<ToolOutcome> {
     const { index, filter } = this.#options;
     if (!(await index.getChunk(args.chunk_id, filter))) return this.#notFound('read_neighbors', args.chunk_id);
     const neighbors = await index.neighbors(args.chunk_id, filter);
-    const newChunkIds = neighbors.filter((chunk) => this.#record(chunk)).map((chunk) => chunk.chunkId);
+    const step = this.steps.length + this.reads.length;
+    const newChunkIds: string[] = [];
+    const chunks = neighbors.map((chunk) => {
+      const page = this.#page(chunk.text, 0);
+      if (this.#show(chunk, page, step, 'read')) newChunkIds.push(chunk.chunkId);
+      return neighborValue(chunk, page);
+    });
     this.reads.push({ tool: 'read_neighbors', chunkId: args.chunk_id, found: true, newChunkIds });
-    return { ok: true, value: { chunks: neighbors.map(passageValue) } };
+    return { ok: true, value: { chunks } };
   }
 
-  #record(chunk: Chunk): boolean {
-    return this.evidence.add(chunk, chunk.text.slice(0, READ_CAP), this.steps.length + this.reads.length, 'read');
+  #page(text: string, offset: number): SectionPage {
+    return sectionPage(text, { offset, maxTokens: this.#options.readTokens });
+  }
+
+  /** Records a page as shown: its exact text in the evidence set and its range for line matches. */
+  #show(chunk: Chunk, page: SectionPage, step: number, source: EvidenceSource): boolean {
+    const ranges = this.#shownRanges.get(chunk.chunkId) ?? [];
+    ranges.push([page.offset, page.offset + page.text.length]);
+    this.#shownRanges.set(chunk.chunkId, ranges);
+    return this.evidence.add(chunk, page.text, step, source);
   }
 
   #notFound(tool: ReadStep['tool'], chunkId: string): ToolOutcome {
@@ -181,35 +254,6 @@ export class SearchSession {
     if (fixed.version !== undefined || version === undefined || version === '') return { ...fixed };
     return { ...fixed, version };
   }
-}
-
-function searchResultValue(fresh: Hit[], skippedSeen: number, weak: boolean, fullText: boolean): ToolValue {
-  const notes: string[] = [];
-  if (skippedSeen > 0) notes.push(`${skippedSeen} already-seen passages skipped`);
-  if (fresh.length === 0) notes.push('no new passages: search for something else or answer');
-  else if (weak) notes.push('weak matches: rewrite the query or conclude');
-  return {
-    results: fresh.map((hit) => ({
-      chunk_id: hit.chunkId,
-      doc_id: hit.docId,
-      heading: hit.heading,
-      applies_to: hit.appliesTo,
-      score: Math.round(hit.score * 100) / 100,
-      ...(fullText ? { text: hit.text.slice(0, READ_CAP) } : { snippet: hit.snippet }),
-    })),
-    ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
-  };
-}
-
-function passageValue(chunk: Chunk): ToolValue {
-  return {
-    chunk_id: chunk.chunkId,
-    doc_id: chunk.docId,
-    title: chunk.title,
-    heading: chunk.heading,
-    applies_to: chunk.appliesTo,
-    text: chunk.text.slice(0, READ_CAP),
-  };
 }
 
 function stripHit(hit: Hit): Chunk {

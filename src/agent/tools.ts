@@ -11,9 +11,26 @@ export const searchDocsInput = z.object({
     .describe('Release line to restrict to, e.g. "3.x". Omit to search every version.'),
 });
 
-/** Arguments of `read_section` and `read_neighbors`. */
-export const chunkInput = z.object({
-  chunk_id: z.string().min(1).describe('A chunk_id returned by search_docs, e.g. "flows#3".'),
+const chunkId = z.string().min(1).describe('A chunk_id returned by search_docs, e.g. "flows#3".');
+
+/** Arguments of `read_neighbors`. */
+export const chunkInput = z.object({ chunk_id: chunkId });
+
+const offsetMessage = 'offset must be a whole number of characters from 0: use 0 for the start, or the next_offset of the page you read last';
+
+/** Arguments of `read_section`: the chunk, where to start reading, and what to look for in it. */
+export const readSectionInput = z.object({
+  chunk_id: chunkId,
+  offset: z
+    .number({ error: offsetMessage })
+    .int({ error: offsetMessage })
+    .min(0, { error: offsetMessage })
+    .optional()
+    .describe('Where to start: 0 (default) or the next_offset of the last page.'),
+  query: z
+    .string()
+    .optional()
+    .describe('Words to locate in a long section (default: your last search).'),
 });
 
 /**
@@ -37,15 +54,17 @@ export function precomputedSchema<T>(schema: z.ZodType<T>): Schema<T> {
 export const agentTools = {
   search_docs: tool({
     description:
-      'Search the documentation. Returns up to 5 passages not shown before (chunk_id, doc_id, heading, applies_to, score, snippet). Repeating a query is refused.',
+      'Search the documentation. Returns up to 5 passages not shown before (chunk_id, doc_id, heading, heading_path, applies_to, score, snippet). Repeating a query is refused.',
     inputSchema: precomputedSchema(searchDocsInput),
   }),
   read_section: tool({
-    description: 'Read the full text of one section by chunk_id (up to 2,000 characters).',
-    inputSchema: precomputedSchema(chunkInput),
+    description:
+      'Read a section by chunk_id, one page at a time. While complete is false, call again with offset = next_offset; query_matches gives the offsets of the lines matching query (default: your last search).',
+    inputSchema: precomputedSchema(readSectionInput),
   }),
   read_neighbors: tool({
-    description: 'Read the previous and next sections of the same document around a chunk_id.',
+    description:
+      'Read the previous and next sections of the same document around a chunk_id (first page of each; see complete and note).',
     inputSchema: precomputedSchema(chunkInput),
   }),
 };
@@ -67,11 +86,15 @@ export async function executeToolCall(session: SearchSession, toolName: string, 
       if (!parsed.success) return invalidArguments(toolName, parsed.error);
       return session.searchDocs(parsed.data);
     }
-    case 'read_section':
+    case 'read_section': {
+      const parsed = readSectionInput.safeParse(input);
+      if (!parsed.success) return invalidArguments(toolName, parsed.error);
+      return session.readSection(parsed.data);
+    }
     case 'read_neighbors': {
       const parsed = chunkInput.safeParse(input);
       if (!parsed.success) return invalidArguments(toolName, parsed.error);
-      return toolName === 'read_section' ? session.readSection(parsed.data) : session.readNeighbors(parsed.data);
+      return session.readNeighbors(parsed.data);
     }
     default:
       return {

@@ -31,6 +31,7 @@ export const EXPECTED_ANSWER = {
       quote: LEASE_QUOTE,
       chunkId: 'leases#0',
       heading: 'Leases',
+      headingPath: ['Leases'],
       sourcePath: 'leases.md',
       startLine: 2,
       endLine: 2,
@@ -60,8 +61,8 @@ const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
 
 /**
  * The JSON schemas (descriptions removed) each tool must reach the provider with:
- * `search_docs {query: string, version?: string}`, `read_section {chunk_id: string}`,
- * `read_neighbors {chunk_id: string}`.
+ * `search_docs {query: string, version?: string}`,
+ * `read_section {chunk_id: string, offset?: integer >= 0, query?: string}`, `read_neighbors {chunk_id: string}`.
  */
 export const EXPECTED_TOOL_SCHEMAS: Record<string, unknown> = {
   search_docs: {
@@ -74,7 +75,11 @@ export const EXPECTED_TOOL_SCHEMAS: Record<string, unknown> = {
   read_section: {
     $schema: DRAFT_07,
     type: 'object',
-    properties: { chunk_id: { type: 'string', minLength: 1 } },
+    properties: {
+      chunk_id: { type: 'string', minLength: 1 },
+      offset: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+      query: { type: 'string' },
+    },
     required: ['chunk_id'],
     additionalProperties: false,
   },

@@ -1,0 +1,75 @@
+/**
+ * Where in a long section a query matches: the start offsets of its best lines, so a model
+ * paging through a 20 KB table can jump to the row it needs (`read_section` with that offset)
+ * instead of reading every page. Only offsets are returned, never text: what the model is
+ * shown of a section stays exactly the pages it read.
+ */
+
+/** One line of a section that matches the query, by its start offset. */
+export interface LineMatch {
+  /** Offset of the line's first character in the section text (a valid read_section offset). */
+  offset: number;
+  /** The query terms the line contains, in query order. */
+  terms: string[];
+}
+
+/** Lines reported per read at most. */
+export const MAX_LINE_MATCHES = 3;
+
+/** A line is reported only if it scores at least this share of the best line's score. */
+const MIN_SHARE_OF_BEST = 0.5;
+
+/** Function words of questions: they say nothing about which line holds the answer. */
+const STOP_WORDS = new Set(
+  'a an and are as at be by can do does did for from how i in is it its my of on or that the this to was what when where which who why will with you your'.split(' '),
+);
+
+/**
+ * The lines of `text` that match `query` best, outside the ranges already shown. Terms are the
+ * query's lowercase letter/digit/underscore runs minus function words; a line scores the sum of
+ * `ln(lines / linesWithTerm)` over the distinct terms it contains (a term on more than half the
+ * lines, like the "ORB" of every row, locates nothing and weighs 0). Lines scoring 0 or under half the best line's score are left out; ties go to the
+ * earlier line. Deterministic.
+ *
+ * @example
+ * lineMatches('| ORB-1 | ok |\n| ORB-2 | too large |', 'ORB-2', { shown: [] });
+ * // [{ offset: 15, terms: ['orb', '2'] }]
+ */
+export function lineMatches(
+  text: string,
+  query: string,
+  options: { shown: ReadonlyArray<readonly [start: number, end: number]>; max?: number },
+): LineMatch[] {
+  const terms = [...new Set(tokens(query))].filter((term) => !STOP_WORDS.has(term));
+  if (terms.length === 0) return [];
+  const lines: Array<{ offset: number; end: number; terms: Set<string> }> = [];
+  let offset = 0;
+  for (const line of text.split('\n')) {
+    lines.push({ offset, end: offset + line.length, terms: new Set(tokens(line)) });
+    offset += line.length + 1;
+  }
+  const weight = new Map(
+    terms.map((term) => {
+      const containing = lines.filter((line) => line.terms.has(term)).length;
+      return [term, containing === 0 || containing > lines.length / 2 ? 0 : Math.log(lines.length / containing)] as const;
+    }),
+  );
+  const fullyShown = (line: { offset: number; end: number }) =>
+    options.shown.some(([start, end]) => line.offset >= start && line.end <= end);
+  const scored = lines
+    .filter((line) => !fullyShown(line))
+    .map((line) => {
+      const matched = terms.filter((term) => line.terms.has(term));
+      return { offset: line.offset, terms: matched, score: matched.reduce((sum, term) => sum + (weight.get(term) ?? 0), 0) };
+    })
+    .sort((a, b) => b.score - a.score || a.offset - b.offset);
+  const best = scored[0]?.score ?? 0;
+  return scored
+    .filter((line) => line.score > 0 && line.score >= best * MIN_SHARE_OF_BEST)
+    .slice(0, options.max ?? MAX_LINE_MATCHES)
+    .map(({ offset: start, terms: matched }) => ({ offset: start, terms: matched }));
+}
+
+function tokens(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+}
