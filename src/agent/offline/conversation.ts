@@ -12,8 +12,16 @@ export interface Passage {
   appliesTo: string;
   /** Every text of this chunk the conversation showed (snippets, full sections). */
   texts: string[];
-  /** True when the full section was read (or given in full). */
+  /** True when the whole section was read (every page, or given in full). */
   full: boolean;
+  /** Pages of the section that were read, by offset (a section that fits is one page at 0). */
+  pages: Map<number, string>;
+  /** Where the unread rest of a section begins when a page was cut; unset once read to the end. */
+  nextOffset?: number;
+  /** Offsets of unread lines that the session says match the run's last search. */
+  matchOffsets: number[];
+  /** Length of the whole section, when a page told it. */
+  totalChars?: number;
   /** Index of the search (0-based) that first surfaced it; reads after search n count as n. */
   searchIndex: number;
   /** Rank within that search (0-based); reads rank after results. */
@@ -105,7 +113,7 @@ function recordSearch(conversation: Conversation, call: ToolCallInfo, value: Rec
     addPassage(conversation, {
       ...passageFields(result),
       texts: [full ? String(result.text) : String(result.snippet ?? '')],
-      full,
+      ...pageOf(result, full),
       searchIndex: conversation.searches.length,
       rank,
       score: Number(result.score ?? 0),
@@ -126,7 +134,7 @@ function recordRead(conversation: Conversation, call: ToolCallInfo, value: Recor
       ...passageFields(chunk),
       ...(typeof chunk.title === 'string' ? { title: chunk.title } : {}),
       texts: [chunk.text],
-      full: true,
+      ...pageOf(chunk, true),
       searchIndex: Math.max(0, conversation.searches.length - 1),
       rank: 99,
       score: 0,
@@ -145,6 +153,27 @@ function passageFields(result: Record<string, unknown>): Pick<Passage, 'chunkId'
   };
 }
 
+/**
+ * The page a result shows: a section text from `offset` (0 when not given) to `next_offset`
+ * (the end when null or absent). A result without text (a snippet) shows no page.
+ */
+function pageOf(
+  result: Record<string, unknown>,
+  hasText: boolean,
+): Pick<Passage, 'full' | 'pages' | 'nextOffset' | 'matchOffsets' | 'totalChars'> {
+  const matchOffsets = Array.isArray(result.query_matches)
+    ? result.query_matches.map((match) => Number(asObject(match).offset)).filter(Number.isInteger)
+    : [];
+  if (!hasText) return { full: false, pages: new Map(), matchOffsets };
+  const offset = Number.isInteger(result.offset) ? (result.offset as number) : 0;
+  const nextOffset = Number.isInteger(result.next_offset) ? (result.next_offset as number) : undefined;
+  const text = String(result.text);
+  const pages = new Map([[offset, text]]);
+  const totalChars = Number.isInteger(result.total_chars) ? (result.total_chars as number) : nextOffset === undefined ? offset + text.length : undefined;
+  const full = nextOffset === undefined && offset === 0;
+  return { full, pages, ...(nextOffset === undefined ? {} : { nextOffset }), matchOffsets, ...(totalChars === undefined ? {} : { totalChars }) };
+}
+
 function addPassage(conversation: Conversation, passage: Passage): void {
   const existing = conversation.passages.get(passage.chunkId);
   if (!existing) {
@@ -152,9 +181,23 @@ function addPassage(conversation: Conversation, passage: Passage): void {
     return;
   }
   for (const text of passage.texts) if (!existing.texts.includes(text)) existing.texts.push(text);
-  existing.full ||= passage.full;
+  for (const [offset, text] of passage.pages) existing.pages.set(offset, text);
+  for (const offset of passage.matchOffsets) if (!existing.matchOffsets.includes(offset)) existing.matchOffsets.push(offset);
+  existing.totalChars ??= passage.totalChars;
+  // Read on from where the pages read so far end; the section is whole once they reach its end.
+  const readTo = contiguousEnd(existing.pages);
+  existing.full ||= passage.full || (existing.totalChars !== undefined && readTo >= existing.totalChars);
+  if (existing.full) delete existing.nextOffset;
+  else if (readTo > 0) existing.nextOffset = readTo;
   existing.title ??= passage.title;
   existing.headingPath ??= passage.headingPath;
+}
+
+/** Where the pages read from offset 0 on stop being contiguous (0 when the first page was not read). */
+function contiguousEnd(pages: Map<number, string>): number {
+  let end = 0;
+  for (let page = pages.get(end); page !== undefined && page.length > 0; page = pages.get(end)) end += page.length;
+  return end;
 }
 
 function asObject(value: unknown): Record<string, unknown> {

@@ -1,6 +1,5 @@
 import type { Conversation, Passage } from './conversation.ts';
 import type { QuestionAnalysis } from './question.ts';
-import { READ_CAP } from '../search-session.ts';
 import { sentenceUnits, stem, termSet, words, type SentenceUnit } from './text.ts';
 
 /** A quotable unit of a passage with its stemmed terms. */
@@ -136,15 +135,11 @@ export class EvidenceView {
 
 function uniqueSentences(passage: Passage): SentenceUnit[] {
   const result: SentenceUnit[] = [];
-  // A section read in full supersedes its snippets (which lose line breaks).
-  const longest = passage.texts.reduce((best, text) => (text.length > best.length ? text : best), '');
-  const texts = passage.full ? [longest] : passage.texts;
-  const ordered = [...texts].sort((a, b) => b.length - a.length);
-  for (const text of ordered) {
-    const units = sentenceUnits(text);
-    // A section read in full is capped: its last unit may stop mid-sentence.
-    if (text.length >= READ_CAP && !/[.!?|]\s*$/.test(text)) units.pop();
-    for (const unit of units) {
+  // Pages read supersede snippets (which lose line breaks); pages are read in section order.
+  const pages = [...passage.pages.entries()].sort((a, b) => a[0] - b[0]).map(([, text]) => text);
+  const texts = passage.full ? pages : [...pages, ...[...passage.texts].filter((text) => !pages.includes(text)).sort((a, b) => b.length - a.length)];
+  for (const text of texts) {
+    for (const unit of sentenceUnits(text)) {
       if (!result.some((existing) => existing.text.includes(unit.text))) result.push(unit);
     }
   }
