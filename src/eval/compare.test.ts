@@ -59,6 +59,7 @@ describe('atlas eval compare (scripted model, tiny dataset)', () => {
       { caseId: 'none-1', kind: 'unanswerable', bucket: 'generation' },
       { caseId: 'qa:qa-2', kind: 'qa', bucket: 'retrieval' },
     ]);
+    expect(summary.incomplete).toEqual([{ caseId: 'qa:qa-1', kind: 'qa', missingFacts: 2, facts: 2 }]);
     // At budget 1 the search budget stops qa-1 before its read: fewer tokens, same scores.
     expect(summary.budgets).toEqual([
       { maxSearches: 1, n: 8, recall: 0.722, pass: 0.5, correct: 0.375, factRecall: 0.2, searches: 1, chunks: 1.25, tokens: 262.625, costPerQuery: 0.000325 },
@@ -94,6 +95,7 @@ describe('atlas eval compare (scripted model, tiny dataset)', () => {
     ]);
     expect(out).toContain('\nFailed agentic cases by bucket: retrieval 1, ranking 1, generation 1, planning 1, error 0\n');
     expect(out).toContain('  retrieval: qa:qa-2\n  ranking: version-1\n  generation: none-1\n  planning: hop-1\n');
+    expect(out).toContain('\nAgentic cases that pass but miss facts (missing/listed): 1\n  qa:qa-1 (2/2)\n');
     expect(out).toContain(`\nWrote ${path.join(dir, 'reports', 'report.json')} and ${path.join(dir, 'reports', 'report.html')}\n`);
 
     const report = JSON.parse(await readFile(path.join(dir, 'reports', 'report.json'), 'utf8')) as CompareReport;

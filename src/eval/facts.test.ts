@@ -7,6 +7,10 @@ describe('normalizeFactText', () => {
     expect(normalizeFactText('  A\u00a0B\t\r\nC  ')).toBe('a b c');
     expect(normalizeFactText('a \\\\ b and c\\d')).toBe('a \\ b and c\\d'); // an escaped backslash; a backslash before a letter stays
   });
+
+  it('decodes the HTML character references markdown renders, and leaves unknown ones', () => {
+    expect(normalizeFactText('it&apos;s &lsquo;Runner&rsquo; &amp; &#39;x&#x27; &bogus; &#0;')).toBe("it's 'runner' & 'x' &bogus; &#0;");
+  });
 });
 
 describe('checkFacts', () => {

@@ -4,8 +4,9 @@ export type Fact = string[];
 /**
  * The text a fact is matched in, normalised the same way on both sides:
  *
- * 1. Unicode NFKC (full-width forms, ligatures and non-breaking spaces become plain ones), and
- *    typographic quotes become ASCII quotes;
+ * 1. HTML character references that markdown renders as characters are decoded (`&apos;`,
+ *    `&rsquo;`, `&amp;`, `&nbsp;`, `&#39;`, `&#x2019;`, ...); then Unicode NFKC (full-width forms,
+ *    ligatures and non-breaking spaces become plain ones), and typographic quotes become ASCII;
  * 2. markdown backslash escapes of ASCII punctuation are undone (`\|` -> `|`, `\_` -> `_`,
  *    `\*` -> `*`), as tables and identifiers in markdown sources carry them;
  * 3. every run of whitespace, line wraps included, becomes one space; the ends are trimmed;
@@ -16,9 +17,10 @@ export type Fact = string[];
  *
  * @example
  * normalizeFactText('Defaults to `5\\_000`\n  ms'); // 'defaults to `5_000` ms'
+ * normalizeFactText('Don&apos;t retry'); // "don't retry"
  */
 export function normalizeFactText(text: string): string {
-  return text
+  return decodeCharacterReferences(text)
     .normalize('NFKC')
     .replace(/[\u2018\u2019\u201B]/g, "'")
     .replace(/[\u201C\u201D\u201F]/g, '"')
@@ -26,6 +28,30 @@ export function normalizeFactText(text: string): string {
     .replace(/\s+/g, ' ')
     .trim()
     .toLowerCase();
+}
+
+const NAMED_REFERENCES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  lsquo: '\u2018',
+  rsquo: '\u2019',
+  ldquo: '\u201C',
+  rdquo: '\u201D',
+  ndash: '\u2013',
+  mdash: '\u2014',
+  hellip: '\u2026',
+};
+
+function decodeCharacterReferences(text: string): string {
+  return text.replace(/&(?:#(\d{1,7})|#[xX]([0-9A-Fa-f]{1,6})|([A-Za-z]+));/g, (reference, decimal?: string, hex?: string, name?: string) => {
+    const code = decimal !== undefined ? Number(decimal) : hex !== undefined ? Number.parseInt(hex, 16) : undefined;
+    if (code !== undefined) return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : reference;
+    return NAMED_REFERENCES[name ?? ''] ?? reference;
+  });
 }
 
 /** Which facts of a case an answer holds. */

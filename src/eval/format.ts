@@ -67,6 +67,10 @@ export function formatCompareReport(report: Omit<CompareReport, 'cases'>): strin
     const ids = report.failures.filter((failure) => failure.bucket === bucket).map((failure) => failure.caseId);
     if (ids.length > 0) parts.push(`  ${bucket}: ${ids.join(', ')}\n`);
   }
+  if (report.incomplete.length > 0) {
+    const ids = report.incomplete.map((item) => `${item.caseId} (${item.missingFacts}/${item.facts})`);
+    parts.push(`\nAgentic cases that pass but miss facts (missing/listed): ${report.incomplete.length}\n  ${ids.join(', ')}\n`);
+  }
   if (report.budgets.length > 0) {
     parts.push(
       '\nBudget sweep (agentic):\n',
