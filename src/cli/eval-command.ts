@@ -4,7 +4,7 @@ import { compareCases } from '../eval/cases.ts';
 import { runCompare } from '../eval/compare.ts';
 import { loadDataset, requireFile, type Dataset } from '../eval/dataset.ts';
 import { runDecisionEval } from '../eval/decisions.ts';
-import { formatCompareReport, formatDecisionReport, formatRetrievalTable } from '../eval/format.ts';
+import { formatCompareReport, formatDecisionReport, formatRetrievalReport } from '../eval/format.ts';
 import type { Sleep } from '../eval/pool.ts';
 import { createProgress, type Progress } from '../eval/progress.ts';
 import { compareReport, compareSummary, writeReports } from '../eval/report-json.ts';
@@ -83,7 +83,7 @@ function withCommonOptions(command: Command): Command {
 }
 
 function registerRetrieval(evalCommand: Command, { io, deps, resolve }: EvalContext): void {
-  withCommonOptions(evalCommand.command('retrieval').description('Evidence recall per query kind: classic one-shot search at k=5 and k=15, and the agent.'))
+  withCommonOptions(evalCommand.command('retrieval').description('Evidence and read recall per query kind: classic one-shot search at k=5 and k=15, and the agent; MRR@10 of identifier queries.'))
     .option('--arms <list>', 'arms to run: classic, agentic or both', parseArms, ['classic', 'agentic'])
     .option('--max-searches <n>', 'search budget of the agentic arm', positiveInt('--max-searches'))
     .option('--max-chunks <n>', 'cap on chunks the agentic arm may see', positiveInt('--max-chunks'))
@@ -92,7 +92,7 @@ function registerRetrieval(evalCommand: Command, { io, deps, resolve }: EvalCont
       const queries = requireFile(dataset, 'retrievalQueries');
       const chosen = options.arms.includes('agentic') ? resolve(options.model) : undefined;
       const bar = { label: 'eval retrieval', total: retrievalRunCount(queries, options.arms) };
-      const rows = await withDatasetIndex(io, dataset, options.db, bar, (index, progress) =>
+      const result = await withDatasetIndex(io, dataset, options.db, bar, (index, progress) =>
         runRetrievalEval({
           queries,
           index,
@@ -106,7 +106,7 @@ function registerRetrieval(evalCommand: Command, { io, deps, resolve }: EvalCont
           onQueryDone: () => progress.tick(),
         }),
       );
-      io.stdout(options.json ? `${JSON.stringify({ dataset: dataset.name, rows })}\n` : formatRetrievalTable(dataset.name, rows));
+      io.stdout(options.json ? `${JSON.stringify({ dataset: dataset.name, ...result })}\n` : formatRetrievalReport(dataset.name, result));
     });
 }
 
@@ -114,7 +114,7 @@ function registerCompare(evalCommand: Command, { io, deps, resolve }: EvalContex
   withCommonOptions(
     evalCommand
       .command('compare')
-      .description("Classic (k=5 and k = the agent's mean chunks) vs agentic on the same cases: recall, pass, abstain, cost, failure buckets."),
+      .description("Classic (k=5 and k = the agent's mean chunks) vs agentic on the same cases: recall, pass, correct, facts, abstain, cost, failure buckets."),
   )
     .option('--out <dir>', 'write report.json (every case with its trace) and report.html there')
     .option('--budgets <list>', 'search budgets of the agentic budget sweep, e.g. 1,2,6', parseBudgets)
@@ -124,8 +124,6 @@ function registerCompare(evalCommand: Command, { io, deps, resolve }: EvalContex
       const dataset = await loadData(io, options);
       const cases = compareCases(dataset);
       if (cases.length === 0) requireFile(dataset, 'retrievalQueries');
-      const repeated = (dataset.retrievalQueries?.length ?? 0) + (dataset.qaGold?.length ?? 0) - cases.length;
-      if (repeated > 0) io.stderr(`atlas: ${repeated} qa_gold questions repeat a retrieval query; each runs once, as its retrieval case.\n`);
       const { model, spec, price } = resolve(options.model);
       const concurrency = concurrencyFor(options, spec);
       const result = await withDatasetIndex(io, dataset, options.db, { label: 'eval compare', total: cases.length * 3 }, (index, progress) =>

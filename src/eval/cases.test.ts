@@ -1,22 +1,100 @@
 import { describe, expect, it } from 'vitest';
-import { compareCases } from './cases.ts';
+import type { Answer } from '../agent/answer.ts';
+import type { AgentRun, EvidenceRecord } from '../agent/run-state.ts';
+import { compareCases, scoreRun, thrownRun, type EvalCase } from './cases.ts';
 
 describe('compareCases', () => {
-  it('takes every retrieval query and the qa_gold questions that do not repeat one', () => {
+  it('makes every line its own case: a repeated question too, and a qa line citing no page is unanswerable', () => {
     const cases = compareCases({
       retrievalQueries: [
-        { id: 'q1', query: 'Which error?', kind: 'exact_term', relevantDocIds: ['error-codes'], version: null, line: 1 },
-        { id: 'q2', query: 'Kafka?', kind: 'unanswerable', relevantDocIds: [], version: null, line: 2 },
+        { id: 'q1', query: 'Which error?', kind: 'exact_term', relevantDocIds: ['error-codes'], version: null, facts: [['ORB-1202']], line: 1 },
+        { id: 'q2', query: 'Kafka?', kind: 'unanswerable', relevantDocIds: [], version: null, facts: [], line: 2 },
       ],
       qaGold: [
-        { id: 'q1', question: 'Which error?', answer: 'ORB-1202', citations: ['error-codes'], version: null, line: 1 },
-        { id: 'q1-3x', question: 'Which error?', answer: 'ORB-1202', citations: ['error-codes'], version: '3.x', line: 2 },
+        { id: 'q1', question: 'Which error?', answer: 'ORB-1202', citations: ['error-codes'], version: null, facts: [], line: 1 },
+        { id: 'q1-3x', question: 'Which error?', answer: 'ORB-1202', citations: ['error-codes'], version: '3.x', facts: [['1202']], line: 2 },
+        { id: 'q9', question: 'Kafka?', answer: 'The docs do not say.', citations: [], version: null, facts: [], line: 3 },
       ],
     });
     expect(cases).toEqual([
-      { id: 'q1', kind: 'exact_term', question: 'Which error?', gold: ['error-codes'], version: null },
-      { id: 'q2', kind: 'unanswerable', question: 'Kafka?', gold: [], version: null },
-      { id: 'qa:q1-3x', kind: 'qa', question: 'Which error?', gold: ['error-codes'], version: '3.x' },
+      { id: 'q1', kind: 'exact_term', question: 'Which error?', gold: ['error-codes'], version: null, facts: [['ORB-1202']] },
+      { id: 'q2', kind: 'unanswerable', question: 'Kafka?', gold: [], version: null, facts: [] },
+      { id: 'qa:q1', kind: 'qa', question: 'Which error?', gold: ['error-codes'], version: null, facts: [] },
+      { id: 'qa:q1-3x', kind: 'qa', question: 'Which error?', gold: ['error-codes'], version: '3.x', facts: [['1202']] },
+      { id: 'qa:q9', kind: 'unanswerable', question: 'Kafka?', gold: [], version: null, facts: [] },
+    ]);
+  });
+});
+
+/** A finished run with this answer (citations from these docs) and this evidence. */
+function runWith(text: string, cited: Array<[docId: string, quote: string]>, evidence: Array<[docId: string, source: EvidenceRecord['source']]>, abstained = false): AgentRun {
+  const base = thrownRun('q', new Error('unused'));
+  const answer: Answer = {
+    text,
+    abstained,
+    citations: cited.map(([docId, quote]) => ({ docId, quote, chunkId: `${docId}#0`, heading: '', sourcePath: `${docId}.md`, startLine: 1, endLine: 1 })),
+  };
+  const records = evidence.map(([docId, source], position) => ({ chunkId: `${docId}#${position}`, docId, heading: '', firstStep: 0, source }));
+  return { ...base, answer, trace: { ...base.trace, evidence: records, stopReason: 'model-done', errors: [] } };
+}
+
+const item = (gold: string[], facts: string[][]): EvalCase => ({ id: 'c', kind: 'multi_hop', question: 'q', gold, version: null, facts });
+const outcome = (result: ReturnType<typeof scoreRun>) => ({
+  pass: result.pass,
+  correct: result.correct,
+  factRecall: result.factRecall,
+  missingFacts: result.missingFacts,
+  recall: result.recall,
+  readRecall: result.readRecall,
+});
+
+describe('scoreRun', () => {
+  const evidence: Array<[string, EvidenceRecord['source']]> = [['config', 'search'], ['job-key', 'read'], ['job-key', 'search']];
+
+  it('is correct when every fact is in the answer or its quotes (markdown escapes undone)', () => {
+    const run = runWith('Waits 5 seconds.', [['job-key', 'the mode is `preserve\\_run\\_at`']], evidence);
+    expect(outcome(scoreRun(item(['config', 'job-key'], [['5_000', '5 seconds'], ['preserve_run_at']]), 'agentic', run))).toEqual({
+      pass: true,
+      correct: true,
+      factRecall: 1,
+      missingFacts: [],
+      recall: 1,
+      readRecall: 0.5, // config was only seen as a snippet
+    });
+  });
+
+  it('passes without being correct when a fact is missing', () => {
+    const run = runWith('It uses a job key.', [['job-key', 'Jobs with the same job_key are replaced.']], evidence);
+    expect(outcome(scoreRun(item(['job-key'], [['job_key'], ['locked']]), 'agentic', run))).toEqual({
+      pass: true,
+      correct: false,
+      factRecall: 0.5,
+      missingFacts: [['locked']],
+      recall: 1,
+      readRecall: 1,
+    });
+  });
+
+  it('falls back to pass when the case lists no facts', () => {
+    const citing = runWith('See the page.', [['job-key', 'Jobs with the same job_key are replaced.']], evidence);
+    const elsewhere = runWith('See the page.', [['config', 'Set the pool size in the config.']], evidence);
+    expect([scoreRun(item(['job-key'], []), 'agentic', citing), scoreRun(item(['job-key'], []), 'agentic', elsewhere)].map(outcome)).toEqual([
+      { pass: true, correct: true, factRecall: null, missingFacts: [], recall: 1, readRecall: 1 },
+      { pass: false, correct: false, factRecall: null, missingFacts: [], recall: 1, readRecall: 1 },
+    ]);
+  });
+
+  it('is never correct when it abstains on an answerable case, and only correct when it abstains on an unanswerable one', () => {
+    const abstained = runWith("I couldn't find this in the docs.", [], evidence, true);
+    const answered = runWith('Yes, 5 seconds.', [['config', 'Set the pool size in the config.']], evidence);
+    expect([
+      scoreRun(item(['config'], [['5 seconds']]), 'agentic', abstained),
+      scoreRun(item([], []), 'agentic', abstained),
+      scoreRun(item([], []), 'agentic', answered),
+    ].map(outcome)).toEqual([
+      { pass: false, correct: false, factRecall: 0, missingFacts: [['5 seconds']], recall: 1, readRecall: 0 },
+      { pass: true, correct: true, factRecall: null, missingFacts: [], recall: null, readRecall: null },
+      { pass: false, correct: false, factRecall: null, missingFacts: [], recall: null, readRecall: null },
     ]);
   });
 });

@@ -3,24 +3,28 @@ import type { AgentRun } from '../agent/run-state.ts';
 import type { SearchFilter } from '../index/types.ts';
 import type { FailureBucket } from './buckets.ts';
 import type { Dataset } from './dataset.ts';
-import { citedDocIds, docRecall, evidenceDocIds, searchCount } from './metrics.ts';
+import { checkFacts, type Fact } from './facts.ts';
+import { citedDocIds, docRecall, evidenceDocIds, readEvidenceDocIds, searchCount } from './metrics.ts';
 
-/** One question of the compare eval, from retrieval_queries.jsonl or qa_gold.jsonl. */
+/** One question of the compare eval: one line of retrieval_queries.jsonl or of qa_gold.jsonl. */
 export interface EvalCase {
   /** The query id, or `qa:<id>` for qa_gold cases (the two files may share ids). */
   id: string;
-  /** The query kind, or `qa` for qa_gold cases. */
+  /** The query kind; for qa_gold cases `qa`, or `unanswerable` when the line cites no page. */
   kind: string;
   question: string;
   /** Gold doc ids; empty when the right outcome is to abstain. */
   gold: string[];
   version: string | null;
+  /** Key facts a correct answer holds (see facts.ts); empty when the line gives none. */
+  facts: Fact[];
 }
 
 /**
- * The compare cases of a dataset: every retrieval query (unanswerable ones included) and every
- * qa_gold question, in file order. A qa_gold question that repeats a retrieval query (same text
- * and version) runs once, as its retrieval case.
+ * The compare cases of a dataset: every retrieval query (unanswerable ones included), then every
+ * qa_gold question, in file order. Each line is its own case, also when a qa_gold question
+ * repeats a retrieval query: nothing is merged. A qa_gold line with no citations is an
+ * `unanswerable` case.
  *
  * @example
  * const cases = compareCases(await loadDataset('datasets/orbit'));
@@ -32,11 +36,16 @@ export function compareCases(dataset: Pick<Dataset, 'retrievalQueries' | 'qaGold
     question: query.query,
     gold: query.relevantDocIds,
     version: query.version,
+    facts: query.facts,
   }));
-  const asked = new Set(retrieval.map((item) => JSON.stringify([item.question, item.version])));
-  const qa = (dataset.qaGold ?? [])
-    .filter((item) => !asked.has(JSON.stringify([item.question, item.version])))
-    .map((item) => ({ id: `qa:${item.id}`, kind: 'qa', question: item.question, gold: item.citations, version: item.version }));
+  const qa = (dataset.qaGold ?? []).map((item) => ({
+    id: `qa:${item.id}`,
+    kind: item.citations.length === 0 ? 'unanswerable' : 'qa',
+    question: item.question,
+    gold: item.citations,
+    version: item.version,
+    facts: item.facts,
+  }));
   return [...retrieval, ...qa];
 }
 
@@ -55,10 +64,23 @@ export interface CaseResult {
   version: string | null;
   /** Evidence recall (gold pages among the pages seen or read); null when there is no gold. */
   recall: number | null;
+  /** Read recall (gold pages with a chunk read in full); null when there is no gold. */
+  readRecall: number | null;
   /** Every gold page was seen; null when there is no gold. */
   allFound: boolean | null;
   /** Cites at least one gold page, or abstains when there is no gold. */
   pass: boolean;
+  /**
+   * With gold pages: did not abstain and holds every fact (when the case lists none: `pass`).
+   * Without gold pages: abstained.
+   */
+  correct: boolean;
+  /** The case's facts ({@link EvalCase.facts}). */
+  facts: Fact[];
+  /** Facts present in the answer text or its citation quotes / facts; null without facts or gold. */
+  factRecall: number | null;
+  /** Facts the answer lacks. */
+  missingFacts: Fact[];
   abstained: boolean;
   searches: number;
   /** Distinct chunks seen or read. */
@@ -70,6 +92,8 @@ export interface CaseResult {
   costUsd: number | null;
   latencyMs: number;
   seenDocIds: string[];
+  /** Doc ids with a chunk read in full (read_section, read_neighbors, or shown as full text). */
+  readDocIds: string[];
   citedDocIds: string[];
   /** Set on failed agentic cases. */
   bucket?: FailureBucket;
@@ -77,18 +101,25 @@ export interface CaseResult {
 }
 
 /**
- * Scores one run of one arm on one case.
+ * Scores one run of one arm on one case: `pass` (cites a gold page, or abstains where there is
+ * none), `correct` (see {@link CaseResult.correct}) and the facts found (see facts.ts: any
+ * accepted spelling in the answer text or a citation quote).
  *
  * @example
  * const result = scoreRun(item, 'agentic', await agenticRun(item.question, options));
  * result.pass; // true when a gold page is cited (or the run abstained where there is no gold)
+ * result.correct; // true when it also holds every fact of the case
  */
 export function scoreRun(item: EvalCase, arm: string, run: AgentRun): CaseResult {
   const seenDocIds = evidenceDocIds(run);
+  const readDocIds = readEvidenceDocIds(run);
   const cited = citedDocIds(run);
+  const answerable = item.gold.length > 0;
   const recall = docRecall(item.gold, seenDocIds) ?? null;
   const abstained = run.answer.abstained;
-  const pass = item.gold.length === 0 ? abstained : !abstained && cited.some((docId) => item.gold.includes(docId));
+  const pass = answerable ? !abstained && cited.some((docId) => item.gold.includes(docId)) : abstained;
+  const facts = answerable ? checkFacts(item.facts, [run.answer.text, ...run.answer.citations.map((citation) => citation.quote)]) : { missing: [], recall: null };
+  const correct = !answerable ? abstained : item.facts.length === 0 ? pass : !abstained && facts.missing.length === 0;
   return {
     caseId: item.id,
     kind: item.kind,
@@ -97,8 +128,13 @@ export function scoreRun(item: EvalCase, arm: string, run: AgentRun): CaseResult
     gold: item.gold,
     version: item.version,
     recall,
+    readRecall: docRecall(item.gold, readDocIds) ?? null,
     allFound: recall === null ? null : recall === 1,
     pass,
+    correct,
+    facts: item.facts,
+    factRecall: facts.recall,
+    missingFacts: facts.missing,
     abstained,
     searches: searchCount(run),
     chunks: run.trace.evidence.length,
@@ -108,6 +144,7 @@ export function scoreRun(item: EvalCase, arm: string, run: AgentRun): CaseResult
     costUsd: run.usage.costUsd,
     latencyMs: run.latencyMs,
     seenDocIds,
+    readDocIds,
     citedDocIds: cited,
     run,
   };

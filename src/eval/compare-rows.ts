@@ -10,8 +10,16 @@ export interface CompareRow {
   n: number;
   /** Mean evidence recall over the cases with gold pages; null when the kind has none. */
   recall: number | null;
-  /** Share of cases that pass. */
+  /** Mean read recall (gold pages with a chunk read in full) over the cases with gold pages. */
+  readRecall: number | null;
+  /** Share of cases that pass (cite a gold page; abstain where there is none). */
   pass: number;
+  /** Share of cases answered correctly (every fact present; abstained where there is no gold). */
+  correct: number;
+  /** Mean share of facts present, over the answerable cases that list facts; null when none does. */
+  factRecall: number | null;
+  /** Answerable cases that list facts (the others are correct when they pass). */
+  withFacts: number;
   /** Share of cases where the run abstained. */
   abstain: number;
   searches: number;
@@ -56,14 +64,18 @@ export function compareRows(results: CaseResult[], arms: string[]): CompareRow[]
 }
 
 function summarize(kind: string, arm: string, group: CaseResult[]): CompareRow {
-  const recalls = group.flatMap((result) => (result.recall === null ? [] : [result.recall]));
   const cost = totalCost(group.map((result) => result.costUsd));
+  const factRecalls = present(group.map((result) => result.factRecall));
   return {
     kind,
     arm,
     n: group.length,
-    recall: recalls.length === 0 ? null : round3(mean(recalls)),
+    recall: meanOrNull(present(group.map((result) => result.recall))),
+    readRecall: meanOrNull(present(group.map((result) => result.readRecall))),
     pass: round3(share(group.map((result) => result.pass))),
+    correct: round3(share(group.map((result) => result.correct))),
+    factRecall: meanOrNull(factRecalls),
+    withFacts: factRecalls.length,
     abstain: round3(share(group.map((result) => result.abstained))),
     searches: round3(mean(group.map((result) => result.searches))),
     chunks: round3(mean(group.map((result) => result.chunks))),
@@ -72,6 +84,14 @@ function summarize(kind: string, arm: string, group: CaseResult[]): CompareRow {
     costPerQuery: cost === null ? null : Math.round((cost / group.length) * 1e6) / 1e6,
     p50s: round3(median(group.map((result) => result.latencyMs)) / 1000),
   };
+}
+
+function present(values: Array<number | null>): number[] {
+  return values.filter((value): value is number => value !== null);
+}
+
+function meanOrNull(values: number[]): number | null {
+  return values.length === 0 ? null : round3(mean(values));
 }
 
 /** Counts of failed agentic cases per bucket (every bucket listed, zeros included). */
@@ -87,6 +107,8 @@ export interface BudgetRow {
   n: number;
   recall: number | null;
   pass: number;
+  correct: number;
+  factRecall: number | null;
   searches: number;
   chunks: number;
   tokens: number;
@@ -95,8 +117,8 @@ export interface BudgetRow {
 
 /** The sweep row of one budget, from that budget's agentic results. */
 export function budgetRow(maxSearches: number, results: CaseResult[]): BudgetRow {
-  const { n, recall, pass, searches, chunks, tokens, costPerQuery } = summarize('all', 'agentic', results);
-  return { maxSearches, n, recall, pass, searches, chunks, tokens, costPerQuery };
+  const { n, recall, pass, correct, factRecall, searches, chunks, tokens, costPerQuery } = summarize('all', 'agentic', results);
+  return { maxSearches, n, recall, pass, correct, factRecall, searches, chunks, tokens, costPerQuery };
 }
 
 /** How much the agentic arm moved across `--repeat` runs, per kind and overall. */
@@ -105,10 +127,11 @@ export interface RepeatSpread {
   repeats: number;
   recall: Spread | null;
   pass: Spread;
+  correct: Spread;
 }
 
 /**
- * The spread of recall and pass per kind (and `all`) across repeated agentic passes.
+ * The spread of recall, pass and correct per kind (and `all`) across repeated agentic passes.
  *
  * @example
  * repeatSpread([firstPass, secondPass, thirdPass]); // [{ kind: 'multi_hop', recall: { min, max, mean, stdev }, ... }]
@@ -123,6 +146,7 @@ export function repeatSpread(passes: CaseResult[][]): RepeatSpread[] {
       repeats: passes.length,
       recall: recalls.length === 0 ? null : spreadOf(recalls),
       pass: spreadOf(rows.map((row) => row.pass)),
+      correct: spreadOf(rows.map((row) => row.correct)),
     };
   });
 }

@@ -16,13 +16,16 @@ export interface TableData {
 export function resultsTable(rows: CompareRow[], options: { calls: boolean }): TableData {
   const calls = (row: CompareRow): Cell[] => (options.calls ? [row.modelCalls] : []);
   return {
-    header: ['kind', 'arm', 'n', 'recall', 'pass', 'abstain', 'searches', 'chunks', ...(options.calls ? ['calls'] : []), 'tokens', '$/q', 'p50 s'],
+    header: ['kind', 'arm', 'n', 'recall', 'read recall', 'pass', 'correct', 'factRecall', 'abstain', 'searches', 'chunks', ...(options.calls ? ['calls'] : []), 'tokens', '$/q', 'p50 s'],
     rows: rows.map((row) => [
       row.kind,
       row.arm,
       row.n,
       row.recall,
+      row.readRecall,
       row.pass,
+      row.correct,
+      row.factRecall,
       row.abstain,
       row.searches,
       row.chunks,
@@ -34,18 +37,47 @@ export function resultsTable(rows: CompareRow[], options: { calls: boolean }): T
   };
 }
 
-/** The budget sweep: recall, pass and cost of the agentic arm per search budget. */
+/** The budget sweep: recall, pass, correct and cost of the agentic arm per search budget. */
 export function budgetTable(budgets: BudgetRow[]): TableData {
   return {
-    header: ['max searches', 'n', 'recall', 'pass', 'searches', 'chunks', 'tokens', '$/q'],
-    rows: budgets.map((row) => [row.maxSearches, row.n, row.recall, row.pass, row.searches, row.chunks, row.tokens, formatUsd(row.costPerQuery)]),
+    header: ['max searches', 'n', 'recall', 'pass', 'correct', 'factRecall', 'searches', 'chunks', 'tokens', '$/q'],
+    rows: budgets.map((row) => [row.maxSearches, row.n, row.recall, row.pass, row.correct, row.factRecall, row.searches, row.chunks, row.tokens, formatUsd(row.costPerQuery)]),
   };
 }
 
-/** The spread of recall and pass over repeated agentic runs, per kind. */
+/** The spread of recall, pass and correct over repeated agentic runs, per kind. */
 export function repeatTable(repeats: RepeatSpread[]): TableData {
   return {
-    header: ['kind', 'recall min', 'recall max', 'recall stdev', 'pass min', 'pass max', 'pass stdev'],
-    rows: repeats.map((row) => [row.kind, row.recall?.min, row.recall?.max, row.recall?.stdev, row.pass.min, row.pass.max, row.pass.stdev]),
+    header: ['kind', 'recall min', 'recall max', 'recall stdev', 'pass min', 'pass max', 'pass stdev', 'correct min', 'correct max', 'correct stdev'],
+    rows: repeats.map((row) => [
+      row.kind,
+      row.recall?.min,
+      row.recall?.max,
+      row.recall?.stdev,
+      row.pass.min,
+      row.pass.max,
+      row.pass.stdev,
+      row.correct.min,
+      row.correct.max,
+      row.correct.stdev,
+    ]),
   };
+}
+
+/**
+ * What the results table's columns mean, one line each (printed under the text table and in the
+ * HTML report), with how many cases list facts.
+ *
+ * @example
+ * resultsLegend(report.rows); // ['recall: share of gold pages among the chunks seen or read', ...]
+ */
+export function resultsLegend(rows: CompareRow[]): string[] {
+  const all = rows.find((row) => row.kind === 'all');
+  const facts = all ? `${all.withFacts} of the ${all.n} cases list facts` : 'no case lists facts';
+  return [
+    'recall: share of gold pages among the chunks seen or read; read recall: among the chunks read in full (classic passages are full text)',
+    'pass: cites a gold page (abstains where there is none)',
+    `correct: not abstained and every fact present in the answer text or its quotes (a case without facts counts as correct when it passes); abstained where there is no gold page. ${facts}`,
+    'factRecall: mean share of facts present, over the answerable cases that list facts ("-": none does)',
+  ];
 }

@@ -11,7 +11,10 @@ import type { CompareReport } from './report-json.ts';
 import { recordingIO, runEval, TINY, TINY_SCRIPTS } from './test-cli.ts';
 import { createPolicyModel, viewOf } from './test-model.ts';
 
-const columns = ['kind', 'arm', 'n', 'recall', 'pass', 'abstain', 'searches', 'chunks', 'modelCalls', 'tokens', 'costPerQuery', 'p50s'];
+const columns = [
+  'kind', 'arm', 'n', 'recall', 'readRecall', 'pass', 'correct', 'factRecall', 'withFacts', 'abstain',
+  'searches', 'chunks', 'modelCalls', 'tokens', 'costPerQuery', 'p50s',
+];
 const row = (...values: unknown[]) => Object.fromEntries(columns.map((column, position) => [column, values[position]]));
 
 describe('atlas eval compare (scripted model, tiny dataset)', () => {
@@ -24,27 +27,30 @@ describe('atlas eval compare (scripted model, tiny dataset)', () => {
     const io = recordingIO();
     const argv = ['eval', 'compare', '--data', TINY, '--json', '--budgets', '1,6', '--repeat', '2', '--concurrency', '3'];
     const summary = JSON.parse(await runEval(argv, io, createPolicyModel(TINY_SCRIPTS)));
-    expect(summary.arms).toEqual(['classic@5', 'classic@2', 'agentic']);
-    expect(summary.fairK).toBe(2); // agentic chunks 1,1,1,1,4,1: mean 1.5, rounded
+    expect(summary.arms).toEqual(['classic@5', 'classic@1', 'agentic']);
+    expect(summary.fairK).toBe(1); // agentic chunks 1,1,1,1,1,1,4,0 (qa-4 finds nothing): mean 1.25, rounded
     expect(summary.rows).toEqual([
-      row('exact_term', 'classic@5', 1, 1, 1, 0, 1, 1, 1, 154, 0.000208, 0),
-      row('exact_term', 'classic@2', 1, 1, 1, 0, 1, 1, 1, 154, 0.000208, 0),
-      row('exact_term', 'agentic', 1, 1, 1, 0, 1, 1, 2, 281, 0.000362, 0),
-      row('multi_hop', 'classic@5', 1, 1, 0, 1, 1, 5, 1, 120, 0.00014, 0),
-      row('multi_hop', 'classic@2', 1, 0.667, 0, 1, 1, 2, 1, 120, 0.00014, 0),
-      row('multi_hop', 'agentic', 1, 0.333, 0, 1, 1, 1, 2, 247, 0.000294, 0),
-      row('version', 'classic@5', 1, 1, 0, 1, 1, 2, 1, 120, 0.00014, 0),
-      row('version', 'classic@2', 1, 1, 0, 1, 1, 2, 1, 120, 0.00014, 0),
-      row('version', 'agentic', 1, 1, 0, 1, 1, 1, 2, 248, 0.000296, 0),
-      row('unanswerable', 'classic@5', 1, null, 1, 1, 1, 0, 1, 120, 0.00014, 0),
-      row('unanswerable', 'classic@2', 1, null, 1, 1, 1, 0, 1, 120, 0.00014, 0),
-      row('unanswerable', 'agentic', 1, null, 0, 0, 1, 1, 2, 279, 0.000358, 0),
-      row('qa', 'classic@5', 2, 1, 1, 0, 1, 3, 1, 151, 0.000202, 0),
-      row('qa', 'classic@2', 2, 1, 1, 0, 1, 2, 1, 151, 0.000202, 0),
-      row('qa', 'agentic', 2, 0.5, 0.5, 0.5, 1, 2.5, 2, 258.5, 0.000317, 0),
-      row('all', 'classic@5', 6, 1, 0.667, 0.5, 1, 2.333, 1, 136, 0.000172, 0),
-      row('all', 'classic@2', 6, 0.933, 0.667, 0.5, 1, 1.5, 1, 136, 0.000172, 0),
-      row('all', 'agentic', 6, 0.667, 0.333, 0.5, 1, 1.5, 2, 262, 0.000324, 0),
+      row('exact_term', 'classic@5', 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 154, 0.000208, 0),
+      row('exact_term', 'classic@1', 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 154, 0.000208, 0),
+      // The agent saw the error-codes page as a snippet only: seen, not read.
+      row('exact_term', 'agentic', 1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 2, 281, 0.000362, 0),
+      row('multi_hop', 'classic@5', 1, 1, 1, 0, 0, 0, 1, 1, 1, 5, 1, 120, 0.00014, 0),
+      row('multi_hop', 'classic@1', 1, 0.333, 0.333, 0, 0, 0, 1, 1, 1, 1, 1, 120, 0.00014, 0),
+      row('multi_hop', 'agentic', 1, 0.333, 0, 0, 0, 0, 1, 1, 1, 1, 2, 247, 0.000294, 0),
+      row('version', 'classic@5', 1, 1, 1, 0, 0, 0, 1, 1, 1, 2, 1, 120, 0.00014, 0),
+      row('version', 'classic@1', 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 120, 0.00014, 0),
+      row('version', 'agentic', 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 2, 248, 0.000296, 0),
+      // none-1 and qa:qa-4 (a qa_gold line citing no page): correct means abstained.
+      row('unanswerable', 'classic@5', 2, null, null, 1, 1, null, 0, 1, 1, 1, 1, 120, 0.00014, 0),
+      row('unanswerable', 'classic@1', 2, null, null, 1, 1, null, 0, 1, 1, 0.5, 1, 120, 0.00014, 0),
+      row('unanswerable', 'agentic', 2, null, null, 0.5, 0.5, null, 0, 0.5, 1, 0.5, 2, 263.5, 0.000327, 0),
+      row('qa', 'classic@5', 3, 1, 1, 1, 1, 1, 2, 0, 1, 2.333, 1, 152, 0.000204, 0),
+      row('qa', 'classic@1', 3, 1, 1, 1, 1, 1, 2, 0, 1, 1, 1, 152, 0.000204, 0),
+      // qa-1 cites the gold page (pass) without its facts (not correct); qa-3 lists no facts, so correct = pass.
+      row('qa', 'agentic', 3, 0.667, 0.333, 0.667, 0.333, 0, 2, 0.333, 1, 2, 2.333, 308.333, 0.000383, 0),
+      row('all', 'classic@5', 8, 1, 1, 0.75, 0.75, 0.6, 5, 0.5, 1, 2.125, 1, 136.25, 0.000173, 0),
+      row('all', 'classic@1', 8, 0.889, 0.889, 0.75, 0.75, 0.6, 5, 0.5, 1, 0.875, 1, 136.25, 0.000173, 0),
+      row('all', 'agentic', 8, 0.722, 0.167, 0.5, 0.375, 0.2, 5, 0.5, 1, 1.25, 2.125, 278.5, 0.000344, 0),
     ]);
     expect(summary.buckets).toEqual({ retrieval: 1, ranking: 1, generation: 1, planning: 1, error: 0 });
     expect(summary.failures).toEqual([
@@ -53,17 +59,19 @@ describe('atlas eval compare (scripted model, tiny dataset)', () => {
       { caseId: 'none-1', kind: 'unanswerable', bucket: 'generation' },
       { caseId: 'qa:qa-2', kind: 'qa', bucket: 'retrieval' },
     ]);
+    expect(summary.incomplete).toEqual([{ caseId: 'qa:qa-1', kind: 'qa', missingFacts: 2, facts: 2 }]);
+    // At budget 1 the search budget stops qa-1 before its read: fewer tokens, same scores.
     expect(summary.budgets).toEqual([
-      { maxSearches: 1, n: 6, recall: 0.667, pass: 0.333, searches: 1, chunks: 1.5, tokens: 262, costPerQuery: 0.000324 },
-      { maxSearches: 6, n: 6, recall: 0.667, pass: 0.333, searches: 1, chunks: 1.5, tokens: 262, costPerQuery: 0.000324 },
+      { maxSearches: 1, n: 8, recall: 0.722, pass: 0.5, correct: 0.375, factRecall: 0.2, searches: 1, chunks: 1.25, tokens: 262.625, costPerQuery: 0.000325 },
+      { maxSearches: 6, n: 8, recall: 0.722, pass: 0.5, correct: 0.375, factRecall: 0.2, searches: 1, chunks: 1.25, tokens: 278.5, costPerQuery: 0.000344 },
     ]);
     const steady = (value: number) => ({ min: value, max: value, mean: value, stdev: 0 });
     expect(summary.repeats.map((spread: { kind: string }) => spread.kind)).toEqual(['exact_term', 'multi_hop', 'version', 'unanswerable', 'qa', 'all']);
-    expect(summary.repeats.at(-1)).toEqual({ kind: 'all', repeats: 2, recall: steady(0.667), pass: steady(0.333) });
+    expect(summary.repeats.at(-1)).toEqual({ kind: 'all', repeats: 2, recall: steady(0.722), pass: steady(0.5), correct: steady(0.375) });
     expect(summary).not.toHaveProperty('cases');
-    // 6 cases x (agentic + classic@5 + classic@2 + one repeat + the budget-1 pass) = 30 runs; a line every 10%.
+    // 8 cases x (agentic + classic@5 + classic@1 + one repeat + the budget-1 pass) = 40 runs; a line every 10%.
     expect(io.err.join('')).toBe(
-      Array.from({ length: 10 }, (_, step) => `eval compare: ${(step + 1) * 3}/30 (${(step + 1) * 10}%), ETA 0s\n`).join(''),
+      Array.from({ length: 10 }, (_, step) => `eval compare: ${(step + 1) * 4}/40 (${(step + 1) * 10}%), ETA 0s\n`).join(''),
     );
   });
 
@@ -73,36 +81,57 @@ describe('atlas eval compare (scripted model, tiny dataset)', () => {
     const io = recordingIO({ cwd: dir });
     const out = await runEval(['eval', 'compare', '--data', TINY, '--out', 'reports'], io, createPolicyModel(TINY_SCRIPTS));
     expect(out.split('\n').slice(0, 4)).toEqual([
-      "Classic vs agentic on tiny (model scripted; fair classic k = 2, the agent's mean chunks seen)",
-      'kind          arm        n  recall   pass  abstain  searches  chunks  tokens  $/q       p50 s',
-      '------------  ---------  -  ------  -----  -------  --------  ------  ------  --------  -----',
-      'exact_term    classic@5  1       1      1        0         1       1     154  $0.00021      0',
+      "Classic vs agentic on tiny (model scripted; fair classic k = 1, the agent's mean chunks seen)",
+      'kind          arm        n  recall  read recall   pass  correct  factRecall  abstain  searches  chunks   tokens  $/q       p50 s',
+      '------------  ---------  -  ------  -----------  -----  -------  ----------  -------  --------  ------  -------  --------  -----',
+      'exact_term    classic@5  1       1            1      1        1           1        0         1       1      154  $0.00021      0',
+    ]);
+    expect(out.split('\n').slice(20, 25)).toEqual([
+      'all           agentic    8   0.722        0.167    0.5    0.375         0.2      0.5         1    1.25    278.5  $0.00034      0',
+      '  recall: share of gold pages among the chunks seen or read; read recall: among the chunks read in full (classic passages are full text)',
+      '  pass: cites a gold page (abstains where there is none)',
+      '  correct: not abstained and every fact present in the answer text or its quotes (a case without facts counts as correct when it passes); abstained where there is no gold page. 5 of the 8 cases list facts',
+      '  factRecall: mean share of facts present, over the answerable cases that list facts ("-": none does)',
     ]);
     expect(out).toContain('\nFailed agentic cases by bucket: retrieval 1, ranking 1, generation 1, planning 1, error 0\n');
     expect(out).toContain('  retrieval: qa:qa-2\n  ranking: version-1\n  generation: none-1\n  planning: hop-1\n');
+    expect(out).toContain('\nAgentic cases that pass but miss facts (missing/listed): 1\n  qa:qa-1 (2/2)\n');
     expect(out).toContain(`\nWrote ${path.join(dir, 'reports', 'report.json')} and ${path.join(dir, 'reports', 'report.html')}\n`);
 
     const report = JSON.parse(await readFile(path.join(dir, 'reports', 'report.json'), 'utf8')) as CompareReport;
     expect(report.schemaVersion).toBe(1);
-    expect(report.cases.map((result) => `${result.arm} ${result.caseId} ${result.pass}`)).toEqual([
-      'agentic exact-1 true',
-      'agentic hop-1 false',
-      'agentic version-1 false',
-      'agentic none-1 false',
-      'agentic qa:qa-1 true',
-      'agentic qa:qa-2 false',
-      'classic@5 exact-1 true',
-      'classic@5 hop-1 false',
-      'classic@5 version-1 false',
-      'classic@5 none-1 true',
-      'classic@5 qa:qa-1 true',
-      'classic@5 qa:qa-2 true',
-      'classic@2 exact-1 true',
-      'classic@2 hop-1 false',
-      'classic@2 version-1 false',
-      'classic@2 none-1 true',
-      'classic@2 qa:qa-1 true',
-      'classic@2 qa:qa-2 true',
+    // Every line is its own case: qa-3 repeats exact-1's query and still runs; qa-4 cites no page.
+    expect(report.cases.map((result) => `${result.arm} ${result.caseId} ${result.kind} pass=${result.pass} correct=${result.correct} facts=${result.factRecall}`)).toEqual([
+      'agentic exact-1 exact_term pass=true correct=true facts=1',
+      'agentic hop-1 multi_hop pass=false correct=false facts=0',
+      'agentic version-1 version pass=false correct=false facts=0',
+      'agentic none-1 unanswerable pass=false correct=false facts=null',
+      'agentic qa:qa-1 qa pass=true correct=false facts=0',
+      'agentic qa:qa-2 qa pass=false correct=false facts=0',
+      'agentic qa:qa-3 qa pass=true correct=true facts=null',
+      'agentic qa:qa-4 unanswerable pass=true correct=true facts=null',
+      'classic@5 exact-1 exact_term pass=true correct=true facts=1',
+      'classic@5 hop-1 multi_hop pass=false correct=false facts=0',
+      'classic@5 version-1 version pass=false correct=false facts=0',
+      'classic@5 none-1 unanswerable pass=true correct=true facts=null',
+      'classic@5 qa:qa-1 qa pass=true correct=true facts=1',
+      'classic@5 qa:qa-2 qa pass=true correct=true facts=1',
+      'classic@5 qa:qa-3 qa pass=true correct=true facts=null',
+      'classic@5 qa:qa-4 unanswerable pass=true correct=true facts=null',
+      'classic@1 exact-1 exact_term pass=true correct=true facts=1',
+      'classic@1 hop-1 multi_hop pass=false correct=false facts=0',
+      'classic@1 version-1 version pass=false correct=false facts=0',
+      'classic@1 none-1 unanswerable pass=true correct=true facts=null',
+      'classic@1 qa:qa-1 qa pass=true correct=true facts=1',
+      'classic@1 qa:qa-2 qa pass=true correct=true facts=1',
+      'classic@1 qa:qa-3 qa pass=true correct=true facts=null',
+      'classic@1 qa:qa-4 unanswerable pass=true correct=true facts=null',
+    ]);
+    const incomplete = report.cases.find((result) => result.caseId === 'qa:qa-1' && result.arm === 'agentic');
+    expect([incomplete?.run.answer.citations.map((citation) => citation.quote), incomplete?.missingFacts, incomplete?.readDocIds]).toEqual([
+      ['The limits table caps sizes.'],
+      [['256'], ['kilobytes', 'KB']],
+      ['limits'],
     ]);
     const retrievalFailure = report.cases.find((result) => result.caseId === 'qa:qa-2' && result.arm === 'agentic');
     expect(retrievalFailure?.run.trace.steps.map((step) => [step.query, step.filter, step.docIds])).toEqual([['leases', { version: '2.x' }, ['leases-2x']]]);
@@ -110,7 +139,10 @@ describe('atlas eval compare (scripted model, tiny dataset)', () => {
 
     const html = await readFile(path.join(dir, 'reports', 'report.html'), 'utf8');
     expect(html).toContain('<h1>Atlas eval: classic vs agentic on tiny</h1>');
-    expect(html.match(/<details class="case"/g)).toHaveLength(8); // 4 agentic + 2 classic@5 + 2 classic@2 failures
+    expect(html.match(/<details class="case"/g)).toHaveLength(9); // 5 agentic (4 not passing, qa-1 not correct) + 2 classic@5 + 2 classic@1
+    expect(html).toContain('<span class="bucket">passes, missing 2 of 2 facts</span> <code>qa:qa-1</code>');
+    expect(html).toContain('<tr><th>facts</th><td><ul><li><q>256</q> <span class="note">missing</span></li><li><q>kilobytes</q> or <q>KB</q> <span class="note">missing</span></li></ul></td></tr>');
+    expect(html).toContain('<tr><th>outcome</th><td>pass yes &middot; correct no &middot; factRecall 0.00</td></tr>');
     expect(html).not.toMatch(/<script|<link|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
   });
 

@@ -48,6 +48,8 @@ export interface CompareResult {
   /** Failed agentic cases per bucket. */
   buckets: Record<FailureBucket, number>;
   failures: Array<{ caseId: string; kind: string; bucket: FailureBucket }>;
+  /** Agentic cases that pass (cite a gold page) yet are not correct: facts missing, no bucket. */
+  incomplete: Array<{ caseId: string; kind: string; missingFacts: number; facts: number }>;
   budgets: BudgetRow[];
   /** Present when repeat > 1. */
   repeats?: RepeatSpread[];
@@ -107,6 +109,9 @@ export async function runCompare(options: CompareOptions): Promise<CompareResult
     rows: compareRows(cases, arms),
     buckets: bucketCounts(agentic),
     failures: agentic.flatMap((result) => (result.bucket ? [{ caseId: result.caseId, kind: result.kind, bucket: result.bucket }] : [])),
+    incomplete: agentic.flatMap((result) =>
+      result.pass && !result.correct ? [{ caseId: result.caseId, kind: result.kind, missingFacts: result.missingFacts.length, facts: result.facts.length }] : [],
+    ),
     budgets,
     ...(passes.length > 1 ? { repeats: repeatSpread(passes) } : {}),
     cases,

@@ -10,6 +10,11 @@ const id = z.union([z.string().min(1), z.number()]).transform(String);
 const text = z.string().min(1);
 const docIds = z.array(z.string().min(1));
 const version = z.string().min(1).nullable().optional().transform((value) => value ?? null);
+/** Key facts of the answer: each a list of accepted spellings (see eval/facts.ts). */
+const facts = z
+  .array(z.array(z.string().trim().min(1)).min(1))
+  .optional()
+  .transform((value) => value ?? []);
 
 /** A line of eval/retrieval_queries.jsonl; unknown fields are ignored. */
 export const retrievalQueryLine = z.object({
@@ -18,15 +23,20 @@ export const retrievalQueryLine = z.object({
   kind: z.enum(QUERY_KINDS),
   relevant_doc_ids: docIds.optional().transform((value) => value ?? []),
   version,
+  facts,
 });
 
-/** A line of eval/qa_gold.jsonl; unknown fields (e.g. answer_aliases) are ignored. */
+/**
+ * A line of eval/qa_gold.jsonl; unknown fields (e.g. answer_aliases) are ignored. Empty
+ * `citations` make the question unanswerable: the right outcome is to abstain.
+ */
 export const qaGoldLine = z.object({
   id,
   question: text,
   answer: z.string(),
-  citations: docIds.min(1),
+  citations: docIds,
   version,
+  facts,
 });
 
 /** A line of eval/decisions.jsonl; `id` is optional (default: `line-<n>`). */
@@ -48,7 +58,10 @@ const EXAMPLES: Record<string, string> = {
   version: '"version": "3.x" (or null for every version)',
   q: '"q": "hello!"',
   expect_search: '"expect_search": true',
+  facts: '"facts": [["job_key"], ["replace", "preserve_run_at"]]',
 };
+
+const FACT_EXAMPLE = '["5000", "5_000", "5 seconds"]';
 
 /**
  * Explains one zod issue of a dataset line: the field, the bad value and the fix.
@@ -63,6 +76,7 @@ export function describeLineIssue(issue: z.core.$ZodIssue, record: Record<string
   const present = Object.hasOwn(record, field);
   const value = present ? record[field] : undefined;
   if (!present) return { field, message: `missing field "${field}"; add it, e.g. ${example}.` };
+  if (field === 'facts') return describeFactsIssue(issue, value);
   if (field === 'kind') {
     return { field, message: `unknown kind ${show(value)}; use one of ${QUERY_KINDS.join(', ')}.` };
   }
@@ -71,6 +85,24 @@ export function describeLineIssue(issue: z.core.$ZodIssue, record: Record<string
   }
   if (issue.code === 'too_small') return { field, message: `${field} is empty; write it out, e.g. ${example}.` };
   return { field, message: `expected ${expected(field)}, got ${show(value)}; write e.g. ${example}.` };
+}
+
+/** A `facts` issue, located to the fact (`facts[1]`) or the spelling (`facts[1][0]`). */
+function describeFactsIssue(issue: z.core.$ZodIssue, value: unknown): { field: string; message: string } {
+  const [, factIndex, spellingIndex] = issue.path;
+  if (typeof factIndex !== 'number') {
+    return { field: 'facts', message: `expected a list of facts, each a list of accepted spellings, got ${show(value)}; write e.g. ${EXAMPLES.facts}.` };
+  }
+  const fact = Array.isArray(value) ? (value[factIndex] as unknown) : undefined;
+  if (typeof spellingIndex !== 'number') {
+    const field = `facts[${factIndex}]`;
+    if (Array.isArray(fact)) return { field, message: `the fact is empty; list at least one accepted spelling, e.g. ${FACT_EXAMPLE}, or remove it.` };
+    return { field, message: `expected a list of accepted spellings, got ${show(fact)}; write e.g. ${FACT_EXAMPLE}.` };
+  }
+  const field = `facts[${factIndex}][${spellingIndex}]`;
+  const spelling = Array.isArray(fact) ? (fact[spellingIndex] as unknown) : undefined;
+  if (typeof spelling === 'string') return { field, message: `spelling is blank (it would match any answer); write the words the answer must hold, or remove it.` };
+  return { field, message: `expected a spelling string, got ${show(spelling)}; write it as text, e.g. "5000".` };
 }
 
 function expected(field: string): string {

@@ -4,7 +4,9 @@ import type { z } from 'zod';
 import { loadCorpus } from '../corpus/index.ts';
 import type { Doc } from '../corpus/types.ts';
 import { AtlasError } from '../errors.ts';
+import { checkDuplicates, checkQaGold, checkRetrieval } from './dataset-checks.ts';
 import { decisionLine, describeLineIssue, qaGoldLine, retrievalQueryLine, show, type QueryKind } from './dataset-schema.ts';
+import type { Fact } from './facts.ts';
 
 /** A retrieval query with its gold pages (none for unanswerable ones). */
 export interface RetrievalQuery {
@@ -14,16 +16,20 @@ export interface RetrievalQuery {
   relevantDocIds: string[];
   /** Release line to filter on, or null for every version. */
   version: string | null;
+  /** Key facts a correct answer holds, each a list of accepted spellings; empty when none are given. */
+  facts: Fact[];
   line: number;
 }
 
-/** A question with a short gold answer and the pages that support it. */
+/** A question with a short gold answer and the pages that support it (none: unanswerable). */
 export interface QaCase {
   id: string;
   question: string;
   answer: string;
   citations: string[];
   version: string | null;
+  /** Key facts a correct answer holds, each a list of accepted spellings; empty when none are given. */
+  facts: Fact[];
   line: number;
 }
 
@@ -87,7 +93,8 @@ export interface LoadDatasetOptions {
 /**
  * Loads a dataset folder in the DESIGN.md format: `docs/` (required) and the optional eval files.
  * Validates every line (missing fields, unknown kinds, duplicate ids, gold doc ids that are not
- * in `docs/`) and throws one {@link DatasetError} listing all problems. Unknown fields are ignored.
+ * in `docs/`, malformed `facts`) and throws one {@link DatasetError} listing all problems.
+ * Unknown fields are ignored. A qa_gold line with empty `citations` is an unanswerable question.
  *
  * @example
  * const dataset = await loadDataset('datasets/orbit');
@@ -120,14 +127,14 @@ export async function loadDataset(dir: string, options: LoadDatasetOptions = {})
       kind: data.kind,
       relevantDocIds: data.relevant_doc_ids,
       version: data.version,
+      facts: data.facts,
       line,
     }));
-    checkRetrieval(dataset.retrievalQueries, docIds, problems);
+    checkRetrieval(DATASET_FILES.retrievalQueries, dataset.retrievalQueries, docIds, problems);
   }
   if (qaText !== undefined) {
     dataset.qaGold = parseLines(DATASET_FILES.qaGold, qaText, qaGoldLine, problems).map(({ line, data }) => ({ ...data, line }));
-    checkDuplicates(DATASET_FILES.qaGold, 'id', dataset.qaGold.map((item) => [item.id, item.line]), problems);
-    for (const item of dataset.qaGold) checkDocIds(DATASET_FILES.qaGold, item.line, 'citations', item.citations, docIds, problems);
+    checkQaGold(DATASET_FILES.qaGold, dataset.qaGold, docIds, problems);
   }
   if (decisionsText !== undefined) {
     dataset.decisions = parseLines(DATASET_FILES.decisions, decisionsText, decisionLine, problems).map(({ line, data }) => ({
@@ -160,8 +167,8 @@ export function requireFile<K extends keyof typeof DATASET_FILES>(dataset: Datas
 }
 
 const FILE_SHAPES: Record<keyof typeof DATASET_FILES, string> = {
-  retrievalQueries: '{"id", "query", "kind", "relevant_doc_ids", "version"}',
-  qaGold: '{"id", "question", "answer", "citations"}',
+  retrievalQueries: '{"id", "query", "kind", "relevant_doc_ids", "version", "facts"}',
+  qaGold: '{"id", "question", "answer", "citations", "facts"}',
   decisions: '{"q", "expect_search"}',
 };
 
@@ -198,55 +205,6 @@ function parseLines<T extends z.ZodType>(file: string, text: string, schema: T, 
   return parsed;
 }
 
-function checkRetrieval(queries: RetrievalQuery[], docIds: Set<string>, problems: DatasetProblem[]): void {
-  const file = DATASET_FILES.retrievalQueries;
-  checkDuplicates(file, 'id', queries.map((query) => [query.id, query.line]), problems);
-  for (const query of queries) {
-    const gold = query.relevantDocIds;
-    if (query.kind === 'unanswerable' && gold.length > 0) {
-      problems.push({
-        file,
-        line: query.line,
-        field: 'relevant_doc_ids',
-        message: `kind "unanswerable" must have no gold pages, got ${show(gold)}; empty the list or use the kind that fits.`,
-      });
-    } else if (query.kind !== 'unanswerable' && gold.length === 0) {
-      problems.push({
-        file,
-        line: query.line,
-        field: 'relevant_doc_ids',
-        message: `kind "${query.kind}" needs gold pages, got none; list them (e.g. "relevant_doc_ids": ["error-codes"]) or use "kind": "unanswerable".`,
-      });
-    }
-    checkDocIds(file, query.line, 'relevant_doc_ids', gold, docIds, problems);
-  }
-}
-
-function checkDocIds(file: string, line: number, field: string, gold: string[], docIds: Set<string>, problems: DatasetProblem[]): void {
-  for (const docId of gold) {
-    if (docIds.has(docId)) continue;
-    const suggestion = closest(docId, docIds);
-    problems.push({
-      file,
-      line,
-      field,
-      message: `unknown doc id ${show(docId)} (no page in docs/ has it); ${suggestion ? `did you mean "${suggestion}"? ` : ''}fix the id or add the page.`,
-    });
-  }
-}
-
-function checkDuplicates(file: string, field: string, entries: Array<[string, number]>, problems: DatasetProblem[]): void {
-  const firstLine = new Map<string, number>();
-  for (const [value, line] of entries) {
-    const first = firstLine.get(value);
-    if (first === undefined) {
-      firstLine.set(value, line);
-      continue;
-    }
-    problems.push({ file, line, field, message: `duplicate ${field} ${show(value)} (first on line ${first}); make each ${field} unique.` });
-  }
-}
-
 /** Docs first, then the eval files in DATASET_FILES order, each by line. */
 function sortProblems(problems: DatasetProblem[]): DatasetProblem[] {
   const files: string[] = Object.values(DATASET_FILES);
@@ -257,25 +215,3 @@ function sortProblems(problems: DatasetProblem[]): DatasetProblem[] {
     .map(({ problem }) => problem);
 }
 
-/** The known id nearest to `docId` by edit distance, when it is close (<= max(2, 1/3 of its length)). */
-function closest(docId: string, docIds: Set<string>): string | undefined {
-  let best: { id: string; distance: number } | undefined;
-  for (const candidate of docIds) {
-    const distance = editDistance(docId, candidate);
-    if (!best || distance < best.distance || (distance === best.distance && candidate < best.id)) best = { id: candidate, distance };
-  }
-  return best && best.distance <= Math.max(2, Math.floor(docId.length / 3)) ? best.id : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, column) => column);
-  for (let row = 1; row <= a.length; row++) {
-    const current = [row];
-    for (let column = 1; column <= b.length; column++) {
-      const substitution = (previous[column - 1] ?? 0) + (a[row - 1] === b[column - 1] ? 0 : 1);
-      current.push(Math.min((previous[column] ?? 0) + 1, (current[column - 1] ?? 0) + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
-}

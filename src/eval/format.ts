@@ -1,26 +1,33 @@
 import { FAILURE_BUCKETS } from './buckets.ts';
 import type { DecisionReport } from './decisions.ts';
 import type { CompareReport } from './report-json.ts';
-import type { RetrievalRow } from './retrieval.ts';
-import { budgetTable, repeatTable, resultsTable, type TableData } from './compare-tables.ts';
+import type { RetrievalResult, RetrievalRow } from './retrieval.ts';
+import { budgetTable, repeatTable, resultsLegend, resultsTable, type TableData } from './compare-tables.ts';
+import { IDENTIFIER_K, type IdentifierCheck } from './identifier-check.ts';
 import { formatTable } from './table.ts';
 
 const formatTableData = ({ header, rows }: TableData) => formatTable(header, rows);
 
 /**
- * The human table of `atlas eval retrieval`.
+ * The human output of `atlas eval retrieval`: the recall table, then the identifier check.
  *
  * @example
- * io.stdout(formatRetrievalTable('orbit', rows));
+ * io.stdout(formatRetrievalReport('orbit', await runRetrievalEval(options)));
  */
-export function formatRetrievalTable(dataset: string, rows: RetrievalRow[]): string {
+export function formatRetrievalReport(dataset: string, result: Pick<RetrievalResult, 'rows' | 'identifiers'>): string {
+  return `${formatRetrievalTable(dataset, result.rows)}
+${formatIdentifierCheck(result.identifiers)}`;
+}
+
+function formatRetrievalTable(dataset: string, rows: RetrievalRow[]): string {
   const table = formatTable(
-    ['kind', 'arm', 'n', 'recall', 'allFound', 'abstain', 'searches', 'chunks', 'p50 ms'],
+    ['kind', 'arm', 'n', 'recall', 'read recall', 'allFound', 'abstain', 'searches', 'chunks', 'p50 ms'],
     rows.map((row) => [
       row.kind,
       row.maxChunks === undefined ? row.arm : `${row.arm} (<=${row.maxChunks} chunks)`,
       row.n,
       row.recall,
+      row.readRecall,
       row.allFound,
       row.abstainRate,
       row.searches,
@@ -28,7 +35,18 @@ export function formatRetrievalTable(dataset: string, rows: RetrievalRow[]): str
       row.p50Ms,
     ]),
   );
-  return `Retrieval eval on ${dataset} (recall: share of gold pages among the chunks seen)\n\n${table}`;
+  return `Retrieval eval on ${dataset} (recall: share of gold pages among the chunks seen; read recall: among the chunks read in full)\n\n${table}`;
+}
+
+function formatIdentifierCheck({ rows, cases }: IdentifierCheck): string {
+  const title = `Identifier queries (kind exact_term, or naming an identifier): rank of the first gold chunk in plain index.search(query, { k: ${IDENTIFIER_K} }), no version filter`;
+  if (cases.length === 0) return `${title}: none in this dataset.\n`;
+  const table = formatTable(
+    ['kind', 'n', `mrr@${IDENTIFIER_K}`, 'hit@1', `hit@${IDENTIFIER_K}`],
+    rows.map((row) => [row.kind, row.n, row.mrr10, row.hit1, row.hit10]),
+  );
+  const missed = cases.filter((item) => item.rank === null).map((item) => item.id);
+  return `${title}\n\n${table}${missed.length > 0 ? `No gold chunk in the top ${IDENTIFIER_K}: ${missed.join(', ')}\n` : ''}`;
 }
 
 /**
@@ -42,11 +60,16 @@ export function formatCompareReport(report: Omit<CompareReport, 'cases'>): strin
   const parts = [
     `Classic vs agentic on ${report.dataset} (model ${report.model}; fair classic k = ${report.fairK}, the agent's mean chunks seen)\n`,
     formatTableData(resultsTable(report.rows, { calls: false })),
+    resultsLegend(report.rows).map((line) => `  ${line}\n`).join(''),
     `\nFailed agentic cases by bucket: ${FAILURE_BUCKETS.map((bucket) => `${bucket} ${report.buckets[bucket]}`).join(', ')}\n`,
   ];
   for (const bucket of FAILURE_BUCKETS) {
     const ids = report.failures.filter((failure) => failure.bucket === bucket).map((failure) => failure.caseId);
     if (ids.length > 0) parts.push(`  ${bucket}: ${ids.join(', ')}\n`);
+  }
+  if (report.incomplete.length > 0) {
+    const ids = report.incomplete.map((item) => `${item.caseId} (${item.missingFacts}/${item.facts})`);
+    parts.push(`\nAgentic cases that pass but miss facts (missing/listed): ${report.incomplete.length}\n  ${ids.join(', ')}\n`);
   }
   if (report.budgets.length > 0) {
     parts.push(

@@ -18,6 +18,14 @@ export function evidenceDocIds(run: AgentRun): string[] {
   return [...new Set(run.trace.evidence.map((item) => item.docId))];
 }
 
+/**
+ * Doc ids of the chunks a run read in full (read_section, read_neighbors, or a classic retrieval
+ * shown as full section text), not only saw as a search snippet; in first-seen order.
+ */
+export function readEvidenceDocIds(run: AgentRun): string[] {
+  return [...new Set(run.trace.evidence.filter((item) => item.source === 'read').map((item) => item.docId))];
+}
+
 /** Doc ids the run's verified citations point to, in order. */
 export function citedDocIds(run: AgentRun): string[] {
   return [...new Set(run.answer.citations.map((citation) => citation.docId))];

@@ -21,15 +21,16 @@ describe('eval commands with the offline model (tiny dataset)', () => {
       kinds.flatMap((kind) => summary.arms.map((arm: string) => `${kind} ${arm}`)),
     );
     for (const row of summary.rows) {
-      expect(row.kind === 'unanswerable' ? row.recall === null : share(row.recall)).toBe(true);
-      expect([share(row.pass), share(row.abstain)]).toEqual([true, true]);
+      expect(row.kind === 'unanswerable' ? row.recall === null && row.readRecall === null : share(row.recall) && share(row.readRecall)).toBe(true);
+      expect([share(row.pass), share(row.correct), share(row.abstain)]).toEqual([true, true, true]);
+      expect(row.kind === 'unanswerable' ? row.factRecall === null : share(row.factRecall)).toBe(true);
       expect(row.costPerQuery === null || row.costPerQuery >= 0).toBe(true);
     }
     const failed = Object.values(summary.buckets as Record<string, number>).reduce((sum, count) => sum + count, 0);
     expect(failed).toBe(summary.failures.length);
     expect(summary.budgets.map((row: { maxSearches: number; n: number }) => [row.maxSearches, row.n])).toEqual([
-      [1, 6],
-      [2, 6],
+      [1, 8],
+      [2, 8],
     ]);
     expect(summary.budgets[0].searches).toBeLessThanOrEqual(1);
   });
@@ -56,7 +57,9 @@ describe('eval commands with the offline model (tiny dataset)', () => {
       expect(row.arm).toBe('agentic');
       expect(row.maxChunks).toBe(15);
       expect(row.chunks).toBeLessThanOrEqual(15);
-      expect(row.kind === 'unanswerable' ? share(row.abstainRate) && row.recall === undefined : share(row.recall) && share(row.allFound)).toBe(true);
+      expect(
+        row.kind === 'unanswerable' ? share(row.abstainRate) && row.recall === undefined : share(row.recall) && share(row.readRecall) && share(row.allFound),
+      ).toBe(true);
     }
   });
 });

@@ -22,7 +22,7 @@ beforeAll(async () => {
   const dataset = await loadDataset(TINY);
   const index = createSqliteIndex({ path: ':memory:' });
   await index.ingest(dataset.docs);
-  const hostile: EvalCase = { id: 'hostile', kind: 'qa', question: HOSTILE, gold: ['flows'], version: null };
+  const hostile: EvalCase = { id: 'hostile', kind: 'qa', question: HOSTILE, gold: ['flows'], version: null, facts: [] };
   const result = await runCompare({
     cases: [...compareCases(dataset), hostile],
     docs: dataset.docs,
@@ -44,6 +44,12 @@ describe('renderReportHtml', () => {
     expect(html).not.toMatch(/<script|<img|<link|@import|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
   });
 
+  it('explains correct and factRecall under the results table', () => {
+    expect(html).toContain('<th>read recall</th><th>pass</th><th>correct</th><th>factRecall</th>');
+    expect(html).toContain('<li>pass: cites a gold page (abstains where there is none)</li>');
+    expect(html).toContain('counts as correct when it passes); abstained where there is no gold page. 5 of the 9 cases list facts</li>');
+  });
+
   it('draws one bar per kind and arm with a value (recall is n/a where there is no gold)', () => {
     // 5 kinds x 3 arms; the unanswerable kind has no recall bars.
     expect(html.match(/<rect class="bar"/g)).toHaveLength(12 + 15);
@@ -53,9 +59,14 @@ describe('renderReportHtml', () => {
   });
 
   it('lists the failed cases with their bucket, expandable to the trace', () => {
-    expect(html.match(/<details class="case"/g)).toHaveLength(5 + 3 + 3); // the hostile case fails in every arm
+    // Agentic: 4 cases that do not pass, qa-1 that passes without its facts, and the hostile case
+    // (it fails in every arm); each classic arm: hop-1, version-1 and the hostile case.
+    expect(html.match(/<details class="case"/g)).toHaveLength(6 + 3 + 3);
+    expect(html).toContain('<h2>Failed cases (12: not passed or not correct)</h2>');
     expect(html).toContain('<span class="bucket bucket-planning">planning</span> <code>hop-1</code>');
     expect(html).toContain('<tr><th>stop reason</th><td><code>model-done</code></td></tr>');
+    expect(html).toContain('<tr><th>facts</th><td><ul><li><q>ORB-1202</q> or <q>PayloadTooLarge</q> <span class="note">missing</span></li><li><q>max_payload_kb</q> <span class="note">missing</span></li></ul></td></tr>');
+    expect(html).toContain('<tr><th>facts</th><td><em>none listed</em></td></tr>');
     expect(html).toContain('<li><q>leases</q> <span class="muted">[version 2.x]</span> &rarr; new docs: <code class="">leases-2x</code> <span class="note">weak-matches</span></li>');
   });
 });

@@ -1,6 +1,6 @@
 import { FAILURE_BUCKETS } from './buckets.ts';
 import type { CompareRow } from './compare-rows.ts';
-import { budgetTable, repeatTable, resultsTable, type TableData } from './compare-tables.ts';
+import { budgetTable, repeatTable, resultsLegend, resultsTable, type TableData } from './compare-tables.ts';
 import type { CompareReport } from './report-json.ts';
 import { escapeHtml, renderBarChart } from './report-chart.ts';
 import { renderFailedCase } from './report-trace.ts';
@@ -31,20 +31,22 @@ code{background:#f2f2f2;padding:0 3px;border-radius:3px}code.gold{background:#e3
 
 /**
  * The self-contained HTML report of a compare run: no script, no network; inline CSS, inline SVG
- * bar charts of recall and cost (tokens when the cost is unknown or $0) per kind and arm, the tables,
- * and every failed case expandable to its trace. All dataset and model text is escaped.
+ * bar charts of recall and cost (tokens when the cost is unknown or $0) per kind and arm, the tables
+ * with their legend, and every case that did not pass or was not correct, expandable to its trace.
+ * All dataset and model text is escaped.
  *
  * @example
  * await writeFile('reports/report.html', renderReportHtml(report));
  */
 export function renderReportHtml(report: CompareReport): string {
-  const failed = report.cases.filter((result) => !result.pass);
+  const failed = report.cases.filter((result) => !result.pass || !result.correct);
   const sections = [
     `<h1>Atlas eval: classic vs agentic on ${escapeHtml(report.dataset)}</h1>`,
     `<p class="muted">model <code>${escapeHtml(report.model)}</code> &middot; ${new Set(report.cases.map((result) => result.caseId)).size} cases &middot; agentic search budget ${report.maxSearches} &middot; fair classic k = ${report.fairK} (the agent's mean chunks seen) &middot; concurrency ${report.concurrency}</p>`,
     `<div class="charts">${charts(report)}</div>`,
     '<h2>Results per kind and arm</h2>',
     tableOf(resultsTable(report.rows, { calls: true })),
+    `<ul class="muted">${resultsLegend(report.rows).map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`,
     '<h2>Failure buckets (agentic)</h2>',
     tableOf({
       header: ['bucket', 'cases', 'meaning'],
@@ -64,8 +66,8 @@ export function renderReportHtml(report: CompareReport): string {
     );
   }
   sections.push(
-    `<h2>Failed cases (${failed.length})</h2>`,
-    failed.length === 0 ? '<p>Every case passed.</p>' : failed.map(renderFailedCase).join('\n'),
+    `<h2>Failed cases (${failed.length}: not passed or not correct)</h2>`,
+    failed.length === 0 ? '<p>Every case passed and was correct.</p>' : failed.map(renderFailedCase).join('\n'),
   );
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

@@ -4,7 +4,8 @@ import { escapeHtml } from './report-chart.ts';
 /**
  * One failed case as a `<details>` element: the summary line (bucket, id, kind, arm, question),
  * expandable to its trace: gold and seen pages, every search (query, filter, new docs, note),
- * reads, stop reason, answer, citations, dropped citations and errors. All text is escaped.
+ * reads, stop reason, answer, citations, facts (present or missing), pass and correct, dropped
+ * citations and errors. All text is escaped.
  *
  * @example
  * renderFailedCase(result); // '<details class="case" id="case-agentic-q-7">...</details>'
@@ -30,6 +31,11 @@ export function renderFailedCase(result: Omit<CaseResult, 'run'> & { run: CaseRe
     (citation) => `<li><code>${escapeHtml(citation.docId)}</code> <q>${escapeHtml(citation.quote)}</q> <span class="note">${escapeHtml(citation.reason)}</span></li>`,
   );
   const missing = result.gold.filter((docId) => !seen.has(docId));
+  const absent = new Set(result.missingFacts.map((fact) => JSON.stringify(fact)));
+  const facts = result.facts.map((fact) => {
+    const spellings = fact.map((spelling) => `<q>${escapeHtml(spelling)}</q>`).join(' or ');
+    return absent.has(JSON.stringify(fact)) ? `<li>${spellings} <span class="note">missing</span></li>` : `<li>${spellings} present</li>`;
+  });
   const cost = result.costUsd === null ? 'unknown' : `$${result.costUsd.toFixed(6)}`;
   const rows: Array<[string, string]> = [
     ['question', escapeHtml(result.question)],
@@ -41,14 +47,18 @@ export function renderFailedCase(result: Omit<CaseResult, 'run'> & { run: CaseRe
     ['stop reason', `<code>${escapeHtml(trace.stopReason)}</code>`],
     ['answer', `${result.abstained ? '<span class="note">abstained</span> ' : ''}${escapeHtml(run.answer.text)}`],
     ['citations', citations.length === 0 ? '<em>none</em>' : `<ul>${citations.join('')}</ul>`],
+    ['facts', facts.length === 0 ? '<em>none listed</em>' : `<ul>${facts.join('')}</ul>`],
+    ['outcome', `pass ${result.pass ? 'yes' : 'no'} &middot; correct ${result.correct ? 'yes' : 'no'}${result.factRecall === null ? '' : ` &middot; factRecall ${result.factRecall.toFixed(2)}`}`],
     ['dropped citations', dropped.length === 0 ? '<em>none</em>' : `<ul>${dropped.join('')}</ul>`],
     ['abstain reason', trace.abstainReason ? escapeHtml(trace.abstainReason) : '<em>-</em>'],
     ['errors', trace.errors.length === 0 ? '<em>none</em>' : `<ul>${trace.errors.map((error) => `<li>${escapeHtml(error)}</li>`).join('')}</ul>`],
     ['usage', `${result.modelCalls} calls, ${result.inputTokens} in / ${result.outputTokens} out tokens, cost ${cost}, ${(result.latencyMs / 1000).toFixed(3)} s`],
   ];
   const bucket = result.bucket ? `<span class="bucket bucket-${result.bucket}">${result.bucket}</span> ` : '';
+  // A case that passes yet lacks facts has no failure bucket: say what it lacks.
+  const lacking = result.pass && result.missingFacts.length > 0 ? `<span class="bucket">passes, missing ${result.missingFacts.length} of ${result.facts.length} facts</span> ` : '';
   const id = `case-${result.arm}-${result.caseId}`.replace(/[^A-Za-z0-9_-]/g, '-');
-  return `<details class="case" id="${escapeHtml(id)}"><summary>${bucket}<code>${escapeHtml(result.caseId)}</code> <span class="muted">${escapeHtml(result.kind)} &middot; ${escapeHtml(result.arm)}</span> ${escapeHtml(result.question)}</summary><table class="trace">${rows
+  return `<details class="case" id="${escapeHtml(id)}"><summary>${bucket}${lacking}<code>${escapeHtml(result.caseId)}</code> <span class="muted">${escapeHtml(result.kind)} &middot; ${escapeHtml(result.arm)}</span> ${escapeHtml(result.question)}</summary><table class="trace">${rows
     .map(([name, value]) => `<tr><th>${name}</th><td>${value}</td></tr>`)
     .join('')}</table></details>`;
 }

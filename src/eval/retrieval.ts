@@ -5,7 +5,8 @@ import type { IndexBackend } from '../index/types.ts';
 import { caseFilter, runFailed, thrownRun } from './cases.ts';
 import { kindOrder } from './compare-rows.ts';
 import type { RetrievalQuery } from './dataset.ts';
-import { docRecall, evidenceDocIds, mean, median, round3, searchCount, share } from './metrics.ts';
+import { runIdentifierCheck, type IdentifierCheck } from './identifier-check.ts';
+import { docRecall, evidenceDocIds, mean, median, readEvidenceDocIds, round3, searchCount, share } from './metrics.ts';
 import { runPool, withRetry, type Sleep } from './pool.ts';
 
 /** The arms `atlas eval retrieval` can run: one-shot search at k=5 and k=15, and the agent. */
@@ -23,6 +24,8 @@ export interface RetrievalRow {
   n: number;
   /** Mean over queries of |gold pages found| / |gold pages|. */
   recall?: number;
+  /** Mean over queries of |gold pages with a chunk read in full| / |gold pages|. */
+  readRecall?: number;
   /** Share of queries whose gold pages were all found. */
   allFound?: number;
   /** Share of runs that abstained (kinds without gold pages, agentic arm only). */
@@ -55,11 +58,46 @@ export interface RetrievalEvalOptions {
   onQueryDone?: () => void;
 }
 
-interface Measurement {
+/** One arm on one query, as listed per case in `atlas eval retrieval --json`. */
+export interface RetrievalCaseArm {
+  /** Gold pages among the pages seen; null when the query has no gold page. */
+  recall: number | null;
+  /** Gold pages among the pages read in full; null when the query has no gold page. */
+  readRecall: number | null;
+  /** Pages with a chunk seen (snippet or full text), in first-seen order. */
+  docsSeen: string[];
+  /** Pages with a chunk read in full: classic passages are full section text, so all of them. */
+  docsRead: string[];
+  searches: number;
+  chunks: number;
+  /** The agentic run abstained (agentic arm only). */
+  abstained?: boolean;
+}
+
+/** One query of the retrieval eval with what every arm found for it. */
+export interface RetrievalCaseRow {
+  id: string;
   kind: string;
   gold: string[];
-  found: string[];
-  abstained: boolean;
+  /** By arm name (`classic@5`, `classic@15`, `agentic`); classic arms skip queries without gold. */
+  arms: Record<string, RetrievalCaseArm>;
+}
+
+/** What {@link runRetrievalEval} measured. */
+export interface RetrievalResult {
+  rows: RetrievalRow[];
+  cases: RetrievalCaseRow[];
+  /** MRR@10 of the queries that name an identifier (see identifier-check.ts). */
+  identifiers: IdentifierCheck;
+}
+
+interface Measurement {
+  id: string;
+  kind: string;
+  gold: string[];
+  seen: string[];
+  read: string[];
+  abstained?: boolean;
   searches: number;
   chunks: number;
   ms: number;
@@ -73,17 +111,19 @@ export function retrievalRunCount(queries: RetrievalQuery[], arms: RetrievalArmG
 
 /**
  * The retrieval eval: per query, one-shot `index.search` at k=5 and k=15 with the query's
- * version filter, and the agentic run (evidence recall over every chunk it saw or read). Rows per
- * (kind, arm), then an `all` row per arm over the kinds with gold pages. Kinds without gold
- * pages get the agentic abstain rate instead of recall, and no classic rows.
+ * version filter, and the agentic run (evidence recall over every chunk it saw or read; read
+ * recall over the chunks it read in full). Rows per (kind, arm), then an `all` row per arm over
+ * the kinds with gold pages. Kinds without gold pages get the agentic abstain rate instead of
+ * recall, and no classic rows. Also returns every query's per-arm row and the identifier check.
  *
  * @example
- * const rows = await runRetrievalEval({ queries, index, model, arms: ['classic', 'agentic'] });
- * // [{ kind: 'multi_hop', arm: 'classic@5', n: 20, recall: 0.78, allFound: 0.55, searches: 1, chunks: 5, p50Ms: 0.4 }, ...]
+ * const { rows, cases, identifiers } = await runRetrievalEval({ queries, index, model, arms: ['classic', 'agentic'] });
+ * // rows: [{ kind: 'multi_hop', arm: 'classic@5', n: 20, recall: 0.78, readRecall: 0.78, allFound: 0.55, ... }, ...]
  */
-export async function runRetrievalEval(options: RetrievalEvalOptions): Promise<RetrievalRow[]> {
+export async function runRetrievalEval(options: RetrievalEvalOptions): Promise<RetrievalResult> {
   const arms = options.arms ?? ['classic', 'agentic'];
   const now = options.now ?? (() => performance.now());
+  const identifiers = await runIdentifierCheck({ queries: options.queries, index: options.index });
   const measured = new Map<RetrievalRow['arm'], Measurement[]>();
   if (arms.includes('classic')) {
     const answerable = options.queries.filter((query) => query.relevantDocIds.length > 0);
@@ -94,15 +134,16 @@ export async function runRetrievalEval(options: RetrievalEvalOptions): Promise<R
         const filter = caseFilter(query);
         const hits = await options.index.search(query.query, { k, ...(filter ? { filter } : {}) });
         const ms = now() - started;
+        // The classic arm shows every passage as its full section text: what it sees, it reads.
         const found = [...new Set(hits.map((hit) => hit.docId))];
-        results.push({ kind: query.kind, gold: query.relevantDocIds, found, abstained: false, searches: 1, chunks: hits.length, ms });
+        results.push({ id: query.id, kind: query.kind, gold: query.relevantDocIds, seen: found, read: found, searches: 1, chunks: hits.length, ms });
         options.onQueryDone?.();
       }
       measured.set(`classic@${k}`, results);
     }
   }
   if (arms.includes('agentic')) measured.set('agentic', await agenticMeasurements(options, now));
-  return retrievalRows(measured, options.maxChunks);
+  return { rows: retrievalRows(measured, options.maxChunks), cases: caseRows(options.queries, measured), identifiers };
 }
 
 async function agenticMeasurements(options: RetrievalEvalOptions, now: () => number): Promise<Measurement[]> {
@@ -125,9 +166,11 @@ async function agenticMeasurements(options: RetrievalEvalOptions, now: () => num
     ).catch((error: unknown) => thrownRun(query.query, error));
     options.onQueryDone?.();
     return {
+      id: query.id,
       kind: query.kind,
       gold: query.relevantDocIds,
-      found: evidenceDocIds(run),
+      seen: evidenceDocIds(run),
+      read: readEvidenceDocIds(run),
       abstained: run.answer.abstained,
       searches: searchCount(run),
       chunks: run.trace.evidence.length,
@@ -147,10 +190,11 @@ function retrievalRows(measured: Map<RetrievalRow['arm'], Measurement[]>, maxChu
       const head = { kind, arm, ...(arm === 'agentic' && maxChunks !== undefined ? { maxChunks } : {}), n: group.length };
       const quality = answerable
         ? {
-            recall: round3(mean(group.map((result) => docRecall(result.gold, result.found) ?? 0))),
-            allFound: round3(share(group.map((result) => docRecall(result.gold, result.found) === 1))),
+            recall: round3(mean(group.map((result) => docRecall(result.gold, result.seen) ?? 0))),
+            readRecall: round3(mean(group.map((result) => docRecall(result.gold, result.read) ?? 0))),
+            allFound: round3(share(group.map((result) => docRecall(result.gold, result.seen) === 1))),
           }
-        : { abstainRate: round3(share(group.map((result) => result.abstained))) };
+        : { abstainRate: round3(share(group.map((result) => result.abstained === true))) };
       rows.push({
         ...head,
         ...quality,
@@ -161,4 +205,29 @@ function retrievalRows(measured: Map<RetrievalRow['arm'], Measurement[]>, maxChu
     }
   }
   return rows;
+}
+
+function caseRows(queries: RetrievalQuery[], measured: Map<RetrievalRow['arm'], Measurement[]>): RetrievalCaseRow[] {
+  const byArm = [...measured].map(([arm, results]) => [arm, new Map(results.map((result) => [result.id, result]))] as const);
+  return queries.map((query) => {
+    const arms: Record<string, RetrievalCaseArm> = {};
+    for (const [arm, results] of byArm) {
+      const result = results.get(query.id);
+      if (!result) continue;
+      arms[arm] = {
+        recall: roundOrNull(docRecall(result.gold, result.seen)),
+        readRecall: roundOrNull(docRecall(result.gold, result.read)),
+        docsSeen: result.seen,
+        docsRead: result.read,
+        searches: result.searches,
+        chunks: result.chunks,
+        ...(result.abstained === undefined ? {} : { abstained: result.abstained }),
+      };
+    }
+    return { id: query.id, kind: query.kind, gold: query.relevantDocIds, arms };
+  });
+}
+
+function roundOrNull(value: number | undefined): number | null {
+  return value === undefined ? null : round3(value);
 }

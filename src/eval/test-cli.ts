@@ -48,16 +48,19 @@ export async function runEval(argv: string[], io: RecordingIO, model: ScriptedMo
 
 /**
  * How the scripted model behaves on the tiny dataset: one agentic case per failure bucket
- * (hop-1 planning, version-1 ranking, none-1 generation, qa-2 retrieval), two passing cases,
- * and the decision questions (one wrong each way).
+ * (hop-1 planning, version-1 ranking, none-1 generation, qa-2 retrieval), passing cases (exact-1
+ * and qa-3 ask the same question; qa-1 reads a section, cites a gold page yet lacks its facts;
+ * qa-4 abstains on an unanswerable question), and the decision
+ * questions (one wrong each way).
  */
 export const TINY_SCRIPTS: Record<string, QuestionScript> = {
   'ORB-1202': { searches: ['ORB-1202'], cite: ['error-codes'] },
   'A step that returns a big result fails after finishing: which error is it and which setting limits it?': { searches: ['ORB-1202'], cite: [] },
   'How do I set the lease duration?': { searches: ['lease duration'], cite: [] },
   'How do I configure Kafka brokers?': { searches: ['brokers schedules'], cite: ['scheduling'] },
-  'What is the default of max_payload_kb?': { searches: ['limit'], cite: ['limits'] },
+  'What is the default of max_payload_kb?': { searches: ['limit', { read: 'limits' }], cite: ['limits'] },
   'Where do I set lease_seconds?': { searches: [{ query: 'leases', version: '2.x' }], cite: ['leases-3x'] },
   'What does ORB-1202 mean?': { searches: ['ORB-1202'], cite: ['error-codes'] },
   'How do I reverse a list in Python?': { searches: ['reverse list'], cite: [] },
+  'Which Kafka topic does Orbit use?': { searches: ['kafka topic'], cite: [] },
 };

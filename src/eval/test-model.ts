@@ -22,8 +22,11 @@ export interface PolicyView {
 
 /** How the test model behaves on one question. */
 export interface QuestionScript {
-  /** Searches of the agentic arm, one per turn (a query, or a query with a version); the next turn answers. */
-  searches: Array<string | { query: string; version: string }>;
+  /**
+   * Tool calls of the agentic arm, one per turn: a search (a query, or a query with a version), or
+   * `{ read: docId }`, read_section of the first passage shown from that doc; the next turn answers.
+   */
+  searches: Array<string | { query: string; version: string } | { read: string }>;
   /** Doc ids it would cite, in preference order; it cites the first sentence of the first shown passage of one of them, or abstains. */
   cite: string[];
 }
@@ -46,7 +49,12 @@ export function createPolicyModel(scripts: Record<string, QuestionScript>, calls
     if (view.arm === 'agentic' && view.toolChoice !== 'none' && view.turn < script.searches.length) {
       const search = script.searches[view.turn];
       // A fixed call id: the default one counts calls across runs, which concurrency reorders.
-      return { toolCalls: [{ toolName: 'search_docs', toolCallId: `search-${view.turn + 1}`, input: typeof search === 'string' ? { query: search } : search }] };
+      if (typeof search === 'object' && 'read' in search) {
+        const chunkId = view.passages.find((shown) => shown.docId === search.read)?.chunkId ?? `${search.read}#0`;
+        return { toolCalls: [{ toolName: 'read_section', toolCallId: `read-${view.turn + 1}`, input: { chunk_id: chunkId } }] };
+      }
+      const input = typeof search === 'string' ? { query: search } : search;
+      return { toolCalls: [{ toolName: 'search_docs', toolCallId: `search-${view.turn + 1}`, input }] };
     }
     for (const docId of script.cite) {
       const passage = view.passages.find((shown) => shown.docId === docId);
@@ -78,8 +86,10 @@ export function viewOf(request: LanguageModelV3CallOptions): PolicyView {
     } else if (message.role === 'tool') {
       for (const part of message.content) {
         if (part.type !== 'tool-result' || part.output.type !== 'json') continue;
-        const value = part.output.value as { results?: Array<Record<string, string>> };
-        for (const result of value.results ?? []) {
+        const value = part.output.value as { results?: Array<Record<string, string>>; chunks?: Array<Record<string, string>>; chunk_id?: string };
+        // search_docs lists results, read_neighbors chunks, read_section is one passage.
+        const shown = value.results ?? value.chunks ?? (value.chunk_id === undefined ? [] : [value as Record<string, string>]);
+        for (const result of shown) {
           passages.push({ docId: String(result.doc_id), chunkId: String(result.chunk_id), text: String(result.text ?? result.snippet ?? '') });
         }
       }
