@@ -32,7 +32,7 @@ function runWith(text: string, cited: Array<[docId: string, quote: string]>, evi
   const answer: Answer = {
     text,
     abstained,
-    citations: cited.map(([docId, quote]) => ({ docId, quote, chunkId: `${docId}#0`, heading: '', sourcePath: `${docId}.md`, startLine: 1, endLine: 1 })),
+    citations: cited.map(([docId, quote]) => ({ docId, quote, chunkId: `${docId}#0`, heading: '', headingPath: [], sourcePath: `${docId}.md`, startLine: 1, endLine: 1 })),
   };
   const records = evidence.map(([docId, source], position) => ({ chunkId: `${docId}#${position}`, docId, heading: '', firstStep: 0, source }));
   return { ...base, answer, trace: { ...base.trace, evidence: records, stopReason: 'model-done', errors: [] } };
