@@ -1,5 +1,6 @@
 import type { Conversation, Passage } from './conversation.ts';
 import type { QuestionAnalysis } from './question.ts';
+import { RELATED } from './related-terms.ts';
 import { sentenceUnits, stem, termSet, words, type SentenceUnit } from './text.ts';
 
 /** A quotable unit of a passage with its stemmed terms. */
@@ -24,38 +25,6 @@ const GENERIC = new Set(
   'name number type kind value values thing way time times new first last main make work works file data set get run runs used default system part other'
     .split(' ')
     .map(stem),
-);
-
-/**
- * How encyclopedic and reference texts phrase the relations questions ask about: a question's
- * "birthplace" is a text's "born", its "spouse" a "married". General English, not corpus-specific.
- */
-const RELATED = new Map(
-  Object.entries({
-    author: 'wrote written writer novel book',
-    writer: 'wrote written author',
-    singer: 'sang sung song recorded performed',
-    performer: 'performed recorded song band singer',
-    birthplace: 'born native',
-    born: 'birthplace native',
-    spouse: 'married wife husband',
-    wife: 'married spouse',
-    husband: 'married spouse',
-    sibling: 'brother sister',
-    child: 'son daughter children',
-    father: 'son daughter',
-    mother: 'son daughter',
-    founder: 'founded',
-    director: 'directed',
-    producer: 'produced',
-    composer: 'composed music',
-    creator: 'created',
-    died: 'death',
-    death: 'died',
-    located: 'location situated lies',
-    country: 'nation',
-    city: 'town',
-  }).map(([word, related]) => [stem(word), related.split(' ').map(stem)]),
 );
 
 /**

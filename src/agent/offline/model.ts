@@ -40,7 +40,10 @@ function respond(call: LanguageModelV3CallOptions, planner: PlannerOptions, abst
     case 'search':
       return [toolCall(`offline-${callNumber}`, 'search_docs', { query: action.query, ...(action.version ? { version: action.version } : {}) })];
     case 'read':
-      return action.chunkIds.map((chunkId, offset) => toolCall(`offline-${callNumber + offset}`, 'read_section', { chunk_id: chunkId }));
+      return action.chunkIds.map((chunkId, index) => {
+        const offset = action.offsets?.[index];
+        return toolCall(`offline-${callNumber + index}`, 'read_section', { chunk_id: chunkId, ...(offset === undefined ? {} : { offset }) });
+      });
     case 'direct':
       return [answerText({ text: DIRECT_REPLY, citations: [], abstained: false })];
     case 'answer':

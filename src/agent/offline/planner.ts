@@ -2,12 +2,13 @@ import { isFound, rankBridges } from './bridges.ts';
 import type { Conversation } from './conversation.ts';
 import { EvidenceView, type Sentence } from './evidence-view.ts';
 import { needsSearch, type QuestionAnalysis } from './question.ts';
+import { relatedWords } from './related-terms.ts';
 import { contentTerms, stem, STOPWORDS, termSet, words } from './text.ts';
 
 /** What the planner does next. */
 export type PlannerAction =
   | { type: 'search'; query: string; version?: string }
-  | { type: 'read'; chunkIds: string[] }
+  | { type: 'read'; chunkIds: string[]; offsets?: Array<number | undefined> }
   | { type: 'answer' }
   | { type: 'direct' };
 
@@ -52,6 +53,11 @@ export function nextAction(
     const toRead = chunksWorthReading(analysis, view, options.readsBeforeAnswer, lastSearch);
     if (toRead.length > 0) return { type: 'read', chunkIds: toRead };
   }
+  // A long section was read only in part: read the pages holding the lines that match the search.
+  const pages = matchingPagesToRead(view, lastSearch);
+  if (pages.length > 0 && toolChoice !== 'required') {
+    return { type: 'read', chunkIds: pages.map((page) => page.chunkId), offsets: pages.map((page) => page.offset) };
+  }
   if (budgetLeft > 0 && !refused && !done) {
     const query = nextQuery(analysis, conversation, view);
     if (query) return { type: 'search', query, ...(version ? { version } : {}) };
@@ -94,7 +100,7 @@ export function nextQuery(analysis: QuestionAnalysis, conversation: Conversation
     // The bridge joins the question rather than replacing it: the query still ranks the question's
     // neighbourhood (whose seen passages the session skips), so a weak bridge costs little.
     const open = analysis.terms.filter((term) => !inTerms.has(term) && !foundAnchors.has(term) && view.weight(term) >= 1).slice(0, bridge.link ? 0 : MAX_QUESTION_TERMS);
-    const query = [...terms, ...originalWords(analysis.question, open)].join(' ');
+    const query = [...terms, ...originalWords(analysis.question, open), ...expansions(analysis, terms)].join(' ');
     if (!previous.has(normalizeQuery(query))) return query;
   }
   const [weakest] = [...analysis.parts].sort(
@@ -134,6 +140,34 @@ function chunksWorthReading(analysis: QuestionAnalysis, view: EvidenceView, limi
     )
     .slice(0, limit)
     .map((candidate) => candidate.passage.chunkId);
+}
+
+/**
+ * Unread pages of sections the last search surfaced, at the offsets the session says match it
+ * (at most one per section, per round); offsets inside pages already read are done.
+ */
+function matchingPagesToRead(view: EvidenceView, lastSearch: number): Array<{ chunkId: string; offset: number }> {
+  const result: Array<{ chunkId: string; offset: number }> = [];
+  for (const passage of view.passages) {
+    if (passage.full || passage.searchIndex !== lastSearch) continue;
+    const read = [...passage.pages.entries()].map(([start, text]) => [start, start + text.length] as const);
+    const offset = passage.matchOffsets.find((at) => !read.some(([start, end]) => at >= start && at < end));
+    if (offset !== undefined) result.push({ chunkId: passage.chunkId, offset });
+  }
+  return result.slice(0, MAX_PAGE_READS);
+}
+
+/** Pages of long sections read per round. */
+const MAX_PAGE_READS = 3;
+
+/** The words docs use for the question's own words ("attempts" for "tried"), absent from the evidence so far. */
+function expansions(analysis: QuestionAnalysis, terms: string[]): string[] {
+  const have = new Set([...terms.flatMap((term) => words(term)), ...words(analysis.question)]);
+  const result: string[] = [];
+  for (const term of analysis.terms) {
+    for (const word of relatedWords(term).slice(0, 2)) if (!have.has(word) && !result.includes(word)) result.push(word);
+  }
+  return result.slice(0, 6);
 }
 
 function originalWords(question: string, stems: string[]): string[] {
