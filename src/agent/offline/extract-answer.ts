@@ -82,7 +82,7 @@ function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, score: 
     if (!found) continue;
     bestScore = Math.max(bestScore, found.score);
     add(found.sentence);
-    add(continuation(view, found.sentence, relations));
+    add(continuation(view, found.sentence, allRelations));
   }
   // The page the question itself ranked first is most often the home of the fact: quote it too.
   const top = conversation.searches[0]?.chunkIds[0];

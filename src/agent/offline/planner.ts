@@ -100,7 +100,7 @@ export function nextQuery(analysis: QuestionAnalysis, conversation: Conversation
     // The bridge joins the question rather than replacing it: the query still ranks the question's
     // neighbourhood (whose seen passages the session skips), so a weak bridge costs little.
     const open = analysis.terms.filter((term) => !inTerms.has(term) && !foundAnchors.has(term) && view.weight(term) >= 1).slice(0, bridge.link ? 0 : MAX_QUESTION_TERMS);
-    const query = [...terms, ...originalWords(analysis.question, open), ...expansions(analysis, terms)].join(' ');
+    const query = [...terms, ...originalWords(analysis.question, open), ...(bridge.link ? [] : expansions(analysis, terms))].join(' ');
     if (!previous.has(normalizeQuery(query))) return query;
   }
   const [weakest] = [...analysis.parts].sort(
