@@ -129,3 +129,60 @@ describe('answerType', () => {
     expect(answerType(question)).toBe(expected);
   });
 });
+
+describe('paged reads', () => {
+  /** A prompt with one search and then read_section pages of the same chunk. */
+  function pagedPrompt(pages: Array<Record<string, unknown>>): LanguageModelV3Prompt {
+    const prompt = promptOf('What is ORB-1150?', [{ query: 'What is ORB-1150?', results: [{ chunk_id: 'codes#1', doc_id: 'codes', heading: 'Codes', snippet: 'Error codes of Orbit.' }] }]);
+    pages.forEach((page, index) => {
+      const toolCallId = `read-${index}`;
+      prompt.push(
+        { role: 'assistant', content: [{ type: 'tool-call', toolCallId, toolName: 'read_section', input: { chunk_id: 'codes#1', offset: page.offset } }] },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId, toolName: 'read_section', output: { type: 'json', value: { chunk_id: 'codes#1', doc_id: 'codes', heading: 'Codes', applies_to: 'all', ...page } as never } }] },
+      );
+    });
+    return prompt;
+  }
+
+  it('keeps each page, reads on at the matching line, and counts the section whole once the pages reach its end', () => {
+    const first = { text: '| ORB-1101 | LeaseExpired |\n', offset: 0, next_offset: 28, total_chars: 54, complete: false, query_matches: [{ offset: 28, terms: ['orb', '1150'] }] };
+    const partial = readConversation(pagedPrompt([first])).passages.get('codes#1');
+    expect({ full: partial?.full, nextOffset: partial?.nextOffset, matchOffsets: partial?.matchOffsets }).toEqual({ full: false, nextOffset: 28, matchOffsets: [28] });
+    const question = 'What is ORB-1150?';
+    expect(nextAction(analyzeQuestion(question), readConversation(pagedPrompt([first])), 'auto')).toEqual({ type: 'read', chunkIds: ['codes#1'], offsets: [28] });
+
+    const second = { text: '| ORB-1150 | RetryLimit |\n', offset: 28, next_offset: null, total_chars: 54, complete: true };
+    const whole = readConversation(pagedPrompt([first, second])).passages.get('codes#1');
+    expect({ full: whole?.full, nextOffset: whole?.nextOffset, pages: [...(whole?.pages.keys() ?? [])] }).toEqual({ full: true, nextOffset: undefined, pages: [0, 28] });
+  });
+});
+
+describe('answers that carry the facts', () => {
+  it('quotes the sentence that states the relation asked, with its continuation, and renders it as plain text', () => {
+    const question = 'A flow step that returns a big result fails after its work; which error is it and what should the step return instead?';
+    const results: Result = {
+      chunk_id: 'api-results#3',
+      doc_id: 'api-results',
+      heading: 'Large results',
+      snippet: 'A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work. Return a reference instead, and let the downstream step load it.',
+    };
+    const answer = extractAnswer(analyzeQuestion(question), readConversation(promptOf(question, [{ query: question, results: [results] }])));
+    expect(answer).toEqual({
+      text: 'A step that returns a large value directly fails with ORB-1202 PayloadTooLarge after it has done all its work. Return a reference instead, and let the downstream step load it.',
+      citations: [
+        {
+          doc_id: 'api-results',
+          quote: 'A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work. ... Return a reference instead, and let the downstream step load it.',
+        },
+      ],
+      abstained: false,
+    });
+  });
+
+  it('does not quote a TODO note, and a name met only in one is not covered', () => {
+    const question = 'Which VACUUM options are recommended for the jobs table?';
+    const todo: Result = { chunk_id: 'perf#2', doc_id: 'perf', heading: 'Maintenance', snippet: 'TODO: which VACUUM options should we recommend for the jobs table?' };
+    const conversation = readConversation(promptOf(question, [{ query: question, results: [todo] }]));
+    expect(extractAnswer(analyzeQuestion(question), conversation)).toEqual({ text: '', citations: [], abstained: true });
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entities, identifiers, linkTexts, sentences, stem } from './text.ts';
+import { entities, identifiers, isPlaceholderNote, linkTexts, plainText, sentences, sentenceUnits, stem, withoutPlaceholderNotes } from './text.ts';
 
 describe('identifiers', () => {
   it('finds error codes, TOML keys, env vars, snake_case, dotted names and CamelCase', () => {
@@ -74,5 +74,34 @@ describe('stem and linkTexts', () => {
       'Results backend',
       'orbit.toml',
     ]);
+    // Links to other sites lead out of the docs: they name no page to search for.
+    expect(linkTexts('[sponsoring](https://github.com/sponsors/benjie), [mail](mailto:a@b.c), [Jobs](../jobs.md#view)')).toEqual(['Jobs']);
+  });
+});
+
+describe('sentenceUnits', () => {
+  it('keeps a list item with its wrapped lines, and marks headings and the heading each unit sits under', () => {
+    const text = '### worker.maxPoolSize\n\nType: `number`\nDefault value: `10`\n\n- `job_key_preserve_run_at` - an optional boolean detailing if the `run_at`\n  should be preserved\n- `flags` - tags';
+    expect(sentenceUnits(text)).toEqual([
+      { text: 'worker.maxPoolSize', code: false, isHeading: true },
+      { text: 'Type: `number` Default value: `10`', code: false, heading: 'worker.maxPoolSize' },
+      { text: '`job_key_preserve_run_at` - an optional boolean detailing if the `run_at` should be preserved', code: false, heading: 'worker.maxPoolSize' },
+      { text: '`flags` - tags', code: false, heading: 'worker.maxPoolSize' },
+    ]);
+  });
+});
+
+describe('plainText and placeholder notes', () => {
+  it('renders markdown escapes, HTML entities and tags, links and table pipes as plain text', () => {
+    expect(plainText('Use `add_job` &mdash; see [Jobs](jobs.md) <b>now</b>; `str \\| None` won&apos;t &#39;x&#x27;')).toBe(
+      "Use add_job \u2014 see Jobs now; str | None won't 'x'",
+    );
+    expect(plainText('| `ORB-1202` | PayloadTooLarge |')).toBe('ORB-1202 | PayloadTooLarge');
+  });
+
+  it('tells placeholder notes from documentation', () => {
+    expect(isPlaceholderNote('TODO: which VACUUM options should we recommend?')).toBe(true);
+    expect(isPlaceholderNote('Run VACUUM regularly.')).toBe(false);
+    expect(withoutPlaceholderNotes('Intro.\nTODO: post perfTest results on RDS.\nEnd.')).toBe('Intro.\n\nEnd.');
   });
 });

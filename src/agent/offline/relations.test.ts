@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { relationsOf, statesRelation } from './relations.ts';
+
+describe('relationsOf', () => {
+  it.each([
+    ['what is its default value?', ['default']],
+    ['what should the step return instead?', ['instead']],
+    ['Why not, and what should I do', ['instead', 'cause']],
+    ['How do I set that up when I enqueue it?', ['how']],
+    ['when is it safe to call it?', ['condition']],
+    ['how long after shutdown begins does that happen by default?', ['default', 'quantity']],
+    ['What does the `localQueue` option do', ['effect']],
+    ['Who wrote Hello Love?', []],
+  ])('%s -> %j', (text, expected) => {
+    expect(relationsOf(text)).toEqual(expected);
+  });
+});
+
+describe('statesRelation', () => {
+  it('recognises how documentation words a relation', () => {
+    expect(statesRelation('default', 'Default value: `5_000`')).toBe(true);
+    expect(statesRelation('instead', 'Return a reference instead, and let the downstream step load it.')).toBe(true);
+    expect(statesRelation('cause', 'It is unsafe because identifiers are deleted.')).toBe(true);
+    expect(statesRelation('quantity', 'The lease lasts 30 seconds.')).toBe(true);
+    expect(statesRelation('quantity', 'The lease lasts a while.')).toBe(false);
+  });
+});
