@@ -128,7 +128,11 @@ export interface Coverage {
 export function coverage(analysis: QuestionAnalysis, view: EvidenceView): Coverage {
   const seen = view.allTerms();
   // A name mentioned only in a placeholder note ("TODO: recommend VACUUM options") is not covered.
-  const evidenceText = ` ${view.passages.flatMap((passage) => passage.texts).map((text) => words(withoutPlaceholderNotes(text)).join(' ')).join(' ')} `;
+  // Headings name what a section is about: an anchor in a heading is covered.
+  const evidenceText = ` ${view.passages
+    .flatMap((passage) => [passage.headingPath ?? passage.title ?? '', passage.heading, ...passage.texts])
+    .map((text) => words(withoutPlaceholderNotes(text)).join(' '))
+    .join(' \n ')} `;
   const missing = analysis.anchors.filter((anchor) => !evidenceText.includes(` ${words(anchor).join(' ')} `)).length;
   const bestPassage = Math.max(
     0,
