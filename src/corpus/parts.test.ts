@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { isLeadIn, meaningfulLength } from './parts.ts';
+
+describe('meaningfulLength', () => {
+  it.each([
+    ['a sentence: letters and digits only', 'Default value: `2000`.', 16],
+    ['a badge line', '[![npm](https://img.shields.io/npm/v/x.svg)](https://npm.im/x) [![CI](https://ci/x.svg)](https://ci/x)', 0],
+    ['a link-only table of contents', '- [Install](#install)\n  - [From npm](#from-npm)\n- [Usage](#usage)', 0],
+    ['a pointer', 'See [`addJob`](./library/add-job.md) first.', 8],
+    ['a bare URL and a reference definition', 'Docs: https://worker.graphile.org/docs\n\n[docs]: https://worker.graphile.org', 4],
+    ['non-ASCII letters', 'Größe', 5],
+    ['an empty text', '', 0],
+  ])('%s', (_name, text, length) => {
+    expect(meaningfulLength(text)).toBe(length);
+  });
+
+  it('stays linear on brackets that never close', () => {
+    const text = '[a'.repeat(50_000);
+    const start = performance.now();
+    expect(meaningfulLength(text)).toBe(50_000);
+    expect(performance.now() - start).toBeLessThan(1000);
+  });
+});
+
+describe('isLeadIn', () => {
+  it.each([
+    ['a sentence ending with a colon', 'The following CLI options are available (`graphile-worker --help`):', true],
+    ['two sentences', 'It is fast. Run it like this:', false],
+    ['no colon at the end', 'Run it like this.', false],
+    ['an admonition fence', ':::', false],
+    ['a long paragraph', `${'word '.repeat(60)}as follows:`, false],
+  ])('%s', (_name, text, expected) => {
+    expect(isLeadIn({ type: 'paragraph', text })).toBe(expected);
+  });
+
+  it('is only ever a paragraph', () => {
+    expect(isLeadIn({ type: 'code', text: 'key:' })).toBe(false);
+  });
+});
