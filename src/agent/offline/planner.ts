@@ -116,22 +116,24 @@ function bestOverlap(view: EvidenceView, terms: string[]): number {
 
 /**
  * New passages of the last search worth reading in full: snippets only, among those whose snippet
- * shares a term with the question. The search's best hit always comes first (the index ranked the
- * whole section; a snippet shows only a window of it), then the best question overlap.
+ * or heading path shares a term with the question. The search's best hit always comes first, even
+ * when its snippet shares none (the index ranked the whole section; a snippet shows only a window
+ * of it), then the best question overlap.
  */
 function chunksWorthReading(analysis: QuestionAnalysis, view: EvidenceView, limit: number, lastSearch: number): string[] {
   if (analysis.terms.length === 0) return [];
   const candidates = view.passages
     .filter((passage) => !passage.full && passage.searchIndex === lastSearch)
     .map((passage) => {
-      const terms = termSet(passage.texts.join(' '));
+      // The heading path counts: the index ranked the section by it too.
+      const terms = termSet(`${passage.headingPath ?? ''} ${passage.heading} ${passage.texts.join(' ')}`);
       let overlap = 0;
       for (const term of view.matchTerms) if (terms.has(term)) overlap += view.weight(term);
       return { passage, score: overlap / (1 + 0.1 * passage.rank) };
-    })
-    .filter((candidate) => candidate.score > 0);
+    });
   const topRank = Math.min(...candidates.map((candidate) => candidate.passage.rank));
   return candidates
+    .filter((candidate) => candidate.score > 0 || candidate.passage.rank === topRank)
     .sort(
       (a, b) =>
         Number(b.passage.rank === topRank) - Number(a.passage.rank === topRank) ||
