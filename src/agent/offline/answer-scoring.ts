@@ -6,7 +6,7 @@ import { identifiers, isPlaceholderNote, words } from './text.ts';
 /** Scores how well a sentence answers a set of question terms and relations; 0 means "not at all". */
 export type SentenceScore = (sentence: Sentence, terms: string[], relations: Relation[]) => number;
 
-/** Share of its weight a question term keeps when it is found only in the headings above a sentence. */
+/** Share of its weight a question term (other than a name) keeps when it is found only in the headings above a sentence. */
 const CONTEXT_SHARE = 0.5;
 
 /**
@@ -29,6 +29,8 @@ export function createSentenceScorer(view: EvidenceView, conversation: Conversat
   const total = Math.max(1, view.sentences.length);
   const specificity = (term: string) => Math.log(1 + total / (frequency.get(term) ?? 1)) / Math.log(1 + total);
   const wants = answerType(view.analysis.question);
+  // The question's names and identifiers in a heading name the subject of every sentence under it.
+  const keys = new Set(view.analysis.keyTerms);
   return (sentence, terms, relations) => {
     if (sentence.heading) return 0;
     let score = 0;
@@ -38,14 +40,14 @@ export function createSentenceScorer(view: EvidenceView, conversation: Conversat
       if (sentence.terms.has(term)) {
         score += value;
         own += 1;
-      } else if (sentence.context.has(term)) score += CONTEXT_SHARE * value;
+      } else if (sentence.context.has(term)) score += (keys.has(term) ? 1 : CONTEXT_SHARE) * value;
     }
     if (score === 0) return 0;
     const { passage } = sentence;
     const lower = sentence.text.toLowerCase();
     const namedHere = named.filter((identifier) => lower.includes(identifier)).length;
     const namedAbove = named.filter((identifier) => !lower.includes(identifier) && sentence.contextText.includes(identifier)).length;
-    score += 3 * namedHere + 2 * namedAbove;
+    score += 3 * namedHere + 3 * namedAbove;
     const stated = relations.filter((relation) => statesRelation(relation, sentence.text)).length;
     if (relations.length > 0) score *= 1 + (0.5 * stated) / relations.length;
     score += Math.min(identifiers(sentence.text).length, 2) * (wants === 'name' ? 1 : 0.25);
