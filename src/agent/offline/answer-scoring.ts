@@ -15,7 +15,7 @@ const CONTEXT_SHARE = 0.5;
  * identifiers the question names, the relations asked ("default", "instead", "why") worded in the
  * sentence, more for passages the searches ranked high; less for long sentences, code lines,
  * table rows that name nothing the question does, TODO notes, and sentences about another
- * release line than the run's.
+ * release line than the run's; nothing for headings and for sentences repeated on several pages.
  */
 export function createSentenceScorer(view: EvidenceView, conversation: Conversation, version: string | undefined): SentenceScore {
   const best = conversation.searches.map((search) =>
@@ -31,8 +31,15 @@ export function createSentenceScorer(view: EvidenceView, conversation: Conversat
   const wants = answerType(view.analysis.question);
   // The question's names and identifiers in a heading name the subject of every sentence under it.
   const keys = new Set(view.analysis.keyTerms);
+  // A sentence repeated on several pages is boilerplate (a sponsor note, a shared warning).
+  const docsOf = new Map<string, Set<string>>();
+  for (const sentence of view.sentences) {
+    const docs = docsOf.get(sentence.text) ?? new Set<string>();
+    docs.add(sentence.passage.docId);
+    docsOf.set(sentence.text, docs);
+  }
   return (sentence, terms, relations) => {
-    if (sentence.heading) return 0;
+    if (sentence.heading || (docsOf.get(sentence.text)?.size ?? 0) > 1) return 0;
     let score = 0;
     let own = 0;
     for (const term of terms) {
