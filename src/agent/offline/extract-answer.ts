@@ -5,7 +5,7 @@ import { EvidenceView, type Sentence } from './evidence-view.ts';
 import { versionInPlay } from './planner.ts';
 import type { QuestionAnalysis } from './question.ts';
 import { relationsOf, statesRelation, type Relation } from './relations.ts';
-import { plainText, stem, withoutPlaceholderNotes, words } from './text.ts';
+import { contentTerms, plainText, stem, withoutPlaceholderNotes, words } from './text.ts';
 
 export { answerType, mentionsOtherVersion } from './answer-scoring.ts';
 
@@ -90,6 +90,15 @@ function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, score: 
     const found = bestSentence(view, analysis.terms, allRelations, score, selected, (sentence) => sentence.passage.chunkId === top);
     if (found && found.score >= FILL_SHARE * bestScore) add(found.sentence);
   }
+  // Each hop searched for a term the evidence taught: quote the best sentence it found, scored with
+  // the question's terms and that term (the question alone does not name the later page's topic).
+  conversation.searches.slice(1).forEach((search, index) => {
+    const learned = contentTerms(search.query).filter((term) => !analysis.terms.includes(term));
+    if (learned.length === 0 || selected.length >= MAX_QUOTES * MAX_SENTENCES_PER_QUOTE) return;
+    const hopTerms = [...analysis.terms, ...learned];
+    const found = bestSentence(view, hopTerms, allRelations, score, selected, (sentence) => sentence.passage.searchIndex === index + 1 && fits(sentence));
+    if (found && found.score >= FILL_SHARE * bestScore) add(found.sentence);
+  });
   // A multi-hop answer draws on several pages: the best sentence of each page not yet quoted.
   for (;;) {
     const cited = new Set(selected.map((sentence) => sentence.passage.docId));
