@@ -74,7 +74,7 @@ export function parseBlocks(input: { body: string; bodyStartLine: number; mdx: b
     const source = body.slice(start, end);
     if (mdx && isEsm(node, source)) continue;
     const edits: Edit[] = [];
-    if (node.type !== 'html') collectHtmlEdits(node, edits);
+    if (node.type !== 'html' && source.includes('<')) collectHtmlEdits(node, edits);
     const block: Block = {
       type: node.type,
       start,
