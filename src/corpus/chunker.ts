@@ -1,4 +1,10 @@
-import type { Block, Section } from './sections.ts';
+import type { Block } from './blocks.ts';
+import type { ResolvedChunkingOptions } from './chunking-options.ts';
+import { mergeSmallParts } from './merge-small.ts';
+import { packBlocks } from './pack.ts';
+import { meaningfulLength } from './meaningful-length.ts';
+import { partLines, partText, type Part, type Piece } from './parts.ts';
+import type { Section } from './sections.ts';
 import type { Chunk, LabelValue } from './types.ts';
 
 /** What every chunk of one document shares. */
@@ -8,50 +14,68 @@ export interface ChunkContext {
   appliesTo: string;
   labels: Record<string, LabelValue>;
   sourcePath: string;
-  /** The markdown body the blocks' offsets point into. */
-  body: string;
-  maxChunkChars: number;
+  options: ResolvedChunkingOptions;
 }
 
 /**
- * Turns sections into chunks: one per section, or several when a section's text is longer than
- * `maxChunkChars`. Splits fall between top-level blocks (never inside a code fence, a table, a
- * list or a `:::` admonition); one oversized block stays whole. Chunks are numbered in document
- * order (`<docId>#0`, `#1`, ...) and linked with prev/next. An empty section 0 gives no chunk; an
- * empty `##` section gives a chunk with empty text (its heading still says something).
+ * Turns a page's sections into chunks. The top of the page and every `#`/`##` section start a
+ * chunk. A section holds its deeper subsections (`###` down to `splitDepth`) while the whole is at
+ * most `headingSplitChars` long; a longer one is split at them, and a section still over
+ * `maxChunkChars` is cut between blocks, list items and table rows (see {@link packBlocks}). Then
+ * chunks with fewer than `minChunkChars` meaningful characters are merged into a neighbour (see
+ * {@link mergeSmallParts}). A chunk is named after its deepest heading (`heading`, the last of
+ * `headingPath`): the one it starts at, whose line is not in `text`, or the one a small lead-in
+ * merged in front of it leads into. Chunks are numbered in document order (`<docId>#0`, `#1`, ...)
+ * and linked with prev/next; the same bytes and options always give the same chunks.
  *
  * @example
- * chunkSections(sections, { docId: 'install', title: 'Install', ... }).map((c) => c.chunkId);
+ * chunkSections(sections, { docId: 'install', title: 'Install', ... }).map((chunk) => chunk.chunkId);
  * // ['install#0', 'install#1']
  */
 export function chunkSections(sections: Section[], context: ChunkContext): Chunk[] {
-  const chunks: Chunk[] = [];
-  for (const section of sections) {
-    if (section.heading === undefined && section.blocks.length === 0) continue;
-    const heading = section.heading ?? context.title;
-    const basePath = section.heading === undefined ? [context.title] : [context.title, section.heading];
-    const parts = packUnits(groupUnits(section.blocks, context.body), context);
-    if (parts.length === 0) parts.push([]);
-    parts.forEach((part, index) => {
-      const first = part[0];
-      const last = part[part.length - 1];
-      const ord = chunks.length;
-      chunks.push({
-        chunkId: `${context.docId}#${ord}`,
-        docId: context.docId,
-        title: context.title,
-        heading,
-        headingPath: index === 0 || !first ? basePath : [...basePath, ...headingsInEffect(section.blocks, first)],
-        text: blocksText(part, context.body),
-        appliesTo: context.appliesTo,
-        ord,
-        labels: context.labels,
-        sourcePath: context.sourcePath,
-        startLine: index === 0 && section.headingLine !== undefined ? section.headingLine : first!.startLine,
-        endLine: last?.endLine ?? section.headingLine!,
-      });
-    });
-  }
+  const { maxChunkChars, minChunkChars, headingSplitChars } = context.options;
+  const sizes = sectionSizes(sections);
+  const parts: Part[] = [];
+  const emit = (index: number) => {
+    const section = sections[index]!;
+    const children = childrenOf(sections, index);
+    // Subsections deeper than ## stay inside while the whole is short; they always come before any ## child.
+    let held = 0;
+    while (held < children.length && sections[children[held]!]!.depth > 2) held++;
+    const heldEnd = held === 0 ? index : sections[children[held - 1]!]!.end;
+    const fits = sizes.through(index, heldEnd) <= (held === 0 ? maxChunkChars : headingSplitChars);
+    const blocks = fits ? blocksThrough(sections, index, heldEnd) : section.blocks;
+    if (blocks.length > 0 || (children.length === 0 && section.heading)) {
+      parts.push(
+        ...packBlocks({
+          blocks,
+          section: index,
+          headingPath: [context.title, ...section.headingPath],
+          ...(section.heading ? { headingPiece: headingPiece(section.heading) } : {}),
+          maxChunkChars,
+        }),
+      );
+    }
+    children.slice(fits ? held : 0).forEach(emit);
+  };
+  emit(0);
+
+  const merged = mergeSmallParts(parts, { minChunkChars, maxChunkChars, sectionEnd: (index) => sections[index]!.end });
+  const chunks: Chunk[] = merged
+    .filter((part) => part.pieces.length > 0)
+    .map((part, ord) => ({
+      chunkId: `${context.docId}#${ord}`,
+      docId: context.docId,
+      title: context.title,
+      heading: part.headingPath[part.headingPath.length - 1]!,
+      headingPath: part.headingPath,
+      text: partText(part),
+      appliesTo: context.appliesTo,
+      ord,
+      labels: context.labels,
+      sourcePath: context.sourcePath,
+      ...partLines(part),
+    }));
   chunks.forEach((chunk, index) => {
     const previous = chunks[index - 1];
     const next = chunks[index + 1];
@@ -61,80 +85,48 @@ export function chunkSections(sections: Section[], context: ChunkContext): Chunk
   return chunks;
 }
 
-/** The blocks verbatim, joined by the whitespace that separated them in the source. */
-function blocksText(blocks: Block[], body: string): string {
-  return blocks
-    .map((block, index) => (index === 0 ? '' : block.gapBefore) + body.slice(block.start, block.end))
-    .join('');
+function headingPiece(block: Block): Piece {
+  return {
+    text: block.text,
+    gapBefore: block.gapBefore,
+    startLine: block.startLine,
+    endLine: block.endLine,
+    heading: { depth: block.depth!, text: block.headingText ?? '' },
+    meaningful: meaningfulLength(block.headingText ?? ''),
+  };
+}
+
+/** Indices of the sections directly nested in section `index`. */
+function childrenOf(sections: Section[], index: number): number[] {
+  const children: number[] = [];
+  for (let child = index + 1; child <= sections[index]!.end; child = sections[child]!.end + 1) children.push(child);
+  return children;
+}
+
+/** A section's own blocks, then the heading and blocks of each section after it up to `last`. */
+function blocksThrough(sections: Section[], index: number, last: number): Block[] {
+  const blocks = [...sections[index]!.blocks];
+  for (let at = index + 1; at <= last; at++) blocks.push(sections[at]!.heading!, ...sections[at]!.blocks);
+  return blocks;
 }
 
 /**
- * Groups blocks that must stay together: a Docusaurus admonition (`:::tip` ... `:::`) spread
- * over several paragraphs. An admonition that is never closed is not grouped.
+ * Text length of sections `index..last` as one chunk (without the first one's heading line),
+ * from prefix sums, so deciding where to split stays linear.
  */
-function groupUnits(blocks: Block[], body: string): Block[][] {
-  const units: Block[][] = [];
-  for (let index = 0; index < blocks.length; index++) {
-    const block = blocks[index]!;
-    const opening = /^(:{3,})[A-Za-z]/.exec(body.slice(block.start, block.end));
-    const closingIndex = opening ? findClosing(blocks, index, opening[1]!, body) : -1;
-    if (closingIndex === -1) {
-      units.push([block]);
-    } else {
-      units.push(blocks.slice(index, closingIndex + 1));
-      index = closingIndex;
-    }
+function sectionSizes(sections: Section[]): { through(index: number, last: number): number } {
+  const prefix = [0];
+  for (const section of sections) {
+    let size = section.heading ? section.heading.gapBefore.length + section.heading.text.length : 0;
+    for (const block of section.blocks) size += block.gapBefore.length + block.text.length;
+    prefix.push(prefix[prefix.length - 1]! + size);
   }
-  return units;
-}
-
-function findClosing(blocks: Block[], from: number, fence: string, body: string): number {
-  for (let index = from; index < blocks.length; index++) {
-    const block = blocks[index]!;
-    const lines = body.slice(block.start, block.end).split('\n');
-    const lastLine = lines[lines.length - 1]!.trim();
-    if (lastLine === fence && (index > from || lines.length > 1)) return index;
-  }
-  return -1;
-}
-
-/** Greedily packs units into parts of at most `maxChunkChars` characters of text. */
-function packUnits(units: Block[][], context: ChunkContext): Block[][] {
-  const parts: Block[][] = [];
-  let current: Block[] = [];
-  let length = 0;
-  for (const unit of units) {
-    const added = unitLength(unit, current.length > 0);
-    if (current.length > 0 && length + added > context.maxChunkChars) {
-      parts.push(current);
-      current = [...unit];
-      length = unitLength(unit, false);
-    } else {
-      current.push(...unit);
-      length += added;
-    }
-  }
-  if (current.length > 0) parts.push(current);
-  return parts;
-}
-
-/** Length of a unit's text, with the gap before its first block when it follows other blocks. */
-function unitLength(unit: Block[], withLeadingGap: boolean): number {
-  return unit.reduce(
-    (sum, block, index) => sum + block.end - block.start + (index > 0 || withLeadingGap ? block.gapBefore.length : 0),
-    0,
-  );
-}
-
-/** Texts of the deeper headings that enclose `target` (including `target` if it is a heading). */
-function headingsInEffect(blocks: Block[], target: Block): string[] {
-  const stack: { depth: number; text: string }[] = [];
-  for (const block of blocks) {
-    if (block.depth !== undefined) {
-      while (stack.length > 0 && stack[stack.length - 1]!.depth >= block.depth) stack.pop();
-      stack.push({ depth: block.depth, text: block.headingText ?? '' });
-    }
-    if (block === target) break;
-  }
-  return stack.map((entry) => entry.text);
+  return {
+    through(index, last) {
+      const heading = sections[index]!.heading;
+      const headingSize = heading ? heading.gapBefore.length + heading.text.length : 0;
+      const first = sections[index]!.blocks[0] ?? (last > index ? sections[index + 1]!.heading : undefined);
+      return prefix[last + 1]! - prefix[index]! - headingSize - (first ? first.gapBefore.length : 0);
+    },
+  };
 }

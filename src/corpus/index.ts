@@ -8,10 +8,12 @@
 export { loadCorpus, type LoadedCorpus } from './load.ts';
 export {
   DEFAULT_MAX_CHUNK_CHARS,
-  parseDocument,
+  DEFAULT_MIN_CHUNK_CHARS,
+  DEFAULT_SPLIT_DEPTH,
+  resolveChunkingOptions,
   type ChunkingOptions,
-  type DocumentSource,
-  type ParseDocumentResult,
-} from './parse-document.ts';
+  type ResolvedChunkingOptions,
+} from './chunking-options.ts';
+export { parseDocument, type DocumentSource, type ParseDocumentResult } from './parse-document.ts';
 export { DOC_ID_PATTERN, slugFromPath } from './slug.ts';
 export type { Chunk, Doc, LabelValue } from './types.ts';

@@ -26,23 +26,26 @@ describe('loadCorpus', () => {
   });
 
   it('reads a CRLF page with a BOM with exact lines and LF text', async () => {
-    const { docs } = await loadCorpus(join(fixtures, 'good'));
+    // minChunkChars 0 keeps the one-line sections apart, so each line range is checked.
+    const { docs } = await loadCorpus(join(fixtures, 'good'), { minChunkChars: 0 });
     expect(docs[0]!.chunks.map(({ chunkId, heading, text, startLine, endLine }) => ({ chunkId, heading, text, startLine, endLine }))).toEqual([
       { chunkId: 'crlf-bom#0', heading: 'Windows page', text: 'Intro line.', startLine: 4, endLine: 4 },
       { chunkId: 'crlf-bom#1', heading: 'Section', text: 'Body line.', startLine: 6, endLine: 8 },
     ]);
   });
 
-  it('keeps labels and drops MDX imports/exports', async () => {
+  it('keeps labels, drops MDX imports/exports and JSX tags, and merges chunks too small to stand alone', async () => {
     const { docs } = await loadCorpus(join(fixtures, 'good'));
     const install = docs.find((doc) => doc.docId === 'install')!;
     expect(install.labels).toEqual({ acl: ['staff', 'admins'], team: 'platform' });
-    expect(install.chunks[1]!.labels).toEqual({ acl: ['staff', 'admins'], team: 'platform' });
+    expect(install.chunks.at(-1)!.labels).toEqual({ acl: ['staff', 'admins'], team: 'platform' });
     const advanced = docs.find((doc) => doc.docId === 'guides-advanced')!;
-    expect(advanced.chunks.map((chunk) => chunk.text)).toEqual([
-      '<Tabs>\n<TabItem value="cli">Use the CLI.</TabItem>\n</Tabs>',
-      'Raise the concurrency.',
+    // "Use the CLI." has fewer than 20 letters: it leads into the next chunk, which names the result.
+    expect(advanced.chunks.map(({ heading, text, startLine, endLine }) => ({ heading, text, startLine, endLine }))).toEqual([
+      { heading: 'Tuning', text: 'Use the CLI.\n\n## Tuning\n\nRaise the concurrency.', startLine: 8, endLine: 14 },
     ]);
+    const separate = (await loadCorpus(join(fixtures, 'good'), { minChunkChars: 0 })).docs.find((doc) => doc.docId === 'guides-advanced')!;
+    expect(separate.chunks.map((chunk) => chunk.text)).toEqual(['Use the CLI.', 'Raise the concurrency.']);
   });
 
   it('skips dot-folders, dot-files, node_modules and other extensions; follows symlinked files', async () => {

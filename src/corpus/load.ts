@@ -1,7 +1,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AtlasError, type CorpusProblem } from '../errors.ts';
-import { parseDocument, resolveMaxChunkChars, type ChunkingOptions } from './parse-document.ts';
+import { resolveChunkingOptions, type ChunkingOptions } from './chunking-options.ts';
+import { parseDocument } from './parse-document.ts';
 import type { Doc } from './types.ts';
 
 /** Result of {@link loadCorpus}: the valid documents and every problem found in the folder. */
@@ -23,7 +24,7 @@ export interface LoadedCorpus {
  * if (problems.length > 0) throw new CorpusError(problems);
  */
 export async function loadCorpus(root: string, options: ChunkingOptions = {}): Promise<LoadedCorpus> {
-  const maxChunkChars = resolveMaxChunkChars(options);
+  const resolved = resolveChunkingOptions(options);
   await assertFolder(root);
   const paths = (await listPages(root, '')).sort(comparePaths);
   const docs: Doc[] = [];
@@ -31,7 +32,7 @@ export async function loadCorpus(root: string, options: ChunkingOptions = {}): P
   const pathById = new Map<string, string>();
   for (const path of paths) {
     const bytes = await readFile(join(root, path));
-    const result = parseDocument({ path, bytes }, { maxChunkChars });
+    const result = parseDocument({ path, bytes }, resolved);
     if (!result.ok) {
       problems.push(...result.problems);
       continue;

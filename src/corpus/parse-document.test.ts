@@ -10,6 +10,9 @@ function parse(path: string, text: string, options?: ChunkingOptions): Doc {
   return result.doc;
 }
 
+/** Keeps every non-empty chunk, however small, where merging small chunks is not what a test is about. */
+const NO_MERGE: ChunkingOptions = { minChunkChars: 0 };
+
 /** The fields of each chunk that say where it is and what it holds. */
 function outline(doc: Doc) {
   return doc.chunks.map(({ chunkId, ord, heading, headingPath, text, startLine, endLine, prevChunkId, nextChunkId }) => ({
@@ -40,8 +43,8 @@ const QUEUES = [
 ].join('\n');
 
 describe('parseDocument: sections', () => {
-  it('makes one chunk per ## section, deeper headings inside, section 0 before the first ##', () => {
-    const doc = parse('guides/queues.md', QUEUES);
+  it('makes one chunk per ## section, a short ### inside its section, section 0 before the first ##', () => {
+    const doc = parse('guides/queues.md', QUEUES, NO_MERGE);
     expect(doc.docId).toBe('guides-queues');
     expect(doc.title).toBe('Queues');
     expect(outline(doc)).toEqual([
@@ -57,6 +60,16 @@ describe('parseDocument: sections', () => {
       expect(chunk).toMatchObject({ docId: 'guides-queues', title: 'Queues', appliesTo: 'all',
         labels: { team: 'core' }, sourcePath: 'guides/queues.md' });
     }
+  });
+
+  it('merges sections too small to stand alone: the tiny page above is one chunk by default', () => {
+    // The intro leads into "Create", which names the chunk; "Delete" joins the chunk before it.
+    const doc = parse('guides/queues.md', QUEUES);
+    expect(outline(doc)).toEqual([
+      { chunkId: 'guides-queues#0', ord: 0, heading: 'Create', headingPath: ['Queues', 'Create'],
+        text: 'Intro text.\n\n## Create\n\nMake a queue.\n\n### Options\n\nPass `name`.\n\n## Delete\n\nRemove it.',
+        startLine: 6, endLine: 18, prevChunkId: undefined, nextChunkId: undefined },
+    ]);
   });
 
   it('drops the # title line and emits no empty section 0; ords start at 0', () => {
@@ -85,15 +98,6 @@ describe('parseDocument: sections', () => {
     ]);
   });
 
-  it('keeps an empty ## section as a chunk with empty text', () => {
-    const doc = parse('page.md', 'Intro.\n\n## Empty\n## Full\n\nText.\n');
-    expect(outline(doc).map(({ heading, text, startLine, endLine }) => ({ heading, text, startLine, endLine }))).toEqual([
-      { heading: 'page', text: 'Intro.', startLine: 1, endLine: 1 },
-      { heading: 'Empty', text: '', startLine: 3, endLine: 3 },
-      { heading: 'Full', text: 'Text.', startLine: 4, endLine: 6 },
-    ]);
-  });
-
   it('keeps tables and lists verbatim (GFM)', () => {
     const table = '| Flag | Default |\n| ---- | ------- |\n| `-c` | none    |';
     const list = '- one\n  - nested\n- two';
@@ -102,68 +106,11 @@ describe('parseDocument: sections', () => {
   });
 });
 
-describe('parseDocument: splitting long sections', () => {
-  const SPLIT = [
-    '---', //                         1
-    'title: Split', //                2
-    '---', //                         3
-    '## Long', //                     4
-    '', //                            5
-    'Alpha paragraph one.', //        6  (20 chars)
-    '', //                            7
-    'Beta paragraph two.', //         8  (19 chars)
-    '', //                            9
-    '### Detail', //                  10 (10 chars)
-    '', //                            11
-    'Gamma paragraph three.', //      12 (22 chars)
-    '', //                            13
-    'Delta four.', //                 14 (11 chars)
-    '',
-  ].join('\n');
-
-  it('splits between top-level blocks, numbers parts in order and carries deeper headings', () => {
-    const doc = parse('split.md', SPLIT, { maxChunkChars: 40 });
-    expect(outline(doc)).toEqual([
-      { chunkId: 'split#0', ord: 0, heading: 'Long', headingPath: ['Split', 'Long'], text: 'Alpha paragraph one.',
-        startLine: 4, endLine: 6, prevChunkId: undefined, nextChunkId: 'split#1' },
-      { chunkId: 'split#1', ord: 1, heading: 'Long', headingPath: ['Split', 'Long'],
-        text: 'Beta paragraph two.\n\n### Detail', startLine: 8, endLine: 10, prevChunkId: 'split#0', nextChunkId: 'split#2' },
-      { chunkId: 'split#2', ord: 2, heading: 'Long', headingPath: ['Split', 'Long', 'Detail'],
-        text: 'Gamma paragraph three.\n\nDelta four.', startLine: 12, endLine: 14, prevChunkId: 'split#1', nextChunkId: undefined },
-    ]);
-  });
-
-  it('does not split a section that fits', () => {
-    const doc = parse('split.md', SPLIT);
-    expect(doc.chunks.map((chunk) => chunk.chunkId)).toEqual(['split#0']);
-  });
-
-  it('never splits inside a code fence: an oversized fence stays whole', () => {
-    const fence = ['```sh', 'echo one', '', 'echo two', '', 'echo three with a long line to go over the limit', '```'].join('\n');
-    const doc = parse('fence.md', `## Run\n\nShort intro.\n\n${fence}\n\nAfter.\n`, { maxChunkChars: 40 });
-    expect(doc.chunks.map((chunk) => chunk.text)).toEqual(['Short intro.', fence, 'After.']);
-    expect(fence.length).toBeGreaterThan(40);
-    expect(doc.chunks.map(({ startLine, endLine }) => [startLine, endLine])).toEqual([[1, 3], [5, 11], [13, 13]]);
-  });
-
-  it('keeps a multi-paragraph :::admonition together', () => {
-    const admonition = ':::tip\n\nFirst tip line.\n\nSecond tip line.\n\n:::';
-    const doc = parse('tip.md', `## Notes\n\n${admonition}\n\nAfter the tip.\n`, { maxChunkChars: 40 });
-    expect(doc.chunks.map((chunk) => chunk.text)).toEqual([admonition, 'After the tip.']);
-  });
-
-  it('rejects a maxChunkChars that is not a positive integer', () => {
-    const call = () => parseDocument({ path: 'a.md', bytes: Buffer.from('Text.') }, { maxChunkChars: 0 });
-    expect(call).toThrow(AtlasError);
-    expect(call).toThrow('Atlas: maxChunkChars must be a positive integer, got 0. Pass e.g. { maxChunkChars: 1800 }.');
-  });
-});
-
 describe('parseDocument: ids and hashes', () => {
   it('gives the same ids and chunks for the same bytes, and keeps earlier ids when a section is appended', () => {
-    const first = parse('guides/queues.md', QUEUES);
-    expect(parse('guides/queues.md', QUEUES)).toEqual(first);
-    const longer = parse('guides/queues.md', `${QUEUES}\n## Rename\n\nRename it.\n`);
+    const first = parse('guides/queues.md', QUEUES, NO_MERGE);
+    expect(parse('guides/queues.md', QUEUES, NO_MERGE)).toEqual(first);
+    const longer = parse('guides/queues.md', `${QUEUES}\n## Rename\n\nRename it.\n`, NO_MERGE);
     expect(longer.chunks.slice(0, 2)).toEqual(first.chunks.slice(0, 2));
     expect(longer.chunks.map((chunk) => chunk.chunkId)).toEqual([
       'guides-queues#0', 'guides-queues#1', 'guides-queues#2', 'guides-queues#3',
@@ -176,6 +123,9 @@ describe('parseDocument: ids and hashes', () => {
     expect(parse('a.md', 'Text.').contentHash).toBe(hash);
     expect(parse('a.md', 'Text.', { maxChunkChars: 1800 }).contentHash).toBe(hash);
     expect(parse('a.md', 'Text.', { maxChunkChars: 500 }).contentHash).not.toBe(hash);
+    expect(parse('a.md', 'Text.', { minChunkChars: 0 }).contentHash).not.toBe(hash);
+    expect(parse('a.md', 'Text.', { splitDepth: 4 }).contentHash).not.toBe(hash);
+    expect(parse('a.md', 'Text.', { headingSplitChars: 1800 }).contentHash).not.toBe(hash);
     expect(parse('a.md', 'Text!').contentHash).not.toBe(hash);
     expect(parse('a.md', 'Text.\r\n').contentHash).not.toBe(parse('a.md', 'Text.\n').contentHash);
   });
@@ -210,11 +160,12 @@ describe('parseDocument: defaults and front matter', () => {
     const source = "import Tabs from '@theme/Tabs';\n\n# Advanced\n\nexport const x = 1;\n\n<Tabs>Use it.</Tabs>\n";
     const mdx = parse('advanced.mdx', source);
     expect(mdx.title).toBe('Advanced');
-    expect(outline(mdx)).toMatchObject([{ chunkId: 'advanced#0', text: '<Tabs>Use it.</Tabs>', startLine: 7, endLine: 7 }]);
+    // JSX is HTML to markdown: its tags are dropped, its text kept.
+    expect(outline(mdx)).toMatchObject([{ chunkId: 'advanced#0', text: 'Use it.', startLine: 7, endLine: 7 }]);
     // In a .md page the import is text, so the # heading is not leading: it opens a section.
     expect(parse('advanced.md', source).chunks.map(({ heading, text }) => ({ heading, text }))).toEqual([
       { heading: 'Advanced', text: "import Tabs from '@theme/Tabs';" },
-      { heading: 'Advanced', text: 'export const x = 1;\n\n<Tabs>Use it.</Tabs>' },
+      { heading: 'Advanced', text: 'export const x = 1;\n\nUse it.' },
     ]);
   });
 });

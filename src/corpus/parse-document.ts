@@ -1,23 +1,18 @@
 import { createHash } from 'node:crypto';
-import { AtlasError, type CorpusProblem } from '../errors.ts';
+import type { CorpusProblem } from '../errors.ts';
 import { chunkSections } from './chunker.ts';
+import { resolveChunkingOptions, type ChunkingOptions } from './chunking-options.ts';
 import { decodeSource } from './decode.ts';
 import { parseFrontMatter, splitFrontMatter, type FrontMatter } from './front-matter.ts';
 import { parseSections } from './sections.ts';
 import { slugFromPath } from './slug.ts';
 import type { Doc } from './types.ts';
 
-/** Default upper bound on a chunk's text length; longer sections are split between blocks. */
-export const DEFAULT_MAX_CHUNK_CHARS = 1800;
-
-/** Bumped whenever chunking changes in a way that should re-index unchanged files. */
-const CHUNKER_VERSION = 1;
-
-/** How pages are cut into chunks. */
-export interface ChunkingOptions {
-  /** Sections whose text is longer are split at block boundaries. Default 1800. */
-  maxChunkChars?: number;
-}
+/**
+ * Bumped whenever chunking changes in a way that should re-index unchanged files.
+ * 2: split at `###` headings, list items and table rows; small chunks merged; HTML as text.
+ */
+const CHUNKER_VERSION = 2;
 
 /** One page as read from disk. */
 export interface DocumentSource {
@@ -31,15 +26,16 @@ export type ParseDocumentResult = { ok: true; doc: Doc } | { ok: false; problems
 
 /**
  * Parses one page: decodes it (UTF-8, BOM and CRLF handled), validates its front matter, cuts the
- * markdown into sections and chunks. Problems are values, not exceptions; all problems of the
- * page are reported together.
+ * markdown into sections and chunks (see `chunkSections` and docs/chunking.md). Problems are
+ * values, not exceptions; all problems of the page are reported together. Throws an `AtlasError`
+ * only for invalid options.
  *
  * @example
  * const result = parseDocument({ path: 'install.md', bytes: Buffer.from('# Install\n\nRun it.\n') });
  * if (result.ok) result.doc.chunks[0]; // { chunkId: 'install#0', heading: 'Install', text: 'Run it.', ... }
  */
 export function parseDocument(source: DocumentSource, options: ChunkingOptions = {}): ParseDocumentResult {
-  const maxChunkChars = resolveMaxChunkChars(options);
+  const resolved = resolveChunkingOptions(options);
   const file = source.path;
   const decoded = decodeSource(file, source.bytes);
   if (!decoded.ok) return { ok: false, problems: [decoded.problem] };
@@ -63,7 +59,7 @@ export function parseDocument(source: DocumentSource, options: ChunkingOptions =
     });
   }
 
-  const parsedBody = parseSections({ body, bodyStartLine, mdx: /\.mdx$/i.test(file) });
+  const parsedBody = parseSections({ body, bodyStartLine, mdx: /\.mdx$/i.test(file), splitDepth: resolved.splitDepth });
   const docId = frontMatter.id ?? derivedId;
   const title = frontMatter.title ?? parsedBody.firstH1 ?? fileName(file);
   const appliesTo = frontMatter.applies_to ?? 'all';
@@ -74,8 +70,7 @@ export function parseDocument(source: DocumentSource, options: ChunkingOptions =
     appliesTo,
     labels,
     sourcePath: file,
-    body,
-    maxChunkChars,
+    options: resolved,
   });
   if (chunks.length === 0) {
     problems.push({
@@ -89,21 +84,9 @@ export function parseDocument(source: DocumentSource, options: ChunkingOptions =
   const contentHash = createHash('sha256')
     .update(source.bytes)
     .update('\0')
-    .update(JSON.stringify({ chunker: CHUNKER_VERSION, maxChunkChars, sourcePath: file }))
+    .update(JSON.stringify({ chunker: CHUNKER_VERSION, ...resolved, sourcePath: file }))
     .digest('hex');
   return { ok: true, doc: { docId, title, appliesTo, labels, sourcePath: file, contentHash, chunks } };
-}
-
-/** Reads and checks `maxChunkChars`: a positive integer, default 1800. */
-export function resolveMaxChunkChars(options: ChunkingOptions): number {
-  const value = options.maxChunkChars ?? DEFAULT_MAX_CHUNK_CHARS;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new AtlasError(
-      'usage',
-      `Atlas: maxChunkChars must be a positive integer, got ${JSON.stringify(value)}. Pass e.g. { maxChunkChars: ${DEFAULT_MAX_CHUNK_CHARS} }.`,
-    );
-  }
-  return value;
 }
 
 /** `guides/Getting Started.md` -> `Getting Started`. */

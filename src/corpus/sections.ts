@@ -1,103 +1,79 @@
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { gfmFromMarkdown } from 'mdast-util-gfm';
-import { gfm } from 'micromark-extension-gfm';
+import { parseBlocks, type Block } from './blocks.ts';
+import { htmlToText } from './html.ts';
 
-type Root = ReturnType<typeof fromMarkdown>;
-type MarkdownNode = Root['children'][number];
-
-/** One top-level block of the markdown body (paragraph, list, code fence, table, heading, ...). */
-export interface Block {
-  /** mdast node type: `paragraph`, `code`, `heading`, `list`, `table`, `html`, ... */
-  type: string;
-  /** Heading depth (1-6), only for headings. */
-  depth?: number;
-  /** Plain text of a heading (inline code and emphasis markers removed). */
-  headingText?: string;
-  /** Offsets into the body text: `body.slice(start, end)` is the block verbatim. */
-  start: number;
-  end: number;
-  /** Whitespace between the previous top-level node and this block, verbatim. */
-  gapBefore: string;
-  /** 1-based lines in the source file. */
-  startLine: number;
-  endLine: number;
-}
-
-/** A `##` heading and the blocks up to the next one; section 0 (no heading) is the text before. */
+/**
+ * A heading of depth <= `splitDepth` and its own blocks up to the next such heading. Section 0
+ * (depth 0, no heading) holds the text before the first heading; it encloses every other section.
+ */
 export interface Section {
-  /** Heading text; `undefined` for section 0. */
-  heading?: string;
-  /** Source line of the heading. */
-  headingLine?: number;
+  /** Heading depth, 0 for section 0. */
+  depth: number;
+  /** The heading block; `undefined` for section 0. */
+  heading?: Block;
+  /** Texts of the enclosing headings from the top, ending with this one's (`[]` for section 0). */
+  headingPath: string[];
+  /** Blocks after the heading, up to the next section's heading. */
   blocks: Block[];
+  /** Index of the last section nested in this one (its own index when none is). */
+  end: number;
 }
 
-/** The sections of a markdown body, plus the text of its first `# ` heading, if any. */
+/** The sections of a markdown body, in document order, plus the text of its first `# ` heading. */
 export interface ParsedBody {
   firstH1?: string;
   sections: Section[];
 }
 
 /**
- * Parses a markdown body with micromark + GFM and cuts it into sections. A section starts at each
- * `##` heading (and at each `#` heading except a leading title heading, which is dropped); deeper
- * headings stay inside their section. Headings inside code fences are code, not headings.
- * For MDX pages, top-level `import`/`export` statements are dropped.
+ * Parses a markdown body into a flat list of nested sections: one per heading of depth
+ * <= `splitDepth`, nested by depth (a `###` belongs to the `##` before it); deeper headings stay
+ * inside their section's blocks. A leading title heading (`# Title`, or an HTML
+ * `<h1 ...>Title</h1>` as on README-style pages) is dropped and gives `firstH1`.
  *
  * @example
- * parseSections({ body: '# T\n\nIntro\n\n## A\n\nText', bodyStartLine: 1, mdx: false });
- * // { firstH1: 'T', sections: [{ blocks: [Intro] }, { heading: 'A', headingLine: 5, blocks: [Text] }] }
+ * parseSections({ body: '# T\n\nIntro\n\n## A\n\n### B\n\nText', bodyStartLine: 1, mdx: false, splitDepth: 3 });
+ * // { firstH1: 'T', sections: [
+ * //   { depth: 0, headingPath: [], blocks: [Intro], end: 2 },
+ * //   { depth: 2, heading: A, headingPath: ['A'], blocks: [], end: 2 },
+ * //   { depth: 3, heading: B, headingPath: ['A', 'B'], blocks: [Text], end: 2 }] }
  */
-export function parseSections(input: { body: string; bodyStartLine: number; mdx: boolean }): ParsedBody {
-  const { body, bodyStartLine, mdx } = input;
-  const root = fromMarkdown(body, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
-  const blocks: Block[] = [];
-  let previousEnd = 0;
-  for (const node of root.children) {
-    const start = node.position?.start.offset;
-    const end = node.position?.end.offset;
-    if (start === undefined || end === undefined) continue;
-    const gapBefore = body.slice(previousEnd, start);
-    previousEnd = end;
-    if (mdx && isEsm(node, body.slice(start, end))) continue;
-    const block: Block = {
-      type: node.type,
-      start,
-      end,
-      gapBefore,
-      startLine: node.position!.start.line + bodyStartLine - 1,
-      endLine: node.position!.end.line + bodyStartLine - 1,
-    };
-    if (node.type === 'heading') {
-      block.depth = node.depth;
-      block.headingText = plainText(node).trim();
-    }
-    blocks.push(block);
-  }
+export function parseSections(input: { body: string; bodyStartLine: number; mdx: boolean; splitDepth: number }): ParsedBody {
+  const blocks = parseBlocks(input);
+  const leadingTitle = takeLeadingTitle(blocks, input.body);
+  const firstH1 = leadingTitle ?? (blocks.find((block) => block.depth === 1)?.headingText || undefined);
 
-  const firstH1 = blocks.find((block) => block.depth === 1)?.headingText || undefined;
-  if (blocks[0]?.depth === 1) blocks.shift();
-
-  const sections: Section[] = [{ blocks: [] }];
+  const sections: Section[] = [{ depth: 0, headingPath: [], blocks: [], end: 0 }];
+  const open: number[] = [0];
   for (const block of blocks) {
-    if (block.depth !== undefined && block.depth <= 2) {
-      sections.push({ heading: block.headingText ?? '', headingLine: block.startLine, blocks: [] });
-    } else {
+    if (block.depth === undefined || block.depth > input.splitDepth) {
       sections[sections.length - 1]!.blocks.push(block);
+      continue;
     }
+    while (sections[open[open.length - 1]!]!.depth >= block.depth) sections[open.pop()!]!.end = sections.length - 1;
+    const parent = sections[open[open.length - 1]!]!;
+    open.push(sections.length);
+    sections.push({ depth: block.depth, heading: block, headingPath: [...parent.headingPath, block.headingText ?? ''], blocks: [], end: 0 });
   }
+  for (const index of open) sections[index]!.end = sections.length - 1;
   return firstH1 === undefined ? { sections } : { firstH1, sections };
 }
 
-/** An MDX `import`/`export` statement, which plain markdown parses as a paragraph. */
-function isEsm(node: MarkdownNode, source: string): boolean {
-  return node.type === 'paragraph' && /^(import|export)\s/.test(source);
-}
-
-/** Concatenated text of a node's leaves, like mdast-util-to-string. */
-function plainText(node: { type: string; value?: unknown; children?: unknown[]; alt?: unknown }): string {
-  if (typeof node.value === 'string') return node.value;
-  if (node.type === 'image' && typeof node.alt === 'string') return node.alt;
-  if (!Array.isArray(node.children)) return '';
-  return node.children.map((child) => plainText(child as Parameters<typeof plainText>[0])).join('');
+/**
+ * Removes the page's title heading when it is the first block: a `# ` heading, or an HTML block
+ * that opens with `<h1 ...>...</h1>` (whatever follows the `</h1>` in that block stays).
+ */
+function takeLeadingTitle(blocks: Block[], body: string): string | undefined {
+  const first = blocks[0];
+  if (first === undefined) return undefined;
+  if (first.depth === 1) {
+    blocks.shift();
+    return first.headingText || undefined;
+  }
+  if (first.type !== 'html') return undefined;
+  const match = /^\s*<h1\b[^>]*>([\s\S]*?)<\/h1\s*>/i.exec(body.slice(first.start, first.end));
+  if (!match) return undefined;
+  const rest = htmlToText(body.slice(first.start + match[0].length, first.end));
+  if (rest === '') blocks.shift();
+  else first.text = rest;
+  return htmlToText(match[1]!).replace(/\s+/g, ' ') || undefined;
 }

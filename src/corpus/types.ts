@@ -8,11 +8,18 @@ export interface Chunk {
   docId: string;
   /** Title of the document. */
   title: string;
-  /** Heading of this section (the title for section 0). */
+  /**
+   * The heading the chunk is named after, the last of `headingPath`: the heading it starts at
+   * (the title for the top of the page), or the heading after a small lead-in merged in front.
+   */
   heading: string;
-  /** Title, then `##` heading, then deeper headings down to this chunk's text. */
+  /** Title, then the `##` heading, then deeper headings (`###` ...) down to `heading`. */
   headingPath: string[];
-  /** The section's markdown text (without the `##` heading line itself). */
+  /**
+   * The chunk's markdown: the source verbatim, without the line of the heading it starts at, with
+   * HTML markup replaced by its text, and with a table's header rows repeated when the chunk
+   * starts inside the table.
+   */
   text: string;
   /** Release line this chunk applies to (`"2.x"`, `"3.x"` or `"all"`). */
   appliesTo: string;
@@ -23,7 +30,7 @@ export interface Chunk {
   sourcePath: string;
   /**
    * 1-based first and last line of the chunk in the source file, front matter lines included.
-   * The first chunk of a `##` section starts at its heading line (the heading is not in `text`).
+   * A chunk named after a heading it starts at starts at that heading's line (the heading is not in `text`).
    */
   startLine: number;
   endLine: number;

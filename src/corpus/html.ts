@@ -1,0 +1,55 @@
+/** Tags that end a line of text: their inner texts stay on separate lines. */
+const LINE_TAGS = /<\/?(?:address|article|aside|blockquote|br|caption|dd|details|div|dl|dt|figcaption|figure|footer|h[1-6]|header|hr|li|nav|ol|p|pre|section|summary|table|tbody|tfoot|thead|tr|ul)\b[^<>]*>/gi;
+
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '\u2014', ndash: '\u2013',
+  ldquo: '\u201c', rdquo: '\u201d', lsquo: '\u2018', rsquo: '\u2019', hellip: '\u2026', copy: '\u00a9',
+};
+
+/**
+ * The readable text of an HTML fragment: comments, `<script>`/`<style>` contents and every tag are
+ * removed, inner text is kept (a `<summary>`'s text, the cells of an HTML table, separated by a
+ * space), block-level tags and `<br>` become line breaks, a few common entities are decoded, and
+ * blank lines are dropped. Pure markup (`<img ...>`, `<a name="x"></a>`, `<!-- ... -->`) gives `''`.
+ *
+ * @example
+ * htmlToText('<details>\n<summary>Click to view <code>ca.pem</code></summary>'); // 'Click to view ca.pem'
+ * htmlToText('<p align="center"><img src="logo.svg" /></p>'); // ''
+ */
+export function htmlToText(html: string): string {
+  const text = html
+    .replace(/<!--[\s\S]*?(?:-->|$)/g, '')
+    .replace(/<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)/gi, '')
+    .replace(/<\/t[dh]\s*>/gi, ' ')
+    .replace(LINE_TAGS, '\n')
+    .replace(/<\/?[A-Za-z][^<>]*>/g, '');
+  return decodeEntities(text)
+    .split('\n')
+    .map((line) => line.replace(/[ \t]+/g, ' ').trim())
+    .filter((line) => line !== '')
+    .join('\n');
+}
+
+/**
+ * What an inline HTML node inside markdown text (a paragraph, a heading, a table cell) becomes:
+ * its text for a comment or tag (usually `''`), or a line break for `<br>`.
+ *
+ * @example
+ * inlineHtmlText('<code>'); // ''
+ * inlineHtmlText('<br/>'); // '\n'
+ */
+export function inlineHtmlText(html: string): string {
+  if (/^<br\b/i.test(html)) return '\n';
+  return htmlToText(html);
+}
+
+function decodeEntities(text: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (entity, name: string) => {
+    if (name[0] === '#') {
+      const code = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+    }
+    return NAMED_ENTITIES[name.toLowerCase()] ?? entity;
+  });
+}
