@@ -74,7 +74,7 @@ export function parseBlocks(input: { body: string; bodyStartLine: number; mdx: b
     const source = body.slice(start, end);
     if (mdx && isEsm(node, source)) continue;
     const edits: Edit[] = [];
-    if (node.type !== 'html') collectHtmlEdits(node, edits);
+    if (node.type !== 'html' && source.includes('<')) collectHtmlEdits(node, edits);
     const block: Block = {
       type: node.type,
       start,
@@ -115,18 +115,18 @@ interface AnyNode {
   position?: { start: { offset?: number; line: number }; end: { offset?: number; line: number } };
 }
 
-/** Replacements for the HTML nodes inside a block, in document order. */
-function collectHtmlEdits(node: AnyNode, edits: Edit[]): void {
+/** Replacements for the HTML nodes inside a block, in document order; in a table or a heading, on one line. */
+function collectHtmlEdits(node: AnyNode, edits: Edit[], oneLine = node.type === 'table' || node.type === 'heading'): void {
   if (!node.children) return;
   for (const child of node.children) {
     if (child.type === 'html') {
       const start = child.position?.start.offset;
       const end = child.position?.end.offset;
-      if (start !== undefined && end !== undefined) {
-        edits.push({ start, end, text: child.value === undefined ? '' : inlineHtmlText(String(child.value)) });
-      }
+      if (start === undefined || end === undefined) continue;
+      const text = inlineHtmlText(String(child.value ?? ''));
+      edits.push({ start, end, text: oneLine ? text.replace(/\n/g, ' ') : text });
     } else {
-      collectHtmlEdits(child, edits);
+      collectHtmlEdits(child, edits, oneLine);
     }
   }
 }

@@ -2,7 +2,8 @@ import type { Block } from './blocks.ts';
 import type { ResolvedChunkingOptions } from './chunking-options.ts';
 import { mergeSmallParts } from './merge-small.ts';
 import { packBlocks } from './pack.ts';
-import { meaningfulLength, partLines, partText, type Part, type Piece } from './parts.ts';
+import { meaningfulLength } from './meaningful-length.ts';
+import { partLines, partText, type Part, type Piece } from './parts.ts';
 import type { Section } from './sections.ts';
 import type { Chunk, LabelValue } from './types.ts';
 
@@ -17,13 +18,15 @@ export interface ChunkContext {
 }
 
 /**
- * Turns a page's sections into chunks. Every `#`/`##` section starts a chunk. A section holds its
- * deeper subsections (`###` down to `splitDepth`) while it fits in `maxChunkChars`; a longer one
- * is split at them, and a section without subsections is cut between blocks, list items and table
- * rows (see {@link packBlocks}). Then chunks with fewer than `minChunkChars` meaningful characters
- * are merged into a neighbour (see {@link mergeSmallParts}). Each chunk is named after the heading
- * it starts at (`heading`, the last of `headingPath`; the line itself is not in `text`).
- * Chunks are numbered in document order (`<docId>#0`, `#1`, ...) and linked with prev/next.
+ * Turns a page's sections into chunks. The top of the page and every `#`/`##` section start a
+ * chunk. A section holds its deeper subsections (`###` down to `splitDepth`) while the whole is at
+ * most `headingSplitChars` long; a longer one is split at them, and a section still over
+ * `maxChunkChars` is cut between blocks, list items and table rows (see {@link packBlocks}). Then
+ * chunks with fewer than `minChunkChars` meaningful characters are merged into a neighbour (see
+ * {@link mergeSmallParts}). A chunk is named after its deepest heading (`heading`, the last of
+ * `headingPath`): the one it starts at, whose line is not in `text`, or the one a small lead-in
+ * merged in front of it leads into. Chunks are numbered in document order (`<docId>#0`, `#1`, ...)
+ * and linked with prev/next; the same bytes and options always give the same chunks.
  *
  * @example
  * chunkSections(sections, { docId: 'install', title: 'Install', ... }).map((chunk) => chunk.chunkId);

@@ -15,15 +15,15 @@ export interface MergeOptions {
 
 /**
  * Merges every part with fewer than `minChunkChars` meaningful characters, its heading included
- * (an empty section, a badge line, a one-line lead-in), into a neighbour, in one pass: into the next part when that
- * one lies within the small part's section (its continuation or a subsection) and the result
- * fits in `maxChunkChars`, else into the previous part if the result fits, else into the next part
- * of its section, the previous part, or the next part, whatever the size. The merged part is
- * named after the one that is not small (the previous part, or the next one, which the small part
- * now leads into); heading lines that are no longer at its start join its text.
- * A part that is only a lead-in (see `isLeadIn`) joins the next part of its section
- * whatever the size, as it introduces that part's first block. A page's only part stays as it
- * is, however small.
+ * (an empty section, a badge line, a link-only table of contents), into a neighbour, in one
+ * pass: into the next part when that one lies within the small part's section (its continuation
+ * or a subsection) and the result fits in `maxChunkChars`; else into the previous part if the
+ * result fits; else into the next part of its section, the previous part or the next part,
+ * whatever the size. The merged part is named after the one that is not small: the previous
+ * part, or the next one, which the small part now leads into; heading lines that are no longer at
+ * its start join its text. A part that is only a lead-in (see `isLeadIn`) joins the next part of
+ * its section whatever the size, as it introduces that part's first block. A page's only part
+ * stays as it is, however small.
  *
  * @example
  * mergeSmallParts([intro, install], { minChunkChars: 50, maxChunkChars: 1800, sectionEnd }).length; // 1

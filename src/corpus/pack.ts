@@ -1,5 +1,6 @@
 import type { Block } from './blocks.ts';
-import { addedLength, createPart, isLeadIn, meaningfulLength, type Part, type Piece } from './parts.ts';
+import { meaningfulLength } from './meaningful-length.ts';
+import { addedLength, createPart, type Part, type Piece } from './parts.ts';
 
 /** The blocks of one section (or of a section and the subsections it holds) and how to name them. */
 export interface PackInput {
@@ -18,9 +19,11 @@ export interface PackInput {
  * one part. Otherwise cuts fall between blocks, and inside an oversized list between items
  * (nested lists stay with their item) or an oversized table between rows (each part repeats the
  * header and delimiter rows); never inside a code fence, a paragraph or a `:::` admonition, and
- * never right after a heading or a lead-in (see `isLeadIn`). Parts are balanced: a section of 1.2 x the bound gives two parts of
- * 0.6, not 1 and 0.2. A part that starts at a heading below the split depth is named after it.
- * Returns no part for a section with no blocks and no heading.
+ * never right after a heading or a lead-in (see {@link isLeadIn}). A single block longer than
+ * the bound is a part of its own. Parts are balanced: a section of 1.2 times the bound gives two
+ * parts of 0.6, not 1 and 0.2. A part that starts at a heading below the split depth is named
+ * after it, a part inside one has it in its path. No part for a section with no blocks and no
+ * heading.
  *
  * @example
  * packBlocks({ blocks, section: 2, headingPath: ['Guide', 'Options'], headingPiece, maxChunkChars: 1800 });
@@ -184,4 +187,21 @@ function nameParts(groups: Piece[][], input: PackInput): Part[] {
     for (const piece of pieces) if (piece.heading) enter(piece.heading);
     return createPart({ section: input.section, headingPath, ...(headingPiece ? { headingPiece } : {}), pieces });
   });
+}
+
+/** Longest paragraph that can be a lead-in: about three lines of text. */
+const MAX_LEAD_IN_CHARS = 240;
+
+/**
+ * A lead-in introduces the block after it ("The following options are available:"): a
+ * paragraph of one sentence, at most 240 characters, ending with a colon. It is kept with what
+ * follows rather than left at the end of a chunk, or as a chunk of its own.
+ *
+ * @example
+ * isLeadIn({ type: 'paragraph', text: 'Install it from npm:' }); // true
+ * isLeadIn({ type: 'paragraph', text: 'It is fast. Run it like this:' }); // false (two sentences)
+ */
+export function isLeadIn(block: { type: string; text: string }): boolean {
+  const { type, text } = block;
+  return type === 'paragraph' && text.length <= MAX_LEAD_IN_CHARS && /[^:\s]:\s*$/.test(text) && !/[.!?]\s/.test(text) && !text.startsWith(':::');
 }

@@ -9,17 +9,17 @@ export interface Piece {
   heading?: { depth: number; text: string };
   /** For a table row after the first: the header and delimiter rows, repeated when the row opens a chunk. */
   tableHeader?: string;
-  /** Letters and digits in `text`, see {@link meaningfulLength}. */
+  /** Letters and digits of its own in `text`, see `meaningfulLength`. */
   meaningful: number;
-  /** A short paragraph ending with a colon, introducing what follows (see {@link isLeadIn}). */
+  /** A short paragraph ending with a colon, introducing what follows (see `isLeadIn`). */
   leadIn?: boolean;
 }
 
 /** A chunk in the making: the pieces of one span of the page and the heading it is named after. */
 export interface Part {
-  /** Index of the section the part starts in. */
+  /** Index of the section the part is named after. */
   section: number;
-  /** Title, then the headings enclosing the part's start. */
+  /** Title, then the headings down to the one the part is named after. */
   headingPath: string[];
   /** The heading line the part starts at and is named after; not in its text unless merged after another part. */
   headingPiece?: Piece;
@@ -46,20 +46,36 @@ export function createPart(input: { section: number; headingPath: string[]; head
   return part;
 }
 
-/** Adds a piece at the end of a part, keeping its lengths up to date. */
+/**
+ * Adds a piece at the end of a part, keeping its lengths up to date.
+ *
+ * @example
+ * appendPiece(part, { text: 'More.', gapBefore: '\n\n', startLine: 9, endLine: 9, meaningful: 4 }); // part.length += 7
+ */
 export function appendPiece(part: Part, piece: Piece): void {
   part.length += addedLength(part.pieces.length === 0, piece);
   part.meaningful += piece.meaningful;
   part.pieces.push(piece);
 }
 
-/** Characters a piece adds to a text: its separating gap, or the repeated table header when it comes first. */
+/**
+ * Characters a piece adds to a text: with its separating gap, or with the repeated table header
+ * when it comes first.
+ *
+ * @example
+ * addedLength(false, { text: 'Row', gapBefore: '\n', ... }); // 4
+ */
 export function addedLength(first: boolean, piece: Piece): number {
   if (!first) return piece.gapBefore.length + piece.text.length;
   return piece.tableHeader === undefined ? piece.text.length : piece.tableHeader.length + 1 + piece.text.length;
 }
 
-/** Appends `next` to `part`: `next`'s heading line becomes text, `part` keeps its name. */
+/**
+ * Appends `next` to `part`: `next`'s heading line becomes text, `part` keeps its name.
+ *
+ * @example
+ * mergeInto(queues, deprecated); // partText(queues) now ends with '\n\n## Deprecated'
+ */
 export function mergeInto(part: Part, next: Part): void {
   if (next.headingPiece) appendPiece(part, next.headingPiece);
   for (const piece of next.pieces) appendPiece(part, piece);
@@ -68,6 +84,9 @@ export function mergeInto(part: Part, next: Part): void {
 /**
  * Puts `part` in front of `next` and names the result after `next`, whose content it is: both
  * heading lines become text, since the result starts above them. Reuses `part`'s piece list.
+ *
+ * @example
+ * prependTo(badges, install).headingPath; // ['Guide', 'Install'], its text starts with the badges
  */
 export function prependTo(part: Part, next: Part): Part {
   const pieces = part.headingPiece ? [part.headingPiece, ...part.pieces] : part.pieces;
@@ -76,12 +95,22 @@ export function prependTo(part: Part, next: Part): Part {
   return merged;
 }
 
-/** Length of `mergeInto(part, next)`'s text, without building it. */
+/**
+ * Length of `mergeInto(part, next)`'s text, without building it.
+ *
+ * @example
+ * mergedLength(queues, deprecated) <= maxChunkChars; // whether the merge fits
+ */
 export function mergedLength(part: Part, next: Part): number {
   return part.length + appendedLength(part.pieces.length === 0, next);
 }
 
-/** Length of `prependTo(part, next)`'s text, without building it. */
+/**
+ * Length of `prependTo(part, next)`'s text, without building it.
+ *
+ * @example
+ * prependedLength(badges, install) <= maxChunkChars; // whether the merge fits
+ */
 export function prependedLength(part: Part, next: Part): number {
   return lengthAsText(part) + appendedLength(part.pieces.length === 0 && part.headingPiece === undefined, next);
 }
@@ -107,7 +136,12 @@ function lengthAsText(part: Part): number {
   return heading.text.length + (head ? part.length - addedLength(true, head) + addedLength(false, head) : 0);
 }
 
-/** The part's text: its pieces joined by their source gaps, a leading table row with its header. */
+/**
+ * The part's text: its pieces joined by their source gaps, a leading table row with its header.
+ *
+ * @example
+ * partText(part); // '| Code | Meaning |\n| --- | --- |\n| E02 | ... |'
+ */
 export function partText(part: Part): string {
   let text = '';
   part.pieces.forEach((piece, index) => {
@@ -117,56 +151,14 @@ export function partText(part: Part): string {
   return text;
 }
 
-/** First and last source line of a part, its heading line included. */
+/**
+ * First and last source line of a part, its heading line included.
+ *
+ * @example
+ * partLines(part); // { startLine: 7, endLine: 9 }
+ */
 export function partLines(part: Part): { startLine: number; endLine: number } {
   const first = part.headingPiece ?? part.pieces[0]!;
   const last = part.pieces[part.pieces.length - 1] ?? part.headingPiece!;
   return { startLine: first.startLine, endLine: last.endLine };
-}
-
-/** A markdown link or image with no brackets in its label: `[label](url)`, `![alt](src)`. */
-const LINK = /!?\[[^[\]\n]*\]\([^()\n]*\)/g;
-
-/** Longest paragraph that can be a lead-in: about three lines of text. */
-const MAX_LEAD_IN_CHARS = 240;
-
-/**
- * A lead-in introduces the block after it ("The following options are available:"): a
- * paragraph of one sentence, at most 240 characters, ending with a colon. It is kept with what
- * follows rather than left at the end of a chunk, or as a chunk of its own.
- *
- * @example
- * isLeadIn({ type: 'paragraph', text: 'Install it from npm:' }); // true
- * isLeadIn({ type: 'paragraph', text: 'It is fast. Run it like this:' }); // false (two sentences)
- */
-export function isLeadIn(block: { type: string; text: string }): boolean {
-  const { type, text } = block;
-  return type === 'paragraph' && text.length <= MAX_LEAD_IN_CHARS && /[^:\s]:\s*$/.test(text) && !/[.!?]\s/.test(text) && !text.startsWith(':::');
-}
-
-/**
- * How much a text says in its own words: its letters and digits (any non-ASCII character
- * counts), leaving out images, links (label and target: a link points elsewhere), reference
- * definitions and bare URLs. A badge line, a link-only table of contents or a "See [X](x.md)."
- * pointer count (almost) nothing.
- *
- * @example
- * meaningfulLength('[![npm](https://img.shields.io/npm/v/x.svg)](https://npm.im/x)'); // 0
- * meaningfulLength('- [Install](#install)\n- [Usage](#usage)'); // 0
- * meaningfulLength('See [Install](./install.md) first.'); // 8
- */
-export function meaningfulLength(text: string): number {
-  // Links without nested brackets, twice: a badge is an image inside a link. Linear: no pattern
-  // here can rescan past the next bracket, parenthesis or line end.
-  const stripped = text
-    .replace(LINK, '')
-    .replace(LINK, '')
-    .replace(/^[ \t]*\[[^\]\n]+\]:[ \t]*\S+.*$/gm, '')
-    .replace(/\b(?:https?|ftp):\/\/[^\s)>\]]+/g, '');
-  let count = 0;
-  for (let index = 0; index < stripped.length; index++) {
-    const code = stripped.charCodeAt(index);
-    if ((code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code > 127) count++;
-  }
-  return count;
 }

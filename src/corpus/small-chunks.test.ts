@@ -127,6 +127,11 @@ describe('HTML in markdown', () => {
     ]);
   });
 
+  it('keeps a markdown table row on one line when a cell holds <br>', () => {
+    const page = lines('## Limits', '', '| Setting | Default |', '| --- | --- |', '| maxPoolSize | 10<br>per worker |');
+    expect(parse(page).chunks.map((chunk) => chunk.text)).toEqual(['| Setting | Default |\n| --- | --- |\n| maxPoolSize | 10 per worker |']);
+  });
+
   it('keeps the text of an HTML table, a row per line', () => {
     const page = lines('## Limits', '', '<table>', '<tr><th>Setting</th><th>Default</th></tr>', '<tr><td>maxPoolSize</td><td>10</td></tr>', '</table>');
     expect(parse(page).chunks.map((chunk) => chunk.text)).toEqual(['Setting Default\nmaxPoolSize 10']);

@@ -32,7 +32,7 @@ describe('the graphile-worker-dev dataset', () => {
   it('finds every fact in its reference answer, and its first spelling in a gold page (wrapped lines included)', ({ skip }) => {
     skip(!present, absent);
     const missing = (dataset.qaGold ?? []).flatMap((item) => {
-      const pages = dataset.docs.filter((doc) => item.citations.includes(doc.docId)).map((doc) => doc.chunks.map((chunk) => chunk.text).join('\n'));
+      const pages = dataset.docs.filter((doc) => item.citations.includes(doc.docId)).map((doc) => doc.chunks.map((chunk) => `${chunk.heading}\n${chunk.text}`).join('\n'));
       const inPages = checkFacts(item.facts.map((fact) => fact.slice(0, 1)), pages).missing;
       const inAnswer = checkFacts(item.facts, [item.answer]).missing;
       return [...inPages, ...inAnswer].map((fact) => `${item.id}: ${fact.join(' | ')}`);

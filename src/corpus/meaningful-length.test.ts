@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLeadIn, meaningfulLength } from './parts.ts';
+import { meaningfulLength } from './meaningful-length.ts';
 
 describe('meaningfulLength', () => {
   it.each([
@@ -19,21 +19,5 @@ describe('meaningfulLength', () => {
     const start = performance.now();
     expect(meaningfulLength(text)).toBe(50_000);
     expect(performance.now() - start).toBeLessThan(1000);
-  });
-});
-
-describe('isLeadIn', () => {
-  it.each([
-    ['a sentence ending with a colon', 'The following CLI options are available (`graphile-worker --help`):', true],
-    ['two sentences', 'It is fast. Run it like this:', false],
-    ['no colon at the end', 'Run it like this.', false],
-    ['an admonition fence', ':::', false],
-    ['a long paragraph', `${'word '.repeat(60)}as follows:`, false],
-  ])('%s', (_name, text, expected) => {
-    expect(isLeadIn({ type: 'paragraph', text })).toBe(expected);
-  });
-
-  it('is only ever a paragraph', () => {
-    expect(isLeadIn({ type: 'code', text: 'key:' })).toBe(false);
   });
 });
