@@ -78,8 +78,9 @@ function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, score: 
   let bestScore = 0;
   for (const part of analysis.parts) {
     const relations = relationsOf(part.text);
-    const found = bestSentence(view, part.terms, relations, score, selected);
-    if (!found) continue;
+    // A sentence already quoted may answer this part too; then the part needs nothing more.
+    const found = bestSentence(view, part.terms, relations, score, []);
+    if (!found || selected.includes(found.sentence)) continue;
     bestScore = Math.max(bestScore, found.score);
     add(found.sentence);
     add(continuation(view, found.sentence, allRelations));
