@@ -25,6 +25,8 @@ const MAX_QUOTES = 4;
 const MAX_SENTENCES_PER_QUOTE = 2;
 /** A sentence joins the answer to carry more facts only when it scores this share of the best one. */
 const FILL_SHARE = 0.5;
+/** Question terms a sentence of another page must hold itself to join the answer. */
+const MIN_FILL_TERMS = 2;
 
 /**
  * Writes the final answer from the evidence alone: for each part of the question, the sentence
@@ -103,7 +105,9 @@ function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, score: 
   // A multi-hop answer draws on several pages: the best sentence of each page not yet quoted.
   for (;;) {
     const cited = new Set(selected.map((sentence) => sentence.passage.docId));
-    const found = bestSentence(view, analysis.terms, allRelations, score, selected, (sentence) => !cited.has(sentence.passage.docId) && fits(sentence));
+    // Only sentences that themselves hold two of the question's terms: a page's nearest match is not an answer.
+    const holdsQuestion = (sentence: Sentence) => analysis.terms.filter((term) => sentence.terms.has(term)).length >= MIN_FILL_TERMS;
+    const found = bestSentence(view, analysis.terms, allRelations, score, selected, (sentence) => !cited.has(sentence.passage.docId) && fits(sentence) && holdsQuestion(sentence));
     if (!found || found.score < FILL_SHARE * bestScore) break;
     add(found.sentence);
   }
