@@ -68,17 +68,20 @@ export function abstentionRates(rows: Row[], options: AbstainOptions) {
 
 /**
  * The thresholds that abstain on the most unanswerable questions of all datasets together while
- * abstaining on at most 10% of the answerable questions of each dataset; ties keep the loosest rule.
+ * abstaining on at most 10% of the answerable questions of each dataset; among those, the rule
+ * that abstains on the fewest answerable questions (the loosest first on a tie).
  */
 export function chooseAbstention(rows: Row[]): AbstainOptions {
-  let best: { options: AbstainOptions; caught: number } = { options: DEFAULT_ABSTAIN_OPTIONS, caught: -1 };
+  let best: { options: AbstainOptions; caught: number; wrong: number } = { options: DEFAULT_ABSTAIN_OPTIONS, caught: -1, wrong: 0 };
   for (let coverageStep = 40; coverageStep <= 90; coverageStep += 2) {
     for (const maxMissingAnchorShare of [0.99, 0.67, 0.5, 0.4, 0.34, 0.2, 0]) {
       const options = { minCoverage: coverageStep / 100, maxMissingAnchorShare };
       const rates = abstentionRates(rows, options);
       if (rates.some((rate) => rate.answerableAbstained > 0.1)) continue;
       const caught = rows.filter((row) => !row.answerable && abstains(row, options)).length;
-      if (caught > best.caught) best = { options, caught };
+      const wrong = rows.filter((row) => row.answerable && abstains(row, options)).length;
+      // Most unanswerable questions caught; among those rules, the fewest answerable ones refused.
+      if (caught > best.caught || (caught === best.caught && wrong < best.wrong)) best = { options, caught, wrong };
     }
   }
   return best.options;

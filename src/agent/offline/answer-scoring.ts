@@ -67,10 +67,20 @@ export function createSentenceScorer(view: EvidenceView, conversation: Conversat
     // Prose answers; a line of a code sample or log is a poor quote, a TODO says the docs do not know.
     if (sentence.code) score *= 0.3;
     if (isPlaceholderNote(sentence.text)) score *= 0.1;
+    // A line that mostly points to other pages ("[Error codes](error-codes.md): ...") is navigation.
+    if (linkShare(sentence.text) > 0.4) score *= 0.3;
     // A table row answers only when it names what the question asks about.
     if (sentence.text.startsWith('|') && namedHere === 0 && own < 2) score *= 0.4;
     return score;
   };
+}
+
+/** Share of a sentence's characters that are link texts. */
+function linkShare(text: string): number {
+  let linked = 0;
+  for (const match of text.matchAll(/\[([^\]\n]*)\]\([^)\s]*\)/g)) linked += (match[1] ?? '').length;
+  const plain = text.replace(/\]\([^)\s]*\)/g, ']').length;
+  return plain === 0 ? 0 : linked / plain;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Conversation, Passage } from './conversation.ts';
 import type { EvidenceView, Sentence } from './evidence-view.ts';
-import type { QuestionAnalysis } from './question.ts';
+import { continuationQuery, type QuestionAnalysis } from './question.ts';
 import { isInformativeTerm } from './informative.ts';
 import { entities, identifiers, linkTexts, stem, STOPWORDS, words } from './text.ts';
 
@@ -45,7 +45,7 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
       const novelty = termWords.filter((word) => !facts.questionWords.has(word)).length / termWords.length;
       // An identifier many seen passages mention, or whose own section was seen, is explored.
       const isDefined = [term, ...identifiers(term)].some((part) => facts.defined.has(part.toLowerCase()));
-      const explored = boost > 1 ? (isDefined ? 0.3 : 1) / (1 + 0.5 * (facts.mentions(term) - 1)) : 1;
+      const explored = boost > 1 && !links.includes(term) ? (isDefined ? 0.3 : 1) / (1 + 0.5 * (facts.mentions(term) - 1)) : 1;
       // Within a sentence, the candidate next to the relation word wins ("directed by Tim Burton").
       const near = overlap * (0.5 + (0.5 * proximity(view, facts.keys, tokens, termWords[0] ?? '')) / overlap);
       const score = near * position * recency * boost * adjective * novelty * explored;
@@ -111,11 +111,21 @@ function evidenceFacts(analysis: QuestionAnalysis, conversation: Conversation, v
     conceptOverlap,
     questionWords: new Set(words(analysis.question).map(stem)),
     queried: new Set(conversation.searches.flatMap((search) => words(search.query).map(stem))),
-    lastSearch: conversation.searches.length - 1,
+    // The last hop: a search that continued the question's own ranking is not one.
+    lastSearch: lastHop(analysis, conversation),
     anchorPages: new Set(
       view.passages.filter((passage) => analysis.anchors.some((anchor) => isPageAbout(passage, anchor))).map((passage) => passage.docId),
     ),
   };
+}
+
+/** Index of the last search that was not a continuation of the question's own ranking. */
+function lastHop(analysis: QuestionAnalysis, conversation: Conversation): number {
+  const continued = continuationQuery(analysis);
+  for (let index = conversation.searches.length - 1; index >= 0; index--) {
+    if (conversation.searches[index]!.query !== continued) return index;
+  }
+  return -1;
 }
 
 /**

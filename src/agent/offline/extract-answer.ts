@@ -9,7 +9,7 @@ import { contentTerms, plainText, stem, withoutPlaceholderNotes, words } from '.
 
 export { answerType, mentionsOtherVersion } from './answer-scoring.ts';
 
-/** Thresholds of the abstention rule (calibrated on Orbit: docs/calibration.md). */
+/** Thresholds of the abstention rule, calibrated on three dev sets together (docs/calibration.md). */
 export interface AbstainOptions {
   /** Weighted share of the question's terms that must occur somewhere in the evidence. */
   minCoverage: number;
@@ -17,7 +17,7 @@ export interface AbstainOptions {
   maxMissingAnchorShare: number;
 }
 
-export const DEFAULT_ABSTAIN_OPTIONS: AbstainOptions = { minCoverage: 0.6, maxMissingAnchorShare: 0.4 };
+export const DEFAULT_ABSTAIN_OPTIONS: AbstainOptions = { minCoverage: 0.4, maxMissingAnchorShare: 0.4 };
 
 /** Citations an extractive answer carries at most. */
 const MAX_QUOTES = 4;
@@ -25,6 +25,8 @@ const MAX_QUOTES = 4;
 const MAX_SENTENCES_PER_QUOTE = 2;
 /** A sentence joins the answer to carry more facts only when it scores this share of the best one. */
 const FILL_SHARE = 0.5;
+/** Question terms a sentence of another page must hold itself to join the answer. */
+const MIN_FILL_TERMS = 2;
 
 /**
  * Writes the final answer from the evidence alone: for each part of the question, the sentence
@@ -78,8 +80,9 @@ function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, score: 
   let bestScore = 0;
   for (const part of analysis.parts) {
     const relations = relationsOf(part.text);
-    const found = bestSentence(view, part.terms, relations, score, selected);
-    if (!found) continue;
+    // A sentence already quoted may answer this part too; then the part needs nothing more.
+    const found = bestSentence(view, part.terms, relations, score, []);
+    if (!found || selected.includes(found.sentence)) continue;
     bestScore = Math.max(bestScore, found.score);
     add(found.sentence);
     add(continuation(view, found.sentence, allRelations));
@@ -102,7 +105,9 @@ function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, score: 
   // A multi-hop answer draws on several pages: the best sentence of each page not yet quoted.
   for (;;) {
     const cited = new Set(selected.map((sentence) => sentence.passage.docId));
-    const found = bestSentence(view, analysis.terms, allRelations, score, selected, (sentence) => !cited.has(sentence.passage.docId) && fits(sentence));
+    // Only sentences that themselves hold two of the question's terms: a page's nearest match is not an answer.
+    const holdsQuestion = (sentence: Sentence) => analysis.terms.filter((term) => sentence.terms.has(term)).length >= MIN_FILL_TERMS;
+    const found = bestSentence(view, analysis.terms, allRelations, score, selected, (sentence) => !cited.has(sentence.passage.docId) && fits(sentence) && holdsQuestion(sentence));
     if (!found || found.score < FILL_SHARE * bestScore) break;
     add(found.sentence);
   }

@@ -1,7 +1,7 @@
 import { isFound, rankBridges } from './bridges.ts';
 import type { Conversation } from './conversation.ts';
 import { EvidenceView, type Sentence } from './evidence-view.ts';
-import { needsSearch, type QuestionAnalysis } from './question.ts';
+import { continuationQuery, needsSearch, originalWords, type QuestionAnalysis } from './question.ts';
 import { relatedWords } from './related-terms.ts';
 import { contentTerms, stem, STOPWORDS, termSet, words } from './text.ts';
 
@@ -75,19 +75,27 @@ export function uncoveredParts(analysis: QuestionAnalysis, view: EvidenceView, o
   return analysis.parts.filter((part) => !view.sentences.some((sentence) => view.overlap(part.terms, sentence.terms) >= options.coverThreshold));
 }
 
-/**
- * The next hop: the best bridge term learned from the evidence, plus the question terms still
- * unresolved. Falls back to the least covered part of the question. Never repeats a query.
- */
 /** Question terms a hop query carries at most besides its bridge. */
 const MAX_QUESTION_TERMS = 12;
 
+/**
+ * The next search: after the first, the question's next results; then the best bridge term
+ * learned from the evidence joined to the question's terms. Falls back to the least covered
+ * part of the question. Never repeats a query.
+ */
 export function nextQuery(analysis: QuestionAnalysis, conversation: Conversation, view: EvidenceView): string | undefined {
   const previous = new Set(conversation.searches.map((search) => normalizeQuery(search.query)));
   const bridges = rankBridges(analysis, conversation, view);
   const foundAnchors = new Set(
     analysis.anchors.filter((anchor) => isFound(anchor, view)).flatMap((anchor) => words(anchor).map(stem)),
   );
+  // The second search continues the question's own ranking (its content words rank as it does, and
+  // the session skips what was shown), so the run never sees less than one longer search would;
+  // the searches after it hop.
+  if (conversation.searches.length === 1) {
+    const continued = continuationQuery(analysis);
+    if (continued !== '' && !conversation.searches.some((search) => search.query === continued)) return continued;
+  }
   for (const bridge of bridges.slice(0, 6)) {
     const bridgeWords = new Set(words(bridge.term));
     const companions = bridges
@@ -172,14 +180,6 @@ function expansions(analysis: QuestionAnalysis, terms: string[]): string[] {
   return result.slice(0, 6);
 }
 
-function originalWords(question: string, stems: string[]): string[] {
-  const result: string[] = [];
-  for (const word of words(question)) {
-    if (STOPWORDS.has(word)) continue;
-    if (stems.includes(stem(word)) && !result.some((existing) => stem(existing) === stem(word))) result.push(word);
-  }
-  return result;
-}
 
 function normalizeQuery(query: string): string {
   return contentTerms(query).sort().join(' ');

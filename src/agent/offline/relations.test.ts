@@ -11,6 +11,7 @@ describe('relationsOf', () => {
     ['how long after shutdown begins does that happen by default?', ['default', 'quantity']],
     ['What does the `localQueue` option do', ['effect']],
     ['Who wrote Hello Love?', []],
+    ['What is the `minResetLockedInterval` setting', ['effect']],
   ])('%s -> %j', (text, expected) => {
     expect(relationsOf(text)).toEqual(expected);
   });

@@ -14,7 +14,7 @@ const ASKS: Array<[Relation, RegExp]> = [
   ['how', /\bhow (?:do|can|should|would|could) (?:i|we|you|a|the|it)\b|\bhow to\b|\bwhat do i (?:call|use|set|run)\b|\bwhich (?:setting|option|flag|variable)\b/i],
   ['condition', /\bsafe\b|\bwhen (?:is|can|should|does)\b|\bcan i\b|\bis it (?:possible|ok|allowed)\b|\bwill (?:it|that|this)\b|\bdo i need\b/i],
   ['quantity', /\bhow (?:many|much|long|often|big|large|soon)\b|\bwhat (?:is the )?(?:limit|maximum|minimum|threshold|size)\b|\blongest\b|\bshortest\b|\bwhich versions?\b/i],
-  ['effect', /\bwhat (?:does|do|will|would) (?:it|this|that|the \S+(?: \S+)?) do\b|\bwhat (?:happens|gets worse|changes)\b|\bwhat (?:is|are) (?:it|they|the \S+) for\b|\bwhat does\b.*\bcontrol\b/i],
+  ['effect', /\bwhat (?:does|do|will|would) (?:it|this|that|the \S+(?: \S+)?) do\b|\bwhat (?:happens|gets worse|changes)\b|\bwhat (?:is|are) (?:it|they|the \S+) for\b|\bwhat does\b.*\bcontrol\b|^what (?:is|are) (?:the |a |an )?(?!its\b|their\b)\S+(?: \S+){0,2}$/i],
 ];
 
 const STATES: Record<Relation, RegExp> = {
