@@ -10,7 +10,7 @@ const guide = createTestDoc({
     'Overview of the guide.',
     { heading: 'Internals', text: 'How the broker stores leases.', labels: { audience: 'internal' } },
     { heading: 'Usage', text: 'Run the worker.' },
-    { heading: 'Limits', text: 'Queues hold ten thousand jobs.' },
+    { heading: 'Limits', parents: ['Usage'], text: 'Queues hold ten thousand jobs.' },
   ],
 });
 const single = createTestDoc({ docId: 'single', appliesTo: '2.x', sections: ['Only one section.'] });
@@ -23,6 +23,7 @@ export function describeReadingContract(context: BackendSuiteContext): void {
       const index = context.index();
       await index.ingest([guide, single, shared]);
       expect(await index.getChunk('guide#1')).toEqual(guide.chunks[1]);
+      expect((await index.getChunk('guide#3'))?.headingPath).toEqual(['Doc guide', 'Usage', 'Limits']);
       expect(await index.getChunk('single#0')).toEqual(single.chunks[0]);
       expect(await index.getChunk('guide#9')).toBeUndefined();
       expect(await index.getChunk('')).toBeUndefined();

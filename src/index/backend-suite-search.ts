@@ -72,6 +72,20 @@ export function describeSearchContract(context: BackendSuiteContext): void {
       expect(ids(await index.search('retention', { k: 5 }))).toEqual(['in-heading#1', 'in-body#1']);
     });
 
+    it('searches the heading path and returns it with the hit', async () => {
+      const index = context.index();
+      const vault = createTestDoc({
+        docId: 'vault',
+        title: 'Vault',
+        sections: ['About the vault.', { heading: 'Rotation', parents: ['Credentials'], text: 'Tokens are replaced every month.' }],
+      });
+      await index.ingest([vault, createTestDoc({ docId: 'other', sections: ['Tokens expire.'] })]);
+      const [hit, ...rest] = await index.search('credentials', { k: 5 });
+      expect(rest).toEqual([]);
+      expect(hit).toEqual({ ...vault.chunks[1], score: hit!.score, snippet: 'Tokens are replaced every month.' });
+      expect(hit!.headingPath).toEqual(['Vault', 'Credentials', 'Rotation']);
+    });
+
     describe('finds identifiers however they are typed', () => {
       const corpus = [
         createTestDoc({ docId: 'orb-1202', sections: ['Error ORB-1202 means the lease expired before the worker finished.'] }),

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe } from 'vitest';
+import { describeDefinitionsContract } from './backend-suite-definitions.ts';
 import { describeIngestContract } from './backend-suite-ingest.ts';
 import { describeReadingContract } from './backend-suite-reading.ts';
 import { describeSearchContract } from './backend-suite-search.ts';
@@ -11,8 +12,9 @@ export interface BackendSuiteContext {
 
 /**
  * Declares the vitest suite every {@link IndexBackend} must pass: ingest reports and atomicity,
- * index versions, filters applied before top-k, heading weight, identifier queries, snippets,
- * query robustness, getChunk/neighbors under filters. `makeBackend` must return a new, empty
+ * index versions, filters applied before top-k, heading weight, heading paths, identifier queries,
+ * the defining chunk first for queries naming an identifier, snippets, query robustness,
+ * getChunk/neighbors under filters. `makeBackend` must return a new, empty
  * backend for each test (it is closed after the test). Uses the default tokenizer settings.
  *
  * @example
@@ -36,6 +38,7 @@ export function describeIndexBackend(name: string, makeBackend: () => Promise<In
     });
     describeIngestContract(context);
     describeSearchContract(context);
+    describeDefinitionsContract(context);
     describeReadingContract(context);
   });
 }

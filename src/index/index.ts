@@ -14,6 +14,9 @@ export {
   type SqliteIndexOptions,
 } from './sqlite.ts';
 export { SCHEMA_VERSION } from './schema.ts';
+export { definitionsOf, type Definitions } from './definitions.ts';
+export { headingPathText, HEADING_PATH_SEPARATOR } from './heading-path.ts';
+export { queryIdentifiers, type QueryIdentifier } from './identifiers.ts';
 export { DEFAULT_TOKENIZER, type TokenizerOptions } from './tokenize.ts';
 export { computeIndexVersion } from './index-version.ts';
 export { createTestDoc, type TestDocSpec, type TestSection } from './test-docs.ts';

@@ -1,8 +1,10 @@
 import type Database from 'better-sqlite3';
 import type { Chunk, Doc } from '../corpus/types.ts';
-import { AtlasError } from '../errors.ts';
+import { definitionKeysText, definitionsOf } from './definitions.ts';
+import { headingPathText } from './heading-path.ts';
 import { computeIndexVersion } from './index-version.ts';
 import { readMeta, writeMeta } from './schema.ts';
+import { assertUniqueDocIds } from './unique-docs.ts';
 import { identifierExpansions, type TokenizerOptions } from './tokenize.ts';
 import type { IngestReport } from './types.ts';
 
@@ -15,7 +17,7 @@ import type { IngestReport } from './types.ts';
  * const report = ingestDocs(db, docs, tokenizer); // { added: ['a'], updated: [], unchanged: [], removed: [], ... }
  */
 export function ingestDocs(db: Database.Database, docs: Doc[], tokenizer: TokenizerOptions): IngestReport {
-  rejectDuplicateIds(docs);
+  assertUniqueDocIds(docs);
   const writer = createWriter(db, tokenizer);
   const run = db.transaction((): IngestReport => {
     const existing = new Map(
@@ -52,48 +54,40 @@ export function ingestDocs(db: Database.Database, docs: Doc[], tokenizer: Tokeni
   return run();
 }
 
-function rejectDuplicateIds(docs: Doc[]): void {
-  const byId = new Map<string, Doc>();
-  for (const doc of docs) {
-    const first = byId.get(doc.docId);
-    if (first !== undefined) {
-      throw new AtlasError(
-        'invalid-corpus',
-        `Atlas: two documents have the id "${doc.docId}" (${first.sourcePath} and ${doc.sourcePath}); nothing was written to the index. Give each page a unique id in its front matter.`,
-      );
-    }
-    byId.set(doc.docId, doc);
-  }
-}
-
 function createWriter(db: Database.Database, tokenizer: TokenizerOptions) {
   const insertDocRow = db.prepare(
     'INSERT INTO docs (doc_id, content_hash, title, applies_to, source_path) VALUES (?, ?, ?, ?, ?)',
   );
   const insertChunkRow = db.prepare(
     `INSERT INTO chunks (chunk_id, doc_id, ord, title, heading, heading_path, text, applies_to, labels,
-       source_path, start_line, end_line, prev_chunk_id, next_chunk_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       source_path, start_line, end_line, prev_chunk_id, next_chunk_id, definitions)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const insertFtsRow = db.prepare('INSERT INTO chunks_fts (rowid, title, heading, body, idents) VALUES (?, ?, ?, ?, ?)');
+  const insertFtsRow = db.prepare(
+    'INSERT INTO chunks_fts (rowid, title, heading, heading_path, body, idents) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  const insertDefinitionsRow = db.prepare('INSERT INTO definitions_fts (rowid, keys) VALUES (?, ?)');
   const insertLabel = db.prepare('INSERT OR IGNORE INTO chunk_labels (chunk_id, name, value) VALUES (?, ?, ?)');
   const deleteStatements = [
     'DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE doc_id = ?)',
+    'DELETE FROM definitions_fts WHERE rowid IN (SELECT id FROM chunks WHERE doc_id = ? AND definitions != \'\')',
     'DELETE FROM chunk_labels WHERE chunk_id IN (SELECT chunk_id FROM chunks WHERE doc_id = ?)',
     'DELETE FROM chunks WHERE doc_id = ?',
     'DELETE FROM docs WHERE doc_id = ?',
   ].map((sql) => db.prepare(sql));
 
+  let headingCache = new Map<string, string[]>();
   const insertChunk = (chunk: Chunk): void => {
+    const definitions = tokenizer.identifiers ? definitionsOf(chunk, headingCache) : { headings: [], lines: [] };
+    const keys = definitionKeysText(definitions);
     const { lastInsertRowid } = insertChunkRow.run(
       chunk.chunkId, chunk.docId, chunk.ord, chunk.title, chunk.heading, JSON.stringify(chunk.headingPath),
       chunk.text, chunk.appliesTo, JSON.stringify(chunk.labels), chunk.sourcePath, chunk.startLine,
-      chunk.endLine, chunk.prevChunkId ?? null, chunk.nextChunkId ?? null,
+      chunk.endLine, chunk.prevChunkId ?? null, chunk.nextChunkId ?? null, keys === '' ? '' : JSON.stringify(definitions),
     );
-    const idents = tokenizer.identifiers
-      ? identifierExpansions(`${chunk.heading}\n${chunk.text}`).join(' ')
-      : '';
-    insertFtsRow.run(lastInsertRowid, chunk.title, chunk.heading, chunk.text, idents);
+    const idents = tokenizer.identifiers ? identifierExpansions(`${chunk.heading}\n${chunk.text}`).join(' ') : '';
+    insertFtsRow.run(lastInsertRowid, chunk.title, chunk.heading, headingPathText(chunk), chunk.text, idents);
+    if (keys !== '') insertDefinitionsRow.run(lastInsertRowid, keys);
     for (const [name, value] of Object.entries(chunk.labels)) {
       for (const one of Array.isArray(value) ? value : [value]) insertLabel.run(chunk.chunkId, name, one);
     }
@@ -102,6 +96,7 @@ function createWriter(db: Database.Database, tokenizer: TokenizerOptions) {
   return {
     insertDoc(doc: Doc): void {
       insertDocRow.run(doc.docId, doc.contentHash, doc.title, doc.appliesTo, doc.sourcePath);
+      headingCache = new Map();
       for (const chunk of doc.chunks) insertChunk(chunk);
     },
     deleteDoc(docId: string): void {

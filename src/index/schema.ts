@@ -5,8 +5,12 @@ import { AtlasError } from '../errors.ts';
 import { DEFAULT_TOKENIZER, type TokenizerOptions } from './tokenize.ts';
 import { computeIndexVersion } from './index-version.ts';
 
-/** Version of the on-disk layout below; bump it (and say how to rebuild) whenever it changes. */
-export const SCHEMA_VERSION = 1;
+/**
+ * Version of the on-disk layout below; bump it (and say how to rebuild) whenever it changes.
+ * 2: the FTS table gained the `heading_path` column; chunks `definitions`; new `definitions_fts`.
+ * Changing what definitions.ts reads as a definition changes stored content: bump it then too.
+ */
+export const SCHEMA_VERSION = 2;
 
 const TABLES = `
 CREATE TABLE docs (
@@ -31,7 +35,9 @@ CREATE TABLE chunks (
   start_line INTEGER NOT NULL,
   end_line INTEGER NOT NULL,
   prev_chunk_id TEXT,
-  next_chunk_id TEXT
+  next_chunk_id TEXT,
+  -- What the chunk defines (definitions.ts): JSON of its Definitions, or '' for none.
+  definitions TEXT NOT NULL
 );
 CREATE INDEX chunks_by_doc ON chunks(doc_id, ord);
 -- Narrow copy of what filters read, so filtered searches need not touch the wide chunk rows.
@@ -44,11 +50,17 @@ CREATE TABLE chunk_labels (
 ) WITHOUT ROWID;
 `;
 
-/** The FTS5 table: its rowid is chunks.id; contentless because chunks holds the text. */
-function ftsTable(tokenizer: TokenizerOptions): string {
+/**
+ * The FTS5 tables, rowid = chunks.id, contentless because chunks holds the text. `chunks_fts`
+ * columns, in the order of the bm25() weights: title, heading, heading path (joined with " > "),
+ * body, identifier expansions. `definitions_fts` holds the keys of the identifiers a chunk
+ * defines; a table of its own, so their tokens do not count in the BM25 length of the chunk.
+ */
+function ftsTables(tokenizer: TokenizerOptions): string {
   const tokenize = `${tokenizer.porter ? 'porter ' : ''}unicode61 remove_diacritics 2`;
-  return `CREATE VIRTUAL TABLE chunks_fts USING fts5(title, heading, body, idents,
-    content='', contentless_delete=1, tokenize='${tokenize}');`;
+  return `CREATE VIRTUAL TABLE chunks_fts USING fts5(title, heading, heading_path, body, idents,
+    content='', contentless_delete=1, tokenize='${tokenize}');
+  CREATE VIRTUAL TABLE definitions_fts USING fts5(keys, content='', contentless_delete=1, tokenize='${tokenize}');`;
 }
 
 /** An open index database and the tokenizer its content was built with. */
@@ -105,7 +117,7 @@ function prepareSchema(
     .all() as string[];
   if (existingTables.length === 0) {
     const tokenizer = { ...DEFAULT_TOKENIZER, ...requested };
-    db.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);${TABLES}${ftsTable(tokenizer)}`);
+    db.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);${TABLES}${ftsTables(tokenizer)}`);
     writeMeta(db, 'schemaVersion', String(SCHEMA_VERSION));
     writeMeta(db, 'tokenizer', JSON.stringify(tokenizer));
     writeMeta(db, 'indexVersion', computeIndexVersion([], tokenizer));
@@ -131,7 +143,7 @@ function prepareSchema(
       `Atlas: the index at ${path} was built with tokenizer ${JSON.stringify(stored)} but ${JSON.stringify(wanted)} was requested. Rebuild it: atlas ingest <docs-dir> --db ${path} --rebuild`,
     );
   }
-  db.exec(`DROP TABLE chunks_fts;${ftsTable(wanted)}`);
+  db.exec(`DROP TABLE chunks_fts;DROP TABLE definitions_fts;${ftsTables(wanted)}`);
   writeMeta(db, 'tokenizer', JSON.stringify(wanted));
   writeMeta(db, 'indexVersion', computeIndexVersion([], wanted));
   return wanted;

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AtlasError } from '../errors.ts';
 import { describeIndexBackend } from './backend-suite.ts';
-import { createSqliteIndex, type SqliteIndex } from './sqlite.ts';
+import { createSqliteIndex, type ColumnWeights, type SqliteIndex } from './sqlite.ts';
 import { createTestDoc } from './test-docs.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'atlas-index-'));
@@ -52,7 +52,7 @@ describe('createSqliteIndex on disk', () => {
     await first.close();
     const raw = new Database(path, { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(raw.prepare(`SELECT value FROM meta WHERE key = 'schemaVersion'`).pluck().get()).toBe('1');
+    expect(raw.prepare(`SELECT value FROM meta WHERE key = 'schemaVersion'`).pluck().get()).toBe('2');
     raw.close();
     const second = openIndex();
     expect(await second.indexVersion()).toBe(report.indexVersion);
@@ -67,10 +67,23 @@ describe('createSqliteIndex on disk', () => {
     const error = thrown(() => createSqliteIndex({ path }));
     expect(error.code).toBe('index-schema');
     expect(error.message).toBe(
-      `Atlas: the index at ${path} has schema version 7 but this Atlas needs 1. ${rebuildHint(path)}`,
+      `Atlas: the index at ${path} has schema version 7 but this Atlas needs 2. ${rebuildHint(path)}`,
     );
     const rebuilt = openIndex({ rebuild: true });
     expect(await rebuilt.stats()).toEqual({ docs: 0, chunks: 0 });
+  });
+
+  it('refuses an index built before heading paths and definitions were indexed (schema 1)', async () => {
+    await openIndex().close();
+    const raw = new Database(path);
+    raw.prepare(`UPDATE meta SET value = '1' WHERE key = 'schemaVersion'`).run();
+    raw.close();
+    expect(thrown(() => createSqliteIndex({ path })).message).toBe(
+      `Atlas: the index at ${path} has schema version 1 but this Atlas needs 2. ${rebuildHint(path)}`,
+    );
+    const rebuilt = openIndex({ rebuild: true });
+    await rebuilt.ingest([retries]);
+    expect((await rebuilt.search('backoff', { k: 1 }))[0]?.headingPath).toEqual(['Doc retries']);
   });
 
   it('refuses a database that is not an Atlas index, or not a database', async () => {
@@ -80,7 +93,7 @@ describe('createSqliteIndex on disk', () => {
     raw.exec('CREATE TABLE other (x)');
     raw.close();
     expect(thrown(() => createSqliteIndex({ path })).message).toBe(
-      `Atlas: the index at ${path} has schema version none but this Atlas needs 1. ${rebuildHint(path)}`,
+      `Atlas: the index at ${path} has schema version none but this Atlas needs 2. ${rebuildHint(path)}`,
     );
     const junk = join(scratch, 'junk.db');
     writeFileSync(junk, 'this is not sqlite, just some text that is long enough to have a header'.repeat(20));
@@ -129,6 +142,20 @@ describe('createSqliteIndex options and errors', () => {
     await exact.close();
   });
 
+  it('ranks definitions first only with identifier expansions on', async () => {
+    const errors = createTestDoc({ docId: 'errors', sections: ['Codes.', { heading: 'ORB-1202 PayloadTooLarge', text: `The payload is over the limit. ${'More words here. '.repeat(30)}` }] });
+    const faq = createTestDoc({ docId: 'faq', sections: ['Failed with ORB-1202? ORB-1202 means shrink it.'] });
+    const chunkIds = async (tokenizer: { identifiers: boolean }) => {
+      const index = createSqliteIndex({ path: ':memory:', tokenizer });
+      await index.ingest([errors, faq]);
+      const found = (await index.search('ORB-1202', { k: 2 })).map((hit) => hit.chunkId);
+      await index.close();
+      return found;
+    };
+    expect(await chunkIds({ identifiers: true })).toEqual(['errors#1', 'faq#0']);
+    expect(await chunkIds({ identifiers: false })).toEqual(['faq#0', 'errors#1']);
+  });
+
   it('rejects a k that is not a positive integer', async () => {
     const index = createSqliteIndex({ path: ':memory:' });
     await expect(index.search('retry', { k: 0 })).rejects.toThrow(
@@ -137,9 +164,34 @@ describe('createSqliteIndex options and errors', () => {
     await index.close();
   });
 
-  it('rejects negative or non-numeric column weights', () => {
+  it('rejects negative or non-numeric column weights, and unknown columns', () => {
     const error = thrown(() => createSqliteIndex({ path: ':memory:', weights: { heading: -1 } }));
     expect(error.message).toBe('Atlas: the weight of column heading must be a number >= 0, got -1.');
+    expect(thrown(() => createSqliteIndex({ path: ':memory:', weights: { headingPath: Number.NaN } })).message).toBe(
+      'Atlas: the weight of column headingPath must be a number >= 0, got NaN.',
+    );
+    expect(thrown(() => createSqliteIndex({ path: ':memory:', weights: { defines: 4 } as never })).message).toBe(
+      'Atlas: there is no column weight "defines". The columns are title, heading, headingPath, body, idents.',
+    );
+  });
+
+  it('weights the heading path as configured', async () => {
+    const docs = [
+      createTestDoc({ docId: 'in-path', sections: ['Intro.', { heading: 'Rotation', parents: ['Credentials'], text: 'Tokens are replaced monthly by the vault.' }] }),
+      createTestDoc({ docId: 'in-body', sections: ['Intro.', { heading: 'Rotation', text: 'Credentials are replaced monthly by the vault.' }] }),
+    ];
+    const order = async (weights: Partial<ColumnWeights>) => {
+      const index = createSqliteIndex({ path: ':memory:', weights });
+      await index.ingest(docs);
+      const chunkIds = (await index.search('credentials', { k: 5 })).map((hit) => hit.chunkId);
+      await index.close();
+      return chunkIds;
+    };
+    const configured = createSqliteIndex({ path: ':memory:', weights: { headingPath: 2 } });
+    expect(configured.weights).toEqual({ title: 2, heading: 3, headingPath: 2, body: 1, idents: 1 });
+    await configured.close();
+    expect(await order({ headingPath: 4 })).toEqual(['in-path#1', 'in-body#1']);
+    expect(await order({ headingPath: 0.1 })).toEqual(['in-body#1', 'in-path#1']);
   });
 
   it('names both files when two documents share an id', async () => {

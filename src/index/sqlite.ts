@@ -1,28 +1,49 @@
-import type Database from 'better-sqlite3';
 import type { Chunk, Doc } from '../corpus/types.ts';
 import { AtlasError } from '../errors.ts';
 import { filterClause } from './filter.ts';
 import { ingestDocs } from './ingest.ts';
-import { buildMatchExpression, queryTerms } from './query.ts';
 import { openIndexDatabase, readMeta } from './schema.ts';
-import { makeSnippet } from './snippet.ts';
+import { CHUNK_COLUMNS, chunkFromRow, createStatementCache, type ChunkRow } from './sqlite-rows.ts';
+import { createSqliteSearch } from './sqlite-search.ts';
 import type { TokenizerOptions } from './tokenize.ts';
 import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from './types.ts';
 
-/** BM25 weight of each indexed column (higher counts more). */
+/**
+ * BM25 weight of each searched column (higher counts more). A term found in several columns of a
+ * chunk counts once per column, times that column's weight.
+ *
+ * What a chunk defines is not a weighted column: it only finds, for each identifier a query names,
+ * the chunk that defines it, which then goes first (see definitions-first.ts). Weighting
+ * definitions into BM25 would also lift every other chunk that lists the name (reference tables,
+ * rename tables) above the pages that answer the question; on the dev sets that lost recall@5
+ * and MRR@10 (bench/ranking.ts).
+ */
 export interface ColumnWeights {
   /** The document title (every chunk of the document carries it). */
   title: number;
-  /** The chunk's own heading. */
+  /** The chunk's own heading (the deepest heading above its text). */
   heading: number;
+  /**
+   * The chunk's heading path joined with " > ": title, `##` heading, deeper headings. It repeats
+   * title and heading, and adds the headings between (a `###` chunk's `##`).
+   */
+  headingPath: number;
   /** The chunk's markdown text. */
   body: number;
   /** Identifier expansions of heading and text (`maxpayloadkb`, `payload too large`). */
   idents: number;
 }
 
-/** Default weights: a heading match counts three times a body match. */
-export const DEFAULT_WEIGHTS: Readonly<ColumnWeights> = Object.freeze({ title: 2, heading: 3, body: 1, idents: 1 });
+/**
+ * Default weights: a heading match counts three times a body match, a title match twice, and a
+ * match in the heading path half once more (it repeats title and heading; its `##` is shared by
+ * all the `###` chunks below it). On the dev sets, split at `##` as today and split at `###`,
+ * 0.5 ranked as well as 1 to 3 or better (bench/ranking.ts --weights).
+ */
+export const DEFAULT_WEIGHTS: Readonly<ColumnWeights> = Object.freeze({ title: 2, heading: 3, headingPath: 0.5, body: 1, idents: 1 });
+
+/** The weighted columns in the order of the FTS5 columns (see schema.ts). */
+const WEIGHT_ORDER: ReadonlyArray<keyof ColumnWeights> = ['title', 'heading', 'headingPath', 'body', 'idents'];
 
 /** Options of {@link createSqliteIndex}. */
 export interface SqliteIndexOptions {
@@ -43,65 +64,35 @@ export interface SqliteIndex extends IndexBackend {
   readonly weights: Readonly<ColumnWeights>;
 }
 
-interface ChunkRow {
-  chunk_id: string;
-  doc_id: string;
-  ord: number;
-  title: string;
-  heading: string;
-  heading_path: string;
-  text: string;
-  applies_to: string;
-  labels: string;
-  source_path: string;
-  start_line: number;
-  end_line: number;
-  prev_chunk_id: string | null;
-  next_chunk_id: string | null;
-}
-
-const CHUNK_COLUMNS = `c.chunk_id, c.doc_id, c.ord, c.title, c.heading, c.heading_path, c.text, c.applies_to,
-  c.labels, c.source_path, c.start_line, c.end_line, c.prev_chunk_id, c.next_chunk_id`;
-
 /**
  * Opens (or creates) an SQLite FTS5 index: BM25 search with filters applied in SQL before the
- * top-k cut, atomic incremental ingest, versioned schema, WAL mode.
+ * top-k cut, the chunk that defines an identifier first when the query names one, atomic
+ * incremental ingest, versioned schema, WAL mode.
  *
  * @example
- * const index = createSqliteIndex({ path: '.atlas/index.db' });
+ * const index = createSqliteIndex({ path: '.atlas/index.db', weights: { headingPath: 2 } });
  * await index.ingest(docs);
  * const hits = await index.search('max_payload_kb', { k: 5, filter: { version: '3.x' } });
  * await index.close();
  */
 export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
+  const weights = resolveWeights(options.weights);
   const { db, tokenizer } = openIndexDatabase(options);
-  const weights: ColumnWeights = { ...DEFAULT_WEIGHTS, ...options.weights };
-  for (const [column, weight] of Object.entries(weights)) {
-    if (!Number.isFinite(weight) || weight < 0) {
-      db.close();
-      throw new AtlasError('usage', `Atlas: the weight of column ${column} must be a number >= 0, got ${weight}.`);
-    }
-  }
   const statements = createStatementCache(db);
-  const bm25 = `bm25(chunks_fts, ${weights.title}, ${weights.heading}, ${weights.body}, ${weights.idents})`;
+  const bm25 = `bm25(chunks_fts, ${WEIGHT_ORDER.map((column) => weights[column]).join(', ')})`;
+
+  const search = createSqliteSearch(statements, bm25, tokenizer);
 
   return {
     path: options.path,
     tokenizer,
     weights,
 
-    async search(query: string, { k, filter }: SearchOptions): Promise<Hit[]> {
-      if (!Number.isInteger(k) || k < 1) {
-        throw new AtlasError('usage', `Atlas: k must be a positive integer, got ${k}. Pass e.g. { k: 5 }.`);
+    async search(query: string, options: SearchOptions): Promise<Hit[]> {
+      if (!Number.isInteger(options.k) || options.k < 1) {
+        throw new AtlasError('usage', `Atlas: k must be a positive integer, got ${options.k}. Pass e.g. { k: 5 }.`);
       }
-      const match = buildMatchExpression(query, tokenizer);
-      if (match === undefined) return [];
-      const where = filterClause(filter, 'c');
-      const rows = statements.get(searchSql(bm25, where.sql)).all(match, ...where.params, k) as Array<
-        ChunkRow & { score: number }
-      >;
-      const terms = queryTerms(query, tokenizer);
-      return rows.map((row) => withLazySnippet({ ...chunkFromRow(row), score: row.score }, () => makeSnippet(row.text, terms, tokenizer)));
+      return search(query, options);
     },
 
     async getChunk(chunkId: string, filter?: SearchFilter): Promise<Chunk | undefined> {
@@ -147,66 +138,17 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
   };
 }
 
-/**
- * Top-k by BM25 over ids and scores only, then the chunk rows of those k. Without a filter the
- * ranking never leaves the FTS table; with one it reads the narrow chunks_for_filters index.
- * Ties keep ingest order.
- */
-function searchSql(bm25: string, filterSql: string): string {
-  const top =
-    filterSql === ''
-      ? `SELECT rowid AS id, -${bm25} AS score FROM chunks_fts
-         WHERE chunks_fts MATCH ? ORDER BY score DESC, rowid LIMIT ?`
-      : `SELECT c.id, -${bm25} AS score
-         FROM chunks_fts JOIN chunks c INDEXED BY chunks_for_filters ON c.id = chunks_fts.rowid
-         WHERE chunks_fts MATCH ?${filterSql} ORDER BY score DESC, c.id LIMIT ?`;
-  return `WITH top AS (${top})
-    SELECT ${CHUNK_COLUMNS}, top.score FROM top JOIN chunks c ON c.id = top.id ORDER BY top.score DESC, top.id`;
-}
-
-/**
- * Adds `snippet` as an enumerable property computed on first read: callers that skip hits
- * (a search session dropping passages it already showed) never pay for their snippets.
- */
-function withLazySnippet(hit: Omit<Hit, 'snippet'>, make: () => string): Hit {
-  let snippet: string | undefined;
-  return Object.defineProperty(hit, 'snippet', {
-    enumerable: true,
-    get: () => (snippet ??= make()),
-  }) as Hit;
-}
-
-/** Prepared statements by SQL text (filters change the SQL shape), owned by one index. */
-function createStatementCache(db: Database.Database) {
-  const cache = new Map<string, Database.Statement>();
-  return {
-    get(sql: string): Database.Statement {
-      let statement = cache.get(sql);
-      if (statement === undefined) {
-        statement = db.prepare(sql);
-        cache.set(sql, statement);
-      }
-      return statement;
-    },
-  };
-}
-
-function chunkFromRow(row: ChunkRow): Chunk {
-  const chunk: Chunk = {
-    chunkId: row.chunk_id,
-    docId: row.doc_id,
-    title: row.title,
-    heading: row.heading,
-    headingPath: JSON.parse(row.heading_path) as string[],
-    text: row.text,
-    appliesTo: row.applies_to,
-    ord: row.ord,
-    labels: JSON.parse(row.labels) as Chunk['labels'],
-    sourcePath: row.source_path,
-    startLine: row.start_line,
-    endLine: row.end_line,
-  };
-  if (row.prev_chunk_id !== null) chunk.prevChunkId = row.prev_chunk_id;
-  if (row.next_chunk_id !== null) chunk.nextChunkId = row.next_chunk_id;
-  return chunk;
+/** {@link DEFAULT_WEIGHTS} overridden by `requested`, each a known column with a number >= 0. */
+function resolveWeights(requested: Partial<ColumnWeights> | undefined): ColumnWeights {
+  const weights: ColumnWeights = { ...DEFAULT_WEIGHTS };
+  for (const [column, weight] of Object.entries(requested ?? {})) {
+    if (!WEIGHT_ORDER.includes(column as keyof ColumnWeights)) {
+      throw new AtlasError('usage', `Atlas: there is no column weight "${column}". The columns are ${WEIGHT_ORDER.join(', ')}.`);
+    }
+    if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) {
+      throw new AtlasError('usage', `Atlas: the weight of column ${column} must be a number >= 0, got ${weight}.`);
+    }
+    weights[column as keyof ColumnWeights] = weight;
+  }
+  return weights;
 }

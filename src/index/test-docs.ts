@@ -5,6 +5,8 @@ import type { Chunk, Doc, LabelValue } from '../corpus/types.ts';
 export interface TestSection {
   /** Defaults to the title for section 0, `Section <n>` after. */
   heading?: string;
+  /** Headings between the title and `heading` in the heading path (a `###` chunk's `##`). */
+  parents?: string[];
   text: string;
   /** Labels of this chunk only (default: the document's). */
   labels?: Record<string, LabelValue>;
@@ -36,8 +38,8 @@ export function createTestDoc(spec: TestDocSpec): Doc {
   const sourcePath = `${spec.docId}.md`;
   let line = 1;
   const chunks = spec.sections.map((section, ord): Chunk => {
-    const { heading: explicitHeading, text, labels: chunkLabels } =
-      typeof section === 'string' ? { heading: undefined, text: section, labels: undefined } : section;
+    const { heading: explicitHeading, parents = [], text, labels: chunkLabels } =
+      typeof section === 'string' ? { heading: undefined, parents: [], text: section, labels: undefined } : section;
     const heading = explicitHeading ?? (ord === 0 ? title : `Section ${ord}`);
     const startLine = line;
     const endLine = startLine + text.split('\n').length;
@@ -47,7 +49,7 @@ export function createTestDoc(spec: TestDocSpec): Doc {
       docId: spec.docId,
       title,
       heading,
-      headingPath: ord === 0 ? [title] : [title, heading],
+      headingPath: ord === 0 && parents.length === 0 ? [title] : [title, ...parents, heading],
       text,
       appliesTo,
       ord,

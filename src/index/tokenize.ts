@@ -38,6 +38,9 @@ const NAMESPACE_SEPARATOR = /[.:/]/;
 /** Runs that may expand: separators, digits, or an upper-case letter (checked on runs already lower-case-compared). */
 const MAY_EXPAND = /[-_.:/\p{N}]/u;
 
+/** A word of lower-case letters, maybe capitalised (`retry`, `Retry`): one sub-word, never expands. */
+const CAPITALISED_OR_LOWER = /^\p{Lu}?[\p{Ll}\p{M}]+$/u;
+
 /** A plain lower-case word: its own only term, no expansion (the common case, kept fast). */
 function isPlainWord(run: string, lower: string): boolean {
   return run === lower && !MAY_EXPAND.test(run);
@@ -114,7 +117,7 @@ export function expandIdentifier(identifier: string): string[] {
 export function identifierExpansions(text: string): string[] {
   const seen = new Set<string>();
   for (const match of text.matchAll(IDENTIFIER)) {
-    if (isPlainWord(match[0], match[0].toLowerCase())) continue;
+    if (CAPITALISED_OR_LOWER.test(match[0]) || isPlainWord(match[0], match[0].toLowerCase())) continue;
     for (const term of expandIdentifier(match[0])) seen.add(term);
   }
   return [...seen];

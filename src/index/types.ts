@@ -1,6 +1,10 @@
 import type { Chunk, Doc, LabelValue } from '../corpus/types.ts';
 
-/** A search result: the chunk, its score (higher is better) and a <=300-character snippet. */
+/**
+ * A search result: the chunk, its score (higher is better, falling with the rank; a chunk moved
+ * in front for defining a name the query names scores above every other) and a <=300-character
+ * snippet.
+ */
 export interface Hit extends Chunk {
   score: number;
   snippet: string;

@@ -1,58 +1,96 @@
 import { createHash } from 'node:crypto';
 import type { Chunk, Doc } from '../corpus/types.ts';
+import { AtlasError } from '../errors.ts';
+import { definitionsOf, type Definitions } from '../index/definitions.ts';
+import { DEFINER_WINDOW, putDefinitionsFirst } from '../index/definitions-first.ts';
+import { computeIndexVersion } from '../index/index-version.ts';
+import { queryIdentifiers } from '../index/identifiers.ts';
+import { queryTerms } from '../index/query.ts';
+import { makeSnippet } from '../index/snippet.ts';
+import { DEFAULT_TOKENIZER, identifierExpansions } from '../index/tokenize.ts';
 import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from '../index/types.ts';
+import { assertUniqueDocIds } from '../index/unique-docs.ts';
+
+/** One chunk and what search needs of it, computed once at ingest. */
+interface Entry {
+  chunk: Chunk;
+  /** Term counts of the heading (twice), the headings between title and heading, the text, and identifier expansions. */
+  counts: Map<string, number>;
+  definitions: Definitions;
+}
 
 /**
- * A tiny in-memory {@link IndexBackend} for tests of the agent layer: term-overlap scoring, the
- * same filter semantics as the real backends, no persistence.
+ * A tiny in-memory {@link IndexBackend} for tests of the agent layer: term-overlap scoring (a
+ * heading word counts twice), identifier expansions, definitions first for queries naming an
+ * identifier, snippets, and the same filter and ingest semantics as the real backends; no
+ * persistence. It passes the shared backend suite (src/index/backend-suite.ts).
  *
  * @example
  * const index = createMemoryIndex([makeDoc('flows', 'all', [['Results', 'A step result ...']])]);
  */
 export function createMemoryIndex(docs: Doc[] = []): IndexBackend {
-  let chunks = new Map<string, Chunk>();
+  let entries = new Map<string, Entry>();
   let hashes = new Map<string, string>();
   const load = (all: Doc[]) => {
-    chunks = new Map(all.flatMap((doc) => doc.chunks.map((chunk) => [chunk.chunkId, chunk] as const)));
+    const next = new Map<string, Entry>();
+    for (const doc of all) {
+      const headingCache = new Map<string, string[]>();
+      for (const chunk of doc.chunks) {
+        if (next.has(chunk.chunkId)) {
+          throw new AtlasError('invalid-corpus', `Atlas: the chunk id "${chunk.chunkId}" is used twice (${doc.sourcePath}); nothing was written to the index.`);
+        }
+        next.set(chunk.chunkId, { chunk, counts: termCounts(chunk), definitions: definitionsOf(chunk, headingCache) });
+      }
+    }
+    entries = next;
     hashes = new Map(all.map((doc) => [doc.docId, doc.contentHash]));
   };
+  assertUniqueDocIds(docs);
   load(docs);
-  const visible = (chunk: Chunk | undefined, filter?: SearchFilter) =>
-    chunk !== undefined && passesFilter(chunk, filter) ? chunk : undefined;
+  const visible = (chunkId: string | undefined, filter?: SearchFilter) => {
+    const chunk = chunkId === undefined ? undefined : entries.get(chunkId)?.chunk;
+    return chunk !== undefined && passesFilter(chunk, filter) ? chunk : undefined;
+  };
 
   return {
     async search(query: string, options: SearchOptions): Promise<Hit[]> {
-      const terms = [...new Set(tokens(query))];
-      const scored: Hit[] = [];
-      for (const chunk of chunks.values()) {
-        if (!passesFilter(chunk, options.filter)) continue;
-        const body = tokens(`${chunk.heading} ${chunk.heading} ${chunk.text}`);
-        const score = terms.reduce((sum, term) => sum + body.filter((token) => token === term).length, 0);
-        if (score > 0) scored.push({ ...chunk, score, snippet: chunk.text.replace(/\s+/g, ' ').slice(0, 300) });
+      const terms = [...new Set([...tokens(query), ...identifierExpansions(query)])];
+      const scored: Array<Entry & { id: string; score: number }> = [];
+      for (const entry of entries.values()) {
+        if (!passesFilter(entry.chunk, options.filter)) continue;
+        const score = terms.reduce((sum, term) => sum + (entry.counts.get(term) ?? 0), 0);
+        if (score > 0) scored.push({ ...entry, id: entry.chunk.chunkId, score });
       }
-      scored.sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId));
-      return scored.slice(0, options.k);
+      scored.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+      const definers = scored
+        .slice(0, DEFINER_WINDOW)
+        .filter((entry) => entry.definitions.headings.length + entry.definitions.lines.length > 0);
+      const ranked = putDefinitionsFirst(scored.slice(0, options.k), definers, queryIdentifiers(query), options.k);
+      const snippetTerms = queryTerms(query, DEFAULT_TOKENIZER);
+      return ranked.map(({ chunk, score }) => ({ ...chunk, score, snippet: makeSnippet(chunk.text, snippetTerms, DEFAULT_TOKENIZER) }));
     },
     async getChunk(chunkId, filter) {
-      return visible(chunks.get(chunkId), filter);
+      return visible(chunkId, filter);
     },
     async neighbors(chunkId, filter) {
-      const chunk = visible(chunks.get(chunkId), filter);
+      const chunk = visible(chunkId, filter);
       if (!chunk) return [];
       return [chunk.prevChunkId, chunk.nextChunkId]
-        .map((id) => (id === undefined ? undefined : visible(chunks.get(id), filter)))
+        .map((id) => visible(id, filter))
         .filter((neighbor): neighbor is Chunk => neighbor !== undefined);
     },
     async ingest(next: Doc[]): Promise<IngestReport> {
+      assertUniqueDocIds(next);
       const before = new Map(hashes);
       load(next);
       const ids = next.map((doc) => doc.docId);
+      const sorted = (list: string[]) => list.sort();
       return {
-        added: ids.filter((id) => !before.has(id)),
-        updated: ids.filter((id) => before.has(id) && before.get(id) !== hashes.get(id)),
-        unchanged: ids.filter((id) => before.get(id) === hashes.get(id)),
-        removed: [...before.keys()].filter((id) => !hashes.has(id)),
-        chunks: chunks.size,
+        added: sorted(ids.filter((id) => !before.has(id))),
+        updated: sorted(ids.filter((id) => before.has(id) && before.get(id) !== hashes.get(id))),
+        unchanged: sorted(ids.filter((id) => before.get(id) === hashes.get(id))),
+        removed: sorted([...before.keys()].filter((id) => !hashes.has(id))),
+        chunks: entries.size,
         indexVersion: versionOf(hashes),
       };
     },
@@ -60,7 +98,7 @@ export function createMemoryIndex(docs: Doc[] = []): IndexBackend {
       return versionOf(hashes);
     },
     async stats() {
-      return { docs: hashes.size, chunks: chunks.size };
+      return { docs: hashes.size, chunks: entries.size };
     },
     async close() {},
   };
@@ -110,11 +148,21 @@ function passesFilter(chunk: Chunk, filter?: SearchFilter): boolean {
   return true;
 }
 
+/** Counts of the chunk's searchable terms: the heading twice, the headings between title and heading, the text, expansions. */
+function termCounts(chunk: Chunk): Map<string, number> {
+  const between = chunk.headingPath.slice(1, -1).join(' ');
+  const counts = new Map<string, number>();
+  const text = `${chunk.heading} ${chunk.heading} ${between} ${chunk.text}`;
+  for (const term of [...tokens(text), ...identifierExpansions(`${chunk.heading}\n${chunk.text}`)]) {
+    counts.set(term, (counts.get(term) ?? 0) + 1);
+  }
+  return counts;
+}
+
 function tokens(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
 }
 
 function versionOf(hashes: Map<string, string>): string {
-  const pairs = [...hashes.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([id, hash]) => `${id}:${hash}`);
-  return createHash('sha256').update(pairs.join('\n')).digest('hex').slice(0, 16);
+  return computeIndexVersion([...hashes].map(([docId, contentHash]) => ({ docId, contentHash })), DEFAULT_TOKENIZER);
 }

@@ -1,0 +1,111 @@
+import type { Definitions } from './definitions.ts';
+import { DEFINER_WINDOW, putDefinitionsFirst } from './definitions-first.ts';
+import { filterClause, type FilterClause } from './filter.ts';
+import { buildSearchQuery, type SearchQuery } from './query.ts';
+import { makeSnippet } from './snippet.ts';
+import { CHUNK_COLUMNS, chunkFromRow, type ChunkRow, type StatementCache } from './sqlite-rows.ts';
+import type { TokenizerOptions } from './tokenize.ts';
+import type { Hit, SearchOptions } from './types.ts';
+
+const NO_DEFINITIONS: Definitions = { headings: [], lines: [] };
+/** A chunk defining any of the keys, or none. */
+const ANY_DEFINER_SQL = 'SELECT rowid FROM definitions_fts WHERE definitions_fts MATCH ? LIMIT 1';
+/** The chunks defining any of the keys, at most {@link MAX_DEFINER_IDS}. */
+const DEFINER_IDS_SQL = 'SELECT rowid FROM definitions_fts WHERE definitions_fts MATCH ? LIMIT ?';
+const DEFINITIONS_BY_IDS_SQL = 'SELECT c.id, c.definitions FROM chunks c WHERE c.id IN (SELECT value FROM json_each(?))';
+const CHUNKS_BY_IDS_SQL = `SELECT ${CHUNK_COLUMNS}, c.id FROM chunks c WHERE c.id IN (SELECT value FROM json_each(?))`;
+/** At most this many defining chunks are looked for in the window of one query. */
+const MAX_DEFINER_IDS = 10_000;
+
+type ScoredId = { id: number; score: number };
+type ScoredRow = ChunkRow & ScoredId;
+
+/**
+ * The search of the SQLite index: the top k by BM25 (`bm25` is the weighted `bm25()` call),
+ * filters in SQL before the cut; for a query naming identifiers defined somewhere, the chunk that
+ * defines each of them in front (see definitions-first.ts); snippets computed when read.
+ *
+ * @example
+ * const search = createSqliteSearch(statements, 'bm25(chunks_fts, 2, 3, 0.5, 1, 1)', DEFAULT_TOKENIZER);
+ * await search('ORB-1202', { k: 5 });
+ */
+export function createSqliteSearch(statements: StatementCache, bm25: string, tokenizer: TokenizerOptions) {
+  const byIds = <T>(sql: string, ids: number[]) => statements.get(sql).all(JSON.stringify(ids)) as T[];
+
+  /**
+   * Most identifiers are defined nowhere: a lookup in `definitions_fts` alone (a few short
+   * doclists) says so, and the plain top k is all there is to do. Otherwise the ranking is read
+   * as ids and scores down to {@link DEFINER_WINDOW}, the definers among them are found and
+   * their definitions read; only the k chunks shown are read in full.
+   */
+  const definitionsFirst = (built: SearchQuery, k: number, where: FilterClause): ScoredRow[] | undefined => {
+    if (built.definitions === undefined) return undefined;
+    if (statements.get(ANY_DEFINER_SQL).get(built.definitions) === undefined) return undefined;
+    const isDefiner = new Set(statements.get(DEFINER_IDS_SQL).pluck().all(built.definitions, MAX_DEFINER_IDS) as number[]);
+    // Rows as [id, score] arrays (the window is long); no other call uses this statement.
+    const window = (
+      statements
+        .get(topIdsSql(bm25, where.sql))
+        .raw(true)
+        .all(built.match, ...where.params, Math.max(k, DEFINER_WINDOW)) as Array<[number, number]>
+    ).map(([id, score]): ScoredId => ({ id, score }));
+    const definers = window.filter((row) => isDefiner.has(row.id));
+    const definitions = new Map(
+      byIds<{ id: number; definitions: string }>(DEFINITIONS_BY_IDS_SQL, definers.map((row) => row.id)).map((row) => [
+        row.id,
+        JSON.parse(row.definitions) as Definitions,
+      ]),
+    );
+    const ranked = putDefinitionsFirst(
+      window.slice(0, k).map((row) => ({ ...row, definitions: NO_DEFINITIONS })),
+      definers.map((row) => ({ ...row, definitions: definitions.get(row.id) ?? NO_DEFINITIONS })),
+      built.identifiers,
+      k,
+    );
+    const rows = new Map(byIds<ChunkRow & { id: number }>(CHUNKS_BY_IDS_SQL, ranked.map((row) => row.id)).map((row) => [row.id, row]));
+    return ranked.map(({ id, score }) => ({ ...rows.get(id)!, id, score }));
+  };
+
+  return async function search(query: string, { k, filter }: SearchOptions): Promise<Hit[]> {
+    const built = buildSearchQuery(query, tokenizer);
+    if (built === undefined) return [];
+    const where = filterClause(filter, 'c');
+    const rows =
+      definitionsFirst(built, k, where) ??
+      (statements.get(topRowsSql(bm25, where.sql)).all(built.match, ...where.params, k) as ScoredRow[]);
+    return rows.map((row) =>
+      withLazySnippet({ ...chunkFromRow(row), score: row.score }, () => makeSnippet(row.text, built.terms, tokenizer)),
+    );
+  };
+}
+
+/**
+ * Top-k ids and scores by BM25. Without a filter the ranking never leaves the FTS table; with
+ * one it reads the narrow chunks_for_filters index. Ties keep ingest order.
+ */
+function topIdsSql(bm25: string, filterSql: string): string {
+  return filterSql === ''
+    ? `SELECT rowid AS id, -${bm25} AS score FROM chunks_fts
+       WHERE chunks_fts MATCH ? ORDER BY score DESC, rowid LIMIT ?`
+    : `SELECT c.id, -${bm25} AS score
+       FROM chunks_fts JOIN chunks c INDEXED BY chunks_for_filters ON c.id = chunks_fts.rowid
+       WHERE chunks_fts MATCH ?${filterSql} ORDER BY score DESC, c.id LIMIT ?`;
+}
+
+/** {@link topIdsSql}, then the chunk rows of those k, best first. */
+function topRowsSql(bm25: string, filterSql: string): string {
+  return `WITH top AS (${topIdsSql(bm25, filterSql)})
+    SELECT ${CHUNK_COLUMNS}, top.id, top.score FROM top JOIN chunks c ON c.id = top.id ORDER BY top.score DESC, top.id`;
+}
+
+/**
+ * Adds `snippet` as an enumerable property computed on first read: callers that skip hits
+ * (a search session dropping passages it already showed) never pay for their snippets.
+ */
+function withLazySnippet(hit: Omit<Hit, 'snippet'>, make: () => string): Hit {
+  let snippet: string | undefined;
+  return Object.defineProperty(hit, 'snippet', {
+    enumerable: true,
+    get: () => (snippet ??= make()),
+  }) as Hit;
+}
