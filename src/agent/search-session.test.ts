@@ -233,7 +233,7 @@ describe('SearchSession reads in pages', () => {
     ]);
     const fullText = await pagedSession({ filter: { version: '3.x' } }).searchDocs({ query: 'ORB-1150 codes' }, { fullText: true });
     expect(fullText.ok && fullText.value.results).toEqual([
-      { chunk_id: 'codes#1', doc_id: 'codes', heading: 'Table', heading_path: 'Error codes > Table', applies_to: 'all', score: 159, ...cut },
+      { chunk_id: 'codes#1', doc_id: 'codes', heading: 'Table', heading_path: 'Error codes > Table', applies_to: 'all', score: 320, ...cut },
       { chunk_id: 'codes#0', doc_id: 'codes', heading: 'Error codes', heading_path: 'Error codes', applies_to: 'all', score: 2, text: 'Every error has a code.', complete: true },
     ]);
   });
