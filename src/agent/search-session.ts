@@ -4,7 +4,7 @@ import type { Hit, IndexBackend, SearchFilter } from '../index/types.ts';
 import { EvidenceSet, type EvidenceSource } from './evidence.ts';
 import { queryKey } from './query-key.ts';
 import { lineMatches } from './section-matches.ts';
-import { CHARS_PER_TOKEN, DEFAULT_READ_TOKENS, offsetError, sectionPage, type SectionPage } from './section-page.ts';
+import { DEFAULT_READ_TOKENS, offsetError, sectionPage, type SectionPage } from './section-page.ts';
 import { matchesNote, neighborValue, passageValue, searchResultValue, type ToolOutcome } from './tool-values.ts';
 
 export type { ToolOutcome, ToolValue } from './tool-values.ts';
@@ -57,15 +57,8 @@ export interface SearchSessionOptions {
   readTokens?: number;
 }
 
-/**
- * The most characters one page holds at the default budget (800 tokens x 4).
- *
- * @deprecated Nothing is cut silently any more: read a result's `complete` and `next_offset`.
- * Kept for the offline planner until it reads them.
- */
-export const READ_CAP = DEFAULT_READ_TOKENS * CHARS_PER_TOKEN;
 /** Default weak-match threshold on the sqlite index's BM25 scores (docs/calibration.md). */
-export const DEFAULT_WEAK_SCORE = 7.4;
+export const DEFAULT_WEAK_SCORE = 9.2;
 
 /**
  * The stateful search tool of ONE conversation: skips passages already shown, refuses
