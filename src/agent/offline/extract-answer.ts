@@ -5,7 +5,8 @@ import { EvidenceView, type Sentence } from './evidence-view.ts';
 import { versionInPlay } from './planner.ts';
 import type { QuestionAnalysis } from './question.ts';
 import { relationsOf, statesRelation, type Relation } from './relations.ts';
-import { contentTerms, plainText, stem, withoutPlaceholderNotes, words } from './text.ts';
+import { plainText, withoutPlaceholderNotes } from './plain-text.ts';
+import { contentTerms, stem, words } from './text.ts';
 
 export { answerType, mentionsOtherVersion } from './answer-scoring.ts';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { entities, identifiers, isPlaceholderNote, linkTexts, plainText, sentences, sentenceUnits, stem, withoutPlaceholderNotes } from './text.ts';
+import { isPlaceholderNote, plainText, withoutPlaceholderNotes } from './plain-text.ts';
+import { entities, identifiers, linkTexts, sentences, sentenceUnits, stem } from './text.ts';
 
 describe('identifiers', () => {
   it('finds error codes, TOML keys, env vars, snake_case, dotted names and CamelCase', () => {
