@@ -5,16 +5,16 @@
  * Ranking quality of one-pass search (the classic arm) on the dev datasets: datasets/orbit and,
  * from the shared folder (`../shared` beside the checkout, or ATLAS_SHARED_DIR, or --shared),
  * graphile-worker-dev and musique-dev. Each dataset's docs are ingested into an in-memory SQLite
- * index with the default settings (or the column weights of --weights); every retrieval query with gold pages is searched once
- * (k = 15, with the query's version filter), and the ranked doc ids give recall@5, recall@15
- * and MRR@10 of the gold pages (reciprocal rank of the first hit from a gold page), overall and
- * for the queries that name an identifier.
+ * index with the default settings (or the column weights of --weights); every retrieval query
+ * with gold pages is searched once (k = 15, with the query's version filter), and the ranked doc
+ * ids give recall@5, recall@10, recall@15 and MRR@10 of the gold pages (reciprocal rank of the
+ * first hit from a gold page), overall and for the queries that name an identifier.
  *
  * `--out` writes the per-query ranked doc ids; `--before` reads such a file and prints
  * before -> after. To rank an older checkout, copy this file and src/index/identifiers.ts (which
- * only classifies the queries) into it and run it there with `--out`. The queries are read from the jsonl files directly, not
- * through the eval layer's validator, and fields other than query, kind, relevant_doc_ids and
- * version are ignored.
+ * only classifies the queries) into it and run it there with `--out`. The queries are read from
+ * the jsonl files directly, not through the eval layer's validator, and fields other than query,
+ * kind, relevant_doc_ids and version are ignored.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,6 +38,7 @@ export interface RankedQuery {
 export interface RankingMetrics {
   n: number;
   recallAt5: number;
+  recallAt10: number;
   recallAt15: number;
   mrrAt10: number;
 }
@@ -92,10 +93,10 @@ function readQueries(file: string): Array<{ id: string; query: string; kind: str
 }
 
 /**
- * recall@5, recall@15 and MRR@10 of gold pages over ranked queries (zeros for an empty list).
+ * recall@5, recall@10, recall@15 and MRR@10 of gold pages over ranked queries (zeros for an empty list).
  *
  * @example
- * rankingMetrics([{ gold: ['a'], ranked: ['b', 'a'] }]) // { n: 1, recallAt5: 1, recallAt15: 1, mrrAt10: 0.5 }
+ * rankingMetrics([{ gold: ['a'], ranked: ['b', 'a'] }]) // { n: 1, recallAt5: 1, recallAt10: 1, recallAt15: 1, mrrAt10: 0.5 }
  */
 export function rankingMetrics(queries: ReadonlyArray<Pick<RankedQuery, 'gold' | 'ranked'>>): RankingMetrics {
   const mean = (values: number[]) => (values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length);
@@ -110,6 +111,7 @@ export function rankingMetrics(queries: ReadonlyArray<Pick<RankedQuery, 'gold' |
   return {
     n: queries.length,
     recallAt5: mean(queries.map((query) => recall(query, 5))),
+    recallAt10: mean(queries.map((query) => recall(query, 10))),
     recallAt15: mean(queries.map((query) => recall(query, 15))),
     mrrAt10: mean(queries.map(reciprocalRank)),
   };
@@ -198,10 +200,11 @@ function reportRows(ranked: RankedQuery[], before: RankedQuery[] | undefined, na
 function formatRows(rows: ReportRow[], compared: boolean): string {
   const cell = (before: number | undefined, after: number) =>
     before === undefined ? after.toFixed(3) : `${before.toFixed(3)} -> ${after.toFixed(3)}`;
-  const header = ['dataset', 'queries', 'n', 'recall@5', 'recall@15', 'MRR@10'];
+  const header = ['dataset', 'queries', 'n', 'recall@5', 'recall@10', 'recall@15', 'MRR@10'];
   const lines = [header, ...rows.map((row) => [
     row.dataset, row.queries, String(row.after.n),
     cell(row.before?.recallAt5, row.after.recallAt5),
+    cell(row.before?.recallAt10, row.after.recallAt10),
     cell(row.before?.recallAt15, row.after.recallAt15),
     cell(row.before?.mrrAt10, row.after.mrrAt10),
   ])];

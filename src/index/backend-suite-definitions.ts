@@ -69,6 +69,16 @@ export function describeDefinitionsContract(context: BackendSuiteContext): void 
       expect(ids(await index.search('What does PayloadTooLarge mean?', { k: 1 }))).toEqual(['errors#1']);
     });
 
+    it('looks further down the ranking when the definition ranks below the first window', async () => {
+      const index = context.index();
+      const mentions = Array.from({ length: 60 }, (_, n) =>
+        createTestDoc({ docId: `mention-${String(n).padStart(2, '0')}`, sections: ['ORB-1202 again: ORB-1202, ORB-1202.'] }),
+      );
+      await index.ingest([errors, ...mentions]);
+      expect(ids(await index.search('orb 1202', { k: 61 }))[60]).toBe('errors#1');
+      expect(ids(await index.search('ORB-1202', { k: 2 }))).toEqual(['errors#1', 'mention-00#0']);
+    });
+
     it('finds the chunk whose heading path names it, and returns that heading path', async () => {
       const index = context.index();
       await index.ingest([splitErrors, faq]);

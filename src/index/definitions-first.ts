@@ -2,11 +2,15 @@ import type { Definitions } from './definitions.ts';
 import { definitionKeys, spellingSuffixes, type QueryIdentifier } from './identifiers.ts';
 
 /**
- * Definers are looked for among this many best matches of a query: a chunk that defines a name
- * the query names also contains the name's words, so it ranks that high in practice, and the
- * backends read only ids and scores that far down.
+ * Definers are looked for among this many best matches of a query, then, when none is there,
+ * among {@link WIDE_DEFINER_WINDOW}: a chunk that defines a name the query names also contains
+ * the name's words, so it ranks high (on the dev sets the definers moved in front ranked 5th at
+ * worst; `ORB-1202` alone ranked its definition 21st), and the backends read only ids and
+ * scores that far down.
  */
-export const DEFINER_WINDOW = 100;
+export const DEFINER_WINDOW = 50;
+/** The second, wider window (see {@link DEFINER_WINDOW}). */
+export const WIDE_DEFINER_WINDOW = 500;
 
 /** A ranked candidate: its id, its score (higher is better) and what its chunk defines. */
 export interface RankedCandidate {
@@ -62,20 +66,22 @@ export function putDefinitionsFirst<T extends RankedCandidate>(
   return [...front, ...ranked.filter((candidate) => !moved.has(candidate.id))].slice(0, k);
 }
 
-/** What one candidate defines, as sets to look spellings and keys up in, per tier. */
+/** What one candidate defines, as sets to look spellings and keys up in, per tier; keys made when first asked for. */
 interface DefinitionTiers {
   headingSpellings: Set<string>;
   lineSpellings: Set<string>;
-  headingKeys: Set<string>;
-  lineKeys: Set<string>;
+  headingKeys(): Set<string>;
+  lineKeys(): Set<string>;
 }
 
 function definitionTiers(definitions: Definitions): DefinitionTiers {
+  let headingKeys: Set<string> | undefined;
+  let lineKeys: Set<string> | undefined;
   return {
     headingSpellings: new Set(definitions.headings.flatMap(spellingSuffixes)),
     lineSpellings: new Set(definitions.lines.flatMap(spellingSuffixes)),
-    headingKeys: new Set(definitions.headings.flatMap(definitionKeys)),
-    lineKeys: new Set(definitions.lines.flatMap(definitionKeys)),
+    headingKeys: () => (headingKeys ??= new Set(definitions.headings.flatMap(definitionKeys))),
+    lineKeys: () => (lineKeys ??= new Set(definitions.lines.flatMap(definitionKeys))),
   };
 }
 
@@ -89,8 +95,8 @@ function bestDefiner<T>(
     const tests: Array<(tiers: DefinitionTiers) => boolean> = [
       (tiers) => tiers.headingSpellings.has(spelling),
       (tiers) => tiers.lineSpellings.has(spelling),
-      (tiers) => tiers.headingKeys.has(key),
-      (tiers) => tiers.lineKeys.has(key),
+      (tiers) => tiers.headingKeys().has(key),
+      (tiers) => tiers.lineKeys().has(key),
     ];
     for (const test of tests) {
       const found = indexed.find((entry) => test(entry.tiers));

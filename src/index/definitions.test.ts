@@ -26,6 +26,10 @@ describe('definitionsOf', () => {
   it('does not take a name a question or a sentence heading mentions', () => {
     expect(of('### My flow step finished, yet the step failed with ORB-1202. Why?')).toEqual(none);
     expect(of('## Loading JavaScript files from the task directory at start')).toEqual(none);
+    expect(of('## Loading JavaScript files')).toEqual(none);
+    expect(of('## JavaScript files')).toEqual({ headings: ['javascript'], lines: [] });
+    expect(of('## Loading `addJob()` files')).toEqual({ headings: ['addjob'], lines: [] });
+    expect(of('### GET /v1/queues')).toEqual({ headings: ['v1/queues'], lines: [] });
     expect(of('## Large results: `put_blob` and `ResultRef`')).toEqual({
       headings: ['put_blob', 'resultref'],
       lines: [],

@@ -123,20 +123,28 @@ function addAll(set: Set<string>, values: Iterable<string>): void {
 }
 
 /**
- * Spellings a heading defines: its identifiers when the heading is a name rather than a sentence
- * (at most {@link MAX_HEADING_WORDS} other words, and not a question: `### ORB-1202 PayloadTooLarge`,
- * `## Large results: put_blob and ResultRef`, but not `### My step failed with ORB-1202. Why?`),
- * or, when it names none, its words joined if it is short (`## Force unlock workers` -> `forceunlockworkers`).
+ * Spellings a heading defines, when the heading is a name rather than a sentence (not a
+ * question, at most {@link MAX_HEADING_WORDS} other words): the identifiers written as code
+ * (backticks, `--flag`, `call()`), those it starts with, and, when it is little else (at most
+ * one other word), all of them. So `### ORB-1202 PayloadTooLarge`, `## GET /v1/queues` and
+ * ``## Large results: `put_blob` and `ResultRef` `` define their names, while
+ * `### My step failed with ORB-1202. Why?` and `## Loading JavaScript files` do not. A heading
+ * that names none defines its words joined if it is short (`## Force unlock workers` ->
+ * `forceunlockworkers`).
  */
 function headingSpellings(heading: string): string[] {
   const text = heading.replace(HEADING_ANCHOR, '');
   const found = findIdentifiers(text);
-  if (found.length > 0) {
-    const isName = !text.trimEnd().endsWith('?') && otherWords(text, found) <= MAX_HEADING_WORDS;
-    return isName ? found.map(spellingOf) : [];
+  if (found.length === 0) {
+    const phrase = words(text);
+    return phrase.length > 1 && phrase.length <= MAX_PHRASE_WORDS ? [phrase.join('')] : [];
   }
-  const phrase = words(text);
-  return phrase.length > 1 && phrase.length <= MAX_PHRASE_WORDS ? [phrase.join('')] : [];
+  const others = otherWords(text, found);
+  if (text.trimEnd().endsWith('?') || others > MAX_HEADING_WORDS) return [];
+  const leading = new Set(leadingNames(text));
+  return found
+    .filter((identifier) => identifier.marked || others <= 1 || leading.has(spellingOf(identifier)))
+    .map(spellingOf);
 }
 
 /** Words of `text` outside the identifiers found in it, stopwords not counted. */

@@ -30,10 +30,10 @@ describe('looksLikeIdentifier', () => {
 describe('findIdentifiers', () => {
   it('finds shaped runs, flags, calls and single names in code spans, with offsets', () => {
     expect(findIdentifiers('Is `localQueue` on? See --schema, add_job() and ORB-1202.')).toEqual([
-      { name: 'localQueue', flag: false, offset: 4 },
-      { name: 'schema', flag: true, offset: 26 },
-      { name: 'add_job', flag: false, offset: 34 },
-      { name: 'ORB-1202', flag: false, offset: 48 },
+      { name: 'localQueue', flag: false, marked: true, offset: 4 },
+      { name: 'schema', flag: true, marked: true, offset: 26 },
+      { name: 'add_job', flag: false, marked: true, offset: 34 },
+      { name: 'ORB-1202', flag: false, marked: false, offset: 48 },
     ]);
   });
 

@@ -16,6 +16,8 @@ export interface FoundIdentifier {
   name: string;
   /** Whether it was written as a CLI flag (`--schema`). */
   flag: boolean;
+  /** Whether it was written as code: in backticks, as a `--flag` or as a call `name(`. */
+  marked: boolean;
   /** Offset of the name in the text. */
   offset: number;
 }
@@ -86,7 +88,8 @@ export function findIdentifiers(text: string): FoundIdentifier[] {
     if (code === undefined) {
       const name = match[3]!;
       if (match[2] !== undefined || match[4] !== undefined || looksLikeIdentifier(name)) {
-        found.push({ name, flag: match[2] !== undefined, offset: match.index + (match[2]?.length ?? 0) });
+        const marked = match[2] !== undefined || match[4] !== undefined;
+        found.push({ name, flag: match[2] !== undefined, marked, offset: match.index + (match[2]?.length ?? 0) });
       }
       continue;
     }
@@ -94,7 +97,7 @@ export function findIdentifiers(text: string): FoundIdentifier[] {
     for (const run of code.matchAll(RUN)) {
       const name = run[2]!;
       if (single || run[1] !== undefined || run[3] !== undefined || looksLikeIdentifier(name)) {
-        found.push({ name, flag: run[1] !== undefined, offset: match.index + 1 + run.index + (run[1]?.length ?? 0) });
+        found.push({ name, flag: run[1] !== undefined, marked: true, offset: match.index + 1 + run.index + (run[1]?.length ?? 0) });
       }
     }
   }

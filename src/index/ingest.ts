@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Chunk, Doc } from '../corpus/types.ts';
 import { definitionKeysText, definitionsOf } from './definitions.ts';
-import { headingPathText } from './heading-path.ts';
+import { innerHeadingsText } from './heading-path.ts';
 import { computeIndexVersion } from './index-version.ts';
 import { readMeta, writeMeta } from './schema.ts';
 import { assertUniqueDocIds } from './unique-docs.ts';
@@ -86,7 +86,7 @@ function createWriter(db: Database.Database, tokenizer: TokenizerOptions) {
       chunk.endLine, chunk.prevChunkId ?? null, chunk.nextChunkId ?? null, keys === '' ? '' : JSON.stringify(definitions),
     );
     const idents = tokenizer.identifiers ? identifierExpansions(`${chunk.heading}\n${chunk.text}`).join(' ') : '';
-    insertFtsRow.run(lastInsertRowid, chunk.title, chunk.heading, headingPathText(chunk), chunk.text, idents);
+    insertFtsRow.run(lastInsertRowid, chunk.title, chunk.heading, innerHeadingsText(chunk), chunk.text, idents);
     if (keys !== '') insertDefinitionsRow.run(lastInsertRowid, keys);
     for (const [name, value] of Object.entries(chunk.labels)) {
       for (const one of Array.isArray(value) ? value : [value]) insertLabel.run(chunk.chunkId, name, one);

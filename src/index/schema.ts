@@ -52,8 +52,8 @@ CREATE TABLE chunk_labels (
 
 /**
  * The FTS5 tables, rowid = chunks.id, contentless because chunks holds the text. `chunks_fts`
- * columns, in the order of the bm25() weights: title, heading, heading path (joined with " > "),
- * body, identifier expansions. `definitions_fts` holds the keys of the identifiers a chunk
+ * columns, in the order of the bm25() weights: title, heading, the headings of the heading path
+ * between them (heading-path.ts), body, identifier expansions. `definitions_fts` holds the keys of the identifiers a chunk
  * defines; a table of its own, so their tokens do not count in the BM25 length of the chunk.
  */
 function ftsTables(tokenizer: TokenizerOptions): string {

@@ -1,5 +1,5 @@
 import type { Definitions } from './definitions.ts';
-import { DEFINER_WINDOW, putDefinitionsFirst } from './definitions-first.ts';
+import { DEFINER_WINDOW, putDefinitionsFirst, WIDE_DEFINER_WINDOW } from './definitions-first.ts';
 import { filterClause, type FilterClause } from './filter.ts';
 import { buildSearchQuery, type SearchQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
@@ -8,10 +8,6 @@ import type { TokenizerOptions } from './tokenize.ts';
 import type { Hit, SearchOptions } from './types.ts';
 
 const NO_DEFINITIONS: Definitions = { headings: [], lines: [] };
-/** A chunk defining any of the keys, or none. */
-const ANY_DEFINER_SQL = 'SELECT rowid FROM definitions_fts WHERE definitions_fts MATCH ? LIMIT 1';
-/** The chunks defining any of the keys, at most {@link MAX_DEFINER_IDS}. */
-const DEFINER_IDS_SQL = 'SELECT rowid FROM definitions_fts WHERE definitions_fts MATCH ? LIMIT ?';
 const DEFINITIONS_BY_IDS_SQL = 'SELECT c.id, c.definitions FROM chunks c WHERE c.id IN (SELECT value FROM json_each(?))';
 const CHUNKS_BY_IDS_SQL = `SELECT ${CHUNK_COLUMNS}, c.id FROM chunks c WHERE c.id IN (SELECT value FROM json_each(?))`;
 /** At most this many defining chunks are looked for in the window of one query. */
@@ -33,23 +29,28 @@ export function createSqliteSearch(statements: StatementCache, bm25: string, tok
   const byIds = <T>(sql: string, ids: number[]) => statements.get(sql).all(JSON.stringify(ids)) as T[];
 
   /**
-   * Most identifiers are defined nowhere: a lookup in `definitions_fts` alone (a few short
-   * doclists) says so, and the plain top k is all there is to do. Otherwise the ranking is read
-   * as ids and scores down to {@link DEFINER_WINDOW}, the definers among them are found and
-   * their definitions read; only the k chunks shown are read in full.
+   * Most identifiers are defined nowhere (or only outside the filter): a lookup in
+   * `definitions_fts` (a few short doclists) says so, and the plain top k is all there is to do. Otherwise the ranking is read
+   * as ids and scores down to {@link DEFINER_WINDOW} (or {@link WIDE_DEFINER_WINDOW} when that
+   * holds no definer), the definers among them are found and their definitions read; only the
+   * k chunks shown are read in full.
    */
   const definitionsFirst = (built: SearchQuery, k: number, where: FilterClause): ScoredRow[] | undefined => {
     if (built.definitions === undefined) return undefined;
-    if (statements.get(ANY_DEFINER_SQL).get(built.definitions) === undefined) return undefined;
-    const isDefiner = new Set(statements.get(DEFINER_IDS_SQL).pluck().all(built.definitions, MAX_DEFINER_IDS) as number[]);
-    // Rows as [id, score] arrays (the window is long); no other call uses this statement.
-    const window = (
-      statements
-        .get(topIdsSql(bm25, where.sql))
-        .raw(true)
-        .all(built.match, ...where.params, Math.max(k, DEFINER_WINDOW)) as Array<[number, number]>
-    ).map(([id, score]): ScoredId => ({ id, score }));
-    const definers = window.filter((row) => isDefiner.has(row.id));
+    const definerIds = statements.get(definerIdsSql(where.sql)).pluck().all(built.definitions, ...where.params, MAX_DEFINER_IDS) as number[];
+    if (definerIds.length === 0) return undefined;
+    const isDefiner = new Set(definerIds);
+    const readWindow = (size: number): ScoredId[] =>
+      // Rows as [id, score] arrays (the window is long); no other call uses this statement.
+      (statements.get(topIdsSql(bm25, where.sql)).raw(true).all(built.match, ...where.params, size) as Array<[number, number]>).map(
+        ([id, score]) => ({ id, score }),
+      );
+    let window = readWindow(Math.max(k, DEFINER_WINDOW));
+    let definers = window.filter((row) => isDefiner.has(row.id));
+    if (definers.length === 0 && window.length === Math.max(k, DEFINER_WINDOW)) {
+      window = readWindow(Math.max(k, WIDE_DEFINER_WINDOW));
+      definers = window.filter((row) => isDefiner.has(row.id));
+    }
     const definitions = new Map(
       byIds<{ id: number; definitions: string }>(DEFINITIONS_BY_IDS_SQL, definers.map((row) => row.id)).map((row) => [
         row.id,
@@ -77,6 +78,17 @@ export function createSqliteSearch(statements: StatementCache, bm25: string, tok
       withLazySnippet({ ...chunkFromRow(row), score: row.score }, () => makeSnippet(row.text, built.terms, tokenizer)),
     );
   };
+}
+
+/**
+ * The chunks (that pass the filter) defining any of the keys of a `definitions` expression, at
+ * most {@link MAX_DEFINER_IDS}. Usually none or a few: it is a lookup of rare tokens.
+ */
+function definerIdsSql(filterSql: string): string {
+  return filterSql === ''
+    ? 'SELECT rowid FROM definitions_fts WHERE definitions_fts MATCH ? LIMIT ?'
+    : `SELECT c.id FROM definitions_fts JOIN chunks c INDEXED BY chunks_for_filters ON c.id = definitions_fts.rowid
+       WHERE definitions_fts MATCH ?${filterSql} LIMIT ?`;
 }
 
 /**

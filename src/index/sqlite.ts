@@ -24,8 +24,9 @@ export interface ColumnWeights {
   /** The chunk's own heading (the deepest heading above its text). */
   heading: number;
   /**
-   * The chunk's heading path joined with " > ": title, `##` heading, deeper headings. It repeats
-   * title and heading, and adds the headings between (a `###` chunk's `##`).
+   * The headings of the chunk's heading path between the title and its own heading (a `###`
+   * chunk's `##`), joined with " > ": title and heading have their own columns, so the whole
+   * path is searched with these three weights.
    */
   headingPath: number;
   /** The chunk's markdown text. */
@@ -36,9 +37,9 @@ export interface ColumnWeights {
 
 /**
  * Default weights: a heading match counts three times a body match, a title match twice, and a
- * match in the heading path half once more (it repeats title and heading; its `##` is shared by
- * all the `###` chunks below it). On the dev sets, split at `##` as today and split at `###`,
- * 0.5 ranked as well as 1 to 3 or better (bench/ranking.ts --weights).
+ * match in the headings between them (the `##` above a `###` chunk, shared by all the chunks
+ * below it) half. On the dev sets, split at `##` as today and split at `###`, 0.5 ranked as
+ * well as 1 to 3 or better (bench/ranking.ts --weights).
  */
 export const DEFAULT_WEIGHTS: Readonly<ColumnWeights> = Object.freeze({ title: 2, heading: 3, headingPath: 0.5, body: 1, idents: 1 });
 

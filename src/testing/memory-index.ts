@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Chunk, Doc } from '../corpus/types.ts';
 import { AtlasError } from '../errors.ts';
-import { definitionsOf, type Definitions } from '../index/definitions.ts';
-import { DEFINER_WINDOW, putDefinitionsFirst } from '../index/definitions-first.ts';
+import { definitionKeysText, definitionsOf, type Definitions } from '../index/definitions.ts';
+import { DEFINER_WINDOW, putDefinitionsFirst, WIDE_DEFINER_WINDOW } from '../index/definitions-first.ts';
 import { computeIndexVersion } from '../index/index-version.ts';
 import { queryIdentifiers } from '../index/identifiers.ts';
 import { queryTerms } from '../index/query.ts';
@@ -17,6 +17,8 @@ interface Entry {
   /** Term counts of the heading (twice), the headings between title and heading, the text, and identifier expansions. */
   counts: Map<string, number>;
   definitions: Definitions;
+  /** The keys of everything the chunk defines, to find it as the index's definitions table does. */
+  definitionKeys: Set<string>;
 }
 
 /**
@@ -39,7 +41,9 @@ export function createMemoryIndex(docs: Doc[] = []): IndexBackend {
         if (next.has(chunk.chunkId)) {
           throw new AtlasError('invalid-corpus', `Atlas: the chunk id "${chunk.chunkId}" is used twice (${doc.sourcePath}); nothing was written to the index.`);
         }
-        next.set(chunk.chunkId, { chunk, counts: termCounts(chunk), definitions: definitionsOf(chunk, headingCache) });
+        const definitions = definitionsOf(chunk, headingCache);
+        const definitionKeys = new Set(definitionKeysText(definitions).split(' ').filter((key) => key !== ''));
+        next.set(chunk.chunkId, { chunk, counts: termCounts(chunk), definitions, definitionKeys });
       }
     }
     entries = next;
@@ -62,10 +66,12 @@ export function createMemoryIndex(docs: Doc[] = []): IndexBackend {
         if (score > 0) scored.push({ ...entry, id: entry.chunk.chunkId, score });
       }
       scored.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
-      const definers = scored
-        .slice(0, DEFINER_WINDOW)
-        .filter((entry) => entry.definitions.headings.length + entry.definitions.lines.length > 0);
-      const ranked = putDefinitionsFirst(scored.slice(0, options.k), definers, queryIdentifiers(query), options.k);
+      const identifiers = queryIdentifiers(query);
+      const keys = identifiers.flatMap((identifier) => identifier.keys);
+      const defines = (entry: Entry) => keys.some((key) => entry.definitionKeys.has(key));
+      const near = scored.slice(0, DEFINER_WINDOW).filter(defines);
+      const definers = near.length > 0 ? near : scored.slice(0, WIDE_DEFINER_WINDOW).filter(defines);
+      const ranked = putDefinitionsFirst(scored.slice(0, options.k), definers, identifiers, options.k);
       const snippetTerms = queryTerms(query, DEFAULT_TOKENIZER);
       return ranked.map(({ chunk, score }) => ({ ...chunk, score, snippet: makeSnippet(chunk.text, snippetTerms, DEFAULT_TOKENIZER) }));
     },
