@@ -32,9 +32,9 @@ const MIN_FILL_TERMS = 2;
 /**
  * Writes the final answer from the evidence alone: for each part of the question, the sentence
  * that best answers it (its topic words, the identifiers named, the relation asked: default,
- * instead, cause, how), followed by the next sentence of its passage when that one states the
- * relation or continues it; then the best sentences of pages not yet quoted (a multi-hop answer
- * draws on each). Quotes are verbatim with their doc id, so every citation verifies; the answer
+ * instead, cause, how), followed by the next sentence of its passage when that one states a
+ * relation asked or continues it; then the best sentence of each hop and of each page not yet
+ * quoted (a multi-hop answer draws on each). At most 4 citations of up to 2 sentences each. Quotes are verbatim with their doc id, so every citation verifies; the answer
  * text is the quotes rendered as plain text. Abstains when the evidence does not cover the question.
  *
  * @example
@@ -103,11 +103,11 @@ function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, score: 
     const found = bestSentence(view, hopTerms, allRelations, score, selected, (sentence) => sentence.passage.searchIndex === index + 1 && fits(sentence));
     if (found && found.score >= FILL_SHARE * bestScore) add(found.sentence);
   });
-  // A multi-hop answer draws on several pages: the best sentence of each page not yet quoted.
+  // A multi-hop answer draws on several pages: the best sentence of each page not yet quoted, among
+  // sentences that themselves hold two of the question's terms (a page's nearest match is not an answer).
+  const holdsQuestion = (sentence: Sentence) => analysis.terms.filter((term) => sentence.terms.has(term)).length >= MIN_FILL_TERMS;
   for (;;) {
     const cited = new Set(selected.map((sentence) => sentence.passage.docId));
-    // Only sentences that themselves hold two of the question's terms: a page's nearest match is not an answer.
-    const holdsQuestion = (sentence: Sentence) => analysis.terms.filter((term) => sentence.terms.has(term)).length >= MIN_FILL_TERMS;
     const found = bestSentence(view, analysis.terms, allRelations, score, selected, (sentence) => !cited.has(sentence.passage.docId) && fits(sentence) && holdsQuestion(sentence));
     if (!found || found.score < FILL_SHARE * bestScore) break;
     add(found.sentence);
