@@ -84,11 +84,6 @@ const MAX_QUESTION_TERMS = 12;
  * part of the question. Never repeats a query.
  */
 export function nextQuery(analysis: QuestionAnalysis, conversation: Conversation, view: EvidenceView): string | undefined {
-  const previous = new Set(conversation.searches.map((search) => normalizeQuery(search.query)));
-  const bridges = rankBridges(analysis, conversation, view);
-  const foundAnchors = new Set(
-    analysis.anchors.filter((anchor) => isFound(anchor, view)).flatMap((anchor) => words(anchor).map(stem)),
-  );
   // The second search continues the question's own ranking (its content words rank as it does, and
   // the session skips what was shown), so the run never sees less than one longer search would;
   // the searches after it hop.
@@ -96,6 +91,11 @@ export function nextQuery(analysis: QuestionAnalysis, conversation: Conversation
     const continued = continuationQuery(analysis);
     if (continued !== '' && !conversation.searches.some((search) => search.query === continued)) return continued;
   }
+  const previous = new Set(conversation.searches.map((search) => normalizeQuery(search.query)));
+  const bridges = rankBridges(analysis, conversation, view);
+  const foundAnchors = new Set(
+    analysis.anchors.filter((anchor) => isFound(anchor, view)).flatMap((anchor) => words(anchor).map(stem)),
+  );
   for (const bridge of bridges.slice(0, 6)) {
     const bridgeWords = new Set(words(bridge.term));
     const companions = bridges
