@@ -1,9 +1,11 @@
 /** Tags that end a line of text: their inner texts stay on separate lines. */
 const LINE_TAGS = /<\/?(?:address|article|aside|blockquote|br|caption|dd|details|div|dl|dt|figcaption|figure|footer|h[1-6]|header|hr|li|nav|ol|p|pre|section|summary|table|tbody|tfoot|thead|tr|ul)\b[^<>]*>/gi;
 
+/** The named entities documentation writes in prose. */
 const NAMED_ENTITIES: Record<string, string> = {
   amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '\u2014', ndash: '\u2013',
   ldquo: '\u201c', rdquo: '\u201d', lsquo: '\u2018', rsquo: '\u2019', hellip: '\u2026', copy: '\u00a9',
+  times: '\u00d7', rarr: '\u2192', larr: '\u2190',
 };
 
 /**
@@ -43,7 +45,15 @@ export function inlineHtmlText(html: string): string {
   return htmlToText(html);
 }
 
-function decodeEntities(text: string): string {
+/**
+ * HTML character references decoded: the common named ones, decimal and hex; unknown or invalid
+ * ones stay as written. Markdown passes them through, so the corpus, the offline planner's answer
+ * text and the eval's fact matching all decode them here.
+ *
+ * @example
+ * decodeEntities('won&apos;t &mdash; &#39;x&#x27;'); // "won't \u2014 'x'"
+ */
+export function decodeEntities(text: string): string {
   if (!text.includes('&')) return text;
   return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (entity, name: string) => {
     if (name[0] === '#') {

@@ -1,3 +1,5 @@
+import { decodeEntities } from '../corpus/html.ts';
+
 /** A key fact a correct answer must contain: its accepted spellings (any one is enough). */
 export type Fact = string[];
 
@@ -20,7 +22,7 @@ export type Fact = string[];
  * normalizeFactText('Don&apos;t retry'); // "don't retry"
  */
 export function normalizeFactText(text: string): string {
-  return decodeCharacterReferences(text)
+  return decodeEntities(text)
     .normalize('NFKC')
     .replace(/[\u2018\u2019\u201B]/g, "'")
     .replace(/[\u201C\u201D\u201F]/g, '"')
@@ -28,30 +30,6 @@ export function normalizeFactText(text: string): string {
     .replace(/\s+/g, ' ')
     .trim()
     .toLowerCase();
-}
-
-const NAMED_REFERENCES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-  lsquo: '\u2018',
-  rsquo: '\u2019',
-  ldquo: '\u201C',
-  rdquo: '\u201D',
-  ndash: '\u2013',
-  mdash: '\u2014',
-  hellip: '\u2026',
-};
-
-function decodeCharacterReferences(text: string): string {
-  return text.replace(/&(?:#(\d{1,7})|#[xX]([0-9A-Fa-f]{1,6})|([A-Za-z]+));/g, (reference, decimal?: string, hex?: string, name?: string) => {
-    const code = decimal !== undefined ? Number(decimal) : hex !== undefined ? Number.parseInt(hex, 16) : undefined;
-    if (code !== undefined) return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : reference;
-    return NAMED_REFERENCES[name ?? ''] ?? reference;
-  });
 }
 
 /** Which facts of a case an answer holds. */
