@@ -5,11 +5,7 @@ import type {
   LanguageModelV3GenerateResult,
   LanguageModelV3StreamPart,
 } from '@ai-sdk/provider';
-
-/** A rough token count (4 characters a token), for in-process models that have no tokenizer. */
-export function approximateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
+import { estimateTokens } from './section-page.ts';
 
 /**
  * Builds an AI SDK `LanguageModelV3` for an in-process model (the offline planner, scripted test
@@ -26,13 +22,13 @@ export function inProcessModel(
 ): LanguageModelV3 {
   const generate = async (call: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> => {
     const content = respond(call);
-    const inputTokens = options.inputTokens?.(call) ?? approximateTokens(JSON.stringify(call.prompt));
+    const inputTokens = options.inputTokens?.(call) ?? estimateTokens(JSON.stringify(call.prompt));
     return {
       content,
       finishReason: { unified: content.some((part) => part.type === 'tool-call') ? 'tool-calls' : 'stop', raw: undefined },
       usage: {
         inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 },
-        outputTokens: { total: approximateTokens(JSON.stringify(content)), text: undefined, reasoning: undefined },
+        outputTokens: { total: estimateTokens(JSON.stringify(content)), text: undefined, reasoning: undefined },
       },
       warnings: [],
     };
