@@ -1,6 +1,4 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { sharedFolder } from '../testing/shared-folder.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chunk } from '../corpus/types.ts';
 import { loadCorpus } from '../corpus/index.ts';
@@ -11,10 +9,7 @@ import { DEFAULT_READ_TOKENS, estimateTokens } from './section-page.ts';
 import { executeToolCall } from './tools.ts';
 
 // The real Graphile Worker docs (MIT), kept outside the repo at ../shared/corpora/graphile-worker.
-const sharedDir = process.env.ATLAS_SHARED_DIR ?? fileURLToPath(new URL('../../../shared', import.meta.url));
-const corpusRoot = join(sharedDir, 'corpora/graphile-worker/docs');
-const present = existsSync(corpusRoot);
-const absent = `the real corpus folder ${corpusRoot} is absent (it lives outside the repo, beside it in ../shared/corpora)`;
+const { path: corpusRoot, present, absent } = sharedFolder('corpora/graphile-worker/docs', process.env);
 
 describe('read_section on the real Graphile Worker docs', () => {
   let index: IndexBackend;

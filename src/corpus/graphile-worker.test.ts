@@ -1,16 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { sharedFolder } from '../testing/shared-folder.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_CHUNK_CHARS, DEFAULT_MIN_CHUNK_CHARS, loadCorpus, type Doc, type LoadedCorpus } from './index.ts';
 import { meaningfulLength } from './meaningful-length.ts';
 
 // The real Graphile Worker docs (MIT), kept outside the repo at ../shared/corpora/graphile-worker.
 // ATLAS_SHARED_DIR points elsewhere when the checkout is not beside ../shared (CI clones, forks).
-const sharedDir = process.env.ATLAS_SHARED_DIR ?? fileURLToPath(new URL('../../../shared', import.meta.url));
-const corpusRoot = join(sharedDir, 'corpora/graphile-worker/docs');
-const present = existsSync(corpusRoot);
-const absent = `the real corpus folder ${corpusRoot} is absent (it lives outside the repo, beside it in ../shared/corpora)`;
+const { path: corpusRoot, present, absent } = sharedFolder('corpora/graphile-worker/docs', process.env);
 
 describe('loadCorpus on the real Graphile Worker docs', () => {
   let corpus: LoadedCorpus;

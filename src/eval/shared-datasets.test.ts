@@ -1,16 +1,11 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { sharedFolder } from '../testing/shared-folder.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compareCases } from './cases.ts';
 import { loadDataset, type Dataset } from './dataset.ts';
 import { checkFacts } from './facts.ts';
 
 // The dev datasets live outside the repo, beside it in ../shared/datasets (or under ATLAS_SHARED_DIR).
-const sharedDir = process.env.ATLAS_SHARED_DIR ?? fileURLToPath(new URL('../../../shared', import.meta.url));
-const graphile = join(sharedDir, 'datasets/graphile-worker-dev');
-const present = existsSync(graphile);
-const absent = `the dataset folder ${graphile} is absent (it lives outside the repo, beside it in ../shared/datasets)`;
+const { path: graphile, present, absent } = sharedFolder('datasets/graphile-worker-dev', process.env);
 
 describe('the graphile-worker-dev dataset', () => {
   let dataset: Dataset;
