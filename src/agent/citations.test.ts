@@ -47,3 +47,72 @@ describe('verifyCitations', () => {
     });
   });
 });
+
+describe('elided quotes', () => {
+  const retries =
+    'Settle a job by acking it. Jobs that fail are retried with exponential backoff. ' +
+    'After 25 attempts the job is marked as permanently failed. Call `addJob(...)` again to requeue it.';
+  const retriesIndex = createMemoryIndex([
+    makeDoc('retries', 'all', [
+      ['Retries', retries],
+      ['Leases', 'A worker holds a job for the length of its lease.'],
+    ]),
+  ]);
+
+  async function evidenceOfBothSections() {
+    const session = new SearchSession({ index: retriesIndex });
+    await session.readSection({ chunk_id: 'retries#0' });
+    await session.readSection({ chunk_id: 'retries#1' });
+    return session.evidence;
+  }
+
+  it('drops a chain of content-free fragments, naming the fragment and the rule', async () => {
+    const quote = 'S ... e ... t ... l ... e ... a ... s ... e';
+    expect(verifyCitations([{ doc_id: 'retries', quote }], await evidenceOfBothSections())).toEqual({
+      kept: [],
+      dropped: [
+        {
+          docId: 'retries',
+          quote,
+          reason: 'elided quote: the fragment "s" is too short to support a claim (each part between "..." needs at least 3 words or 15 letters)',
+        },
+      ],
+    });
+  });
+
+  it('keeps whole sentences elided in order within one passage, the way the offline planner quotes', async () => {
+    const quote = 'Settle a job by acking it. ... After 25 attempts the job is marked as permanently failed.';
+    const { kept, dropped } = verifyCitations([{ doc_id: 'retries', quote }], await evidenceOfBothSections());
+    expect(dropped).toEqual([]);
+    expect(kept.map((citation) => [citation.chunkId, citation.quote])).toEqual([['retries#0', quote]]);
+  });
+
+  it('accepts a single long identifier as a fragment, and a quote whose "..." is the docs\' own text', async () => {
+    const evidence = await evidenceOfBothSections();
+    const identifier = verifyCitations([{ doc_id: 'retries', quote: 'exponential backoff ... permanently failed' }], evidence);
+    expect(identifier.kept.map((citation) => citation.chunkId)).toEqual(['retries#0']);
+    const literal = verifyCitations([{ doc_id: 'retries', quote: 'Call `addJob(...)` again to requeue it.' }], evidence);
+    expect([literal.kept.length, literal.dropped]).toEqual([1, []]);
+  });
+
+  it('drops fragments out of order, or taken from two passages, with the reason', async () => {
+    const evidence = await evidenceOfBothSections();
+    const outOfOrder = 'After 25 attempts the job ... Jobs that fail are retried';
+    const twoPassages = 'Jobs that fail are retried ... holds a job for the length';
+    const reason = 'the fragments of the elided quote do not occur in order within one passage of "retries" that this run saw or read';
+    expect(verifyCitations([{ doc_id: 'retries', quote: outOfOrder }, { doc_id: 'retries', quote: twoPassages }], evidence)).toEqual({
+      kept: [],
+      dropped: [
+        { docId: 'retries', quote: outOfOrder, reason },
+        { docId: 'retries', quote: twoPassages, reason },
+      ],
+    });
+  });
+
+  it('drops a quote that is mostly elision marks', async () => {
+    const quote = 'Settle a job ... ... ... ... ... ... ... the job is';
+    expect(verifyCitations([{ doc_id: 'retries', quote }], await evidenceOfBothSections()).dropped).toEqual([
+      { docId: 'retries', quote, reason: 'elided quote: only 46% of the quote is quoted text, the rest elision marks (at least 50% needed)' },
+    ]);
+  });
+});

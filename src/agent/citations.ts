@@ -5,14 +5,35 @@ import type { EvidenceSet } from './evidence.ts';
 export const MIN_QUOTE_CHARS = 12;
 
 /**
+ * What each fragment of an elided quote (`a ... b`) needs to count as quoted text: at least
+ * this many words (runs of letters or digits), or {@link MIN_FRAGMENT_CHARS} letters and digits
+ * (one long identifier such as `PayloadTooLargeError`). Three words make a phrase that can
+ * carry a claim ("retried 25 times"); one or two short words ("the", "e") match almost anywhere,
+ * so a chain of them "verifies" against any long passage.
+ */
+export const MIN_FRAGMENT_WORDS = 3;
+/** Letters and digits that make a fragment of substance on their own (see {@link MIN_FRAGMENT_WORDS}). */
+export const MIN_FRAGMENT_CHARS = 15;
+/**
+ * Share of an elided quote's characters (spaces aside) that must be quoted text rather than
+ * elision marks: a quote that is mostly "..." says little about what it cites.
+ */
+export const MIN_QUOTED_SHARE = 0.5;
+
+/**
  * Checks each citation against the evidence the run was actually shown: the quote (whitespace,
- * case and markdown marks normalised; "..." may elide text between parts) must occur in a text
- * shown for a chunk of the cited doc: a snippet, or one page of a section (a quote from page 2
- * of a long section verifies only once page 2 was read). Returns the kept citations, located in their source, and
- * the dropped ones with the reason.
+ * case and markdown marks normalised) must occur in a text shown for a chunk of the cited doc:
+ * a snippet, or one page of a section (a quote from page 2 of a long section verifies only once
+ * page 2 was read). A quote may elide text with "..." (or "…", "[...]") when every fragment is
+ * of substance ({@link MIN_FRAGMENT_WORDS} words or {@link MIN_FRAGMENT_CHARS} letters), the
+ * fragments are most of the quote ({@link MIN_QUOTED_SHARE}) and they occur in order within one
+ * shown text; a quote whose "..." is literal text (`addJob(...)`) verifies as written. Returns
+ * the kept citations, located in their source, and the dropped ones with the reason.
  *
  * @example
  * const { kept, dropped } = verifyCitations([{ doc_id: 'flows', quote: 'Steps run in order.' }], evidence);
+ * verifyCitations([{ doc_id: 'flows', quote: 'S ... e ... t' }], evidence).dropped[0]?.reason;
+ * // 'elided quote: the fragment "s" is too short to support a claim (...)'
  */
 export function verifyCitations(
   citations: Array<{ doc_id: string; quote: string }>,
@@ -38,7 +59,18 @@ export function verifyCitations(
       drop(`quote too short to support a claim (under ${MIN_QUOTE_CHARS} characters)`);
       continue;
     }
-    const found = findQuote(parts, evidence, normalizedOf, (itemDocId) => itemDocId === docId);
+    // "..." may be the docs' own text (`addJob(...)`): a quote found as written needs no elision rules.
+    const literal = parts.length > 1 ? [trimEdges(normalize(quote).text)] : parts;
+    const ofDoc = (itemDocId: string) => itemDocId === docId;
+    let found = findQuote(literal, evidence, normalizedOf, ofDoc);
+    if (!found && parts.length > 1) {
+      const problem = elisionProblem(quote, parts);
+      if (problem) {
+        drop(problem);
+        continue;
+      }
+      found = findQuote(parts, evidence, normalizedOf, ofDoc);
+    }
     if (found) {
       kept.push({ ...found, quote });
       continue;
@@ -46,9 +78,40 @@ export function verifyCitations(
     const elsewhere = findQuote(parts, evidence, normalizedOf, (itemDocId) => itemDocId !== docId);
     if (elsewhere) drop(`quote is from doc "${elsewhere.docId}", not "${docId}"`);
     else if (!evidence.hasDoc(docId)) drop(`doc "${docId}" was never seen or read in this run`);
+    else if (parts.length > 1) drop(`the fragments of the elided quote do not occur in order within one passage of "${docId}" that this run saw or read`);
     else drop(`quote does not occur in the passages of "${docId}" that this run saw or read`);
   }
   return { kept, dropped };
+}
+
+/**
+ * Why an elided quote cannot support a claim, or undefined when its fragments are of substance
+ * and are most of the quote.
+ */
+function elisionProblem(quote: string, parts: string[]): string | undefined {
+  const thin = parts.find((part) => !hasSubstance(part));
+  if (thin !== undefined) {
+    return `elided quote: the fragment "${thin}" is too short to support a claim (each part between "..." needs at least ${MIN_FRAGMENT_WORDS} words or ${MIN_FRAGMENT_CHARS} letters)`;
+  }
+  const quoted = parts.reduce((sum, part) => sum + nonSpaceLength(part), 0);
+  const share = quoted / Math.max(1, nonSpaceLength(normalize(quote).text));
+  if (share < MIN_QUOTED_SHARE) {
+    return `elided quote: only ${Math.round(share * 100)}% of the quote is quoted text, the rest elision marks (at least ${MIN_QUOTED_SHARE * 100}% needed)`;
+  }
+  return undefined;
+}
+
+function hasSubstance(fragment: string): boolean {
+  const words = fragment.match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.length >= MIN_FRAGMENT_WORDS || words.join('').length >= MIN_FRAGMENT_CHARS;
+}
+
+function nonSpaceLength(text: string): number {
+  return text.replace(/\s+/g, '').length;
+}
+
+function trimEdges(text: string): string {
+  return text.replace(/^[\s.,;:]+|[\s.,;:]+$/g, '');
 }
 
 type Located = Omit<Citation, 'quote'>;
@@ -81,7 +144,7 @@ function findQuote(
 export function quoteParts(quote: string): string[] {
   return quote
     .split(/\.\.\.|…|\[\.\.\.\]/)
-    .map((part) => normalize(part).text.replace(/^[\s.,;:]+|[\s.,;:]+$/g, ''))
+    .map((part) => trimEdges(normalize(part).text))
     .filter((part) => part.length > 0);
 }
 
