@@ -147,7 +147,7 @@ describe('agenticRun', () => {
     expect(run.trace.stopReason).toBe('search-budget');
   });
 
-  it('returns malformed arguments and unknown tools as error results the model can read', async () => {
+  it('returns malformed arguments and unknown tools as error results naming the field, and records each in trace.errors', async () => {
     const model = createScriptedModel([
       {
         toolCalls: [
@@ -160,20 +160,32 @@ describe('agenticRun', () => {
       { answer: { text: 'A graph.', citations: [{ doc_id: 'flows', quote: 'A flow is a graph of steps.' }] } },
     ]);
     const run = await agenticRun('What is a flow?', { model, index: createMemoryIndex(docs) });
+    const badJson = 'invalid arguments for search_docs: the arguments must be a JSON object, got text "{\\"query\\": \\"flows" (is it valid JSON?). Send e.g. {"query": "lease timeout"}.';
+    const unknown = 'unknown tool "delete_index". Available tools: search_docs, read_section, read_neighbors.';
+    const missing =
+      'invalid arguments for read_section: chunk_id: expected a string (A chunk_id returned by search_docs, e.g. "flows#3"), got nothing (it is required). Send e.g. {"chunk_id": "flows#2"}.';
     expect(toolResultsOf(model.requests[1]).map((part) => part.output)).toEqual([
-      {
-        type: 'error-text',
-        value:
-          'invalid arguments for search_docs: the arguments are not a JSON object matching the tool schema. Send e.g. {"query": "lease timeout"}.',
-      },
-      { type: 'error-text', value: 'unknown tool "delete_index". Available tools: search_docs, read_section, read_neighbors.' },
-      {
-        type: 'error-text',
-        value:
-          'invalid arguments for read_section: the arguments are not a JSON object matching the tool schema. Send e.g. {"chunk_id": "flows#2"}.',
-      },
+      { type: 'error-text', value: badJson },
+      { type: 'error-text', value: unknown },
+      { type: 'error-text', value: missing },
+    ]);
+    expect(run.trace.errors).toEqual([
+      `tool call rejected: search_docs {"query": "flows: ${badJson}`,
+      `tool call rejected: delete_index {}: ${unknown}`,
+      `tool call rejected: read_section {"chunk":"flows#0"}: ${missing}`,
     ]);
     expect(run.answer.abstained).toBe(false);
+  });
+
+  it('runs a search whose optional version is null (OpenAI strict mode) as a search of every version', async () => {
+    const model = createScriptedModel([
+      { toolCalls: [search('lease timeout', { version: null })] },
+      { answer: { text: 'Seconds.', citations: [{ doc_id: 'leases-2x', quote: 'The lease timeout is ORBIT_LEASE_TIMEOUT in seconds.' }] } },
+    ]);
+    const run = await agenticRun('What is the lease timeout?', { model, index: createMemoryIndex(docs) });
+    expect(run.trace.steps.map((step) => [step.query, step.filter])).toEqual([['lease timeout', {}]]);
+    expect(run.trace.errors).toEqual([]);
+    expect(run.answer.citations.map((citation) => citation.docId)).toEqual(['leases-2x']);
   });
 
   it('ends a model that never stops on the step cap, with an answer', async () => {

@@ -13,7 +13,7 @@ import {
   type StopCondition,
   type StopReason,
 } from './stop-conditions.ts';
-import { agentTools, executeToolCall } from './tools.ts';
+import { checkToolCall, executeToolCall } from './tools.ts';
 
 export interface AgenticRunOptions extends AskOptions {
   index: IndexBackend;
@@ -86,26 +86,20 @@ async function answerToolCalls(session: SearchSession, calls: RequestedToolCall[
 }
 
 async function runToolCall(session: SearchSession, call: RequestedToolCall, recorder: RunRecorder): Promise<ToolOutcome> {
-  const known = Object.hasOwn(agentTools, call.toolName);
-  if (call.invalidReason !== undefined && known) {
-    return {
-      ok: false,
-      error: `invalid arguments for ${call.toolName}: the arguments are not a JSON object matching the tool schema. Send e.g. ${exampleArguments(call.toolName)}.`,
-    };
+  // The AI SDK marks calls it could not parse or validate; the check below names the field at fault either way.
+  const checked = checkToolCall(call.toolName, call.input);
+  if (!checked.ok) {
+    recorder.errors.push(`tool call rejected: ${call.toolName} ${argumentsText(call.input)}: ${checked.error}`);
+    return checked;
   }
-  const isSearch = call.toolName === 'search_docs';
-  if (isSearch) {
-    const input = call.input as { query?: unknown; version?: unknown } | undefined;
-    recorder.emit({
-      type: 'search-start',
-      query: String(input?.query ?? ''),
-      ...(typeof input?.version === 'string' ? { version: input.version } : {}),
-    });
+  if (checked.toolName === 'search_docs') {
+    const { query, version } = checked.input;
+    recorder.emit({ type: 'search-start', query, ...(version === undefined ? {} : { version }) });
   }
   const before = { steps: session.steps.length, reads: session.reads.length };
   let outcome: ToolOutcome;
   try {
-    outcome = await executeToolCall(session, call.toolName, call.input);
+    outcome = await executeToolCall(session, checked.toolName, checked.input);
   } catch (error) {
     recorder.errors.push(`tool ${call.toolName} failed: ${error instanceof Error ? error.message : String(error)}`);
     outcome = { ok: false, error: `the ${call.toolName} tool failed; try again with a different request or answer.` };
@@ -117,6 +111,8 @@ async function runToolCall(session: SearchSession, call: RequestedToolCall, reco
   return outcome;
 }
 
-function exampleArguments(toolName: string): string {
-  return toolName === 'search_docs' ? '{"query": "lease timeout"}' : '{"chunk_id": "flows#2"}';
+/** A tool call's arguments as recorded in the trace: JSON (or the raw text), at most 300 characters. */
+function argumentsText(input: unknown): string {
+  const text = typeof input === 'string' ? input : (JSON.stringify(input) ?? String(input));
+  return text.length > 300 ? `${text.slice(0, 299)}…` : text;
 }

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
 import { SearchSession } from './search-session.ts';
-import { executeToolCall } from './tools.ts';
+import { checkToolCall, executeToolCall } from './tools.ts';
 
 const index = createMemoryIndex([makeDoc('notes', 'all', [['Notes', 'aaaa bbbb cccc dddd eeee.\n\nffff gggg hhhh iiii']])]);
 const offsetRule =
   'offset: offset must be a whole number of characters from 0: use 0 for the start, or the next_offset of the page you read last';
 const invalid = (issue: string) => ({
   ok: false,
-  error: `invalid arguments for read_section: ${issue}. Send a JSON object matching the tool schema.`,
+  error: `invalid arguments for read_section: ${issue}. Send e.g. {"chunk_id": "flows#2"}.`,
 });
 
 describe('executeToolCall', () => {
@@ -30,5 +30,34 @@ describe('executeToolCall', () => {
       error: 'offset 46 is past the end of "notes#0" (46 characters, last offset 45); use 0 for the start, or the next_offset of the page you read last.',
     });
   });
+});
 
+describe('checkToolCall', () => {
+  it('reads null as absent for every optional argument (OpenAI strict mode), and keeps null an error for a required one', () => {
+    expect(checkToolCall('search_docs', { query: 'lease', version: null })).toEqual({ ok: true, toolName: 'search_docs', input: { query: 'lease' } });
+    expect(checkToolCall('read_section', { chunk_id: 'notes#0', offset: null, query: null })).toEqual({
+      ok: true,
+      toolName: 'read_section',
+      input: { chunk_id: 'notes#0' },
+    });
+    expect(checkToolCall('read_neighbors', { chunk_id: null })).toEqual({
+      ok: false,
+      error:
+        'invalid arguments for read_neighbors: chunk_id: expected a string (A chunk_id returned by search_docs, e.g. "flows#3"), got null. Send e.g. {"chunk_id": "flows#2"}.',
+    });
+  });
+
+  it('names each field at fault, what it takes and what came', () => {
+    expect(checkToolCall('search_docs', { version: 3 })).toEqual({
+      ok: false,
+      error:
+        'invalid arguments for search_docs: query: expected a string (Keywords or a question. Use exact identifiers (error codes, setting names) when you know them), got nothing (it is required); ' +
+        'version: expected a string (Release line to restrict to, e.g. "3.x". Omit to search every version), got 3 (number). Send e.g. {"query": "lease timeout"}.',
+    });
+    expect(checkToolCall('search_docs', '{"query": "flo')).toEqual({
+      ok: false,
+      error: 'invalid arguments for search_docs: the arguments must be a JSON object, got text "{\\"query\\": \\"flo" (is it valid JSON?). Send e.g. {"query": "lease timeout"}.',
+    });
+    expect(checkToolCall('drop_table', {})).toEqual({ ok: false, error: 'unknown tool "drop_table". Available tools: search_docs, read_section, read_neighbors.' });
+  });
 });

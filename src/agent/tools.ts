@@ -35,16 +35,33 @@ export const readSectionInput = z.object({
 
 /**
  * A zod schema as an AI SDK schema whose JSON Schema is computed once, not on every model call
- * (the conversion dominated the loop's own overhead); values are still validated by zod.
+ * (the conversion dominated the loop's own overhead); values are still validated by zod, with
+ * `null` read as absent for optional fields (see {@link withoutNullOptionals}).
  */
 export function precomputedSchema<T>(schema: z.ZodType<T>): Schema<T> {
   const converted = zodSchema(schema).jsonSchema;
   return jsonSchema<T>(converted as Parameters<typeof jsonSchema>[0], {
     validate: (value) => {
-      const parsed = schema.safeParse(value);
+      const parsed = schema.safeParse(withoutNullOptionals(schema, value));
       return parsed.success ? { success: true, value: parsed.data } : { success: false, error: parsed.error };
     },
   });
+}
+
+/**
+ * Drops the `null` values of an object's optional fields: models in OpenAI strict mode send
+ * `null` for every optional argument they leave out, which means "absent", not a bad value.
+ * A `null` for a required field stays, so its error names the field.
+ *
+ * @example
+ * withoutNullOptionals(searchDocsInput, { query: 'lease', version: null }); // { query: 'lease' }
+ */
+export function withoutNullOptionals(schema: z.ZodType, value: unknown): unknown {
+  if (!(schema instanceof z.ZodObject) || !isPlainObject(value)) return value;
+  const shape = schema.shape as Record<string, z.ZodType>;
+  return Object.fromEntries(
+    Object.entries(value).filter(([key, field]) => !(field === null && shape[key]?.safeParse(undefined).success === true)),
+  );
 }
 
 /**
@@ -72,39 +89,93 @@ export const agentTools = {
 /** Names of the tools the loop answers. */
 export type AgentToolName = keyof typeof agentTools;
 
+/** The arguments of each tool. */
+const toolInputs = { search_docs: searchDocsInput, read_section: readSectionInput, read_neighbors: chunkInput } as const;
+
+/** Example arguments, named in the error a malformed call gets back. */
+const exampleArguments: Record<AgentToolName, string> = {
+  search_docs: '{"query": "lease timeout"}',
+  read_section: '{"chunk_id": "flows#2"}',
+  read_neighbors: '{"chunk_id": "flows#2"}',
+};
+
+/** A tool call checked against its schema: the tool and its parsed arguments, or the error for the model. */
+export type CheckedToolCall =
+  | { [K in AgentToolName]: { ok: true; toolName: K; input: z.infer<(typeof toolInputs)[K]> } }[AgentToolName]
+  | { ok: false; error: string };
+
+/**
+ * Checks a tool call before it runs: the tool must exist and its arguments must match the tool's
+ * schema (`null` for an optional argument counts as absent). The error names the tool, each
+ * field at fault, what was expected and what came, so the model can fix its next call.
+ *
+ * @example
+ * checkToolCall('search_docs', { query: 'lease', version: null }); // { ok: true, toolName: 'search_docs', input: { query: 'lease' } }
+ * checkToolCall('search_docs', { query: 'lease', version: 3 }).ok; // false: 'version: expected a string ("Release line ..."), got 3 (number)'
+ */
+export function checkToolCall(toolName: string, input: unknown): CheckedToolCall {
+  if (!Object.hasOwn(toolInputs, toolName)) {
+    return { ok: false, error: `unknown tool "${toolName}". Available tools: ${Object.keys(agentTools).join(', ')}.` };
+  }
+  const name = toolName as AgentToolName;
+  if (!isPlainObject(input)) {
+    return {
+      ok: false,
+      error: `invalid arguments for ${name}: the arguments must be a JSON object, got ${describeValue(input)}. Send e.g. ${exampleArguments[name]}.`,
+    };
+  }
+  const schema: z.ZodObject = toolInputs[name];
+  const parsed = schema.safeParse(withoutNullOptionals(schema, input));
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => issueText(schema, issue, input)).join('; ');
+    return { ok: false, error: `invalid arguments for ${name}: ${issues}. Send e.g. ${exampleArguments[name]}.` };
+  }
+  return { ok: true, toolName: name, input: parsed.data } as CheckedToolCall;
+}
+
 /**
  * Runs one tool call against the session. Unknown tools and invalid arguments come back as
- * error outcomes the model can read; nothing here throws for bad model input.
+ * error outcomes the model can read ({@link checkToolCall}); nothing here throws for bad model input.
  *
  * @example
  * await executeToolCall(session, 'search_docs', { query: 'ORB-1202' });
  */
 export async function executeToolCall(session: SearchSession, toolName: string, input: unknown): Promise<ToolOutcome> {
-  switch (toolName) {
-    case 'search_docs': {
-      const parsed = searchDocsInput.safeParse(input);
-      if (!parsed.success) return invalidArguments(toolName, parsed.error);
-      return session.searchDocs(parsed.data);
-    }
-    case 'read_section': {
-      const parsed = readSectionInput.safeParse(input);
-      if (!parsed.success) return invalidArguments(toolName, parsed.error);
-      return session.readSection(parsed.data);
-    }
-    case 'read_neighbors': {
-      const parsed = chunkInput.safeParse(input);
-      if (!parsed.success) return invalidArguments(toolName, parsed.error);
-      return session.readNeighbors(parsed.data);
-    }
-    default:
-      return {
-        ok: false,
-        error: `unknown tool "${toolName}". Available tools: ${Object.keys(agentTools).join(', ')}.`,
-      };
+  const checked = checkToolCall(toolName, input);
+  if (!checked.ok) return checked;
+  switch (checked.toolName) {
+    case 'search_docs':
+      return session.searchDocs(checked.input);
+    case 'read_section':
+      return session.readSection(checked.input);
+    case 'read_neighbors':
+      return session.readNeighbors(checked.input);
   }
 }
 
-function invalidArguments(toolName: string, error: z.ZodError): ToolOutcome {
-  const issues = error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ');
-  return { ok: false, error: `invalid arguments for ${toolName}: ${issues}. Send a JSON object matching the tool schema.` };
+/** One schema issue as the model reads it: the field, what it takes, and what it got. */
+function issueText(schema: z.ZodObject, issue: z.core.$ZodIssue, input: Record<string, unknown>): string {
+  const field = issue.path.join('.') || 'arguments';
+  // Zod's own wording ("Invalid input: expected string, received number") is replaced; a schema's own message is kept.
+  if (issue.code !== 'invalid_type' || !issue.message.startsWith('Invalid input')) return `${field}: ${issue.message}`;
+  const top = issue.path[0];
+  const description = typeof top === 'string' ? (schema.shape as Record<string, z.ZodType>)[top]?.description : undefined;
+  const got = typeof top === 'string' && Object.hasOwn(input, top) ? describeValue(input[top]) : 'nothing (it is required)';
+  return `${field}: expected ${article(issue.expected)}${description ? ` (${description.replace(/\.$/, '')})` : ''}, got ${got}`;
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return `text ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)} (is it valid JSON?)`;
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  return `${String(value)} (${typeof value})`;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
