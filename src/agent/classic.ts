@@ -22,7 +22,7 @@ export async function classicAsk(question: string, options: ClassicAskOptions): 
   const k = options.k ?? 5;
   const session = new SearchSession({ index: options.index, filter: options.filter, maxSearches: 1, k });
   const recorder = new RunRecorder(options, buildSystemPrompt({ maxSearches: 1, filter: options.filter }), question);
-  const started = recorder.now();
+  const started = recorder.startedAt;
   recorder.emit({ type: 'run-start', question });
   recorder.emit({ type: 'search-start', query: question });
   const outcome = await session.searchDocs({ query: question }, { fullText: true });
@@ -45,5 +45,5 @@ export async function classicAsk(question: string, options: ClassicAskOptions): 
   );
   const answerOutcome = await recorder.call('none');
   const draft = await recorder.answerFrom(answerOutcome);
-  return recorder.finish(question, session, draft, answerOutcome.kind === 'failed' ? 'error' : 'model-done', started);
+  return recorder.finish(question, session, draft, recorder.failure ?? 'model-done', started);
 }

@@ -35,16 +35,19 @@ export type ModelCallOutcome =
   | { kind: 'tool-calls'; toolCalls: RequestedToolCall[]; assistant: ModelMessage[]; usage: CallUsage }
   | { kind: 'answer'; answer: ModelAnswer; usage: CallUsage }
   | { kind: 'malformed'; text: string; reason: string; usage: CallUsage }
-  | { kind: 'failed'; reason: string; usage: CallUsage };
+  | { kind: 'failed'; reason: string; usage: CallUsage; timedOut?: boolean };
 
 export interface ModelCallOptions {
   model: LanguageModel;
   system: string;
   messages: ModelMessage[];
   toolChoice: ToolChoice;
-  /** Aborts the call (including retries) after this many ms. */
+  /** Aborts the call (including retries) after this many ms; the outcome is then `failed` with `timedOut`. */
   timeoutMs?: number;
+  /** Makes the signal that aborts after `timeoutMs` (default `AbortSignal.timeout`); tests inject their own. */
+  timeoutSignal?: (ms: number) => AbortSignal;
   maxRetries?: number;
+  /** The caller's own abort (a closed connection, Ctrl-C). */
   abortSignal?: AbortSignal;
 }
 
@@ -59,7 +62,11 @@ const NO_USAGE: CallUsage = { inputTokens: 0, outputTokens: 0, known: true };
  * const outcome = await callModel({ model, system, messages, toolChoice: 'required' });
  */
 export async function callModel(options: ModelCallOptions): Promise<ModelCallOutcome> {
+  const timeout = options.timeoutMs === undefined ? undefined : (options.timeoutSignal ?? AbortSignal.timeout)(Math.max(1, Math.ceil(options.timeoutMs)));
+  const signals = [timeout, options.abortSignal].filter((signal): signal is AbortSignal => signal !== undefined);
   try {
+    // One signal covers the whole call, the AI SDK's retries included.
+    timeout?.throwIfAborted();
     const result = await generateText({
       model: options.model,
       system: options.system,
@@ -68,8 +75,7 @@ export async function callModel(options: ModelCallOptions): Promise<ModelCallOut
       toolChoice: options.toolChoice,
       output: answerOutput,
       maxRetries: options.maxRetries ?? 2,
-      ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
-      ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+      ...(signals.length === 0 ? {} : { abortSignal: signals.length === 1 ? signals[0] : AbortSignal.any(signals) }),
     });
     const usage = toCallUsage(result.usage);
     if (result.toolCalls.length > 0) {
@@ -100,6 +106,9 @@ export async function callModel(options: ModelCallOptions): Promise<ModelCallOut
     if (ToolChoiceViolationError.isInstance(error)) {
       return { kind: 'malformed', text: '', reason: `the model violated tool choice "${options.toolChoice}"`, usage: NO_USAGE };
     }
+    if (timeout?.aborted && options.timeoutMs !== undefined) {
+      return { kind: 'failed', reason: `model call timed out after ${secondsText(options.timeoutMs)}`, usage: NO_USAGE, timedOut: true };
+    }
     return { kind: 'failed', reason: `model call failed: ${firstLine(errorText(error))}`, usage: NO_USAGE };
   }
 }
@@ -125,6 +134,16 @@ function errorText(error: unknown): string {
     current = next.lastError ?? next.cause;
   }
   return messages.join(': ');
+}
+
+/**
+ * A duration in ms as seconds for messages: `60000` -> `"60 s"`, `50` -> `"0.05 s"`.
+ *
+ * @example
+ * secondsText(1500); // '1.5 s'
+ */
+export function secondsText(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
 }
 
 function firstLine(text: string): string {

@@ -5,14 +5,35 @@ import { verifyCitations } from './citations.ts';
 import { costOf, type ModelPrice } from './cost.ts';
 import type { EvidenceSource } from './evidence.ts';
 import type { RunEventHandler } from './events.ts';
-import { callModel, type ModelCallOutcome, type ToolChoice } from './model-call.ts';
+import { callModel, secondsText, type ModelCallOutcome, type ToolChoice } from './model-call.ts';
 import { repairPrompt } from './prompt.ts';
 import type { ReadStep, SearchSession, SearchStep } from './search-session.ts';
 import type { StopReason } from './stop-conditions.ts';
 
 
+/** Per model call timeout when none is given: 60 s, retries included. */
+export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+/** Whole-run deadline when none is given: 5 minutes (a 10-call run at a few seconds a call fits easily). */
+export const DEFAULT_RUN_DEADLINE_MS = 300_000;
+
+/**
+ * Time limits of one run. A model call is aborted after `callTimeoutMs` (retries included) or
+ * when the run's deadline comes, whichever is first; once the deadline has passed no call is
+ * made. Either way the run ends without an answer, and its trace says which limit ended it
+ * (`stopReason` `timeout` or `deadline`, and the message in `errors`).
+ *
+ * @example
+ * await agenticRun(question, { model, index, callTimeoutMs: 30_000, deadlineMs: 120_000 });
+ */
+export interface RunLimits {
+  /** Per model call timeout in ms, retries included (default {@link DEFAULT_CALL_TIMEOUT_MS}). */
+  callTimeoutMs?: number;
+  /** Deadline of the whole run in ms from its start, by the injected clock (default {@link DEFAULT_RUN_DEADLINE_MS}). */
+  deadlineMs?: number;
+}
+
 /** Options shared by the agentic loop and the classic baseline. */
-export interface AskOptions {
+export interface AskOptions extends RunLimits {
   model: LanguageModel;
   /** Version/label filters enforced inside the tools. */
   filter?: SearchFilter;
@@ -21,8 +42,8 @@ export interface AskOptions {
   onEvent?: RunEventHandler;
   /** Clock in ms (default `performance.now`). */
   now?: () => number;
-  /** Per model call timeout in ms, retries included. */
-  callTimeoutMs?: number;
+  /** Makes the signal that aborts a call after its timeout (default `AbortSignal.timeout`); tests inject their own. */
+  timeoutSignal?: (ms: number) => AbortSignal;
   /** Provider retries per call (default 2). */
   maxRetries?: number;
   abortSignal?: AbortSignal;
@@ -91,7 +112,11 @@ export class RunRecorder {
   readonly calls: ModelCallRecord[] = [];
   readonly errors: string[] = [];
   readonly messages: ModelMessage[];
+  /** When the run started, by the run's clock. */
+  readonly startedAt: number;
   readonly #now: () => number;
+  /** The stop reason of the last model call when it failed (`error`, `timeout` or `deadline`). */
+  #failure: StopReason | undefined;
 
   constructor(
     readonly options: AskOptions,
@@ -99,7 +124,13 @@ export class RunRecorder {
     question: string,
   ) {
     this.#now = options.now ?? (() => performance.now());
+    this.startedAt = this.#now();
     this.messages = [{ role: 'user', content: question }];
+  }
+
+  /** Why the run must end without an answer when its last model call failed, else undefined. */
+  get failure(): StopReason | undefined {
+    return this.#failure;
   }
 
   now(): number {
@@ -114,18 +145,30 @@ export class RunRecorder {
     }
   };
 
-  /** One model call, recorded. */
+  /** One model call, recorded; bounded by the call timeout and the run's deadline. */
   async call(toolChoice: ToolChoice): Promise<ModelCallOutcome> {
     const started = this.#now();
-    const outcome = await callModel({
-      model: this.options.model,
-      system: this.system,
-      messages: this.messages,
-      toolChoice,
-      timeoutMs: this.options.callTimeoutMs,
-      maxRetries: this.options.maxRetries,
-      abortSignal: this.options.abortSignal,
-    });
+    const limit = this.#limitAt(started);
+    let outcome: ModelCallOutcome;
+    if (limit.remainingMs <= 0) {
+      outcome = { kind: 'failed', reason: this.#deadlineText(), usage: { inputTokens: 0, outputTokens: 0, known: true } };
+    } else {
+      outcome = await callModel({
+        model: this.options.model,
+        system: this.system,
+        messages: this.messages,
+        toolChoice,
+        timeoutMs: limit.timeoutMs,
+        ...(this.options.timeoutSignal ? { timeoutSignal: this.options.timeoutSignal } : {}),
+        maxRetries: this.options.maxRetries,
+        abortSignal: this.options.abortSignal,
+      });
+    }
+    if (outcome.kind === 'failed' && outcome.timedOut) {
+      outcome = { ...outcome, reason: limit.byDeadline ? this.#deadlineText() : `model call ${this.calls.length + 1} timed out after ${secondsText(limit.timeoutMs)} (per-call timeout, retries included)` };
+    }
+    const isDeadline = outcome.kind === 'failed' && (limit.remainingMs <= 0 || (outcome.timedOut === true && limit.byDeadline));
+    this.#failure = outcome.kind !== 'failed' ? undefined : isDeadline ? 'deadline' : outcome.timedOut ? 'timeout' : 'error';
     const error = outcome.kind === 'failed' || outcome.kind === 'malformed' ? outcome.reason : undefined;
     if (error) this.errors.push(error);
     this.calls.push({
@@ -139,6 +182,17 @@ export class RunRecorder {
       ...(error ? { error } : {}),
     });
     return outcome;
+  }
+
+  /** The timeout of a call starting at `at`: the call timeout, or what is left of the deadline when that is shorter. */
+  #limitAt(at: number): { timeoutMs: number; remainingMs: number; byDeadline: boolean } {
+    const callTimeoutMs = this.options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    const remainingMs = (this.options.deadlineMs ?? DEFAULT_RUN_DEADLINE_MS) - (at - this.startedAt);
+    return remainingMs < callTimeoutMs ? { timeoutMs: remainingMs, remainingMs, byDeadline: true } : { timeoutMs: callTimeoutMs, remainingMs, byDeadline: false };
+  }
+
+  #deadlineText(): string {
+    return `run deadline of ${secondsText(this.options.deadlineMs ?? DEFAULT_RUN_DEADLINE_MS)} reached at model call ${this.calls.length + 1}`;
   }
 
   /**

@@ -262,6 +262,34 @@ describe('agenticRun', () => {
   });
 });
 
+describe('run limits', () => {
+  it('stops at the run deadline by the injected clock, before a call that would start past it', async () => {
+    let clock = 0;
+    const slowTurn = (turn: ScriptedTurn): ScriptedTurn => () => {
+      clock += 200_000;
+      return turn;
+    };
+    const model = createScriptedModel([slowTurn({ toolCalls: [search('flows')] }), slowTurn({ toolCalls: [search('payload limit')] })]);
+    const run = await agenticRun('What fails?', { model, index: createMemoryIndex(docs), now: () => clock, deadlineMs: 300_000, weakScore: 0 });
+    expect(model.requests).toHaveLength(2);
+    expect(run.trace.stopReason).toBe('deadline');
+    expect(run.trace.errors).toEqual(['run deadline of 300 s reached at model call 3']);
+    expect(run.trace.calls.map((call) => call.outcome)).toEqual(['tool-calls', 'tool-calls', 'failed']);
+    expect([run.answer.abstained, run.trace.abstainReason]).toEqual([true, 'no usable answer: run deadline of 300 s reached at model call 3']);
+  });
+
+  it('names the per-call timeout when its signal fires, also on a forced final answer', async () => {
+    const model = createScriptedModel([{ toolCalls: [search('flows')] }]);
+    let calls = 0;
+    const timeoutSignal = (ms: number) => (++calls === 2 ? AbortSignal.abort(new DOMException(`${ms} ms`, 'TimeoutError')) : new AbortController().signal);
+    const run = await agenticRun('What is a flow?', { model, index: createMemoryIndex(docs), callTimeoutMs: 30_000, timeoutSignal, maxSteps: 2 });
+    expect(model.requests).toHaveLength(1);
+    expect(run.trace.toolChoices).toEqual(['required', 'none']);
+    expect(run.trace.stopReason).toBe('timeout');
+    expect(run.trace.errors).toEqual(['model call 2 timed out after 30 s (per-call timeout, retries included)']);
+  });
+});
+
 describe('classicAsk', () => {
   it('retrieves once, makes one forced call, and checks citations the same way', async () => {
     const model = createScriptedModel([

@@ -49,7 +49,7 @@ export async function agenticRun(question: string, options: AgenticRunOptions): 
     ...(options.weakScore === undefined ? {} : { weakScore: options.weakScore }),
   });
   const recorder = new RunRecorder(options, buildSystemPrompt({ maxSearches: session.maxSearches, filter: options.filter }), question);
-  const started = recorder.now();
+  const started = recorder.startedAt;
   const conditions = [
     ...(options.stopWhen ?? [searchBudget(), chunkBudget(), noNewEvidence(2)]),
     maxSteps(options.maxSteps ?? 10),
@@ -65,7 +65,8 @@ export async function agenticRun(question: string, options: AgenticRunOptions): 
       continue;
     }
     const draft = await recorder.answerFrom(outcome);
-    const stopReason: StopReason = forcedBy ?? (outcome.kind === 'failed' ? 'error' : 'model-done');
+    // A failed last call (provider fault, timeout, deadline) names the stop, also on a forced answer.
+    const stopReason: StopReason = recorder.failure ?? forcedBy ?? 'model-done';
     return recorder.finish(question, session, draft, stopReason, started);
   }
 }

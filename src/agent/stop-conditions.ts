@@ -1,7 +1,12 @@
 import type { SearchSession } from './search-session.ts';
 
-/** Why a run stopped. */
-export type StopReason = 'model-done' | 'search-budget' | 'chunk-budget' | 'no-new-evidence' | 'max-steps' | 'error';
+/**
+ * Why a run stopped. The last three end it without an answer: `error`, the last model call
+ * failed (a provider fault after retries: 5xx, 429, 401, a refused connection, a truncated or
+ * non-JSON reply); `timeout`, a model call ran past the per-call timeout; `deadline`, the run's
+ * deadline came (see `RunLimits`).
+ */
+export type StopReason = 'model-done' | 'search-budget' | 'chunk-budget' | 'no-new-evidence' | 'max-steps' | 'error' | 'timeout' | 'deadline';
 
 /** What a stop rule looks at: the session's recorded steps and the model calls made so far. */
 export interface StopContext {

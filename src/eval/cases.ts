@@ -150,9 +150,9 @@ export function scoreRun(item: EvalCase, arm: string, run: AgentRun): CaseResult
   };
 }
 
-/** True when a run ended on a provider failure (after the client's own retries). */
+/** True when a run ended on a provider failure (after the client's own retries), a timeout or its deadline. */
 export function runFailed(run: AgentRun): boolean {
-  return run.trace.stopReason === 'error';
+  return run.trace.stopReason === 'error' || run.trace.stopReason === 'timeout' || run.trace.stopReason === 'deadline';
 }
 
 /**

@@ -21,7 +21,7 @@ const ABSTENTION = { text: ABSTAIN_TEXT, citations: [], abstained: true };
 describe('faults: openai-compatible (Chat Completions)', () => {
   const toolCalls = jsonResponse(readProviderFixture('chat-completions-tool-calls.json'));
   const finalAnswer = readProviderFixture('chat-completions-final-answer.json');
-  const run = (script: ScriptedResponse[], options: { callTimeoutMs?: number } = {}) =>
+  const run = (script: ScriptedResponse[], options: { callTimeoutMs?: number; deadlineMs?: number } = {}) =>
     runOverLoopback({ spec: (url) => `openai-compatible:${url}/v1#qwen3-8b`, env: () => ({}), script, run: options });
 
   it('a 429 is retried with the same request, then the run answers', async () => {
@@ -48,13 +48,21 @@ describe('faults: openai-compatible (Chat Completions)', () => {
     expect(result.trace.errors).toEqual(['model call failed: Failed after 3 attempts. Last error: Rate limit reached (loopback fault).']);
   });
 
-  it('a hang is aborted by callTimeoutMs (not retried) and the run abstains, saying so', async () => {
+  it('a hang is aborted by callTimeoutMs (not retried) and the run abstains, naming the timeout', async () => {
     const { run: result, requests } = await run([toolCalls, hangResponse()], { callTimeoutMs: 100 });
     expect(requests).toHaveLength(2);
     expect(result.answer).toEqual(ABSTENTION);
-    expect(result.trace.stopReason).toBe('error');
-    expect(result.trace.errors).toEqual(['model call failed: The operation was aborted due to timeout']);
+    expect(result.trace.stopReason).toBe('timeout');
+    expect(result.trace.errors).toEqual(['model call 2 timed out after 0.1 s (per-call timeout, retries included)']);
     expect(result.trace.calls.map((call) => call.outcome)).toEqual(['tool-calls', 'failed']);
+  });
+
+  it('a hang is cut by the run deadline when that comes before the call timeout', async () => {
+    const { run: result, requests } = await run([toolCalls, hangResponse()], { callTimeoutMs: 60_000, deadlineMs: 150 });
+    expect(requests).toHaveLength(2);
+    expect(result.answer).toEqual(ABSTENTION);
+    expect(result.trace.stopReason).toBe('deadline');
+    expect(result.trace.errors).toEqual(['run deadline of 0.15 s reached at model call 2']);
   });
 
   it('a truncated body is retried like a dropped connection, then the run answers', async () => {
@@ -87,7 +95,7 @@ describe('faults: openai-compatible (Chat Completions)', () => {
 describe('faults: openai (Responses API)', () => {
   const searchCall = jsonResponse(readProviderFixture('openai-responses-search-call.json'));
   const finalAnswer = jsonResponse(readProviderFixture('openai-responses-final-answer.json'));
-  const run = (script: ScriptedResponse[], options: { callTimeoutMs?: number } = {}) =>
+  const run = (script: ScriptedResponse[], options: { callTimeoutMs?: number; deadlineMs?: number } = {}) =>
     runOverLoopback({
       spec: () => 'openai:gpt-5-mini',
       env: (url) => ({ OPENAI_API_KEY: 'sk-contract', OPENAI_BASE_URL: `${url}/v1` }),
@@ -106,7 +114,7 @@ describe('faults: openai (Responses API)', () => {
     const { run: result, requests } = await run([hangResponse()], { callTimeoutMs: 100 });
     expect(requests).toHaveLength(1);
     expect(result.answer).toEqual(ABSTENTION);
-    expect(result.trace.stopReason).toBe('error');
-    expect(result.trace.errors).toEqual(['model call failed: The operation was aborted due to timeout']);
+    expect(result.trace.stopReason).toBe('timeout');
+    expect(result.trace.errors).toEqual(['model call 1 timed out after 0.1 s (per-call timeout, retries included)']);
   });
 });
