@@ -4,8 +4,11 @@ import type { AgentRun } from '../agent/run-state.ts';
 import type { RunEvent } from '../agent/events.ts';
 import { AtlasError } from '../errors.ts';
 import type { CliIO } from './io.ts';
+import { nonEmpty } from './option-values.ts';
 import { cliModel, dbOption, openIndex, positiveInt, versionOption } from './options.ts';
+import { releaseLineNotes } from './release-lines.ts';
 import { requireIndex } from './require-index.ts';
+import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
 
 interface AskOptions {
   model?: string;
@@ -14,43 +17,83 @@ interface AskOptions {
   firstTurn: string;
   db: string;
   json?: boolean;
+  /** ms, from `--timeout <seconds>`. */
+  timeout?: number;
+  /** ms, from `--deadline <seconds>`. */
+  deadline?: number;
 }
 
-/** `atlas ask "<question>"`: the agentic loop, with live progress on stderr. */
+/** The model specs as the help of ask and eval lists them. */
+export const MODEL_SPEC_HELP = 'offline | openai:<id> | anthropic:<id> | ollama:<id> | openai-compatible:<baseURL>#<id>';
+
+/**
+ * `atlas ask "<question>"`: the agentic loop, with live progress on stderr. Exits 1 when the run
+ * ended without an answer because the model failed (stopReason `error`, `timeout` or
+ * `deadline`), with the cause on stderr; the run is still printed (text or `--json`).
+ */
 export function registerAskCommand(program: Command, io: CliIO): void {
   program
     .command('ask')
     .description('Answer a question from the docs, with verified citations and the trace.')
     .argument('<question>')
-    .option('--model <spec>', 'offline | openai:<id> | anthropic:<id> | ollama:<id> | openai-compatible:<baseURL>#<id>')
+    .option('--model <spec>', MODEL_SPEC_HELP, nonEmpty('--model', 'offline'))
     .option('--max-searches <n>', 'search budget', positiveInt('--max-searches'), 6)
     .addOption(versionOption())
     .option('--first-turn <policy>', 'required (always search first) or auto (may answer directly)', 'required')
+    .addOption(timeoutOption())
+    .addOption(deadlineOption())
     .addOption(dbOption())
     .option('--json', 'print the whole run as JSON')
     .action(async (question: string, options: AskOptions) => {
       if (options.firstTurn !== 'required' && options.firstTurn !== 'auto') {
         throw new AtlasError('usage', `Atlas: --first-turn must be "required" or "auto", got "${options.firstTurn}".`);
       }
+      const limits = resolveRunLimits(io.env, options);
       await requireIndex(io, options.db);
       const { model, spec, price } = cliModel(io, options.model);
       const index = openIndex(io, options.db);
+      let run: AgentRun;
       try {
-        const run = await agenticRun(question, {
+        const notes = await releaseLineNotes(index, options.version);
+        for (const note of notes) io.stderr(`atlas: note: ${note}\n`);
+        run = await agenticRun(question, {
           model,
           index,
           price,
           maxSearches: options.maxSearches,
           firstTurn: options.firstTurn,
           now: io.now,
+          ...limits,
           ...(options.version ? { filter: { version: options.version } } : {}),
           onEvent: (event) => progress(io, event),
         });
-        io.stdout(options.json ? `${JSON.stringify({ model: spec, ...run })}\n` : formatRun(run, spec));
+        io.stdout(options.json ? `${JSON.stringify({ model: spec, ...run, notes })}\n` : formatRun(run, spec));
       } finally {
         await index.close();
       }
+      const failure = runFailure(run, spec);
+      if (failure) throw new AtlasError('model-call', failure);
     });
+}
+
+/**
+ * The stderr message of a run that ended without an answer because the model failed, naming
+ * the cause and the fix; undefined for any other run (an abstention from the docs is an answer).
+ *
+ * @example
+ * runFailure(run, 'openai:gpt-5-mini'); // 'Atlas: the run of model "openai:gpt-5-mini" failed: model call 1 timed out after 60 s ... Raise --timeout ...'
+ */
+export function runFailure(run: AgentRun, modelSpec: string): string | undefined {
+  const { stopReason, errors } = run.trace;
+  if (stopReason !== 'error' && stopReason !== 'timeout' && stopReason !== 'deadline') return undefined;
+  const cause = (errors.at(-1) ?? 'unknown error').replace(/\.$/, '');
+  const fix =
+    stopReason === 'timeout'
+      ? 'Raise --timeout (or ATLAS_TIMEOUT, in seconds), or check that the model server answers.'
+      : stopReason === 'deadline'
+        ? 'Raise --deadline (or ATLAS_DEADLINE, in seconds), or lower --max-searches.'
+        : 'Check the model spec, its key and its server; --model offline needs neither.';
+  return `Atlas: the run of model "${modelSpec}" failed (stop: ${stopReason}): ${cause}. ${fix}`;
 }
 
 function progress(io: CliIO, event: RunEvent): void {

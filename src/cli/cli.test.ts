@@ -2,7 +2,10 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recordingIO, type RecordingIO } from '../eval/test-cli.ts';
+import { recordingIO, runEval, TINY, type RecordingIO } from '../eval/test-cli.ts';
+import { AtlasError } from '../errors.ts';
+import { hangResponse, jsonResponse, serverErrorResponse, startLoopbackServer, type LoopbackServer, type ScriptedResponse } from '../testing/loopback-server.ts';
+import { createScriptedModel } from '../testing/scripted-model.ts';
 import { runCli } from './main.ts';
 
 let dir: string;
@@ -97,5 +100,124 @@ describe('atlas ask', () => {
     expect(stderr()).toBe(
       'Atlas: OPENAI_API_KEY is not set, needed for model "openai:gpt-5-mini". Set it, or use --model offline (no key needed).\n',
     );
+  });
+});
+
+describe('run limits and failed runs (issue 9 items 2 and 12)', () => {
+  let server: LoopbackServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  /** `atlas ask` against a loopback OpenAI-compatible server replaying `script`. */
+  async function askOverLoopback(script: ScriptedResponse[], extra: string[]) {
+    server = await startLoopbackServer(script);
+    await runCli(['ingest', 'docs'], io);
+    io.out.length = 0;
+    io.err.length = 0;
+    const spec = `openai-compatible:${server.url}/v1#qwen3-8b`;
+    return { spec, code: await runCli(['ask', 'How long is the lease?', '--model', spec, '--json', ...extra], io) };
+  }
+
+  it('--timeout cuts a server that never answers (one request, no retry), exits 1 and names the timeout', async () => {
+    const started = performance.now();
+    const { spec, code } = await askOverLoopback([hangResponse()], ['--timeout', '0.05']);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(code).toBe(1);
+    const run = JSON.parse(stdout());
+    expect([run.trace.stopReason, run.trace.errors, run.answer.abstained]).toEqual([
+      'timeout',
+      ['model call 1 timed out after 0.05 s (per-call timeout, retries included)'],
+      true,
+    ]);
+    expect(server?.requests()).toHaveLength(1);
+    expect(stderr().endsWith(
+      `Atlas: the run of model "${spec}" failed (stop: timeout): model call 1 timed out after 0.05 s (per-call timeout, retries included). Raise --timeout (or ATLAS_TIMEOUT, in seconds), or check that the model server answers.\n`,
+    )).toBe(true);
+  });
+
+  it('reads ATLAS_TIMEOUT and ATLAS_DEADLINE when no flag is given; a bad value is a usage error naming it', async () => {
+    io.env.ATLAS_TIMEOUT = '30';
+    io.env.ATLAS_DEADLINE = '0.05';
+    const { code } = await askOverLoopback([hangResponse()], []);
+    expect(code).toBe(1);
+    const run = JSON.parse(stdout());
+    expect([run.trace.stopReason, run.trace.errors]).toEqual(['deadline', ['run deadline of 0.05 s reached at model call 1']]);
+    io.env.ATLAS_TIMEOUT = 'soon';
+    expect(await runCli(['ask', 'How long is the lease?'], io)).toBe(2);
+    expect(stderr().endsWith(
+      'Atlas: ATLAS_TIMEOUT must be a number of seconds above 0 and at most 86400, got "soon" (e.g. ATLAS_TIMEOUT=60). Fix it, or unset it for the default.\n',
+    )).toBe(true);
+    expect(await runCli(['ask', 'How long is the lease?', '--timeout', '0'], io)).toBe(2);
+    expect(stderr()).toContain('--timeout must be a number of seconds above 0 and at most 86400, got "0" (e.g. --timeout 60).');
+  });
+
+  it('exits 1 when every model call failed (500 after retries), with the cause on stderr and the run on stdout', async () => {
+    const { spec, code } = await askOverLoopback([serverErrorResponse(), serverErrorResponse(), serverErrorResponse()], []);
+    expect(code).toBe(1);
+    expect(server?.requests()).toHaveLength(3);
+    const run = JSON.parse(stdout());
+    expect(run.trace.stopReason).toBe('error');
+    expect(stderr().endsWith(
+      `Atlas: the run of model "${spec}" failed (stop: error): model call failed: Failed after 3 attempts. Last error: Internal server error (loopback fault). Check the model spec, its key and its server; --model offline needs neither.\n`,
+    )).toBe(true);
+  });
+
+  it('exits 1 on an HTML page instead of JSON, and prints the run as text without --json', async () => {
+    server = await startLoopbackServer([{ type: 'text', status: 200, headers: { 'content-type': 'text/html' }, body: '<html>Login</html>' }]);
+    await runCli(['ingest', 'docs'], io);
+    io.out.length = 0;
+    expect(await runCli(['ask', 'How long is the lease?', '--model', `openai-compatible:${server.url}/v1#m`], io)).toBe(1);
+    expect(stdout()).toContain('stop: error');
+    expect(stderr()).toContain('(stop: error): model call failed:');
+  });
+
+  it('eval exits 1 when every run failed (nothing measured), naming the first cause', async () => {
+    const failing = createScriptedModel([]);
+    const error = await runEval(['eval', 'compare', '--data', TINY, '--json'], io, failing).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(AtlasError);
+    expect((error as AtlasError).code).toBe('model-call');
+    expect((error as AtlasError).message).toMatch(
+      /^Atlas: every run of model "scripted" failed \(\d+ runs\), so nothing was measured; first: \S+ \(agentic\): model call failed: scripted model: unexpected call \d+ \(only 0 turns scripted\)\. Check the model spec, its key and its server, or raise --timeout \/ --deadline\.$/,
+    );
+    expect(JSON.parse(stdout()).rows.length).toBeGreaterThan(0);
+  });
+});
+
+describe('empty options and unknown release lines (issue 9 item 11)', () => {
+  it('rejects an empty --version, --model, --db or --data with exit 2', async () => {
+    await runCli(['ingest', 'docs'], io);
+    for (const argv of [
+      ['search', 'lease', '--version', ''],
+      ['ask', 'lease?', '--version', ''],
+      ['ask', 'lease?', '--model', ''],
+      ['search', 'lease', '--db', ''],
+      ['eval', 'compare', '--data', ''],
+    ]) {
+      io.err.length = 0;
+      expect(await runCli(argv, io)).toBe(2);
+      const name = argv.at(-2) ?? '';
+      expect(stderr()).toContain(`${name} must not be empty (e.g. ${name} `);
+    }
+  });
+
+  it('reports a release line the index does not know on stderr and in the JSON notes, and still searches', async () => {
+    await runCli(['ingest', 'docs'], io);
+    io.out.length = 0;
+    io.err.length = 0;
+    expect(await runCli(['search', 'lease', '--version', '3', '--json'], io)).toBe(0);
+    const note = '--version "3" is not a release line of this index (known: 2.x, 3.x); only pages for all versions match.';
+    expect(JSON.parse(stdout())).toEqual({ query: 'lease', hits: [], notes: [note] });
+    expect(stderr()).toBe(`atlas: note: ${note}\n`);
+    io.out.length = 0;
+    expect(await runCli(['search', 'lease', '--version', '3.x', '--json'], io)).toBe(0);
+    expect(JSON.parse(stdout()).notes).toEqual([]);
+    io.out.length = 0;
+    expect(await runCli(['ask', 'Which setting holds the lease?', '--version', 'v3', '--json'], io)).toBe(0);
+    expect(JSON.parse(stdout()).notes).toEqual(['--version "v3" is not a release line of this index (known: 2.x, 3.x); only pages for all versions match.']);
   });
 });

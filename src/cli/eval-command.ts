@@ -11,8 +11,14 @@ import { compareReport, compareSummary, writeReports } from '../eval/report-json
 import { retrievalRunCount, runRetrievalEval, type RetrievalArmGroup } from '../eval/retrieval.ts';
 import { createSqliteIndex } from '../index/sqlite.ts';
 import type { IndexBackend } from '../index/types.ts';
+import type { CaseResult } from '../eval/cases.ts';
+import { runFailed } from '../eval/cases.ts';
+import { AtlasError } from '../errors.ts';
+import { MODEL_SPEC_HELP } from './ask-command.ts';
 import type { CliIO } from './io.ts';
+import { nonEmpty } from './option-values.ts';
 import { cliModel, dbPath, positiveInt, type CliModel } from './options.ts';
+import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
 
 /** What the eval commands take from outside besides the IO; tests inject a scripted model and a fake sleep. */
 export interface EvalCommandDeps {
@@ -29,6 +35,10 @@ interface CommonOptions {
   db?: string;
   concurrency?: number;
   skipInvalid?: boolean;
+  /** ms, from `--timeout <seconds>`. */
+  timeout?: number;
+  /** ms, from `--deadline <seconds>`. */
+  deadline?: number;
 }
 
 /** Loads `--data`, listing on stderr the pages `--skip-invalid` left out. */
@@ -74,10 +84,12 @@ interface EvalContext {
 /** The options every eval command takes. */
 function withCommonOptions(command: Command): Command {
   return command
-    .requiredOption('--data <dir>', 'dataset folder: docs/*.md and eval/*.jsonl')
-    .option('--model <spec>', 'offline | openai:<id> | anthropic:<id> | ollama:<id> | openai-compatible:<baseURL>#<id>')
+    .requiredOption('--data <dir>', 'dataset folder: docs/*.md and eval/*.jsonl', nonEmpty('--data', 'datasets/orbit'))
+    .option('--model <spec>', MODEL_SPEC_HELP, nonEmpty('--model', 'offline'))
     .option('--json', 'print one JSON object on stdout')
-    .option('--db <path>', 'index file to ingest into (default: a temporary in-memory index)')
+    .option('--db <path>', 'index file to ingest into (default: a temporary in-memory index)', nonEmpty('--db', '.atlas/eval.db'))
+    .addOption(timeoutOption())
+    .addOption(deadlineOption())
     .option('--concurrency <n>', 'runs in flight at once (default 4; 1 for the in-process offline model)', positiveInt('--concurrency'))
     .option('--skip-invalid', 'leave invalid pages of docs/ out (listed on stderr) instead of failing');
 }
@@ -99,6 +111,7 @@ function registerRetrieval(evalCommand: Command, { io, deps, resolve }: EvalCont
           arms: options.arms,
           concurrency: concurrencyFor(options, chosen?.spec),
           now: io.now,
+          limits: resolveRunLimits(io.env, options),
           ...(chosen ? { model: chosen.model, price: chosen.price } : {}),
           ...(options.maxSearches ? { maxSearches: options.maxSearches } : {}),
           ...(options.maxChunks ? { maxChunks: options.maxChunks } : {}),
@@ -116,7 +129,7 @@ function registerCompare(evalCommand: Command, { io, deps, resolve }: EvalContex
       .command('compare')
       .description("Classic (k=5 and k = the agent's mean chunks) vs agentic on the same cases: recall, pass, correct, facts, abstain, cost, failure buckets."),
   )
-    .option('--out <dir>', 'write report.json (every case with its trace) and report.html there')
+    .option('--out <dir>', 'write report.json (every case with its trace) and report.html there', nonEmpty('--out', 'reports/'))
     .option('--budgets <list>', 'search budgets of the agentic budget sweep, e.g. 1,2,6', parseBudgets)
     .option('--repeat <n>', 'agentic passes, to report the spread between runs', positiveInt('--repeat'), 1)
     .option('--max-searches <n>', 'search budget of the agentic arm', positiveInt('--max-searches'), 6)
@@ -124,6 +137,7 @@ function registerCompare(evalCommand: Command, { io, deps, resolve }: EvalContex
       const dataset = await loadData(io, options);
       const cases = compareCases(dataset);
       if (cases.length === 0) requireFile(dataset, 'retrievalQueries');
+      const limits = resolveRunLimits(io.env, options);
       const { model, spec, price } = resolve(options.model);
       const concurrency = concurrencyFor(options, spec);
       const result = await withDatasetIndex(io, dataset, options.db, { label: 'eval compare', total: cases.length * 3 }, (index, progress) =>
@@ -134,6 +148,7 @@ function registerCompare(evalCommand: Command, { io, deps, resolve }: EvalContex
           model,
           price,
           now: io.now,
+          limits,
           maxSearches: options.maxSearches,
           repeat: options.repeat,
           concurrency,
@@ -149,6 +164,7 @@ function registerCompare(evalCommand: Command, { io, deps, resolve }: EvalContex
       const summary = compareSummary(report);
       if (options.json) io.stdout(`${JSON.stringify({ ...summary, ...(files ? { reports: files } : {}) })}\n`);
       else io.stdout(`${formatCompareReport(summary)}${files ? `\nWrote ${files.json} and ${files.html}\n` : ''}`);
+      reportFailedRuns(io, result.cases, spec);
     });
 }
 
@@ -158,6 +174,7 @@ function registerDecisions(evalCommand: Command, { io, deps, resolve }: EvalCont
   ).action(async (options: CommonOptions) => {
     const dataset = await loadData(io, options);
     const cases = requireFile(dataset, 'decisions');
+    const limits = resolveRunLimits(io.env, options);
     const { model, spec, price } = resolve(options.model);
     const report = await withDatasetIndex(io, dataset, options.db, { label: 'eval decisions', total: cases.length }, (index, progress) =>
       runDecisionEval({
@@ -166,6 +183,7 @@ function registerDecisions(evalCommand: Command, { io, deps, resolve }: EvalCont
         model,
         price,
         now: io.now,
+        limits,
         concurrency: concurrencyFor(options, spec),
         ...(deps.sleep ? { sleep: deps.sleep } : {}),
         onCaseDone: () => progress.tick(),
@@ -173,6 +191,26 @@ function registerDecisions(evalCommand: Command, { io, deps, resolve }: EvalCont
     );
     io.stdout(options.json ? `${JSON.stringify({ dataset: dataset.name, model: spec, ...report })}\n` : formatDecisionReport(dataset.name, report));
   });
+}
+
+/**
+ * Exit semantics of `eval compare`: the report is printed either way; runs whose model failed
+ * (stopReason `error`, `timeout`, `deadline`, after the one retry) are counted on stderr with
+ * the first cause, and when every run failed nothing was measured, so the command exits 1.
+ */
+function reportFailedRuns(io: CliIO, cases: CaseResult[], spec: string): void {
+  const failed = cases.filter((item) => runFailed(item.run));
+  if (failed.length === 0) return;
+  const first = failed[0]!;
+  const cause = `${first.caseId} (${first.arm}): ${first.run.trace.errors.at(-1) ?? first.run.trace.stopReason}`.replace(/\.$/, '');
+  if (failed.length < cases.length) {
+    io.stderr(`atlas: ${failed.length} of ${cases.length} runs failed (counted in the "error" bucket); first: ${cause}\n`);
+    return;
+  }
+  throw new AtlasError(
+    'model-call',
+    `Atlas: every run of model "${spec}" failed (${cases.length} runs), so nothing was measured; first: ${cause}. Check the model spec, its key and its server, or raise --timeout / --deadline.`,
+  );
 }
 
 /**

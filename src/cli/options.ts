@@ -7,18 +7,19 @@ import { createSqliteIndex } from '../index/sqlite.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { defaultModelSpec, findPrice, loadPriceOverrides, resolveModel } from '../models/index.ts';
 import type { CliIO } from './io.ts';
+import { nonEmpty } from './option-values.ts';
 
 /** Default index location, relative to the working directory. */
 export const DEFAULT_DB = '.atlas/index.db';
 
 /** `--db PATH`, the index file of the commands that read or write it. */
 export function dbOption(): Option {
-  return new Option('--db <path>', 'index file').default(DEFAULT_DB);
+  return new Option('--db <path>', 'index file').default(DEFAULT_DB).argParser(nonEmpty('--db', DEFAULT_DB));
 }
 
 /** `--version V`, the release-line filter applied inside the index. */
 export function versionOption(): Option {
-  return new Option('--version <v>', 'only pages for this release line (and pages for all versions)');
+  return new Option('--version <v>', 'only pages for this release line (and pages for all versions)').argParser(nonEmpty('--version', '3.x'));
 }
 
 /** commander parser for positive integers, with a message that says what to pass. */

@@ -2,9 +2,10 @@ import type { Command } from 'commander';
 import type { Hit } from '../index/types.ts';
 import type { CliIO } from './io.ts';
 import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
+import { releaseLineNotes } from './release-lines.ts';
 import { requireIndex } from './require-index.ts';
 
-/** `atlas search "<query>"`: one BM25 search, as a table or JSON. */
+/** `atlas search "<query>"`: one BM25 search, as a table or JSON (`{query, hits, notes}`). */
 export function registerSearchCommand(program: Command, io: CliIO): void {
   program
     .command('search')
@@ -13,14 +14,16 @@ export function registerSearchCommand(program: Command, io: CliIO): void {
     .option('--k <n>', 'number of results', positiveInt('--k'), 5)
     .addOption(versionOption())
     .addOption(dbOption())
-    .option('--json', 'print {query, hits} as JSON')
+    .option('--json', 'print {query, hits, notes} as JSON')
     .action(async (query: string, options: { k: number; version?: string; db: string; json?: boolean }) => {
       await requireIndex(io, options.db);
       const index = openIndex(io, options.db);
       try {
         const filter = options.version ? { version: options.version } : undefined;
+        const notes = await releaseLineNotes(index, options.version);
+        for (const note of notes) io.stderr(`atlas: note: ${note}\n`);
         const hits = await index.search(query, { k: options.k, ...(filter ? { filter } : {}) });
-        if (options.json) io.stdout(`${JSON.stringify({ query, hits: hits.map(hitJson) })}\n`);
+        if (options.json) io.stdout(`${JSON.stringify({ query, hits: hits.map(hitJson), notes })}\n`);
         else io.stdout(formatHits(hits));
       } finally {
         await index.close();

@@ -2,7 +2,7 @@ import type { LanguageModel } from 'ai';
 import { classicAsk } from '../agent/classic.ts';
 import { agenticRun } from '../agent/run.ts';
 import type { ModelPrice } from '../agent/cost.ts';
-import type { AgentRun } from '../agent/run-state.ts';
+import type { AgentRun, RunLimits } from '../agent/run-state.ts';
 import type { Doc } from '../corpus/types.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { classifyFailure, distinctiveTerms, type FailureBucket } from './buckets.ts';
@@ -19,6 +19,8 @@ export interface CompareOptions {
   index: IndexBackend;
   model: LanguageModel;
   price?: ModelPrice | null;
+  /** Per-call timeout and deadline of every run (defaults of `RunLimits`). */
+  limits?: RunLimits;
   /** Search budget of the agentic arm (default 6). */
   maxSearches?: number;
   /** Extra agentic passes at these search budgets (the budget sweep). */
@@ -127,6 +129,7 @@ function askOptions(options: CompareOptions, item: EvalCase) {
   return {
     model: options.model,
     price: options.price ?? null,
+    ...options.limits,
     ...(options.now ? { now: options.now } : {}),
     ...(filter ? { filter } : {}),
   };

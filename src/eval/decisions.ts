@@ -1,6 +1,7 @@
 import type { LanguageModel } from 'ai';
 import { agenticRun } from '../agent/run.ts';
 import type { ModelPrice } from '../agent/cost.ts';
+import type { RunLimits } from '../agent/run-state.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { runFailed, thrownRun } from './cases.ts';
 import type { DecisionCase } from './dataset.ts';
@@ -13,6 +14,8 @@ export interface DecisionEvalOptions {
   index: IndexBackend;
   model: LanguageModel;
   price?: ModelPrice | null;
+  /** Per-call timeout and deadline of every run (defaults of `RunLimits`). */
+  limits?: RunLimits;
   /** Runs in flight at once (default 4). */
   concurrency?: number;
   now?: () => number;
@@ -61,6 +64,7 @@ export async function runDecisionEval(options: DecisionEvalOptions): Promise<Dec
           index: options.index,
           price: options.price ?? null,
           firstTurn: 'auto',
+          ...options.limits,
           ...(options.now ? { now: options.now } : {}),
         }),
       { failed: runFailed, ...(options.sleep ? { sleep: options.sleep } : {}) },

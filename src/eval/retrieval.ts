@@ -1,6 +1,7 @@
 import type { LanguageModel } from 'ai';
 import { agenticRun } from '../agent/run.ts';
 import type { ModelPrice } from '../agent/cost.ts';
+import type { RunLimits } from '../agent/run-state.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { caseFilter, runFailed, thrownRun } from './cases.ts';
 import { kindOrder } from './compare-rows.ts';
@@ -47,6 +48,8 @@ export interface RetrievalEvalOptions {
   /** Required for the agentic arm. */
   model?: LanguageModel;
   price?: ModelPrice | null;
+  /** Per-call timeout and deadline of every agentic run (defaults of `RunLimits`). */
+  limits?: RunLimits;
   maxSearches?: number;
   /** Chunk cap of the agentic arm (to compare at an equal chunk budget). */
   maxChunks?: number;
@@ -158,6 +161,7 @@ async function agenticMeasurements(options: RetrievalEvalOptions, now: () => num
           index: options.index,
           price: options.price ?? null,
           now,
+          ...options.limits,
           ...(filter ? { filter } : {}),
           ...(options.maxSearches === undefined ? {} : { maxSearches: options.maxSearches }),
           ...(options.maxChunks === undefined ? {} : { maxChunks: options.maxChunks }),

@@ -133,6 +133,11 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
         .get() as { docs: number; chunks: number };
     },
 
+    async releaseLines(): Promise<string[]> {
+      const rows = statements.get("SELECT DISTINCT applies_to AS line FROM docs WHERE applies_to <> 'all' ORDER BY applies_to").all() as Array<{ line: string }>;
+      return rows.map((row) => row.line);
+    },
+
     async close(): Promise<void> {
       if (db.open) db.close();
     },

@@ -51,6 +51,8 @@ export interface IndexBackend {
   /** Changes whenever indexed content changes. */
   indexVersion(): Promise<string>;
   stats(): Promise<{ docs: number; chunks: number }>;
+  /** The release lines pages apply to (`applies_to` values other than "all"), sorted; lets callers flag an unknown `--version`. */
+  releaseLines?(): Promise<string[]>;
   close(): Promise<void>;
 }
 
