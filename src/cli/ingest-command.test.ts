@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync, truncateSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recordingIO, type RecordingIO } from '../eval/test-cli.ts';
@@ -123,6 +124,32 @@ describe('item 9: file system and SQLite failures are clear errors and leave the
     expect(docIds()).toEqual(['leases', 'retries']);
     clear();
     expect(await runCli(['ingest', 'docs'], io)).toBe(0);
+    expect(docIds()).toEqual(['leases', 'new', 'retries']);
+  });
+
+  it('a concurrent writer that commits meanwhile: the ingest waits for it and then succeeds', async () => {
+    expect(await runCli(['ingest', 'docs'], io)).toBe(0);
+    await writeFile(path.join(dir, 'docs', 'new.md'), page('new', 'A page added while another ingest writes.'));
+    // Another process's ingest, in a worker thread: it holds the write lock for 300 ms, then
+    // commits. SQLite's busy wait blocks this thread, so the holder cannot live on it.
+    const worker = new Worker(
+      `const Database = require('better-sqlite3');
+       const { parentPort, workerData } = require('node:worker_threads');
+       const db = new Database(workerData);
+       db.exec("BEGIN IMMEDIATE; INSERT INTO meta (key, value) VALUES ('other', 'writer')");
+       parentPort.postMessage('locked');
+       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+       db.exec('COMMIT');
+       db.close();`,
+      { eval: true, workerData: db() },
+    );
+    await new Promise((resolve) => worker.once('message', resolve));
+    io.env.ATLAS_BUSY_TIMEOUT = '20';
+    clear();
+    const code = await runCli(['ingest', 'docs'], io);
+    await new Promise((resolve) => worker.once('exit', resolve));
+    expect(stderr()).toBe('');
+    expect(code).toBe(0);
     expect(docIds()).toEqual(['leases', 'new', 'retries']);
   });
 

@@ -6,7 +6,7 @@ import { replaceIndexFile } from '../index/sqlite-rebuild.ts';
 import type { IngestReport } from '../index/types.ts';
 import { docsRoot } from './docs-root.ts';
 import type { CliIO } from './io.ts';
-import { dbOption, dbPath, displayPath, openIndex, openIndexFile, positiveInt } from './options.ts';
+import { busyTimeoutMs, dbOption, dbPath, displayPath, openIndex, openIndexFile, positiveInt } from './options.ts';
 
 interface IngestOptions {
   db: string;
@@ -79,7 +79,7 @@ async function rebuild(context: IngestContext): Promise<IngestReport> {
     } finally {
       await index.close();
     }
-  });
+  }, { busyTimeoutMs: busyTimeoutMs(context.io) });
 }
 
 /** Docs in the index `--rebuild` replaces; one that cannot be read (damaged, old schema) counts 0. */

@@ -60,17 +60,34 @@ export function openIndexDatabase(options: IndexOpenOptions): OpenedIndex {
   }
   try {
     if (!options.readonly) {
-      db.pragma('journal_mode = WAL');
+      useWal(db);
       db.pragma('synchronous = NORMAL');
     }
     db.pragma('foreign_keys = ON');
     if (options.readonly) assertHasTables(db, path);
     if (options.rebuild) dropEverything(db);
-    const tokenizer = db.transaction(() => prepareSchema(db, path, options.tokenizer))();
+    // A writer takes the write lock up front (BEGIN IMMEDIATE): two writers that both read
+    // first and then write would deadlock, and SQLite fails one at once instead of waiting.
+    const prepare = db.transaction(() => prepareSchema(db, path, options.tokenizer));
+    const tokenizer = options.readonly ? prepare() : prepare.immediate();
     return { db, tokenizer };
   } catch (error) {
     db.close();
     throw toIndexError(error, path);
+  }
+}
+
+/**
+ * WAL lets readers go on while an ingest writes. Switching to it needs the file to itself, and
+ * SQLite fails the switch at once (no busy wait) while another connection holds a lock: then the
+ * writer goes on in rollback-journal mode, equally atomic, and its first transaction waits for
+ * the other writer (busy timeout) instead of failing.
+ */
+function useWal(db: Database.Database): void {
+  try {
+    db.pragma('journal_mode = WAL');
+  } catch (error) {
+    if (!errorCode(error)?.startsWith('SQLITE_BUSY')) throw error;
   }
 }
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { closeIndexDatabase, prepareIndexPath, toIndexError } from './sqlite-open.ts';
+import { closeIndexDatabase, DEFAULT_BUSY_TIMEOUT_MS, prepareIndexPath, toIndexError } from './sqlite-open.ts';
 
 /**
  * Replaces the index file at `path` with a new one, atomically: `build` writes the new index to
@@ -17,7 +17,11 @@ import { closeIndexDatabase, prepareIndexPath, toIndexError } from './sqlite-ope
  *   try { return await index.ingest(docs); } finally { await index.close(); }
  * });
  */
-export async function replaceIndexFile<T>(path: string, build: (temporaryPath: string) => Promise<T>): Promise<T> {
+export async function replaceIndexFile<T>(
+  path: string,
+  build: (temporaryPath: string) => Promise<T>,
+  options: { busyTimeoutMs?: number } = {},
+): Promise<T> {
   prepareIndexPath(path, { readonly: false });
   let folder: string;
   try {
@@ -29,14 +33,38 @@ export async function replaceIndexFile<T>(path: string, build: (temporaryPath: s
     const temporary = join(folder, basename(path));
     const result = await build(temporary);
     settleOldJournal(path);
+    const lock = lockOldIndex(path, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
     try {
       renameSync(temporary, path);
     } catch (error) {
       throw toIndexError(error, path);
+    } finally {
+      lock?.exec('ROLLBACK');
+      lock?.close();
     }
     return result;
   } finally {
     rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Takes the old index's write lock for the rename, so that an ingest writing it finishes first
+ * (busy timeout) instead of committing into a file that is no longer the index. A damaged old
+ * file needs no lock.
+ */
+function lockOldIndex(path: string, busyTimeoutMs: number): Database.Database | undefined {
+  if (!existsSync(path)) return undefined;
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path, { fileMustExist: true, timeout: busyTimeoutMs });
+    db.exec('BEGIN IMMEDIATE');
+    return db;
+  } catch (error) {
+    db?.close();
+    const code = (error as { code?: string }).code ?? '';
+    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) throw toIndexError(error, path);
+    return undefined;
   }
 }
 
