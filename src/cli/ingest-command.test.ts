@@ -153,6 +153,14 @@ describe('item 9: file system and SQLite failures are clear errors and leave the
     expect(docIds()).toEqual(['leases', 'new', 'retries']);
   });
 
+  it('a docs folder path too long is a usage error naming the cause', async () => {
+    const long = 'd'.repeat(300);
+    expect(await runCli(['ingest', long], io)).toBe(2);
+    expect(stderr()).toBe(
+      `Atlas: cannot read the docs folder ${JSON.stringify(path.join(dir, long))}: the path is too long (ENAMETOOLONG). Shorten the names of its folders, or move it higher up.\n`,
+    );
+  });
+
   it('rejects a bad ATLAS_BUSY_TIMEOUT with the fix', async () => {
     io.env.ATLAS_BUSY_TIMEOUT = 'soon';
     expect(await runCli(['ingest', 'docs'], io)).toBe(2);

@@ -202,6 +202,10 @@ describe('loadCorpus: nothing outside the docs folder, every unreadable entry re
     await expect(loadCorpus(long)).rejects.toThrow(
       `Atlas: cannot read the docs folder ${JSON.stringify(long)}: the path is too long (ENAMETOOLONG). Shorten the names of its folders, or move it higher up.`,
     );
+    const under = join(root, 'guides', 'install.md', 'more');
+    await expect(loadCorpus(under)).rejects.toThrow(
+      `Atlas: cannot read the docs folder ${JSON.stringify(under)}: a part of the path is a file, not a folder (ENOTDIR). Pass the path of a folder, e.g. atlas ingest ./docs.`,
+    );
   });
 });
 

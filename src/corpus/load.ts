@@ -87,6 +87,14 @@ async function assertFolder(root: string, fs: CorpusFileSystem): Promise<void> {
   }
 }
 
+const ROOT_FIXES: Record<string, string> = {
+  EACCES: 'Make it readable (chmod a+rx).',
+  EPERM: 'Make it readable (chmod a+rx).',
+  ENAMETOOLONG: 'Shorten the names of its folders, or move it higher up.',
+  ENOTDIR: 'Pass the path of a folder, e.g. atlas ingest ./docs.',
+  ELOOP: 'Fix the symbolic links on the path, or pass the real folder.',
+};
+
 /** The error of a docs root that cannot be read: missing, unreadable, or a path too long. */
 function rootError(root: string, error: unknown): AtlasError {
   const code = (error as { code?: string }).code;
@@ -99,7 +107,7 @@ function rootError(root: string, error: unknown): AtlasError {
   }
   return new AtlasError(
     code === 'ENAMETOOLONG' || code === 'ENOTDIR' ? 'usage' : 'invalid-corpus',
-    `Atlas: cannot read the docs folder ${JSON.stringify(root)}: ${fileErrorText(error)}. ${fileErrorFix(error, 'folder').replace(', or move it out of the docs folder', '')}`,
+    `Atlas: cannot read the docs folder ${JSON.stringify(root)}: ${fileErrorText(error)}. ${ROOT_FIXES[code ?? ''] ?? 'Check the path and the disk, then run the command again.'}`,
     { cause: error },
   );
 }
