@@ -237,14 +237,17 @@ describe('item 13: small ones', () => {
     expect(stderr()).toContain('Pass the folder that holds it: atlas ingest .\n');
   });
 
-  it('prints the db path relative to the working directory inside it, absolute outside it', async () => {
-    expect(await runCli(['ingest', 'docs', '--db', path.join(dir, 'sub', 'x.db')], io)).toBe(0);
-    expect(stdout()).toBe('Indexed 2 docs (2 chunks) into sub/x.db: 2 added, 0 updated, 0 unchanged, 0 removed.\n');
+  it('prints the db path as given, not re-expressed relative to the working directory', async () => {
     const elsewhere = await mkdtemp(path.join(tmpdir(), 'atlas-elsewhere-'));
     try {
+      const outside = path.join(elsewhere, 'x.db');
+      expect(await runCli(['ingest', 'docs', '--db', outside], io)).toBe(0);
+      // It used to print path.relative(cwd, db): "../atlas-elsewhere-…/x.db".
+      expect(stdout()).toBe(`Indexed 2 docs (2 chunks) into ${outside}: 2 added, 0 updated, 0 unchanged, 0 removed.\n`);
       clear();
-      expect(await runCli(['ingest', 'docs', '--db', path.join(elsewhere, 'x.db')], io)).toBe(0);
-      expect(stdout()).toBe(`Indexed 2 docs (2 chunks) into ${path.join(elsewhere, 'x.db')}: 2 added, 0 updated, 0 unchanged, 0 removed.\n`);
+      expect(await runCli(['ingest', 'docs', '--db', './sub/../x.db'], io)).toBe(0);
+      expect(stdout()).toBe('Indexed 2 docs (2 chunks) into ./sub/../x.db: 2 added, 0 updated, 0 unchanged, 0 removed.\n');
+      expect(existsSync(path.join(dir, 'x.db'))).toBe(true);
     } finally {
       await rm(elsewhere, { recursive: true, force: true });
     }

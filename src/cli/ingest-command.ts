@@ -6,7 +6,7 @@ import { replaceIndexFile } from '../index/sqlite-rebuild.ts';
 import type { IngestReport } from '../index/types.ts';
 import { docsRoot } from './docs-root.ts';
 import type { CliIO } from './io.ts';
-import { busyTimeoutMs, dbOption, dbPath, displayPath, openIndex, openIndexFile, positiveInt } from './options.ts';
+import { busyTimeoutMs, dbOption, dbPath, openIndex, openIndexFile, positiveInt } from './options.ts';
 
 interface IngestOptions {
   db: string;
@@ -37,7 +37,8 @@ export function registerIngestCommand(program: Command, io: CliIO): void {
       const file = dbPath(io, options.db);
       const context = { io, file, dir, docs, skipped: problems.length, options };
       const report = options.rebuild ? await rebuild(context) : await ingestInPlace(context);
-      const shown = displayPath(io, file);
+      // As the user gave it (or the default): the spelling they recognise, whatever the cwd.
+      const shown = options.db;
       if (options.json) {
         io.stdout(`${JSON.stringify({ db: file, docs: docs.length, skipped: problems.map((problem) => problem.file), rebuilt: options.rebuild === true, ...report })}\n`);
       } else {
@@ -102,6 +103,6 @@ function refuseEmpty(context: IngestContext, indexed: number): void {
   const found = context.skipped > 0 ? `no valid pages (${context.skipped} skipped as invalid)` : 'no pages (.md or .mdx files)';
   throw new AtlasError(
     'invalid-corpus',
-    `Atlas: ${context.dir} has ${found}; ingesting it would remove all ${indexed} docs from the index at ${displayPath(context.io, context.file)}. Nothing was changed. Check the folder, or pass --allow-empty to empty the index.`,
+    `Atlas: ${context.dir} has ${found}; ingesting it would remove all ${indexed} docs from the index at ${context.options.db}. Nothing was changed. Check the folder, or pass --allow-empty to empty the index.`,
   );
 }

@@ -50,20 +50,6 @@ export function dbPath(io: CliIO, db: string | undefined): string {
 }
 
 /**
- * How a path is shown to the user: relative to the working directory when it lies inside it,
- * else absolute (never `../../..`).
- *
- * @example
- * displayPath({ cwd: '/work' }, '/work/.atlas/index.db') // '.atlas/index.db'
- * displayPath({ cwd: '/work' }, '/tmp/index.db')         // '/tmp/index.db'
- */
-export function displayPath(io: Pick<CliIO, 'cwd'>, absolute: string): string {
-  const relative = path.relative(io.cwd, absolute);
-  if (relative === '' || relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) return absolute;
-  return relative;
-}
-
-/**
  * The busy timeout of writers, from `ATLAS_BUSY_TIMEOUT` (seconds, default 30): how long an
  * ingest waits for another ingest of the same index before failing with a clear message.
  */
