@@ -8,7 +8,12 @@ import type { CliIO } from './io.ts';
 import { requireText } from './options.ts';
 import { registerSearchCommand } from './search-command.ts';
 
-/** The version of this Atlas, from its package.json. */
+/**
+ * The version of this Atlas, from its package.json (what `atlas --version` prints).
+ *
+ * @example
+ * ATLAS_VERSION // '0.1.0'
+ */
 export const ATLAS_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /**

@@ -76,7 +76,12 @@ export function openIndex(io: CliIO, db: string | undefined, options: { write?: 
   return openIndexFile(io, dbPath(io, db), options);
 }
 
-/** {@link openIndex} for a resolved path (`--rebuild` writes a temporary file first). */
+/**
+ * {@link openIndex} for a resolved path (`--rebuild` writes a temporary file first).
+ *
+ * @example
+ * const index = openIndexFile(io, '/abs/.atlas/index.db', { write: true });
+ */
 export function openIndexFile(io: CliIO, file: string, options: { write?: boolean } = {}): SqliteIndex {
   const index = createSqliteIndex({ path: file, readonly: options.write !== true, busyTimeoutMs: busyTimeoutMs(io) });
   return withIndexErrors(index, file);

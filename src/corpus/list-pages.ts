@@ -19,7 +19,12 @@ export interface CorpusFileSystem {
   realpath(path: string): Promise<string>;
 }
 
-/** The real file system. */
+/**
+ * The real file system.
+ *
+ * @example
+ * const entries = await nodeCorpusFileSystem.readdir('./docs');
+ */
 export const nodeCorpusFileSystem: CorpusFileSystem = Object.freeze({
   readdir: (path: string) => readdir(path, { withFileTypes: true }),
   readFile: (path: string) => readFile(path),
