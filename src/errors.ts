@@ -21,6 +21,12 @@ export type AtlasErrorCode =
   | 'invalid-corpus'
   | 'index-schema'
   | 'index-missing'
+  /** Another connection holds the write lock past the busy timeout (a concurrent ingest). */
+  | 'index-busy'
+  /** The index file cannot be opened, read or written: permissions, read-only, disk full, I/O. */
+  | 'index-io'
+  /** The index file is truncated, corrupt or not an SQLite database. */
+  | 'index-damaged'
   | 'invalid-dataset'
   | 'model-config'
   | 'model-call'

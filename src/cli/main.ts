@@ -1,10 +1,20 @@
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { AtlasError } from '../errors.ts';
 import { registerAskCommand } from './ask-command.ts';
 import { registerEvalCommands } from './eval-command.ts';
 import { registerIngestCommand } from './ingest-command.ts';
 import type { CliIO } from './io.ts';
+import { requireText } from './options.ts';
 import { registerSearchCommand } from './search-command.ts';
+
+/**
+ * The version of this Atlas, from its package.json (what `atlas --version` prints).
+ *
+ * @example
+ * ATLAS_VERSION // '0.1.0'
+ */
+export const ATLAS_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /**
  * Runs the `atlas` command line and returns the exit code: 0 ok, 1 runtime failure, 2 usage error.
@@ -13,8 +23,28 @@ import { registerSearchCommand } from './search-command.ts';
  * const code = await runCli(['search', 'ORB-1202', '--json'], io);
  */
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  const program = createProgram(io);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    return exitCodeOf(error, io);
+  }
+}
+
+/**
+ * The `atlas` program with every command registered (not run). `--version`/`-V` prints the
+ * version only before a command (`atlas --version`); after one, `--version` is that command's
+ * release-line filter.
+ *
+ * @example
+ * const names = createProgram(io).commands.map((command) => command.name()); // ['ingest', 'search', ...]
+ */
+export function createProgram(io: CliIO): Command {
   const program = new Command('atlas')
     .description('Agentic RAG over your markdown docs: search, read, search again, answer with verified citations.')
+    .version(ATLAS_VERSION, '-V, --version', 'print the version of Atlas')
+    .enablePositionalOptions()
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError('(run atlas --help for usage)');
@@ -22,12 +52,12 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   registerSearchCommand(program, io);
   registerAskCommand(program, io);
   registerEvalCommands(program, io);
-  try {
-    await program.parseAsync(argv, { from: 'user' });
-    return 0;
-  } catch (error) {
-    return exitCodeOf(error, io);
-  }
+  program.hook('preAction', (_program, action) => {
+    // A blank query or question would search for nothing: a usage error, whichever command.
+    if (action.name() === 'search') requireText(action.args[0], 'query', 'atlas search "lease timeout"');
+    if (action.name() === 'ask') requireText(action.args[0], 'question', 'atlas ask "How do I set the lease duration?"');
+  });
+  return program;
 }
 
 function exitCodeOf(error: unknown, io: CliIO): number {

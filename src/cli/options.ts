@@ -3,8 +3,9 @@ import { InvalidArgumentError, Option } from 'commander';
 import type { LanguageModel } from 'ai';
 import { createOfflineModel } from '../agent/offline/index.ts';
 import type { ModelPrice } from '../agent/cost.ts';
-import { createSqliteIndex } from '../index/sqlite.ts';
-import type { IndexBackend } from '../index/types.ts';
+import { AtlasError } from '../errors.ts';
+import { createSqliteIndex, type SqliteIndex } from '../index/sqlite.ts';
+import { DEFAULT_BUSY_TIMEOUT_MS, withIndexErrors } from '../index/sqlite-open.ts';
 import { defaultModelSpec, findPrice, loadPriceOverrides, resolveModel } from '../models/index.ts';
 import type { CliIO } from './io.ts';
 import { nonEmpty } from './option-values.ts';
@@ -33,14 +34,58 @@ export function positiveInt(name: string) {
   };
 }
 
+/**
+ * Fails with a usage error when a required text argument is empty or only whitespace.
+ *
+ * @example
+ * requireText(query, 'query', 'atlas search "lease timeout"');
+ */
+export function requireText(value: string | undefined, name: string, example: string): void {
+  if (value !== undefined && value.trim() !== '') return;
+  throw new AtlasError('usage', `Atlas: the ${name} is empty${value ? ' (only whitespace)' : ''}. Pass the text to use, e.g. ${example}`);
+}
+
 /** Resolves `--db` against the working directory. */
 export function dbPath(io: CliIO, db: string | undefined): string {
   return path.resolve(io.cwd, db ?? DEFAULT_DB);
 }
 
-/** Opens the sqlite index at `--db`. */
-export function openIndex(io: CliIO, db: string | undefined): IndexBackend {
-  return createSqliteIndex({ path: dbPath(io, db) });
+/**
+ * The busy timeout of writers, from `ATLAS_BUSY_TIMEOUT` (seconds, default 30): how long an
+ * ingest waits for another ingest of the same index before failing with a clear message.
+ */
+export function busyTimeoutMs(io: CliIO): number {
+  const raw = io.env.ATLAS_BUSY_TIMEOUT?.trim();
+  if (raw === undefined || raw === '') return DEFAULT_BUSY_TIMEOUT_MS;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds < 0) {
+    throw new AtlasError('usage', `Atlas: ATLAS_BUSY_TIMEOUT must be a number of seconds >= 0, got "${raw}". Set e.g. ATLAS_BUSY_TIMEOUT=30, or unset it.`);
+  }
+  return Math.round(seconds * 1000);
+}
+
+/**
+ * Opens the sqlite index at `--db`: read-only unless `write` (search and ask never write, so a
+ * read-only file or folder works), with SQLite and file system failures turned into
+ * AtlasErrors that name the file, the cause and the fix.
+ *
+ * @example
+ * const index = openIndex(io, options.db);                  // search, ask
+ * const writable = openIndex(io, options.db, { write: true }); // ingest
+ */
+export function openIndex(io: CliIO, db: string | undefined, options: { write?: boolean } = {}): SqliteIndex {
+  return openIndexFile(io, dbPath(io, db), options);
+}
+
+/**
+ * {@link openIndex} for a resolved path (`--rebuild` writes a temporary file first).
+ *
+ * @example
+ * const index = openIndexFile(io, '/abs/.atlas/index.db', { write: true });
+ */
+export function openIndexFile(io: CliIO, file: string, options: { write?: boolean } = {}): SqliteIndex {
+  const index = createSqliteIndex({ path: file, readonly: options.write !== true, busyTimeoutMs: busyTimeoutMs(io) });
+  return withIndexErrors(index, file);
 }
 
 /** A model chosen from `--model`, `ATLAS_MODEL` or the offline default, with its price. */

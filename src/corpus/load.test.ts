@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AtlasError } from '../errors.ts';
-import { loadCorpus, slugFromPath } from './index.ts';
+import { loadCorpus, nodeCorpusFileSystem, slugFromPath, type CorpusFileSystem } from './index.ts';
 
 const fixtures = fileURLToPath(new URL('./__fixtures__/', import.meta.url));
 
@@ -120,6 +120,91 @@ describe('loadCorpus', () => {
     const file = join(fixtures, 'good', 'index.md');
     await expect(loadCorpus(file)).rejects.toThrow(
       `Atlas: ${JSON.stringify(file)} is a file, not a docs folder. Pass the folder that holds your .md pages, e.g. atlas ingest ./docs.`,
+    );
+  });
+});
+
+describe('loadCorpus: nothing outside the docs folder, every unreadable entry reported', () => {
+  const temporary: string[] = [];
+  afterEach(async () => {
+    await Promise.all(temporary.splice(0).map((folder) => rm(folder, { recursive: true, force: true })));
+  });
+  const folder = async () => {
+    const base = await mkdtemp(join(tmpdir(), 'atlas-links-'));
+    temporary.push(base);
+    await mkdir(join(base, 'docs', 'guides'), { recursive: true });
+    await mkdir(join(base, 'outside'));
+    await writeFile(join(base, 'outside', 'secret.md'), '# Secret\n\nroot:x:0:0:root:/root:/bin/bash\n');
+    await writeFile(join(base, 'docs', 'guides', 'install.md'), '# Install\n\nRun the installer once.\n');
+    return { base, root: join(base, 'docs') };
+  };
+
+  it('refuses links to files and folders outside the root, dangling links and loops, and lists the rest', async () => {
+    const { base, root } = await folder();
+    await symlink(join(base, 'outside', 'secret.md'), join(root, 'passwd.md'));
+    await symlink('../outside', join(root, 'more'));
+    await symlink(join(root, 'guides', 'install.md'), join(root, 'setup.md'));
+    await symlink('guides', join(root, 'latest'));
+    await symlink('gone.md', join(root, 'dangling.md'));
+    await symlink('loop-b.md', join(root, 'loop-a.md'));
+    await symlink('loop-a.md', join(root, 'loop-b.md'));
+    const { docs, problems } = await loadCorpus(root);
+    // setup.md is followed once (its target is inside); latest/ is not walked (guides/ already is).
+    expect(docs.map((doc) => doc.sourcePath)).toEqual(['guides/install.md', 'setup.md']);
+    const outside = join(base, 'outside');
+    expect(problems).toEqual([
+      { file: 'dangling.md', field: 'symlink', message: 'the link points to nothing (its target does not exist). Point it at a page, or delete it.' },
+      { file: 'loop-a.md', field: 'symlink', message: 'the link is a loop (it leads back to itself) and resolves to no file. Point it at a page, or delete it.' },
+      { file: 'loop-b.md', field: 'symlink', message: 'the link is a loop (it leads back to itself) and resolves to no file. Point it at a page, or delete it.' },
+      { file: 'more', field: 'symlink',
+        message: `the link leads to a folder outside the docs folder (${outside}); it is not indexed, so nothing outside the folder you pointed at is read. Copy its pages into the docs folder instead, or delete the link.` },
+      { file: 'passwd.md', field: 'symlink',
+        message: `the link leads to a file outside the docs folder (${join(outside, 'secret.md')}); it is not indexed, so nothing outside the folder you pointed at is read. Copy the page into the docs folder instead, or delete the link.` },
+    ]);
+  });
+
+  it('judges links against the real path of a root that is itself a link', async () => {
+    const { base, root } = await folder();
+    await symlink(root, join(base, 'docs-link'));
+    await symlink('guides/install.md', join(root, 'setup.md'));
+    const { docs, problems } = await loadCorpus(join(base, 'docs-link'));
+    expect([docs.map((doc) => doc.sourcePath), problems]).toEqual([['guides/install.md', 'setup.md'], []]);
+  });
+
+  // Tests run as root here, where chmod 000 does not deny reading: the denial is injected at the
+  // file system seam instead, with the error Node raises (code EACCES).
+  const denied = (path: string) => Object.assign(new Error(`EACCES: permission denied, open '${path}'`), { code: 'EACCES' });
+  const denying = (paths: string[]): CorpusFileSystem => ({
+    ...nodeCorpusFileSystem,
+    readdir: async (path) => (paths.some((end) => path.endsWith(end)) ? Promise.reject(denied(path)) : nodeCorpusFileSystem.readdir(path)),
+    readFile: async (path) => (paths.some((end) => path.endsWith(end)) ? Promise.reject(denied(path)) : nodeCorpusFileSystem.readFile(path)),
+  });
+
+  it('reports an unreadable page and an unreadable subfolder as problems and keeps the rest', async () => {
+    const { root } = await folder();
+    await mkdir(join(root, 'private'));
+    await writeFile(join(root, 'private', 'plans.md'), '# Plans\n\nSecret plans.\n');
+    await writeFile(join(root, 'locked.md'), '# Locked\n\nCannot be read.\n');
+    const { docs, problems } = await loadCorpus(root, { fs: denying(['/private', '/locked.md']) });
+    expect(docs.map((doc) => doc.sourcePath)).toEqual(['guides/install.md']);
+    expect(problems).toEqual([
+      { file: 'locked.md', field: 'access', message: 'cannot read this page: permission denied (EACCES). Make it readable (chmod a+r), or move it out of the docs folder.' },
+      { file: 'private', field: 'access', message: 'cannot list this folder: permission denied (EACCES). Make it readable (chmod a+rx), or move it out of the docs folder.' },
+    ]);
+  });
+
+  it('throws an AtlasError naming the root, the cause and the fix when the root cannot be listed', async () => {
+    const { root } = await folder();
+    await expect(loadCorpus(root, { fs: denying(['/docs']) })).rejects.toThrow(
+      new AtlasError('invalid-corpus', `Atlas: cannot read the docs folder ${JSON.stringify(root)}: permission denied (EACCES). Make it readable (chmod a+rx).`),
+    );
+    const long = join(root, 'x'.repeat(300));
+    await expect(loadCorpus(long)).rejects.toThrow(
+      `Atlas: cannot read the docs folder ${JSON.stringify(long)}: the path is too long (ENAMETOOLONG). Shorten the names of its folders, or move it higher up.`,
+    );
+    const under = join(root, 'guides', 'install.md', 'more');
+    await expect(loadCorpus(under)).rejects.toThrow(
+      `Atlas: cannot read the docs folder ${JSON.stringify(under)}: a part of the path is a file, not a folder (ENOTDIR). Pass the path of a folder, e.g. atlas ingest ./docs.`,
     );
   });
 });

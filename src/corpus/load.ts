@@ -1,7 +1,7 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AtlasError, type CorpusProblem } from '../errors.ts';
 import { resolveChunkingOptions, type ChunkingOptions } from './chunking-options.ts';
+import { fileErrorFix, fileErrorText, listPages, nodeCorpusFileSystem, type CorpusFileSystem } from './list-pages.ts';
 import { parseDocument } from './parse-document.ts';
 import type { Doc } from './types.ts';
 
@@ -13,25 +13,44 @@ export interface LoadedCorpus {
   problems: CorpusProblem[];
 }
 
+/** Options of {@link loadCorpus}: how pages are chunked, and the file system to read. */
+export interface LoadCorpusOptions extends ChunkingOptions {
+  /** Default: the real file system (`node:fs/promises`). */
+  fs?: CorpusFileSystem;
+}
+
 /**
  * Loads every `.md` and `.mdx` page under `root` (recursively; dot-folders, dot-files and
  * `node_modules` are skipped), in path order. Never stops at the first bad page: all problems are
- * collected. When two pages share an id, the first in path order is kept and the later one is
- * reported. Throws an {@link AtlasError} only when `root` is not a readable folder.
+ * collected, unreadable pages and subfolders included. Nothing outside `root` is read: a symlink
+ * whose target lies outside it is refused as a problem (list-pages.ts: symlinked pages inside
+ * the root are followed once, symlinked folders never). When two pages share an id, the first in
+ * path order is kept and the later one is reported. Throws an {@link AtlasError} only when
+ * `root` is not a readable folder.
  *
  * @example
  * const { docs, problems } = await loadCorpus('./docs');
  * if (problems.length > 0) throw new CorpusError(problems);
  */
-export async function loadCorpus(root: string, options: ChunkingOptions = {}): Promise<LoadedCorpus> {
+export async function loadCorpus(root: string, options: LoadCorpusOptions = {}): Promise<LoadedCorpus> {
   const resolved = resolveChunkingOptions(options);
-  await assertFolder(root);
-  const paths = (await listPages(root, '')).sort(comparePaths);
+  const fs = options.fs ?? nodeCorpusFileSystem;
+  await assertFolder(root, fs);
+  const listing = await listPages(root, fs).catch((error: unknown) => {
+    throw rootError(root, error);
+  });
+  const paths = listing.pages.sort(comparePaths);
   const docs: Doc[] = [];
-  const problems: CorpusProblem[] = [];
+  const problems: CorpusProblem[] = [...listing.problems];
   const pathById = new Map<string, string>();
   for (const path of paths) {
-    const bytes = await readFile(join(root, path));
+    let bytes: Buffer;
+    try {
+      bytes = await fs.readFile(join(root, path));
+    } catch (error) {
+      problems.push({ file: path, field: 'access', message: `cannot read this page: ${fileErrorText(error)}. ${fileErrorFix(error, 'file')}` });
+      continue;
+    }
     const result = parseDocument({ path, bytes }, resolved);
     if (!result.ok) {
       problems.push(...result.problems);
@@ -50,41 +69,15 @@ export async function loadCorpus(root: string, options: ChunkingOptions = {}): P
     pathById.set(docId, path);
     docs.push(result.doc);
   }
-  return { docs, problems };
+  return { docs, problems: problems.sort((left, right) => comparePaths(left.file, right.file)) };
 }
 
-/** Relative paths (forward slashes) of the pages under `root/relative`. */
-async function listPages(root: string, relative: string): Promise<string[]> {
-  const entries = await readdir(join(root, relative), { withFileTypes: true });
-  const pages: string[] = [];
-  for (const entry of entries) {
-    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-    const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
-    const isFile = entry.isFile() || (entry.isSymbolicLink() && (await isFileTarget(join(root, path))));
-    if (entry.isDirectory()) pages.push(...(await listPages(root, path)));
-    else if (isFile && /\.(md|mdx)$/i.test(entry.name)) pages.push(path);
-  }
-  return pages;
-}
-
-/** Symlinked files are followed; symlinked folders are not (no cycles). */
-async function isFileTarget(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
-}
-
-async function assertFolder(root: string): Promise<void> {
+async function assertFolder(root: string, fs: CorpusFileSystem): Promise<void> {
   let isDirectory: boolean;
   try {
-    isDirectory = (await stat(root)).isDirectory();
-  } catch {
-    throw new AtlasError(
-      'usage',
-      `Atlas: docs folder ${JSON.stringify(root)} does not exist. Pass the folder that holds your .md pages, e.g. atlas ingest ./docs.`,
-    );
+    isDirectory = (await fs.stat(root)).isDirectory();
+  } catch (error) {
+    throw rootError(root, error);
   }
   if (!isDirectory) {
     throw new AtlasError(
@@ -92,6 +85,31 @@ async function assertFolder(root: string): Promise<void> {
       `Atlas: ${JSON.stringify(root)} is a file, not a docs folder. Pass the folder that holds your .md pages, e.g. atlas ingest ./docs.`,
     );
   }
+}
+
+const ROOT_FIXES: Record<string, string> = {
+  EACCES: 'Make it readable (chmod a+rx).',
+  EPERM: 'Make it readable (chmod a+rx).',
+  ENAMETOOLONG: 'Shorten the names of its folders, or move it higher up.',
+  ENOTDIR: 'Pass the path of a folder, e.g. atlas ingest ./docs.',
+  ELOOP: 'Fix the symbolic links on the path, or pass the real folder.',
+};
+
+/** The error of a docs root that cannot be read: missing, unreadable, or a path too long. */
+function rootError(root: string, error: unknown): AtlasError {
+  const code = (error as { code?: string }).code;
+  if (code === 'ENOENT') {
+    return new AtlasError(
+      'usage',
+      `Atlas: docs folder ${JSON.stringify(root)} does not exist. Pass the folder that holds your .md pages, e.g. atlas ingest ./docs.`,
+      { cause: error },
+    );
+  }
+  return new AtlasError(
+    code === 'ENAMETOOLONG' || code === 'ENOTDIR' ? 'usage' : 'invalid-corpus',
+    `Atlas: cannot read the docs folder ${JSON.stringify(root)}: ${fileErrorText(error)}. ${ROOT_FIXES[code ?? ''] ?? 'Check the path and the disk, then run the command again.'}`,
+    { cause: error },
+  );
 }
 
 /** Code-unit order, independent of locale. */

@@ -51,7 +51,8 @@ export function ingestDocs(db: Database.Database, docs: Doc[], tokenizer: Tokeni
     for (const list of [report.added, report.updated, report.unchanged, report.removed]) list.sort();
     return report;
   });
-  return run();
+  // IMMEDIATE: wait (busy timeout) for another writer instead of failing on a lock upgrade.
+  return run.immediate();
 }
 
 function createWriter(db: Database.Database, tokenizer: TokenizerOptions) {

@@ -1,6 +1,4 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { AtlasError } from '../errors.ts';
 import { DEFAULT_TOKENIZER, type TokenizerOptions } from './tokenize.ts';
 import { computeIndexVersion } from './index-version.ts';
@@ -63,50 +61,16 @@ function ftsTables(tokenizer: TokenizerOptions): string {
   CREATE VIRTUAL TABLE definitions_fts USING fts5(keys, content='', contentless_delete=1, tokenize='${tokenize}');`;
 }
 
-/** An open index database and the tokenizer its content was built with. */
-export interface OpenedIndex {
-  db: Database.Database;
-  tokenizer: TokenizerOptions;
-}
-
 /**
- * Opens (creating if needed) the index database at `path` and checks its schema version.
- * `tokenizer` unset means "whatever the index was built with" (defaults for a new one); set and
- * different from a non-empty index's, it is an error; on an empty index it replaces it.
- * `rebuild` drops any existing content and schema first.
+ * Creates the tables of a new database, or checks the schema version and tokenizer of an
+ * existing one (see sqlite-open.ts, which opens the file). `requested` unset means "whatever the
+ * index was built with" (defaults for a new one); set and different from a non-empty index's, it
+ * is an error; on an empty index it replaces it. Returns the tokenizer the content uses.
  *
  * @example
- * const { db, tokenizer } = openIndexDatabase({ path: ':memory:' });
+ * const tokenizer = db.transaction(() => prepareSchema(db, path, undefined))();
  */
-export function openIndexDatabase(options: {
-  path: string;
-  tokenizer?: Partial<TokenizerOptions>;
-  rebuild?: boolean;
-}): OpenedIndex {
-  const { path } = options;
-  if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
-  try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
-    if (options.rebuild) dropEverything(db);
-    const tokenizer = db.transaction(() => prepareSchema(db, path, options.tokenizer))();
-    return { db, tokenizer };
-  } catch (error) {
-    db.close();
-    if (error instanceof Database.SqliteError && error.code === 'SQLITE_NOTADB') {
-      throw new AtlasError(
-        'index-schema',
-        `Atlas: the file at ${path} is not an SQLite database. Pass another --db path, or delete the file and run: atlas ingest <docs-dir> --db ${path}`,
-        { cause: error },
-      );
-    }
-    throw error;
-  }
-}
-
-function prepareSchema(
+export function prepareSchema(
   db: Database.Database,
   path: string,
   requested: Partial<TokenizerOptions> | undefined,
@@ -149,7 +113,13 @@ function prepareSchema(
   return wanted;
 }
 
-function dropEverything(db: Database.Database): void {
+/**
+ * Drops every table (any schema version), virtual tables first.
+ *
+ * @example
+ * dropEverything(db); // then prepareSchema(db, path, tokenizer) creates the current schema
+ */
+export function dropEverything(db: Database.Database): void {
   const tablesOfKind = (virtual: boolean): string[] =>
     db
       .prepare(

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -46,12 +46,16 @@ describe('createSqliteIndex on disk', () => {
     for (const index of open) await index.close();
   });
 
-  it('creates the folder, uses WAL and keeps content across reopening', async () => {
+  it('creates the folder, uses WAL while writing, leaves one self-contained file and keeps content across reopening', async () => {
     const first = openIndex();
     const report = await first.ingest([retries]);
+    const during = new Database(path, { readonly: true });
+    expect(during.pragma('journal_mode', { simple: true })).toBe('wal');
+    during.close();
     await first.close();
+    expect([existsSync(`${path}-wal`), existsSync(`${path}-shm`)]).toEqual([false, false]);
     const raw = new Database(path, { readonly: true });
-    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('delete');
     expect(raw.prepare(`SELECT value FROM meta WHERE key = 'schemaVersion'`).pluck().get()).toBe('2');
     raw.close();
     const second = openIndex();
@@ -98,7 +102,7 @@ describe('createSqliteIndex on disk', () => {
     const junk = join(scratch, 'junk.db');
     writeFileSync(junk, 'this is not sqlite, just some text that is long enough to have a header'.repeat(20));
     expect(thrown(() => createSqliteIndex({ path: junk })).message).toBe(
-      `Atlas: the file at ${junk} is not an SQLite database. Pass another --db path, or delete the file and run: atlas ingest <docs-dir> --db ${junk}`,
+      `Atlas: the file at ${junk} is not an SQLite database (SQLITE_NOTADB). Pass another --db path, or replace the file with a new index: atlas ingest <docs-dir> --db ${junk} --rebuild`,
     );
   });
 

@@ -2,7 +2,8 @@ import type { Chunk, Doc } from '../corpus/types.ts';
 import { AtlasError } from '../errors.ts';
 import { filterClause } from './filter.ts';
 import { ingestDocs } from './ingest.ts';
-import { openIndexDatabase, readMeta } from './schema.ts';
+import { readMeta } from './schema.ts';
+import { closeIndexDatabase, openIndexDatabase } from './sqlite-open.ts';
 import { CHUNK_COLUMNS, chunkFromRow, createStatementCache, type ChunkRow } from './sqlite-rows.ts';
 import { createSqliteSearch } from './sqlite-search.ts';
 import type { TokenizerOptions } from './tokenize.ts';
@@ -56,6 +57,10 @@ export interface SqliteIndexOptions {
   weights?: Partial<ColumnWeights>;
   /** Drop whatever is at `path` (any schema version) and start empty. */
   rebuild?: boolean;
+  /** Read only (search, ask): nothing is written; see sqlite-open.ts. */
+  readonly?: boolean;
+  /** How long a writer waits for another writer's lock, in ms (default 30 s). */
+  busyTimeoutMs?: number;
 }
 
 /** The SQLite index backend, plus the settings it runs with. */
@@ -139,7 +144,7 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
     },
 
     async close(): Promise<void> {
-      if (db.open) db.close();
+      closeIndexDatabase(db);
     },
   };
 }

@@ -1,0 +1,255 @@
+import { existsSync, readFileSync, statSync, truncateSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { recordingIO, type RecordingIO } from '../eval/test-cli.ts';
+import { runCli } from './main.ts';
+
+// Regression tests of issue 9 (items 1, 5, 6, 9, 10, 13), run through the CLI as a user would.
+let dir: string;
+let io: RecordingIO;
+const stdout = () => io.out.join('');
+const stderr = () => io.err.join('');
+const clear = () => {
+  io.out.length = 0;
+  io.err.length = 0;
+};
+const db = () => path.join(dir, '.atlas', 'index.db');
+const page = (id: string, text: string) => `---\nid: ${id}\napplies_to: all\n---\n# ${id}\n\n${text}\n`;
+const docIds = () => {
+  const raw = new Database(db(), { readonly: true });
+  const ids = raw.prepare('SELECT doc_id FROM docs ORDER BY doc_id').pluck().all();
+  raw.close();
+  return ids;
+};
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'atlas-ingest-'));
+  io = recordingIO({ cwd: dir });
+  await mkdir(path.join(dir, 'docs'));
+  await writeFile(path.join(dir, 'docs', 'leases.md'), page('leases', 'A worker holds a job for the lease of sixty seconds.'));
+  await writeFile(path.join(dir, 'docs', 'retries.md'), page('retries', 'Failed jobs are retried with exponential backoff.'));
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('item 1: nothing outside the docs folder is indexed', () => {
+  it('refuses a symlink to /etc/passwd-like content outside the folder, and search never shows it', async () => {
+    await writeFile(path.join(dir, 'passwd'), 'root:x:0:0:root:/root:/bin/bash\n');
+    await symlink(path.join(dir, 'passwd'), path.join(dir, 'docs', 'passwd.md'));
+    expect(await runCli(['ingest', 'docs'], io)).toBe(1);
+    expect(stderr()).toBe(
+      'Atlas: 1 problem in the docs folder; nothing was written to the index.\n' +
+        `  passwd.md: symlink: the link leads to a file outside the docs folder (${path.join(dir, 'passwd')}); it is not indexed, so nothing outside the folder you pointed at is read. Copy the page into the docs folder instead, or delete the link.\n` +
+        'Fix them, or pass --skip-invalid to index the valid pages only.\n',
+    );
+    clear();
+    expect(await runCli(['ingest', 'docs', '--skip-invalid'], io)).toBe(0);
+    expect(stdout()).toBe('Indexed 2 docs (2 chunks) into .atlas/index.db: 2 added, 0 updated, 0 unchanged, 0 removed.\n');
+    clear();
+    expect(await runCli(['search', 'root bash', '--json'], io)).toBe(0);
+    expect(JSON.parse(stdout()).hits).toEqual([]);
+  });
+});
+
+describe('item 5: a folder with no pages does not empty the index', () => {
+  it('refuses, keeps the index, and empties it only with --allow-empty', async () => {
+    expect(await runCli(['ingest', 'docs'], io)).toBe(0);
+    await mkdir(path.join(dir, 'empty'));
+    clear();
+    expect(await runCli(['ingest', 'empty'], io)).toBe(1);
+    expect(stderr()).toBe(
+      'Atlas: empty has no pages (.md or .mdx files); ingesting it would remove all 2 docs from the index at .atlas/index.db. Nothing was changed. Check the folder, or pass --allow-empty to empty the index.\n',
+    );
+    expect(docIds()).toEqual(['leases', 'retries']);
+    clear();
+    expect(await runCli(['ingest', 'empty', '--rebuild'], io)).toBe(1);
+    expect(docIds()).toEqual(['leases', 'retries']);
+    clear();
+    expect(await runCli(['ingest', 'empty', '--allow-empty'], io)).toBe(0);
+    expect(stdout()).toBe('Indexed 0 docs (0 chunks) into .atlas/index.db: 0 added, 0 updated, 0 unchanged, 2 removed.\n');
+    expect(docIds()).toEqual([]);
+  });
+
+  it('counts pages skipped as invalid in the refusal', async () => {
+    expect(await runCli(['ingest', 'docs'], io)).toBe(0);
+    await mkdir(path.join(dir, 'broken'));
+    await writeFile(path.join(dir, 'broken', 'bad.md'), '---\napplies_to: 3\n---\n# Bad\n\nText.\n');
+    clear();
+    expect(await runCli(['ingest', 'broken', '--skip-invalid'], io)).toBe(1);
+    expect(stderr()).toContain('Atlas: broken has no valid pages (1 skipped as invalid); ingesting it would remove all 2 docs');
+    expect(docIds()).toEqual(['leases', 'retries']);
+  });
+});
+
+describe('item 6: the folder pointed at is the folder indexed', () => {
+  it('indexes the top-level pages of a folder that has a docs/ subfolder', async () => {
+    await writeFile(path.join(dir, 'index.md'), page('home', 'The top-level page of the site.'));
+    expect(await runCli(['ingest', '.', '--json'], io)).toBe(0);
+    expect(JSON.parse(stdout()).added).toEqual(['home', 'leases', 'retries']);
+    expect(stderr()).toBe('');
+  });
+
+  it('indexes the docs/ of a dataset folder (docs/ + eval/*.jsonl) and says so, naming the pages left out', async () => {
+    await mkdir(path.join(dir, 'eval'));
+    await writeFile(path.join(dir, 'eval', 'qa_gold.jsonl'), '');
+    await writeFile(path.join(dir, 'README.md'), '# Dataset\n\nAbout this dataset.\n');
+    expect(await runCli(['ingest', '.', '--json'], io)).toBe(0);
+    expect(JSON.parse(stdout()).added).toEqual(['leases', 'retries']);
+    expect(stderr()).toBe('atlas: . is a dataset folder (docs/ and eval/*.jsonl): indexing docs; 1 page beside it not indexed: README.md.\n');
+  });
+});
+
+describe('item 9: file system and SQLite failures are clear errors and leave the index intact', () => {
+  it('a concurrent writer: waits the busy timeout, then names the index and says to try again', async () => {
+    expect(await runCli(['ingest', 'docs'], io)).toBe(0);
+    await writeFile(path.join(dir, 'docs', 'new.md'), page('new', 'A page added while another ingest writes.'));
+    const other = new Database(db());
+    other.pragma('journal_mode = WAL');
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      io.env.ATLAS_BUSY_TIMEOUT = '0.05';
+      clear();
+      expect(await runCli(['ingest', 'docs'], io)).toBe(1);
+      expect(stderr()).toBe(`Atlas: another ingest is writing ${db()}; try again when it finishes. (SQLite: database is locked, SQLITE_BUSY)\n`);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    expect(docIds()).toEqual(['leases', 'retries']);
+    clear();
+    expect(await runCli(['ingest', 'docs'], io)).toBe(0);
+    expect(docIds()).toEqual(['leases', 'new', 'retries']);
+  });
+
+  it('a concurrent writer that commits meanwhile: the ingest waits for it and then succeeds', async () => {
+    expect(await runCli(['ingest', 'docs'], io)).toBe(0);
+    await writeFile(path.join(dir, 'docs', 'new.md'), page('new', 'A page added while another ingest writes.'));
+    // Another process's ingest, in a worker thread: it holds the write lock for 300 ms, then
+    // commits. SQLite's busy wait blocks this thread, so the holder cannot live on it.
+    const worker = new Worker(
+      `const Database = require('better-sqlite3');
+       const { parentPort, workerData } = require('node:worker_threads');
+       const db = new Database(workerData);
+       db.exec("BEGIN IMMEDIATE; INSERT INTO meta (key, value) VALUES ('other', 'writer')");
+       parentPort.postMessage('locked');
+       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+       db.exec('COMMIT');
+       db.close();`,
+      { eval: true, workerData: db() },
+    );
+    await new Promise((resolve) => worker.once('message', resolve));
+    io.env.ATLAS_BUSY_TIMEOUT = '20';
+    clear();
+    const code = await runCli(['ingest', 'docs'], io);
+    await new Promise((resolve) => worker.once('exit', resolve));
+    expect(stderr()).toBe('');
+    expect(code).toBe(0);
+    expect(docIds()).toEqual(['leases', 'new', 'retries']);
+  });
+
+  it('a docs folder path too long is a usage error naming the cause', async () => {
+    const long = 'd'.repeat(300);
+    expect(await runCli(['ingest', long], io)).toBe(2);
+    expect(stderr()).toBe(
+      `Atlas: cannot read the docs folder ${JSON.stringify(path.join(dir, long))}: the path is too long (ENAMETOOLONG). Shorten the names of its folders, or move it higher up.\n`,
+    );
+  });
+
+  it('rejects a bad ATLAS_BUSY_TIMEOUT with the fix', async () => {
+    io.env.ATLAS_BUSY_TIMEOUT = 'soon';
+    expect(await runCli(['ingest', 'docs'], io)).toBe(2);
+    expect(stderr()).toBe('Atlas: ATLAS_BUSY_TIMEOUT must be a number of seconds >= 0, got "soon". Set e.g. ATLAS_BUSY_TIMEOUT=30, or unset it.\n');
+  });
+
+  it('a folder given as --db, and a --db path too long, are usage errors', async () => {
+    await mkdir(path.join(dir, 'store'));
+    expect(await runCli(['ingest', 'docs', '--db', 'store'], io)).toBe(2);
+    const store = path.join(dir, 'store');
+    expect(stderr()).toBe(`Atlas: --db ${store} is a folder, not an index file. Pass a file path, e.g. --db ${store}/index.db\n`);
+    clear();
+    expect(await runCli(['search', 'lease', '--db', 'store'], io)).toBe(2);
+    expect(stderr()).toBe(`Atlas: --db ${store} is a folder, not an index file. Pass a file path, e.g. --db ${store}/index.db\n`);
+    clear();
+    const long = path.join(dir, `${'x'.repeat(300)}.db`);
+    expect(await runCli(['ingest', 'docs', '--db', long], io)).toBe(2);
+    expect(stderr()).toBe(`Atlas: the --db path is too long (ENAMETOOLONG): ${long}. Use a shorter path (names of at most 255 bytes), e.g. --db .atlas/index.db\n`);
+  });
+
+  it('a truncated index: search names the damage and the command that rebuilds it; --rebuild replaces it', async () => {
+    expect(await runCli(['ingest', 'docs'], io)).toBe(0);
+    truncateSync(db(), 3 * 4096);
+    clear();
+    expect(await runCli(['search', 'lease'], io)).toBe(1);
+    expect(stderr()).toBe(
+      `Atlas: the index at ${db()} is damaged (database disk image is malformed, SQLITE_CORRUPT), e.g. truncated by a copy or a full disk. Rebuild it: atlas ingest <docs-dir> --db ${db()} --rebuild\n`,
+    );
+    clear();
+    expect(await runCli(['ingest', 'docs', '--rebuild'], io)).toBe(0);
+    expect(stdout()).toBe('Indexed 2 docs (2 chunks) into .atlas/index.db (rebuilt from scratch): 2 added, 0 updated, 0 unchanged, 0 removed.\n');
+    expect(docIds()).toEqual(['leases', 'retries']);
+  });
+
+  it('search opens the index read-only: the file is not written and no -wal/-shm appear', async () => {
+    expect(await runCli(['ingest', 'docs'], io)).toBe(0);
+    const before = readFileSync(db());
+    const modified = statSync(db()).mtimeMs;
+    clear();
+    expect(await runCli(['search', 'lease', '--json'], io)).toBe(0);
+    expect(JSON.parse(stdout()).hits.map((hit: { docId: string }) => hit.docId)).toEqual(['leases']);
+    expect([readFileSync(db()).equals(before), statSync(db()).mtimeMs, existsSync(`${db()}-wal`), existsSync(`${db()}-shm`)]).toEqual([true, modified, false, false]);
+    const raw = new Database(db(), { readonly: true });
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('delete');
+    raw.close();
+  });
+});
+
+describe('item 10: --rebuild exists and is atomic', () => {
+  it('rebuilds an index of another schema version, which plain ingest refuses with the --rebuild hint', async () => {
+    expect(await runCli(['ingest', 'docs'], io)).toBe(0);
+    const raw = new Database(db());
+    raw.prepare(`UPDATE meta SET value = '1' WHERE key = 'schemaVersion'`).run();
+    raw.close();
+    clear();
+    expect(await runCli(['ingest', 'docs'], io)).toBe(1);
+    expect(stderr()).toBe(`Atlas: the index at ${db()} has schema version 1 but this Atlas needs 2. Rebuild it: atlas ingest <docs-dir> --db ${db()} --rebuild\n`);
+    clear();
+    expect(await runCli(['ingest', 'docs', '--db', db(), '--rebuild', '--json'], io)).toBe(0);
+    expect(JSON.parse(stdout())).toMatchObject({ rebuilt: true, added: ['leases', 'retries'], chunks: 2 });
+    clear();
+    expect(await runCli(['search', 'backoff', '--json'], io)).toBe(0);
+    expect(JSON.parse(stdout()).hits.map((hit: { docId: string }) => hit.docId)).toEqual(['retries']);
+  });
+});
+
+describe('item 13: small ones', () => {
+  it('a file given to ingest: says it is a file and which folder to pass', async () => {
+    expect(await runCli(['ingest', 'docs/leases.md'], io)).toBe(2);
+    expect(stderr()).toBe('Atlas: docs/leases.md is a file, not a folder; atlas ingest indexes every page of a folder. Pass the folder that holds it: atlas ingest docs\n');
+    clear();
+    await writeFile(path.join(dir, 'top.md'), 'x');
+    expect(await runCli(['ingest', 'top.md'], io)).toBe(2);
+    expect(stderr()).toContain('Pass the folder that holds it: atlas ingest .\n');
+  });
+
+  it('prints the db path as given, not re-expressed relative to the working directory', async () => {
+    const elsewhere = await mkdtemp(path.join(tmpdir(), 'atlas-elsewhere-'));
+    try {
+      const outside = path.join(elsewhere, 'x.db');
+      expect(await runCli(['ingest', 'docs', '--db', outside], io)).toBe(0);
+      // It used to print path.relative(cwd, db): "../atlas-elsewhere-…/x.db".
+      expect(stdout()).toBe(`Indexed 2 docs (2 chunks) into ${outside}: 2 added, 0 updated, 0 unchanged, 0 removed.\n`);
+      clear();
+      expect(await runCli(['ingest', 'docs', '--db', './sub/../x.db'], io)).toBe(0);
+      expect(stdout()).toBe('Indexed 2 docs (2 chunks) into ./sub/../x.db: 2 added, 0 updated, 0 unchanged, 0 removed.\n');
+      expect(existsSync(path.join(dir, 'x.db'))).toBe(true);
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+  });
+});

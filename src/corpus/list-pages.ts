@@ -1,0 +1,150 @@
+import type { Dirent } from 'node:fs';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import type { CorpusProblem } from '../errors.ts';
+
+/**
+ * What the corpus loader reads of the file system. Node's `fs/promises` by default; tests pass a
+ * wrapper that fails chosen paths (EACCES cannot be provoked as root).
+ *
+ * @example
+ * const fs: CorpusFileSystem = { ...nodeCorpusFileSystem, readFile: async (path) => { throw Object.assign(new Error('denied'), { code: 'EACCES' }); } };
+ * await loadCorpus('./docs', { fs });
+ */
+export interface CorpusFileSystem {
+  readdir(path: string): Promise<Dirent[]>;
+  readFile(path: string): Promise<Buffer>;
+  /** Follows symlinks. */
+  stat(path: string): Promise<{ isFile(): boolean; isDirectory(): boolean }>;
+  realpath(path: string): Promise<string>;
+}
+
+/**
+ * The real file system.
+ *
+ * @example
+ * const entries = await nodeCorpusFileSystem.readdir('./docs');
+ */
+export const nodeCorpusFileSystem: CorpusFileSystem = Object.freeze({
+  readdir: (path: string) => readdir(path, { withFileTypes: true }),
+  readFile: (path: string) => readFile(path),
+  stat: (path: string) => stat(path),
+  realpath: (path: string) => realpath(path),
+});
+
+/** The pages found under a docs root, and what could not be listed or was refused. */
+export interface ListedPages {
+  /** Relative paths (forward slashes) of the pages, unsorted. */
+  pages: string[];
+  problems: CorpusProblem[];
+}
+
+/**
+ * Lists the `.md`/`.mdx` pages under `root` (its real path), recursively. Dot-entries and
+ * `node_modules` are skipped. A symlinked page is followed once to its target when that target
+ * is a file inside the root; a target outside the root (after resolving every link) is refused
+ * as a problem, as are dangling links and link loops. Symlinked folders are never followed: one
+ * inside the root would list its pages twice (they are listed at their real path), one outside
+ * is refused. An unreadable subfolder is a problem; the rest is still listed.
+ *
+ * @example
+ * const { pages, problems } = await listPages('/abs/docs', nodeCorpusFileSystem);
+ */
+export async function listPages(root: string, fs: CorpusFileSystem): Promise<ListedPages> {
+  const listing: ListedPages = { pages: [], problems: [] };
+  await walk({ root, realRoot: await fs.realpath(root), fs, listing }, '');
+  return listing;
+}
+
+interface Walk {
+  root: string;
+  realRoot: string;
+  fs: CorpusFileSystem;
+  listing: ListedPages;
+}
+
+const PAGE = /\.(md|mdx)$/i;
+
+async function walk(context: Walk, folder: string): Promise<void> {
+  let entries: Dirent[];
+  try {
+    entries = await context.fs.readdir(join(context.root, folder));
+  } catch (error) {
+    // The root's own failure is the caller's (loadCorpus checks it first); a subfolder is a problem.
+    if (folder === '') throw error;
+    context.listing.problems.push({ file: folder, field: 'access', message: `cannot list this folder: ${fileErrorText(error)}. ${fileErrorFix(error, 'folder')}` });
+    return;
+  }
+  for (const entry of entries) {
+    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+    const path = folder === '' ? entry.name : `${folder}/${entry.name}`;
+    if (entry.isDirectory()) await walk(context, path);
+    else if (entry.isFile()) {
+      if (PAGE.test(entry.name)) context.listing.pages.push(path);
+    } else if (entry.isSymbolicLink()) await followLink(context, path, PAGE.test(entry.name));
+  }
+}
+
+/** A symlink: a page inside the root is listed; anything else that would be read is a problem. */
+async function followLink(context: Walk, path: string, isPageName: boolean): Promise<void> {
+  const absolute = join(context.root, path);
+  const problem = (message: string) => context.listing.problems.push({ file: path, field: 'symlink', message });
+  let target: string;
+  try {
+    target = await context.fs.realpath(absolute);
+  } catch (error) {
+    if (!isPageName) return;
+    const code = (error as { code?: string }).code;
+    if (code === 'ELOOP') problem('the link is a loop (it leads back to itself) and resolves to no file. Point it at a page, or delete it.');
+    else if (code === 'ENOENT') problem('the link points to nothing (its target does not exist). Point it at a page, or delete it.');
+    else problem(`cannot resolve the link: ${fileErrorText(error)}. Point it at a readable page, or delete it.`);
+    return;
+  }
+  const info = await context.fs.stat(target).catch(() => undefined);
+  const isFolder = info?.isDirectory() === true;
+  if (!isFolder && !isPageName) return;
+  if (!isInside(context.realRoot, target)) {
+    const what = isFolder ? 'a folder' : 'a file';
+    problem(
+      `the link leads to ${what} outside the docs folder (${target}); it is not indexed, so nothing outside the folder you pointed at is read. Copy ${isFolder ? 'its pages' : 'the page'} into the docs folder instead, or delete the link.`,
+    );
+    return;
+  }
+  // A folder link inside the root: its pages are listed at their real path already.
+  if (!isFolder && info?.isFile()) context.listing.pages.push(path);
+}
+
+function isInside(root: string, target: string): boolean {
+  const rest = relative(root, target);
+  return rest === '' || (!rest.startsWith(`..${sep}`) && rest !== '..' && !rest.startsWith(sep) && !/^[a-zA-Z]:/.test(rest));
+}
+
+/** "permission denied (EACCES)": the cause of a file system error, in words and code. */
+export function fileErrorText(error: unknown): string {
+  const code = (error as { code?: string }).code;
+  const words: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    ENAMETOOLONG: 'the path is too long',
+    ENOENT: 'it does not exist',
+    ENOTDIR: 'a part of the path is a file, not a folder',
+    ELOOP: 'too many levels of symbolic links',
+    EISDIR: 'it is a folder',
+    EIO: 'input/output error',
+    EMFILE: 'too many open files',
+  };
+  if (code !== undefined && words[code]) return `${words[code]} (${code})`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The fix for a file system error on a page or folder of the docs. */
+export function fileErrorFix(error: unknown, kind: 'file' | 'folder'): string {
+  const code = (error as { code?: string }).code;
+  if (code === 'EACCES' || code === 'EPERM') {
+    return kind === 'file'
+      ? 'Make it readable (chmod a+r), or move it out of the docs folder.'
+      : 'Make it readable (chmod a+rx), or move it out of the docs folder.';
+  }
+  if (code === 'ENAMETOOLONG') return 'Shorten the names of its folders, or move it higher up.';
+  return `Fix the ${kind}, or move it out of the docs folder.`;
+}

@@ -1,0 +1,244 @@
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { AtlasError } from '../errors.ts';
+import { dropEverything, prepareSchema } from './schema.ts';
+import type { TokenizerOptions } from './tokenize.ts';
+
+/** How long a writer waits for another writer to finish before giving up (ms): 30 s. */
+export const DEFAULT_BUSY_TIMEOUT_MS = 30_000;
+
+/** Options of {@link openIndexDatabase}. */
+export interface IndexOpenOptions {
+  /** Database file (created with its folder if missing, unless `readonly`), or `':memory:'`. */
+  path: string;
+  /** Tokenizer of a new or empty index; unset means "as the index was built". */
+  tokenizer?: Partial<TokenizerOptions>;
+  /** Drop whatever is at `path` (any schema version) and start empty. */
+  rebuild?: boolean;
+  /**
+   * Open for reading only (search, ask): nothing is written, not even the journal mode, so a
+   * read-only file or folder works; the file must exist; an ingest through it fails.
+   */
+  readonly?: boolean;
+  /** How long to wait for another connection's write lock, in ms. Default {@link DEFAULT_BUSY_TIMEOUT_MS}. */
+  busyTimeoutMs?: number;
+}
+
+/** An open index database and the tokenizer its content was built with. */
+export interface OpenedIndex {
+  db: Database.Database;
+  tokenizer: TokenizerOptions;
+}
+
+/**
+ * Opens the index database at `path` and checks its schema version (schema.ts). A writer uses
+ * WAL while it is open (readers are not blocked by an ingest) and {@link closeIndexDatabase}
+ * turns the file back into a single self-contained file, which read-only users can open even
+ * in a read-only folder. Every failure is an {@link AtlasError} naming the path, the cause and
+ * the fix ({@link toIndexError}).
+ *
+ * @example
+ * const { db, tokenizer } = openIndexDatabase({ path: '.atlas/index.db', readonly: true });
+ */
+export function openIndexDatabase(options: IndexOpenOptions): OpenedIndex {
+  const { path } = options;
+  const inMemory = path === ':memory:' || path === '';
+  if (options.readonly && options.rebuild) {
+    throw new AtlasError('usage', `Atlas: cannot rebuild the index at ${path} when it is opened read-only. Drop readonly, or rebuild.`);
+  }
+  if (!inMemory) prepareIndexPath(path, { readonly: options.readonly === true });
+  let db: Database.Database;
+  try {
+    db = new Database(path, {
+      readonly: options.readonly === true,
+      fileMustExist: options.readonly === true,
+      timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+    });
+  } catch (error) {
+    throw toIndexError(error, path);
+  }
+  try {
+    if (!options.readonly) {
+      useWal(db);
+      db.pragma('synchronous = NORMAL');
+    }
+    db.pragma('foreign_keys = ON');
+    if (options.readonly) assertHasTables(db, path);
+    if (options.rebuild) dropEverything(db);
+    // A writer takes the write lock up front (BEGIN IMMEDIATE): two writers that both read
+    // first and then write would deadlock, and SQLite fails one at once instead of waiting.
+    const prepare = db.transaction(() => prepareSchema(db, path, options.tokenizer));
+    const tokenizer = options.readonly ? prepare() : prepare.immediate();
+    return { db, tokenizer };
+  } catch (error) {
+    db.close();
+    throw toIndexError(error, path);
+  }
+}
+
+/**
+ * WAL lets readers go on while an ingest writes. Switching to it needs the file to itself, and
+ * SQLite fails the switch at once (no busy wait) while another connection holds a lock: then the
+ * writer goes on in rollback-journal mode, equally atomic, and its first transaction waits for
+ * the other writer (busy timeout) instead of failing.
+ */
+function useWal(db: Database.Database): void {
+  try {
+    db.pragma('journal_mode = WAL');
+  } catch (error) {
+    if (!errorCode(error)?.startsWith('SQLITE_BUSY')) throw error;
+  }
+}
+
+/**
+ * Closes an index database. A writer first leaves WAL mode when it is the last connection (the
+ * checkpoint SQLite does anyway), so no `-wal`/`-shm` files stay beside the index; when other
+ * connections are open it does not wait for them and the file stays in WAL mode until the last
+ * writer closes.
+ *
+ * @example
+ * closeIndexDatabase(db);
+ */
+export function closeIndexDatabase(db: Database.Database): void {
+  if (!db.open) return;
+  if (!db.readonly && !db.memory) {
+    try {
+      db.pragma('busy_timeout = 0');
+      db.pragma('journal_mode = DELETE');
+    } catch {
+      // Another connection has the file open: it stays in WAL mode, which is just as valid.
+    }
+  }
+  db.close();
+}
+
+/**
+ * Checks an index path before SQLite sees it (SQLite only says "unable to open database file"):
+ * a folder, a path too long or under a file are usage errors; a missing file is an error when
+ * reading, and gets its folder created when writing.
+ *
+ * @example
+ * prepareIndexPath('.atlas/index.db', { readonly: false }); // creates .atlas/ if needed
+ */
+export function prepareIndexPath(path: string, options: { readonly: boolean }): void {
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(path).isDirectory();
+  } catch (error) {
+    const code = errorCode(error);
+    if (code !== 'ENOENT') throw toIndexError(error, path);
+    if (options.readonly) {
+      throw new AtlasError('index-missing', `Atlas: no index at ${path}. Build it first: atlas ingest <docs-dir> --db ${path}`, { cause: error });
+    }
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+    } catch (mkdirError) {
+      throw toIndexError(mkdirError, path);
+    }
+  }
+  if (isDirectory) {
+    throw new AtlasError('usage', `Atlas: --db ${path} is a folder, not an index file. Pass a file path, e.g. --db ${path.replace(/\/+$/, '')}/index.db`);
+  }
+}
+
+function assertHasTables(db: Database.Database, path: string): void {
+  const tables = db.prepare(`SELECT count(*) FROM sqlite_master WHERE type = 'table'`).pluck().get() as number;
+  if (tables === 0) {
+    throw new AtlasError('index-missing', `Atlas: the file at ${path} is an empty database, not an index yet. Build it first: atlas ingest <docs-dir> --db ${path}`);
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * Turns a failure of SQLite or of the file system on the index at `path` into an
+ * {@link AtlasError} naming the path, the cause and the fix; an AtlasError passes through, and
+ * anything else is returned unchanged (a bug, reported as such by the CLI).
+ *
+ * @example
+ * try { ingestDocs(db, docs, tokenizer); } catch (error) { throw toIndexError(error, path); }
+ * // SQLITE_BUSY -> "Atlas: another ingest is writing .atlas/index.db; try again when it finishes. ..."
+ */
+export function toIndexError(error: unknown, path: string): unknown {
+  if (error instanceof AtlasError) return error;
+  const code = errorCode(error);
+  if (code === undefined) return error;
+  const cause = error instanceof Error ? error.message : String(error);
+  const make = (kind: 'index-busy' | 'index-io' | 'index-damaged' | 'usage', message: string) => new AtlasError(kind, message, { cause: error });
+  const rebuild = `atlas ingest <docs-dir> --db ${path} --rebuild`;
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return make('index-busy', `Atlas: another ingest is writing ${path}; try again when it finishes. (SQLite: ${cause}, ${code})`);
+  }
+  if (code === 'SQLITE_READONLY_DIRECTORY' || code === 'SQLITE_READONLY_CANTINIT') {
+    return make(
+      'index-io',
+      `Atlas: cannot open the index at ${path}: it is in WAL mode (an ingest is running or was interrupted) and its folder is read-only, so SQLite cannot create its -shm file (${code}). Let the ingest finish, or run atlas ingest once with write access to the folder, or copy the index to a writable folder.`,
+    );
+  }
+  if (code.startsWith('SQLITE_READONLY')) {
+    return make(
+      'index-io',
+      `Atlas: cannot write the index at ${path}: the file or its folder is read-only (${code}); the index was left as it was. Make both writable, or pass --db with a path you can write.`,
+    );
+  }
+  if (code.startsWith('SQLITE_FULL')) {
+    return make('index-io', `Atlas: the disk is full: could not write the index at ${path} (${code}); the index was left as it was. Free some space and run the ingest again.`);
+  }
+  if (code === 'SQLITE_NOTADB') {
+    return make('index-damaged', `Atlas: the file at ${path} is not an SQLite database (${code}). Pass another --db path, or replace the file with a new index: ${rebuild}`);
+  }
+  if (code.startsWith('SQLITE_CORRUPT')) {
+    return make('index-damaged', `Atlas: the index at ${path} is damaged (${cause}, ${code}), e.g. truncated by a copy or a full disk. Rebuild it: ${rebuild}`);
+  }
+  if (code.startsWith('SQLITE_CANTOPEN')) {
+    return make(
+      'index-io',
+      `Atlas: cannot open the index at ${path} (${cause}, ${code}). Check that it is a file you can read and that its folder exists and is writable for an ingest, or pass another --db.`,
+    );
+  }
+  if (code.startsWith('SQLITE_IOERR')) {
+    return make('index-io', `Atlas: input/output error on the index at ${path} (${cause}, ${code}); the index was left as it was. Check the disk (space, permissions, mount), then run the command again.`);
+  }
+  if (code.startsWith('SQLITE_PERM') || code.startsWith('SQLITE_AUTH') || code === 'EACCES' || code === 'EPERM') {
+    return make('index-io', `Atlas: permission denied on the index at ${path} (${code}). Make the file and its folder readable (and writable for an ingest), or pass another --db.`);
+  }
+  if (code === 'ENAMETOOLONG') {
+    return make('usage', `Atlas: the --db path is too long (${code}): ${path}. Use a shorter path (names of at most 255 bytes), e.g. --db .atlas/index.db`);
+  }
+  if (code === 'ENOTDIR' || code === 'EEXIST') {
+    return make('usage', `Atlas: --db ${path} lies under a file, not a folder (${code}). Pass a path whose folders are folders, e.g. --db .atlas/index.db`);
+  }
+  if (code === 'ENOSPC') {
+    return make('index-io', `Atlas: the disk is full: could not create the index at ${path} (${code}). Free some space and run the ingest again.`);
+  }
+  if (code.startsWith('SQLITE_')) {
+    return make('index-io', `Atlas: SQLite failed on the index at ${path}: ${cause} (${code}). If it persists, rebuild it: ${rebuild}`);
+  }
+  return error;
+}
+
+/**
+ * Wraps every method of an index so that SQLite and file system failures become
+ * {@link toIndexError}'s AtlasErrors naming `path`.
+ *
+ * @example
+ * const index = withIndexErrors(createSqliteIndex({ path }), path);
+ */
+export function withIndexErrors<T extends object>(index: T, path: string): T {
+  const guarded: Record<string, unknown> = { ...(index as Record<string, unknown>) };
+  for (const [name, value] of Object.entries(index)) {
+    if (typeof value !== 'function') continue;
+    guarded[name] = async (...args: unknown[]) => {
+      try {
+        return await (value as (...inner: unknown[]) => unknown).apply(index, args);
+      } catch (error) {
+        throw toIndexError(error, path);
+      }
+    };
+  }
+  return guarded as T;
+}
