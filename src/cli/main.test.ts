@@ -53,6 +53,8 @@ const PRINTED_BY: Record<string, string[]> = {
   'models/resolve-model.ts': ['ask', 'eval retrieval', 'eval compare', 'eval decisions'],
   'index/sqlite-open.ts': ['ingest', 'search', 'ask'],
   'index/schema.ts': ['ingest', 'search', 'ask'],
+  'cli/release-lines.ts': ['search', 'ask'],
+  'cli/run-limits.ts': ['ask', 'eval retrieval', 'eval compare', 'eval decisions'],
 };
 /** Files whose `--words` are data, not suggestions (a docs sample of a CLI help text). */
 const NOT_MESSAGES = new Set(['index/backend-suite-definitions.ts']);
