@@ -31,4 +31,17 @@ describe('executeToolCall', () => {
     });
   });
 
+  it('passes the page of a search on, and answers a page that is not a whole number from 1 with the rule', async () => {
+    const session = new SearchSession({ index, k: 1, weakScore: 0 });
+    const first = await executeToolCall(session, 'search_docs', { query: 'aaaa', page: 1 });
+    expect(first.ok && first.value.results.map((result: { chunk_id: string }) => result.chunk_id)).toEqual(['notes#0']);
+    const second = await executeToolCall(session, 'search_docs', { query: 'aaaa', page: 2 });
+    expect(second).toEqual({ ok: true, value: { results: [], note: 'no new passages: search for something else or answer' } });
+    expect(await executeToolCall(session, 'search_docs', { query: 'aaaa', page: 0 })).toEqual({
+      ok: false,
+      error:
+        'invalid arguments for search_docs: page: page must be a whole number from 1: use 1 for the best results, 2 for the next ones. Send a JSON object matching the tool schema.',
+    });
+    expect(session.steps.map((step) => step.page)).toEqual([undefined, 2]);
+  });
 });
