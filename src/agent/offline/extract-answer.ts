@@ -23,9 +23,11 @@ export const DEFAULT_ABSTAIN_OPTIONS: AbstainOptions = { minCoverage: 0.4, maxMi
 /** Citations an extractive answer carries at most. */
 const MAX_QUOTES = 4;
 /** Sentences one citation quotes at most (of one passage, in order, elided with "..."). */
-const MAX_SENTENCES_PER_QUOTE = 2;
+const MAX_SENTENCES_PER_QUOTE = 5;
 /** A sentence joins the answer to carry more facts only when it scores this share of the best one. */
 const FILL_SHARE = 0.5;
+/** Another sentence of the passage answering a part joins when it scores this share of the part's best sentence. */
+const SUPPORT_SHARE = 0.3;
 /** Question terms a sentence of another page must hold itself to join the answer. */
 const MIN_FILL_TERMS = 2;
 
@@ -33,9 +35,12 @@ const MIN_FILL_TERMS = 2;
  * Writes the final answer from the evidence alone: for each part of the question, the sentence
  * that best answers it (its topic words, the identifiers named, the relation asked: default,
  * instead, cause, how), followed by the next sentence of its passage when that one states a
- * relation asked or continues it; then the best sentence of each hop and of each page not yet
- * quoted (a multi-hop answer draws on each). At most 4 citations of up to 2 sentences each. Quotes are verbatim with their doc id, so every citation verifies; the answer
- * text is the quotes rendered as plain text. Abstains when the evidence does not cover the question.
+ * relation asked or continues it, and by the other sentences of that passage that score at least
+ * 30% of it (the condition, caveat or value stated around the answer); then the best sentence of
+ * each hop and of each page not yet quoted (a multi-hop answer draws on each). At most 4
+ * citations of up to 5 sentences of one passage each. Quotes are verbatim with their doc id, so
+ * every citation verifies; the answer text is the quotes rendered as plain text. Abstains when
+ * the evidence does not cover the question.
  *
  * @example
  * extractAnswer(analyzeQuestion(question), readConversation(prompt));
@@ -81,12 +86,19 @@ function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, score: 
   let bestScore = 0;
   for (const part of analysis.parts) {
     const relations = relationsOf(part.text);
+    const answering = (passage: Passage, best: number) => {
+      const more = bestSentence(view, part.terms, relations, score, selected, (sentence) => sentence.passage === passage && fits(sentence));
+      return more && more.score >= SUPPORT_SHARE * best ? more : undefined;
+    };
     // A sentence already quoted may answer this part too; then the part needs nothing more.
     const found = bestSentence(view, part.terms, relations, score, []);
     if (!found || selected.includes(found.sentence)) continue;
     bestScore = Math.max(bestScore, found.score);
     add(found.sentence);
     add(continuation(view, found.sentence, allRelations));
+    // The passage that answers a part usually states the rest of it around that sentence (the
+    // condition, the caveat, the value): quote its other sentences that answer the part too.
+    for (let more = answering(found.sentence.passage, found.score); more; more = answering(found.sentence.passage, found.score)) add(more.sentence);
   }
   // The page the question itself ranked first is most often the home of the fact: quote it too.
   const top = conversation.searches[0]?.chunkIds[0];
