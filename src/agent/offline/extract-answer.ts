@@ -82,29 +82,39 @@ function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, score: 
   const add = (sentence: Sentence | undefined) => {
     if (sentence && !selected.includes(sentence) && fits(sentence)) selected.push(sentence);
   };
+  // The passage a sentence is quoted from usually states the rest of the answer around it (the
+  // condition, the caveat, the value): its other sentences that hold a term of the question
+  // themselves, or stand under a heading naming what the question names ("Default value: 5_000"
+  // under "gracefulShutdownAbortTimeout"), and score SUPPORT_SHARE of it join too.
+  const addWithSupport = (found: { sentence: Sentence; score: number }, terms: string[], relations: Relation[]) => {
+    add(found.sentence);
+    const supports = (sentence: Sentence) =>
+      sentence.passage === found.sentence.passage &&
+      fits(sentence) &&
+      (terms.some((term) => sentence.terms.has(term)) || analysis.keyTerms.some((term) => sentence.context.has(term)));
+    for (;;) {
+      const more = bestSentence(view, terms, relations, score, selected, supports);
+      if (!more || more.score < SUPPORT_SHARE * found.score) return;
+      add(more.sentence);
+    }
+  };
   const allRelations = [...new Set(analysis.parts.flatMap((part) => relationsOf(part.text)))];
   let bestScore = 0;
   for (const part of analysis.parts) {
     const relations = relationsOf(part.text);
-    const answering = (passage: Passage, best: number) => {
-      const more = bestSentence(view, part.terms, relations, score, selected, (sentence) => sentence.passage === passage && fits(sentence));
-      return more && more.score >= SUPPORT_SHARE * best ? more : undefined;
-    };
     // A sentence already quoted may answer this part too; then the part needs nothing more.
     const found = bestSentence(view, part.terms, relations, score, []);
     if (!found || selected.includes(found.sentence)) continue;
     bestScore = Math.max(bestScore, found.score);
     add(found.sentence);
     add(continuation(view, found.sentence, allRelations));
-    // The passage that answers a part usually states the rest of it around that sentence (the
-    // condition, the caveat, the value): quote its other sentences that answer the part too.
-    for (let more = answering(found.sentence.passage, found.score); more; more = answering(found.sentence.passage, found.score)) add(more.sentence);
+    addWithSupport(found, part.terms, relations);
   }
   // The page the question itself ranked first is most often the home of the fact: quote it too.
   const top = conversation.searches[0]?.chunkIds[0];
   if (top && !selected.some((sentence) => sentence.passage.chunkId === top)) {
     const found = bestSentence(view, analysis.terms, allRelations, score, selected, (sentence) => sentence.passage.chunkId === top);
-    if (found && found.score >= FILL_SHARE * bestScore) add(found.sentence);
+    if (found && found.score >= FILL_SHARE * bestScore) addWithSupport(found, analysis.terms, allRelations);
   }
   // Each hop searched for a term the evidence taught: quote the best sentence it found, scored with
   // the question's terms and that term (the question alone does not name the later page's topic).
@@ -113,7 +123,7 @@ function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, score: 
     if (learned.length === 0 || selected.length >= MAX_QUOTES * MAX_SENTENCES_PER_QUOTE) return;
     const hopTerms = [...analysis.terms, ...learned];
     const found = bestSentence(view, hopTerms, allRelations, score, selected, (sentence) => sentence.passage.searchIndex === index + 1 && fits(sentence));
-    if (found && found.score >= FILL_SHARE * bestScore) add(found.sentence);
+    if (found && found.score >= FILL_SHARE * bestScore) addWithSupport(found, hopTerms, allRelations);
   });
   // A multi-hop answer draws on several pages: the best sentence of each page not yet quoted, among
   // sentences that themselves hold two of the question's terms (a page's nearest match is not an answer).
@@ -122,7 +132,7 @@ function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, score: 
     const cited = new Set(selected.map((sentence) => sentence.passage.docId));
     const found = bestSentence(view, analysis.terms, allRelations, score, selected, (sentence) => !cited.has(sentence.passage.docId) && fits(sentence) && holdsQuestion(sentence));
     if (!found || found.score < FILL_SHARE * bestScore) break;
-    add(found.sentence);
+    addWithSupport(found, analysis.terms, allRelations);
   }
   return selected;
 }

@@ -150,6 +150,30 @@ describe('coverage and the extractive answer', () => {
   });
 });
 
+describe('the extractive answer quotes what the answering passage says around its best sentence', () => {
+  it('adds the sentences of the same passage that hold the question\'s terms, not the others', () => {
+    const question = 'How long does a worker hold a job under the lease setting?';
+    const leases: Result = {
+      chunk_id: 'leases#1',
+      doc_id: 'leases',
+      heading: 'Lease',
+      snippet:
+        'The lease setting controls how long a worker holds a job. Brokers are configured in the broker section. A worker that holds a job past its lease loses it to another worker.',
+    };
+    const answer = extractAnswer(analyzeQuestion(question), readConversation(promptOf(question, [{ query: question, results: [leases] }])));
+    expect(answer).toEqual({
+      text: 'The lease setting controls how long a worker holds a job. A worker that holds a job past its lease loses it to another worker.',
+      citations: [
+        {
+          doc_id: 'leases',
+          quote: 'The lease setting controls how long a worker holds a job. ... A worker that holds a job past its lease loses it to another worker.',
+        },
+      ],
+      abstained: false,
+    });
+  });
+});
+
 describe('answerType', () => {
   it.each([
     ['Which setting controls the lease in Orbit 3?', 'name'],
