@@ -16,7 +16,7 @@ export type PlannerAction =
 export interface PlannerOptions {
   /** Searches the planner makes at most, whatever the loop allows (default 3). */
   maxSearches: number;
-  /** Sections read after each search, when its best passages were only snippets (default 3). */
+  /** Sections read after each search, when its best passages were only snippets (default 5: every new passage of a search that shares a term with the question). */
   readsBeforeAnswer: number;
   /**
    * The kinds of bridge the planner hops with when one is the best bridge (default: names). On
@@ -27,7 +27,7 @@ export interface PlannerOptions {
   hopKinds: ReadonlyArray<Bridge['kind']>;
 }
 
-export const DEFAULT_PLANNER_OPTIONS: PlannerOptions = { maxSearches: 3, readsBeforeAnswer: 3, hopKinds: ['name'] };
+export const DEFAULT_PLANNER_OPTIONS: PlannerOptions = { maxSearches: 3, readsBeforeAnswer: 5, hopKinds: ['name'] };
 
 /**
  * Decides the next step from the conversation so far: the first search, a hop built from what
