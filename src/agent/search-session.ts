@@ -18,7 +18,7 @@ export interface SearchStep {
   chunkIds: string[];
   /** How many already-seen passages were skipped. */
   skippedSeen: number;
-  /** Best score among the index hits (seen or not); undefined when nothing matched. */
+  /** Best score among the index hits of the page asked for (seen or not); undefined when nothing matched. */
   bestScore?: number;
   /** The page of the query's ranking asked for (1-based); set only when above 1. */
   page?: number;
