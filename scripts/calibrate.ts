@@ -67,21 +67,30 @@ export function abstentionRates(rows: Row[], options: AbstainOptions) {
 }
 
 /**
- * The thresholds that abstain on the most unanswerable questions of all datasets together while
- * abstaining on at most 10% of the answerable questions of each dataset; among those, the rule
- * that abstains on the fewest answerable questions (the loosest first on a tie).
+ * The thresholds that abstain on at most 10% of the answerable questions of each dataset and,
+ * among those, gain the most summed over the datasets: the share of its unanswerable questions
+ * abstained on minus the share of its answerable questions abstained on (a rule that catches one
+ * more unanswerable question by refusing several answerable ones loses). Ties go to the rule that
+ * refuses the fewest answerable questions, then to the loosest.
  */
 export function chooseAbstention(rows: Row[]): AbstainOptions {
-  let best: { options: AbstainOptions; caught: number; wrong: number } = { options: DEFAULT_ABSTAIN_OPTIONS, caught: -1, wrong: 0 };
+  const datasets = [...new Set(rows.map((row) => row.dataset))];
+  let best: { options: AbstainOptions; gain: number; wrong: number } = { options: DEFAULT_ABSTAIN_OPTIONS, gain: Number.NEGATIVE_INFINITY, wrong: 0 };
   for (let coverageStep = 40; coverageStep <= 90; coverageStep += 2) {
     for (const maxMissingAnchorShare of [0.99, 0.67, 0.5, 0.4, 0.34, 0.2, 0]) {
       const options = { minCoverage: coverageStep / 100, maxMissingAnchorShare };
       const rates = abstentionRates(rows, options);
       if (rates.some((rate) => rate.answerableAbstained > 0.1)) continue;
-      const caught = rows.filter((row) => !row.answerable && abstains(row, options)).length;
+      let gain = 0;
+      for (const dataset of datasets) {
+        const own = rows.filter((row) => row.dataset === dataset);
+        const answerable = own.filter((row) => row.answerable);
+        const unanswerable = own.filter((row) => !row.answerable);
+        gain += unanswerable.length === 0 ? 0 : unanswerable.filter((row) => abstains(row, options)).length / unanswerable.length;
+        gain -= answerable.length === 0 ? 0 : answerable.filter((row) => abstains(row, options)).length / answerable.length;
+      }
       const wrong = rows.filter((row) => row.answerable && abstains(row, options)).length;
-      // Most unanswerable questions caught; among those rules, the fewest answerable ones refused.
-      if (caught > best.caught || (caught === best.caught && wrong < best.wrong)) best = { options, caught, wrong };
+      if (gain > best.gain + 1e-9 || (Math.abs(gain - best.gain) <= 1e-9 && wrong < best.wrong)) best = { options, gain, wrong };
     }
   }
   return best.options;

@@ -51,7 +51,7 @@ describe('agenticRun', () => {
     const duplicateResult = toolResultsOf(model.requests[2]).at(-1);
     expect(duplicateResult?.output).toEqual({
       type: 'json',
-      value: { results: [], note: 'duplicate query: search for what is still missing.' },
+      value: { results: [], note: 'duplicate query: search for what is still missing, or ask for page 2 of it.' },
     });
     expect(run.answer.abstained).toBe(false);
   });

@@ -31,7 +31,7 @@ describe('SearchSession', () => {
     await session.searchDocs({ query: 'Lease timeout' });
     const again = await session.searchDocs({ query: 'timeout  lease' });
     const otherVersion = await session.searchDocs({ query: 'timeout lease', version: '3.x' });
-    expect(again).toEqual({ ok: true, value: { results: [], note: 'duplicate query: search for what is still missing.' } });
+    expect(again).toEqual({ ok: true, value: { results: [], note: 'duplicate query: search for what is still missing, or ask for page 2 of it.' } });
     expect(otherVersion.ok && otherVersion.value.note).toBe('4 already-seen passages skipped; no new passages: search for something else or answer');
     expect(session.steps.map((step) => step.note)).toEqual([undefined, 'duplicate-query', 'no-new-results']);
     expect(session.searchesUsed).toBe(3);
@@ -39,6 +39,34 @@ describe('SearchSession', () => {
       ok: false,
       error: 'search budget exhausted (3 searches used): answer now from the passages you have.',
     });
+  });
+
+  it('shows the next results of a query on its next page, skipping what was seen, and refuses a page twice', async () => {
+    const session = new SearchSession({ index, k: 2, weakScore: 0 });
+    const ids = (outcome: Awaited<ReturnType<SearchSession['searchDocs']>>) =>
+      outcome.ok ? outcome.value.results.map((result: { chunk_id: string }) => result.chunk_id) : outcome.error;
+    expect(ids(await session.searchDocs({ query: 'lease' }))).toEqual(['guide#0', 'guide#1']);
+    expect(ids(await session.searchDocs({ query: 'lease', page: 2 }))).toEqual(['guide#2', 'new#0']);
+    const again = await session.searchDocs({ query: 'Lease', page: 2 });
+    expect(again).toEqual({ ok: true, value: { results: [], note: 'duplicate query: search for what is still missing, or ask for page 3 of it.' } });
+    expect(ids(await session.searchDocs({ query: 'lease', page: 3 }))).toEqual(['old#0']);
+    expect(session.steps.map((step) => [step.page, step.note, step.skippedSeen])).toEqual([
+      [undefined, undefined, 0],
+      [2, undefined, 0],
+      [2, 'duplicate-query', 0],
+      [3, undefined, 0],
+    ]);
+  });
+
+  it('starts a first-asked page past the ranks before it, and refuses a page that is not a whole number from 1', async () => {
+    const session = new SearchSession({ index, k: 2, weakScore: 0 });
+    const outcome = await session.searchDocs({ query: 'lease', page: 2 });
+    expect(outcome.ok && outcome.value.results.map((result: { chunk_id: string }) => result.chunk_id)).toEqual(['guide#2', 'new#0']);
+    expect(await session.searchDocs({ query: 'lease', page: 0 })).toEqual({
+      ok: false,
+      error: 'invalid page 0: page must be a whole number from 1 (1 = the best results, 2 = the next 2).',
+    });
+    expect(session.searchesUsed).toBe(1);
   });
 
   it('flags weak matches under the calibrated score', async () => {

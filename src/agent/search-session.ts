@@ -18,8 +18,10 @@ export interface SearchStep {
   chunkIds: string[];
   /** How many already-seen passages were skipped. */
   skippedSeen: number;
-  /** Best score among the index hits (seen or not); undefined when nothing matched. */
+  /** Best score among the index hits of the page asked for (seen or not); undefined when nothing matched. */
   bestScore?: number;
+  /** The page of the query's ranking asked for (1-based); set only when above 1. */
+  page?: number;
   note?: 'duplicate-query' | 'budget-exhausted' | 'no-new-results' | 'weak-matches' | 'chunk-budget';
 }
 
@@ -118,11 +120,18 @@ export class SearchSession {
 
   /**
    * The `search_docs` tool: snippets of unseen passages, or with `fullText` the first page of
-   * each (a cut page says so and names the read_section offset that reads on).
+   * each (a cut page says so and names the read_section offset that reads on). `page` n (default
+   * 1) starts at rank (n - 1) * k + 1 of the query's ranking: repeating a query with the next page
+   * shows its next results (passages already seen are still skipped), while repeating the same
+   * page is refused as a duplicate.
    */
-  async searchDocs(args: { query: string; version?: string }, options: { fullText?: boolean } = {}): Promise<ToolOutcome> {
+  async searchDocs(args: { query: string; version?: string; page?: number }, options: { fullText?: boolean } = {}): Promise<ToolOutcome> {
     const filter = this.#effectiveFilter(args.version);
-    const base: SearchStep = { query: args.query, filter, docIds: [], newDocIds: [], chunkIds: [], skippedSeen: 0 };
+    const page = args.page ?? 1;
+    const base: SearchStep = { query: args.query, filter, docIds: [], newDocIds: [], chunkIds: [], skippedSeen: 0, ...(page > 1 ? { page } : {}) };
+    if (!Number.isInteger(page) || page < 1) {
+      return { ok: false, error: `invalid page ${String(page)}: page must be a whole number from 1 (1 = the best results, 2 = the next ${this.#options.k}).` };
+    }
     if (this.budgetExhausted) {
       this.steps.push({ ...base, note: 'budget-exhausted' });
       return {
@@ -134,14 +143,15 @@ export class SearchSession {
       this.steps.push({ ...base, note: 'chunk-budget' });
       return { ok: false, error: 'passage budget exhausted: answer now from the passages you have.' };
     }
-    const key = queryKey(args.query, filter.version);
+    const key = `${queryKey(args.query, filter.version)}#${page}`;
     if (this.#queryKeys.has(key)) {
       this.steps.push({ ...base, note: 'duplicate-query' });
-      return { ok: true, value: { results: [], note: 'duplicate query: search for what is still missing.' } };
+      return { ok: true, value: { results: [], note: `duplicate query: search for what is still missing, or ask for page ${page + 1} of it.` } };
     }
     this.#queryKeys.add(key);
     const { k } = this.#options;
-    const hits = await this.#options.index.search(args.query, { k: k + this.evidence.size, filter });
+    const skipped = (page - 1) * k;
+    const hits = (await this.#options.index.search(args.query, { k: skipped + k + this.evidence.size, filter })).slice(skipped);
     const fresh = hits.filter((hit) => !this.evidence.has(hit.chunkId)).slice(0, Math.min(k, this.#chunksLeft()));
     const skippedSeen = hits.filter((hit) => this.evidence.has(hit.chunkId)).length;
     const stepIndex = this.steps.length + this.reads.length;

@@ -30,6 +30,20 @@ describe('executeToolCall', () => {
       error: 'offset 46 is past the end of "notes#0" (46 characters, last offset 45); use 0 for the start, or the next_offset of the page you read last.',
     });
   });
+
+  it('passes the page of a search on, and answers a page that is not a whole number from 1 with the rule', async () => {
+    const session = new SearchSession({ index, k: 1, weakScore: 0 });
+    const first = await executeToolCall(session, 'search_docs', { query: 'aaaa', page: 1 });
+    expect(first.ok && first.value.results.map((result: { chunk_id: string }) => result.chunk_id)).toEqual(['notes#0']);
+    const second = await executeToolCall(session, 'search_docs', { query: 'aaaa', page: 2 });
+    expect(second).toEqual({ ok: true, value: { results: [], note: 'no new passages: search for something else or answer' } });
+    expect(await executeToolCall(session, 'search_docs', { query: 'aaaa', page: 0 })).toEqual({
+      ok: false,
+      error:
+        'invalid arguments for search_docs: page: page must be a whole number from 1: use 1 for the best results, 2 for the next ones. Send e.g. {"query": "lease timeout"}.',
+    });
+    expect(session.steps.map((step) => step.page)).toEqual([undefined, 2]);
+  });
 });
 
 describe('checkToolCall', () => {

@@ -2,6 +2,8 @@ import { jsonSchema, tool, zodSchema, type Schema } from 'ai';
 import { z } from 'zod';
 import type { SearchSession, ToolOutcome } from './search-session.ts';
 
+const pageMessage = 'page must be a whole number from 1: use 1 for the best results, 2 for the next ones';
+
 /** Arguments of `search_docs`. `k` is deliberately absent: the session fixes it. */
 export const searchDocsInput = z.object({
   query: z.string().min(1).describe('Keywords or a question. Use exact identifiers (error codes, setting names) when you know them.'),
@@ -9,6 +11,12 @@ export const searchDocsInput = z.object({
     .string()
     .optional()
     .describe('Release line to restrict to, e.g. "3.x". Omit to search every version.'),
+  page: z
+    .number({ error: pageMessage })
+    .int({ error: pageMessage })
+    .min(1, { error: pageMessage })
+    .optional()
+    .describe('1 (default) for the best results; 2, 3, ... for the next results of the same query.'),
 });
 
 const chunkId = z.string().min(1).describe('A chunk_id returned by search_docs, e.g. "flows#3".');
@@ -71,7 +79,7 @@ export function withoutNullOptionals(schema: z.ZodType, value: unknown): unknown
 export const agentTools = {
   search_docs: tool({
     description:
-      'Search the documentation. Returns up to 5 passages not shown before (chunk_id, doc_id, heading, heading_path, applies_to, score, snippet). Repeating a query is refused.',
+      'Search the documentation. Returns up to 5 passages not shown before (chunk_id, doc_id, heading, heading_path, applies_to, score, snippet). Repeating a query is refused; ask for its next results with page: 2, 3, ...',
     inputSchema: precomputedSchema(searchDocsInput),
   }),
   read_section: tool({

@@ -1,6 +1,6 @@
 import type { Conversation, Passage } from './conversation.ts';
 import type { EvidenceView, Sentence } from './evidence-view.ts';
-import { continuationQuery, type QuestionAnalysis } from './question.ts';
+import type { QuestionAnalysis } from './question.ts';
 import { isInformativeTerm } from './informative.ts';
 import { entities, identifiers, linkTexts, stem, STOPWORDS, words } from './text.ts';
 
@@ -11,6 +11,8 @@ export interface Bridge {
   sentence: Sentence;
   /** The name of a linked page: its title alone finds it, so the query stays short. */
   link: boolean;
+  /** What the term is: the text of a link, an identifier, or a proper name. */
+  kind: 'link' | 'identifier' | 'name';
 }
 
 /**
@@ -30,7 +32,7 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
     const { passage } = sentence;
     const position = (1 / (1 + 0.25 * Math.min(passage.rank, 8))) * (facts.anchorPages.has(passage.docId) ? 2 : 1);
     const recency = passage.searchIndex === facts.lastSearch ? 1.25 : 1;
-    for (const [term, boost] of candidatesOf(sentence, links, facts.properWords)) {
+    for (const [term, boost, kind] of candidatesOf(sentence, links, facts.properWords)) {
       if (!isInformativeTerm(term)) continue;
       // A link in a relevant passage names the page with the next fact, even from a sentence of
       // its own ("The lease setting is described in [Leases](leases.md).").
@@ -49,7 +51,7 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
       // Within a sentence, the candidate next to the relation word wins ("directed by Tim Burton").
       const near = overlap * (0.5 + (0.5 * proximity(view, facts.keys, tokens, termWords[0] ?? '')) / overlap);
       const score = near * position * recency * boost * adjective * novelty * explored;
-      record(scores, termWords.join(' '), { term: cleanTerm(term), score, sentence, link: links.includes(term) }, boost > 1);
+      record(scores, termWords.join(' '), { term: cleanTerm(term), score, sentence, link: links.includes(term), kind }, boost > 1);
     }
   }
   return [...scores.values()].sort((a, b) => b.score - a.score || a.term.localeCompare(b.term));
@@ -119,11 +121,11 @@ function evidenceFacts(analysis: QuestionAnalysis, conversation: Conversation, v
   };
 }
 
-/** Index of the last search that was not a continuation of the question's own ranking. */
+/** Index of the last search that was not a page of the question's own ranking after its first. */
 function lastHop(analysis: QuestionAnalysis, conversation: Conversation): number {
-  const continued = continuationQuery(analysis);
   for (let index = conversation.searches.length - 1; index >= 0; index--) {
-    if (conversation.searches[index]!.query !== continued) return index;
+    const search = conversation.searches[index]!;
+    if (search.query !== analysis.question || (search.page ?? 1) === 1) return index;
   }
   return -1;
 }
@@ -132,17 +134,17 @@ function lastHop(analysis: QuestionAnalysis, conversation: Conversation): number
  * Candidate bridges of one sentence with their type weight: links name the page holding the next
  * fact (2); identifiers (1.5; 0.75 in code samples, where they are often local names); names (1).
  */
-function candidatesOf(sentence: Sentence, links: string[], properWords: Set<string>): Array<[string, number]> {
+function candidatesOf(sentence: Sentence, links: string[], properWords: Set<string>): Array<[string, number, Bridge['kind']]> {
   return [
-    ...links.map((term): [string, number] => [term, 2]),
+    ...links.map((term): [string, number, Bridge['kind']] => [term, 2, 'link']),
     ...identifiers(sentence.text)
       // A plain word in backticks (`leased`, `str`) is a value, not a thread to follow.
       .filter((term) => !/^[a-z]+$/.test(term))
-      .map((term): [string, number] => [term, sentence.code ? 0.75 : 1.5]),
+      .map((term): [string, number, Bridge['kind']] => [term, sentence.code ? 0.75 : 1.5, 'identifier']),
     ...entities(sentence.text)
       .filter((term) => term.includes(' ') || properWords.has(term) || /^[A-Z0-9]+$/.test(term))
       .filter((term) => identifiers(term).length === 0)
-      .map((term): [string, number] => [term, 1]),
+      .map((term): [string, number, Bridge['kind']] => [term, 1, 'name']),
   ];
 }
 

@@ -33,6 +33,8 @@ export interface Passage {
 export interface PastSearch {
   query: string;
   version?: string;
+  /** The page of the query's ranking asked for, when above 1. */
+  page?: number;
   chunkIds: string[];
   error?: string;
   note?: string;
@@ -101,6 +103,7 @@ function recordSearch(conversation: Conversation, call: ToolCallInfo, value: Rec
   const search: PastSearch = {
     query: String(call.input.query ?? ''),
     ...(typeof call.input.version === 'string' ? { version: call.input.version } : {}),
+    ...(Number.isInteger(call.input.page) && (call.input.page as number) > 1 ? { page: call.input.page as number } : {}),
     chunkIds: [],
     ...(error === undefined ? {} : { error }),
   };

@@ -23,9 +23,11 @@ export const DEFAULT_ABSTAIN_OPTIONS: AbstainOptions = { minCoverage: 0.4, maxMi
 /** Citations an extractive answer carries at most. */
 const MAX_QUOTES = 4;
 /** Sentences one citation quotes at most (of one passage, in order, elided with "..."). */
-const MAX_SENTENCES_PER_QUOTE = 2;
+const MAX_SENTENCES_PER_QUOTE = 5;
 /** A sentence joins the answer to carry more facts only when it scores this share of the best one. */
 const FILL_SHARE = 0.5;
+/** Another sentence of the passage answering a part joins when it scores this share of the part's best sentence. */
+const SUPPORT_SHARE = 0.3;
 /** Question terms a sentence of another page must hold itself to join the answer. */
 const MIN_FILL_TERMS = 2;
 
@@ -33,9 +35,12 @@ const MIN_FILL_TERMS = 2;
  * Writes the final answer from the evidence alone: for each part of the question, the sentence
  * that best answers it (its topic words, the identifiers named, the relation asked: default,
  * instead, cause, how), followed by the next sentence of its passage when that one states a
- * relation asked or continues it; then the best sentence of each hop and of each page not yet
- * quoted (a multi-hop answer draws on each). At most 4 citations of up to 2 sentences each. Quotes are verbatim with their doc id, so every citation verifies; the answer
- * text is the quotes rendered as plain text. Abstains when the evidence does not cover the question.
+ * relation asked or continues it, and by the other sentences of that passage that score at least
+ * 30% of it (the condition, caveat or value stated around the answer); then the best sentence of
+ * each hop and of each page not yet quoted (a multi-hop answer draws on each). At most 4
+ * citations of up to 5 sentences of one passage each. Quotes are verbatim with their doc id, so
+ * every citation verifies; the answer text is the quotes rendered as plain text. Abstains when
+ * the evidence does not cover the question.
  *
  * @example
  * extractAnswer(analyzeQuestion(question), readConversation(prompt));
@@ -77,6 +82,22 @@ function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, score: 
   const add = (sentence: Sentence | undefined) => {
     if (sentence && !selected.includes(sentence) && fits(sentence)) selected.push(sentence);
   };
+  // The passage a sentence is quoted from usually states the rest of the answer around it (the
+  // condition, the caveat, the value): its other sentences that hold a term of the question
+  // themselves, or stand under a heading naming what the question names ("Default value: 5_000"
+  // under "gracefulShutdownAbortTimeout"), and score SUPPORT_SHARE of it join too.
+  const addWithSupport = (found: { sentence: Sentence; score: number }, terms: string[], relations: Relation[]) => {
+    add(found.sentence);
+    const supports = (sentence: Sentence) =>
+      sentence.passage === found.sentence.passage &&
+      fits(sentence) &&
+      (terms.some((term) => sentence.terms.has(term)) || analysis.keyTerms.some((term) => sentence.context.has(term)));
+    for (;;) {
+      const more = bestSentence(view, terms, relations, score, selected, supports);
+      if (!more || more.score < SUPPORT_SHARE * found.score) return;
+      add(more.sentence);
+    }
+  };
   const allRelations = [...new Set(analysis.parts.flatMap((part) => relationsOf(part.text)))];
   let bestScore = 0;
   for (const part of analysis.parts) {
@@ -87,12 +108,13 @@ function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, score: 
     bestScore = Math.max(bestScore, found.score);
     add(found.sentence);
     add(continuation(view, found.sentence, allRelations));
+    addWithSupport(found, part.terms, relations);
   }
   // The page the question itself ranked first is most often the home of the fact: quote it too.
   const top = conversation.searches[0]?.chunkIds[0];
   if (top && !selected.some((sentence) => sentence.passage.chunkId === top)) {
     const found = bestSentence(view, analysis.terms, allRelations, score, selected, (sentence) => sentence.passage.chunkId === top);
-    if (found && found.score >= FILL_SHARE * bestScore) add(found.sentence);
+    if (found && found.score >= FILL_SHARE * bestScore) addWithSupport(found, analysis.terms, allRelations);
   }
   // Each hop searched for a term the evidence taught: quote the best sentence it found, scored with
   // the question's terms and that term (the question alone does not name the later page's topic).
@@ -101,7 +123,7 @@ function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, score: 
     if (learned.length === 0 || selected.length >= MAX_QUOTES * MAX_SENTENCES_PER_QUOTE) return;
     const hopTerms = [...analysis.terms, ...learned];
     const found = bestSentence(view, hopTerms, allRelations, score, selected, (sentence) => sentence.passage.searchIndex === index + 1 && fits(sentence));
-    if (found && found.score >= FILL_SHARE * bestScore) add(found.sentence);
+    if (found && found.score >= FILL_SHARE * bestScore) addWithSupport(found, hopTerms, allRelations);
   });
   // A multi-hop answer draws on several pages: the best sentence of each page not yet quoted, among
   // sentences that themselves hold two of the question's terms (a page's nearest match is not an answer).
@@ -110,7 +132,7 @@ function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, score: 
     const cited = new Set(selected.map((sentence) => sentence.passage.docId));
     const found = bestSentence(view, analysis.terms, allRelations, score, selected, (sentence) => !cited.has(sentence.passage.docId) && fits(sentence) && holdsQuestion(sentence));
     if (!found || found.score < FILL_SHARE * bestScore) break;
-    add(found.sentence);
+    addWithSupport(found, analysis.terms, allRelations);
   }
   return selected;
 }

@@ -38,7 +38,7 @@ function respond(call: LanguageModelV3CallOptions, planner: PlannerOptions, abst
   const callNumber = conversation.searches.length + conversation.readChunkIds.length + 1;
   switch (action.type) {
     case 'search':
-      return [toolCall(`offline-${callNumber}`, 'search_docs', { query: action.query, ...(action.version ? { version: action.version } : {}) })];
+      return [toolCall(`offline-${callNumber}`, 'search_docs', { query: action.query, ...(action.version ? { version: action.version } : {}), ...(action.page ? { page: action.page } : {}) })];
     case 'read':
       return action.chunkIds.map((chunkId, index) => {
         const offset = action.offsets?.[index];

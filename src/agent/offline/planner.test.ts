@@ -10,14 +10,14 @@ import { analyzeQuestion } from './question.ts';
 type Result = { chunk_id: string; doc_id: string; heading: string; snippet: string; applies_to?: string };
 
 /** A prompt as the loop sends it: the question, then one search per entry with its results. */
-function promptOf(question: string, searches: Array<{ query: string; version?: string; results: Result[] }>): LanguageModelV3Prompt {
+function promptOf(question: string, searches: Array<{ query: string; version?: string; page?: number; results: Result[] }>): LanguageModelV3Prompt {
   const prompt: LanguageModelV3Prompt = [
     { role: 'system', content: 'Search with search_docs (at most 6 searches).' },
     { role: 'user', content: [{ type: 'text', text: question }] },
   ];
   searches.forEach((search, index) => {
     const toolCallId = `call-${index}`;
-    const input = { query: search.query, ...(search.version ? { version: search.version } : {}) };
+    const input = { query: search.query, ...(search.version ? { version: search.version } : {}), ...(search.page ? { page: search.page } : {}) };
     prompt.push(
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId, toolName: 'search_docs', input }] },
       {
@@ -58,6 +58,38 @@ describe('nextAction', () => {
     const question = 'What river flows through the city Kevin Durant played for before Golden State?';
     const conversation = readConversation(promptOf(question, [{ query: question, results: [durant] }]));
     expect(nextAction(analyzeQuestion(question), conversation, 'auto')).toEqual({ type: 'read', chunkIds: ['kevin-durant#0'] });
+  });
+
+  it('spends the second search on the question\'s next page, and the third on a hop only when the best bridge is a name', () => {
+    const question = 'What river flows through the city Kevin Durant played for before Golden State?';
+    const analysis = analyzeQuestion(question);
+    expect(nextAction(analysis, readConversation(promptOf(question, [{ query: question, results: [durant] }])), 'required')).toEqual({
+      type: 'search',
+      query: question,
+      page: 2,
+    });
+    const twoPages = promptOf(question, [
+      { query: question, results: [durant] },
+      { query: question, page: 2, results: [] },
+    ]);
+    const hop = nextAction(analysis, readConversation(twoPages), 'required');
+    expect(hop.type === 'search' && [hop.query.startsWith('Oklahoma City'), hop.page]).toEqual([true, undefined]);
+    // The same evidence, but the best thread is an identifier: the question's third page instead.
+    const config = 'Which setting raises the payload limit of a step result?';
+    const limits: Result = {
+      chunk_id: 'results#1',
+      doc_id: 'results',
+      heading: 'Limits',
+      snippet: 'The payload limit of a step result is set by `results.max_payload_bytes` in the results section.',
+    };
+    const searches = [
+      { query: config, results: [limits] },
+      { query: config, page: 2, results: [] },
+    ];
+    const configAnalysis = analyzeQuestion(config);
+    const conversation = readConversation(promptOf(config, searches));
+    expect(rankBridges(configAnalysis, conversation, new EvidenceView(configAnalysis, conversation, undefined))[0]?.kind).toBe('identifier');
+    expect(nextAction(configAnalysis, conversation, 'required')).toEqual({ type: 'search', query: config, page: 3 });
   });
 
   it('answers when the loop forces it', () => {
@@ -113,6 +145,30 @@ describe('coverage and the extractive answer', () => {
     expect(answer).toEqual({
       text: 'Orbit supports three brokers: Redis, Amazon SQS and RabbitMQ.',
       citations: [{ doc_id: 'overview', quote: 'Orbit supports three brokers: Redis, Amazon SQS and RabbitMQ.' }],
+      abstained: false,
+    });
+  });
+});
+
+describe('the extractive answer quotes what the answering passage says around its best sentence', () => {
+  it('adds the sentences of the same passage that hold the question\'s terms, not the others', () => {
+    const question = 'How long does a worker hold a job under the lease setting?';
+    const leases: Result = {
+      chunk_id: 'leases#1',
+      doc_id: 'leases',
+      heading: 'Lease',
+      snippet:
+        'The lease setting controls how long a worker holds a job. Brokers are configured in the broker section. A worker that holds a job past its lease loses it to another worker.',
+    };
+    const answer = extractAnswer(analyzeQuestion(question), readConversation(promptOf(question, [{ query: question, results: [leases] }])));
+    expect(answer).toEqual({
+      text: 'The lease setting controls how long a worker holds a job. A worker that holds a job past its lease loses it to another worker.',
+      citations: [
+        {
+          doc_id: 'leases',
+          quote: 'The lease setting controls how long a worker holds a job. ... A worker that holds a job past its lease loses it to another worker.',
+        },
+      ],
       abstained: false,
     });
   });

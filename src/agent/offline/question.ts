@@ -124,17 +124,6 @@ const PRODUCT_WORDS = [
   'version', 'plugin', 'dashboard', 'metric', 'timeout', 'limit', 'payload',
 ];
 
-/**
- * The question's content words as written: the index ranks them as it ranks the question, so
- * searching them again yields the question's next results.
- *
- * @example
- * continuationQuery(analyzeQuestion('What is the default lease?')); // 'default lease'
- */
-export function continuationQuery(analysis: QuestionAnalysis): string {
-  return originalWords(analysis.question, analysis.terms).join(' ');
-}
-
 /** The words of `question` whose stems are in `stems`, as written, each once, stopwords left out. */
 export function originalWords(question: string, stems: string[]): string[] {
   const result: string[] = [];

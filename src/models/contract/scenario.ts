@@ -61,14 +61,18 @@ const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
 
 /**
  * The JSON schemas (descriptions removed) each tool must reach the provider with:
- * `search_docs {query: string, version?: string}`,
+ * `search_docs {query: string, version?: string, page?: integer >= 1}`,
  * `read_section {chunk_id: string, offset?: integer >= 0, query?: string}`, `read_neighbors {chunk_id: string}`.
  */
 export const EXPECTED_TOOL_SCHEMAS: Record<string, unknown> = {
   search_docs: {
     $schema: DRAFT_07,
     type: 'object',
-    properties: { query: { type: 'string', minLength: 1 }, version: { type: 'string' } },
+    properties: {
+      query: { type: 'string', minLength: 1 },
+      version: { type: 'string' },
+      page: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+    },
     required: ['query'],
     additionalProperties: false,
   },
