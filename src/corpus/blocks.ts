@@ -53,7 +53,7 @@ interface Edit {
  * the text of their top-level block.
  */
 const blockParser = new MarkdownIt('default', { html: true });
-blockParser.core.ruler.disable(['inline', 'linkify', 'replacements', 'smartquotes', 'text_join']);
+blockParser.core.ruler.disable(['normalize', 'inline', 'linkify', 'replacements', 'smartquotes', 'text_join']);
 
 /** markdown-it token types of top-level blocks -> the block types Atlas uses (mdast's names). */
 const BLOCK_TYPES: Record<string, string> = {

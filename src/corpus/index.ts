@@ -5,7 +5,8 @@
  * import { loadCorpus } from './corpus/index.ts';
  * const { docs, problems } = await loadCorpus('./docs', { maxChunkChars: 1800 });
  */
-export { loadCorpus, type LoadedCorpus } from './load.ts';
+export { loadCorpus, type LoadCorpusOptions, type LoadedCorpus } from './load.ts';
+export { defaultParseThreads, MIN_PAGES_FOR_WORKERS, parsePages, type ParsePagesOptions } from './parse-pages.ts';
 export {
   DEFAULT_MAX_CHUNK_CHARS,
   DEFAULT_MIN_CHUNK_CHARS,

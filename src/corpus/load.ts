@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AtlasError, type CorpusProblem } from '../errors.ts';
 import { resolveChunkingOptions, type ChunkingOptions } from './chunking-options.ts';
-import { parseDocument } from './parse-document.ts';
+import { parsePages } from './parse-pages.ts';
 import type { Doc } from './types.ts';
 
 /** Result of {@link loadCorpus}: the valid documents and every problem found in the folder. */
@@ -13,26 +13,34 @@ export interface LoadedCorpus {
   problems: CorpusProblem[];
 }
 
+/** Options of {@link loadCorpus}: how to chunk, and how many threads parse (see `parsePages`). */
+export interface LoadCorpusOptions extends ChunkingOptions {
+  /** Threads to parse on (1: this thread only). Default: worker threads when there are 200 pages or more and several cores. */
+  threads?: number;
+}
+
 /**
  * Loads every `.md` and `.mdx` page under `root` (recursively; dot-folders, dot-files and
  * `node_modules` are skipped), in path order. Never stops at the first bad page: all problems are
- * collected. When two pages share an id, the first in path order is kept and the later one is
- * reported. Throws an {@link AtlasError} only when `root` is not a readable folder.
+ * collected. Pages are parsed in worker threads when there are many (the result is the same).
+ * When two pages share an id, the first in path order is kept and the later one is reported. Throws an {@link AtlasError} only when `root` is not a readable folder.
  *
  * @example
  * const { docs, problems } = await loadCorpus('./docs');
  * if (problems.length > 0) throw new CorpusError(problems);
  */
-export async function loadCorpus(root: string, options: ChunkingOptions = {}): Promise<LoadedCorpus> {
+export async function loadCorpus(root: string, options: LoadCorpusOptions = {}): Promise<LoadedCorpus> {
   const resolved = resolveChunkingOptions(options);
   await assertFolder(root);
   const paths = (await listPages(root, '')).sort(comparePaths);
   const docs: Doc[] = [];
   const problems: CorpusProblem[] = [];
   const pathById = new Map<string, string>();
-  for (const path of paths) {
-    const bytes = await readFile(join(root, path));
-    const result = parseDocument({ path, bytes }, resolved);
+  const sources = [];
+  for (const path of paths) sources.push({ path, bytes: await readFile(join(root, path)) });
+  const results = await parsePages(sources, { chunking: resolved, ...(options.threads === undefined ? {} : { threads: options.threads }) });
+  for (const [index, result] of results.entries()) {
+    const path = paths[index]!;
     if (!result.ok) {
       problems.push(...result.problems);
       continue;
