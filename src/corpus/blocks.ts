@@ -4,7 +4,7 @@ import { htmlToText, inlineHtmlText } from './html.ts';
 import { findInlineHtml } from './inline-html.ts';
 import { createLineTable, type LineTable } from './line-table.ts';
 
-import type { Token } from 'markdown-it';
+import type { StateBlock, Token } from 'markdown-it';
 
 /** Offsets and source lines of a part of the body. */
 export interface Span {
@@ -45,15 +45,33 @@ interface Edit {
   text: string;
 }
 
+/** Deepest container nesting parsed (a list counts 2: the list and its item; a quote 1). */
+const MAX_NESTING = 100;
+
+/**
+ * The block rule that bounds nesting: past {@link MAX_NESTING} levels, the lines up to the next
+ * blank line are taken as they are (they stay in the text of their top-level block), and the
+ * containers around them end by the usual rules. markdown-it's own limit would instead end the
+ * nested block at its container's last possible line, often the end of the page, swallowing
+ * every block after it.
+ */
+function nestingLimit(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  if (state.level < MAX_NESTING || silent) return false;
+  let line = startLine + 1;
+  while (line < endLine && !state.isEmpty(line)) line++;
+  state.line = line;
+  return true;
+}
+
 /**
  * The block parser: markdown-it (CommonMark + GFM tables, raw HTML on) with its inline pass
  * switched off, since only the block structure and its line ranges are needed. Configured once
- * here and never changed afterwards; it keeps no state between calls. Its nesting limit (100
- * levels) keeps deeply nested input (`- ` x 3000, `>` x 10000) linear: deeper levels stay in
- * the text of their top-level block.
+ * here and never changed afterwards; it keeps no state between calls. Deeply nested input
+ * (`- ` x 3000, `>` x 10000) stays linear and within the stack: see {@link nestingLimit}.
  */
-const blockParser = new MarkdownIt('default', { html: true });
+const blockParser = new MarkdownIt('default', { html: true, maxNesting: 2 * MAX_NESTING });
 blockParser.core.ruler.disable(['normalize', 'inline', 'linkify', 'replacements', 'smartquotes', 'text_join']);
+blockParser.block.ruler.before('table', 'nesting_limit', nestingLimit);
 
 /** markdown-it token types of top-level blocks -> the block types Atlas uses (mdast's names). */
 const BLOCK_TYPES: Record<string, string> = {
@@ -158,14 +176,17 @@ function isFootnoteDefinition(content: string): boolean {
   return content.startsWith('[^') && /^\[\^[^\]\s]+\]:/.test(content);
 }
 
-/** Blocks of the runs of non-blank lines in `[from, to)`: what the block parser consumed without a token. */
+/**
+ * The link reference definitions in lines `[from, to)`, which the block parser consumes without
+ * a token: a block per definition, each starting at a line that opens with `[`.
+ */
 function* definitions(lines: LineTable, from: number, to: number): Generator<ParsedBlock> {
   for (let line = from; line < to; line++) {
     if (lines.isBlank(line)) continue;
     let end = line + 1;
-    while (end < to && !lines.isBlank(end)) end++;
+    while (end < to && !lines.isBlank(end) && !lines.startsWith(end, '[')) end++;
     yield { type: 'definition', first: -1, last: -2, ...lines.span(line, end, false)! };
-    line = end;
+    line = end - 1;
   }
 }
 

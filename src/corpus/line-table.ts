@@ -6,11 +6,14 @@ export interface LineTable {
   start(line: number): number;
   /** Whether line `line` holds only spaces and tabs. */
   isBlank(line: number): boolean;
+  /** Whether line `line`, after its indentation, starts with `prefix`. */
+  startsWith(line: number, prefix: string): boolean;
   /**
-   * The span of lines `[from, to)` (0-based lines): from the first character after the
-   * indentation of line `from` (or its very start, with `keepIndent`) to the last character of
-   * the last non-blank line, trailing spaces and tabs excluded; `startLine`/`endLine` are the
-   * 0-based lines of both ends. `undefined` when every line is blank.
+   * The span of lines `[from, to)` (0-based lines) without the blank lines around them: from
+   * the first character after the indentation of the first non-blank line (or its very start,
+   * with `keepIndent`) to the end of the last one, trailing spaces included (as mdast's
+   * positions have them); `startLine`/`endLine` are the 0-based lines of both ends.
+   * `undefined` when every line is blank.
    */
   span(from: number, to: number, keepIndent: boolean): { start: number; end: number; startLine: number; endLine: number } | undefined;
 }
@@ -19,7 +22,8 @@ export interface LineTable {
  * Indexes the line starts of a text (lines end at `\n`) in one pass.
  *
  * @example
- * createLineTable('a\n\n  b  \n').span(0, 3, false); // { start: 0, end: 7, startLine: 0, endLine: 2 }
+ * createLineTable('a\n\n  b  \n').span(0, 3, false); // { start: 0, end: 8, startLine: 0, endLine: 2 }
+ * createLineTable('a\n\n  b  \n').span(1, 4, false); // { start: 5, end: 8, startLine: 2, endLine: 2 }
  */
 export function createLineTable(text: string): LineTable {
   const starts = [0];
@@ -37,6 +41,11 @@ export function createLineTable(text: string): LineTable {
     count: starts.length,
     start: (line) => starts[line]!,
     isBlank,
+    startsWith(line, prefix) {
+      let at = starts[line]!;
+      while (isSpace(text.charCodeAt(at))) at++;
+      return text.startsWith(prefix, at);
+    },
     span(from, to, keepIndent) {
       let last = Math.min(to, starts.length) - 1;
       while (last >= from && isBlank(last)) last--;
@@ -45,7 +54,7 @@ export function createLineTable(text: string): LineTable {
       while (isBlank(first)) first++;
       let start = starts[first]!;
       if (!keepIndent) while (isSpace(text.charCodeAt(start))) start++;
-      return { start, end: contentEnd(last), startLine: first, endLine: last };
+      return { start, end: lineEnd(last), startLine: first, endLine: last };
     },
   };
 }
