@@ -19,26 +19,26 @@ export const GROWTH_CASES: readonly GrowthCase[] = [
   {
     name: 'short-lines',
     description: 'one paragraph of 40k short lines (400 KB)',
-    markdown: (scale) => `# Lines\n\n${lines(40_000 * scale, (n) => `line ${n} x`)}\n`,
+    markdown: (scale) => `# Lines\n\n${lines(40_000 * scale, (n) => `w ${n} x`)}\n`,
   },
   {
     name: 'code-fence',
     description: 'one 6 MB code fence',
-    markdown: (scale) => `# Code\n\n\`\`\`ts\n${lines(200_000 * scale, (n) => `const value${n} = compute(${n}); // step`)}\n\`\`\`\n`,
+    markdown: (scale) => `# Code\n\n\`\`\`ts\n${lines(140_000 * scale, (n) => `const value${n} = compute(${n}); // step`)}\n\`\`\`\n`,
   },
   {
     name: 'long-table',
-    description: 'a table of 20k rows with inline HTML (1 MB), split with its header repeated',
+    description: 'a table of 20k rows with inline HTML (0.8 MB), split with its header repeated',
     markdown: (scale) => `# Table\n\n| Key | Value |\n| --- | --- |\n${lines(20_000 * scale, (n) => `| key_${n} | value <b>${n}</b> \`code\` |`)}\n`,
   },
   {
     name: 'long-list',
-    description: 'a list of 20k items (600 KB), split between items',
+    description: 'a list of 20k items (550 KB), split between items',
     markdown: (scale) => `# List\n\n${lines(20_000 * scale, (n) => `- item ${n} says something`)}\n`,
   },
   {
     name: 'many-sections',
-    description: '5k sections of a heading and a paragraph (500 KB)',
+    description: '5k sections of a heading and a paragraph (390 KB)',
     markdown: (scale) => `# Sections\n\n${lines(5_000 * scale, (n) => `## Section ${n}\n\nThe text of section ${n} is long enough to stand on its own.\n`)}\n`,
   },
   {
@@ -53,7 +53,7 @@ export const GROWTH_CASES: readonly GrowthCase[] = [
   },
   {
     name: 'unmatched-backticks',
-    description: '40k lines with an unclosed backtick and a tag each (400 KB)',
+    description: '40k lines with an unclosed backtick and a tag each (500 KB)',
     markdown: (scale) => `# Ticks\n\n${lines(40_000 * scale, (n) => `a \` <i>${n}`)}\n`,
   },
 ];

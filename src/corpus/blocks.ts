@@ -18,7 +18,7 @@ export interface Span {
 
 /** One top-level block of the markdown body (paragraph, list, code fence, table, heading, ...). */
 export interface Block extends Span {
-  /** mdast node type: `paragraph`, `code`, `heading`, `list`, `table`, `html`, ... */
+  /** Block type, named as mdast names them: `paragraph`, `code`, `heading`, `list`, `table`, `html`, `definition`, ... */
   type: string;
   /** Heading depth (1-6), only for headings. */
   depth?: number;
