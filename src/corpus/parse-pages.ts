@@ -15,14 +15,22 @@ export const MIN_PAGES_FOR_WORKERS = 200;
 export interface ParsePagesOptions {
   chunking?: ChunkingOptions;
   /**
-   * Threads to parse on: 1 parses in this thread; more start that many worker threads. Default:
-   * see {@link defaultParseThreads}.
+   * Threads to parse on: 1 parses in this thread only; n > 1 parses in this thread and n - 1
+   * worker threads. Default: see {@link defaultParseThreads}.
    */
   threads?: number;
   /** Cores of the machine, for the default of `threads` (default `os.availableParallelism()`). */
   cores?: number;
   /** Told of a worker thread that failed; its pages were parsed in this thread instead. */
   onWorkerError?: (error: Error) => void;
+  /** Pages per batch handed to a thread (default 64). */
+  batchPages?: number;
+  /**
+   * Whether this thread parses batches too while the workers run (default true). `false` leaves
+   * every page to the workers (this thread still parses those of a worker that fails): for tests
+   * that compare the workers' output with this thread's.
+   */
+  thisThreadParses?: boolean;
 }
 
 /**
@@ -39,81 +47,90 @@ export async function parsePages(sources: DocumentSource[], options: ParsePagesO
   const resolved = resolveChunkingOptions(options.chunking ?? {});
   const threads = Math.min(options.threads ?? defaultParseThreads(sources.length, options.cores ?? availableParallelism()), sources.length);
   if (threads <= 1) return sources.map((source) => parseDocument(source, resolved));
-  return parseInWorkers(sources, resolved, threads, options.onWorkerError);
+  return parseInWorkers(sources, resolved, threads, options);
 }
 
 /**
- * How many threads {@link parsePages} uses by default: for at least {@link MIN_PAGES_FOR_WORKERS}
- * pages on a machine with 3 cores or more, a worker per core but one (at most 8), which leaves
- * this thread a core to unpack their results; else 1 (this thread). On 2 cores, 2 workers were
- * slower than this thread alone (bench/parse-growth.ts: starting a worker and loading the
- * parser in it takes about 0.5 s, and this thread unpacks the results meanwhile).
+ * How many threads {@link parsePages} uses by default: one per core (this one and a worker per
+ * other core, 8 in all at most) for at least {@link MIN_PAGES_FOR_WORKERS} pages on a machine
+ * with more than one core; else 1 (this thread).
  *
  * @example
- * defaultParseThreads(1000, 4); // 3
- * defaultParseThreads(1000, 2); // 1
+ * defaultParseThreads(1000, 4); // 4
+ * defaultParseThreads(1000, 1); // 1
  * defaultParseThreads(50, 8); // 1
  */
 export function defaultParseThreads(pages: number, cores: number): number {
-  return pages >= MIN_PAGES_FOR_WORKERS && cores > 2 ? Math.min(cores - 1, 8) : 1;
+  return pages >= MIN_PAGES_FOR_WORKERS && cores > 1 ? Math.min(cores, 8) : 1;
 }
 
+/** Pages per batch handed out: small enough to balance the end, large enough to keep messages few. */
+const DEFAULT_BATCH_PAGES = 64;
+
 /**
- * Hands batches of pages to `threads` workers, the next batch to whichever is free, and puts
- * each batch's results at its place.
+ * Parses batches of pages in this thread and in `threads - 1` workers at once: a worker gets
+ * its next batch when it is ready (its parser loaded) and when it posts a batch's results; this
+ * thread takes the next batch between handling their messages. Each batch's results go to its
+ * place; the pages of a worker that fails are parsed here.
  */
-function parseInWorkers(
+async function parseInWorkers(
   sources: DocumentSource[],
   options: ResolvedChunkingOptions,
   threads: number,
-  onWorkerError: ((error: Error) => void) | undefined,
+  { onWorkerError, batchPages = DEFAULT_BATCH_PAGES, thisThreadParses = true }: ParsePagesOptions,
 ): Promise<ParseDocumentResult[]> {
-  const batchSize = Math.max(1, Math.min(256, Math.ceil(sources.length / (threads * 8))));
-  const batches: ParseBatch[] = [];
-  for (let start = 0; start < sources.length; start += batchSize) {
-    batches.push({ id: start, sources: sources.slice(start, start + batchSize).map(({ path, bytes }) => ({ path, bytes })) });
-  }
   const results: ParseDocumentResult[] = new Array(sources.length);
+  let next = 0;
+  const takeBatch = (): ParseBatch | undefined => {
+    if (next >= sources.length) return undefined;
+    const batch = { id: next, sources: sources.slice(next, next + batchPages).map(({ path, bytes }) => ({ path, bytes })) };
+    next += batch.sources.length;
+    return batch;
+  };
   const parseHere = (batch: ParseBatch) => {
     batch.sources.forEach((_, index) => (results[batch.id + index] = parseDocument(sources[batch.id + index]!, options)));
   };
   const createWorker = workerFactory();
-  return new Promise((resolve) => {
-    let next = 0;
-    let running = 0;
-    const finishIfDone = () => {
-      if (running > 0) return;
-      while (next < batches.length) parseHere(batches[next++]!);
-      resolve(results);
+  const pending = new Set<Promise<void>>();
+  const workers: Worker[] = [];
+  for (let count = 1; count < threads; count++) {
+    const worker = createWorker({ options });
+    workers.push(worker);
+    let current: ParseBatch | undefined;
+    const sendNext = () => {
+      current = takeBatch();
+      if (current) worker.postMessage(current);
     };
-    const start = () => {
-      const worker = createWorker({ options });
-      let current: ParseBatch | undefined;
-      const sendNext = () => {
-        current = batches[next++];
-        if (current) worker.postMessage(current);
-        else void worker.terminate();
-      };
-      running++;
-      worker.on('message', (reply: { id: number; results: WireResult[] }) => {
-        reply.results.forEach((result, index) => (results[reply.id + index] = fromWire(result)));
+    const done = new Promise<void>((resolve) => {
+      worker.on('message', (reply: 'ready' | { id: number; results: WireResult[] }) => {
+        if (reply !== 'ready') reply.results.forEach((result, index) => (results[reply.id + index] = fromWire(result)));
         sendNext();
+        if (!current) resolve();
       });
       worker.on('error', (error) => {
         onWorkerError?.(error);
         if (current) parseHere(current);
         current = undefined;
+        resolve();
       });
       worker.on('exit', () => {
         if (current) parseHere(current);
         current = undefined;
-        running--;
-        finishIfDone();
+        resolve();
       });
-      sendNext();
-    };
-    for (let count = 0; count < threads; count++) start();
-  });
+    });
+    pending.add(done);
+  }
+  for (let batch = thisThreadParses ? takeBatch() : undefined; batch; batch = takeBatch()) {
+    parseHere(batch);
+    // Let the workers' messages in: their results, and their requests for more.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await Promise.all(pending);
+  // Whatever no worker took (they all failed) is parsed here.
+  for (let batch = takeBatch(); batch; batch = takeBatch()) parseHere(batch);
+  await Promise.all(workers.map((worker) => worker.terminate()));
+  return results;
 }
 
 /**

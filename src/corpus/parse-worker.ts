@@ -1,7 +1,7 @@
 /**
  * Entry of a parsing worker thread (see `parsePages`): parses each batch of pages it is sent with
  * the chunking options it was started with, and posts the results back (packed, see `toWire`)
- * with the batch's id.
+ * with the batch's id. Posts `'ready'` first, once loaded.
  * Not meant to be imported.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -22,3 +22,5 @@ parentPort!.on('message', (batch: ParseBatch) => {
   );
   parentPort!.postMessage({ id: batch.id, results });
 });
+// The parser is loaded: ask for work.
+parentPort!.postMessage('ready');
