@@ -54,8 +54,9 @@ describe('parsePages', () => {
 });
 
 describe('defaultParseThreads', () => {
-  it('uses a thread per core, at most 8, for 200 pages or more on several cores, and this thread otherwise', () => {
-    expect(defaultParseThreads(200, 2)).toBe(2);
+  it('uses a thread per core, at most 8, for 200 pages or more on 3 cores or more, and this thread otherwise', () => {
+    expect(defaultParseThreads(200, 3)).toBe(3);
+    expect(defaultParseThreads(10_000, 2)).toBe(1);
     expect(defaultParseThreads(5000, 16)).toBe(8);
     expect(defaultParseThreads(199, 4)).toBe(1);
     expect(defaultParseThreads(10_000, 1)).toBe(1);

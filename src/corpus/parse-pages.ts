@@ -53,15 +53,18 @@ export async function parsePages(sources: DocumentSource[], options: ParsePagesO
 /**
  * How many threads {@link parsePages} uses by default: one per core (this one and a worker per
  * other core, 8 in all at most) for at least {@link MIN_PAGES_FOR_WORKERS} pages on a machine
- * with more than one core; else 1 (this thread).
+ * with 3 cores or more; else 1 (this thread). On 2 shared cores a worker lost (100k bench
+ * chunks, fresh processes: 2252-3173 ms in this thread alone, 3927-4705 ms with one worker): it
+ * takes about 0.5 s to start, parses its first few thousand pages about 4 times slower than
+ * once its JIT is warm, and the other core was seldom free.
  *
  * @example
  * defaultParseThreads(1000, 4); // 4
- * defaultParseThreads(1000, 1); // 1
+ * defaultParseThreads(1000, 2); // 1
  * defaultParseThreads(50, 8); // 1
  */
 export function defaultParseThreads(pages: number, cores: number): number {
-  return pages >= MIN_PAGES_FOR_WORKERS && cores > 1 ? Math.min(cores, 8) : 1;
+  return pages >= MIN_PAGES_FOR_WORKERS && cores > 2 ? Math.min(cores, 8) : 1;
 }
 
 /** Pages per batch handed out: small enough to balance the end, large enough to keep messages few. */
@@ -69,8 +72,8 @@ const DEFAULT_BATCH_PAGES = 64;
 
 /**
  * Parses batches of pages in this thread and in `threads - 1` workers at once: a worker gets
- * its next batch when it is ready (its parser loaded) and when it posts a batch's results; this
- * thread takes the next batch between handling their messages. Each batch's results go to its
+ * two batches when it is ready (its parser loaded) and one more each time it posts a batch's
+ * results; this thread takes the next batch between handling their messages. Each batch's results go to its
  * place; the pages of a worker that fails are parsed here.
  */
 async function parseInWorkers(
@@ -96,26 +99,34 @@ async function parseInWorkers(
   for (let count = 1; count < threads; count++) {
     const worker = createWorker({ options });
     workers.push(worker);
-    let current: ParseBatch | undefined;
-    const sendNext = () => {
-      current = takeBatch();
-      if (current) worker.postMessage(current);
+    // Two batches in flight, so a worker never waits for this thread to send its next one.
+    const inFlight: ParseBatch[] = [];
+    const send = () => {
+      const batch = takeBatch();
+      if (batch) {
+        inFlight.push(batch);
+        worker.postMessage(batch);
+      }
     };
+    const recover = () => inFlight.splice(0).forEach(parseHere);
     const done = new Promise<void>((resolve) => {
       worker.on('message', (reply: 'ready' | { id: number; results: WireResult[] }) => {
-        if (reply !== 'ready') reply.results.forEach((result, index) => (results[reply.id + index] = fromWire(result)));
-        sendNext();
-        if (!current) resolve();
+        if (reply === 'ready') {
+          send();
+        } else {
+          inFlight.shift();
+          reply.results.forEach((result, index) => (results[reply.id + index] = fromWire(result)));
+        }
+        send();
+        if (inFlight.length === 0) resolve();
       });
       worker.on('error', (error) => {
         onWorkerError?.(error);
-        if (current) parseHere(current);
-        current = undefined;
+        recover();
         resolve();
       });
       worker.on('exit', () => {
-        if (current) parseHere(current);
-        current = undefined;
+        recover();
         resolve();
       });
     });
