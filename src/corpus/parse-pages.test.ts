@@ -48,8 +48,11 @@ describe('parsePages', () => {
     expect(workers.every((result) => result.ok)).toBe(true);
   });
 
-  it('checks the chunking options before starting any thread', async () => {
+  it('checks its options before starting any thread', async () => {
     await expect(parsePages([], { threads: 2, chunking: { maxChunkChars: 0 } })).rejects.toThrow('maxChunkChars');
+    await expect(parsePages([], { threads: 0.5 })).rejects.toThrow(
+      'Atlas: threads must be a whole number of at least 1, got 0.5. Pass e.g. { threads: 4 }, or leave it out for one per core.',
+    );
   });
 });
 

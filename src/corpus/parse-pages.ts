@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { AtlasError } from '../errors.ts';
 import { resolveChunkingOptions, type ChunkingOptions, type ResolvedChunkingOptions } from './chunking-options.ts';
 import { fromWire, type WireResult } from './doc-wire.ts';
 import { parseDocument, type DocumentSource, type ParseDocumentResult } from './parse-document.ts';
@@ -37,7 +38,7 @@ export interface ParsePagesOptions {
  * Parses pages with {@link parseDocument}, in worker threads when there are enough of them. The
  * results are in the order of `sources` and identical to parsing each page in this thread. A
  * worker that fails (it cannot start, or dies) loses nothing: its pages are parsed in this
- * thread. Throws an `AtlasError` only for invalid chunking options.
+ * thread. Throws an `AtlasError` only for invalid options.
  *
  * @example
  * const results = await parsePages([{ path: 'a.md', bytes }], { threads: 1 });
@@ -45,6 +46,9 @@ export interface ParsePagesOptions {
  */
 export async function parsePages(sources: DocumentSource[], options: ParsePagesOptions = {}): Promise<ParseDocumentResult[]> {
   const resolved = resolveChunkingOptions(options.chunking ?? {});
+  if (options.threads !== undefined && !(Number.isInteger(options.threads) && options.threads >= 1)) {
+    throw new AtlasError('usage', `Atlas: threads must be a whole number of at least 1, got ${JSON.stringify(options.threads)}. Pass e.g. { threads: 4 }, or leave it out for one per core.`);
+  }
   const threads = Math.min(options.threads ?? defaultParseThreads(sources.length, options.cores ?? availableParallelism()), sources.length);
   if (threads <= 1) return sources.map((source) => parseDocument(source, resolved));
   return parseInWorkers(sources, resolved, threads, options);
