@@ -5,8 +5,9 @@
  *    synthetic pages up to `--chunks` chunks, single-threaded and in worker threads, and on the
  *    real corpora (datasets/orbit, ../shared/corpora/*, ../shared/datasets/*\/docs).
  * 2. Growth: each case of bench/growth-cases.ts at 1x, 2x, 4x and 8x its base size, each run in
- *    a child process of its own so its peak RSS is its own; prints time, peak RSS and the growth
- *    exponents log(t8/t1)/log(8) (1 = linear) of time and of the RSS above an empty run's.
+ *    a child process of its own so its peak RSS is its own; prints wall and CPU time (best of 3),
+ *    peak RSS and the growth exponents log(t8/t1)/log(8) (1 = linear) of wall time, CPU time and
+ *    the RSS above an empty run's.
  * Progress goes to stderr; the tables (or one JSON object with --json) to stdout.
  */
 import { spawnSync } from 'node:child_process';
@@ -90,7 +91,10 @@ interface GrowthRun {
   scale: number;
   bytes: number;
   chunks: number;
+  /** Wall time, best of 3. */
   ms: number;
+  /** CPU time of the process (all its threads), best of 3: less moved by other processes than wall time. */
+  cpuMs: number;
   peakRssMB: number;
 }
 
@@ -99,15 +103,19 @@ async function runChild(caseName: string, scale: number): Promise<void> {
   const growth = GROWTH_CASES.find((candidate) => candidate.name === caseName);
   const source = growth ? { path: `${caseName}.md`, bytes: Buffer.from(growth.markdown(scale)) } : undefined;
   let best = Infinity;
+  let bestCpu = Infinity;
   let chunks = 0;
   for (let attempt = 0; source && attempt < 3; attempt++) {
     const start = now();
+    const cpuStart = process.cpuUsage();
     const [result] = await parsePages([source], { threads: 1 });
     best = Math.min(best, now() - start);
+    const cpu = process.cpuUsage(cpuStart);
+    bestCpu = Math.min(bestCpu, (cpu.user + cpu.system) / 1000);
     if (!result!.ok) throw new Error(`${caseName} x${scale} did not parse: ${JSON.stringify(result!.problems)}`);
     chunks = result!.doc.chunks.length;
   }
-  const run: GrowthRun = { scale, bytes: source?.bytes.length ?? 0, chunks, ms: source ? round(best, 1) : 0, peakRssMB: round(process.resourceUsage().maxRSS / 1024, 1) };
+  const run: GrowthRun = { scale, bytes: source?.bytes.length ?? 0, chunks, ms: source ? round(best, 1) : 0, cpuMs: source ? round(bestCpu, 1) : 0, peakRssMB: round(process.resourceUsage().maxRSS / 1024, 1) };
   process.stdout.write(JSON.stringify(run));
 }
 
@@ -155,6 +163,7 @@ async function main(): Promise<void> {
       description: growthCase.description,
       runs,
       timeExponent: exponent(first.ms, last.ms),
+      cpuExponent: exponent(first.cpuMs, last.cpuMs),
       rssExponent: exponent(first.peakRssMB - empty.peakRssMB, last.peakRssMB - empty.peakRssMB),
     };
   });
@@ -168,12 +177,12 @@ async function main(): Promise<void> {
     lines.push(`${t.corpus.padEnd(32)}${String(t.threads).padStart(7)}${String(t.pages).padStart(8)}${String(t.chunks).padStart(9)}${String(t.megabytes).padStart(7)}${String(t.ms).padStart(8)}${String(t.chunksPerSecond).padStart(11)}`);
   }
   lines.push('', `Growth (each run in its own process; peak RSS of an empty run: ${empty.peakRssMB} MB)`);
-  lines.push('case                  scale        bytes   chunks        ms   peak RSS MB');
+  lines.push('case                  scale        bytes   chunks   wall ms    CPU ms   peak RSS MB');
   for (const g of growth) {
     for (const run of g.runs) {
-      lines.push(`${g.name.padEnd(22)}${`${run.scale}x`.padStart(5)}${String(run.bytes).padStart(13)}${String(run.chunks).padStart(9)}${String(run.ms).padStart(10)}${String(run.peakRssMB).padStart(14)}`);
+      lines.push(`${g.name.padEnd(22)}${`${run.scale}x`.padStart(5)}${String(run.bytes).padStart(13)}${String(run.chunks).padStart(9)}${String(run.ms).padStart(10)}${String(run.cpuMs).padStart(10)}${String(run.peakRssMB).padStart(14)}`);
     }
-    lines.push(`${''.padEnd(22)}growth exponent: time ${g.timeExponent ?? 'n/a'}, RSS above the empty run ${g.rssExponent ?? 'n/a'}   (${g.description})`);
+    lines.push(`${''.padEnd(22)}growth exponent: wall ${g.timeExponent ?? 'n/a'}, CPU ${g.cpuExponent ?? 'n/a'}, RSS above the empty run ${g.rssExponent ?? 'n/a'}   (${g.description})`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
 }
