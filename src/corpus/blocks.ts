@@ -4,7 +4,8 @@ import { htmlToText, inlineHtmlText } from './html.ts';
 import { findInlineHtml } from './inline-html.ts';
 import { createLineTable, type LineTable } from './line-table.ts';
 
-import type { StateBlock, Token } from 'markdown-it';
+import type StateBlock from 'markdown-it/lib/rules_block/state_block.mjs';
+import type Token from 'markdown-it/lib/token.mjs';
 
 /** Offsets and source lines of a part of the body. */
 export interface Span {
@@ -69,7 +70,9 @@ function nestingLimit(state: StateBlock, startLine: number, endLine: number, sil
  * here and never changed afterwards; it keeps no state between calls. Deeply nested input
  * (`- ` x 3000, `>` x 10000) stays linear and within the stack: see {@link nestingLimit}.
  */
-const blockParser = new MarkdownIt('default', { html: true, maxNesting: 2 * MAX_NESTING });
+// maxNesting is a markdown-it option that @types/markdown-it does not list.
+const parserOptions = { html: true, maxNesting: 2 * MAX_NESTING };
+const blockParser = new MarkdownIt('default', parserOptions);
 blockParser.core.ruler.disable(['normalize', 'inline', 'linkify', 'replacements', 'smartquotes', 'text_join']);
 blockParser.block.ruler.before('table', 'nesting_limit', nestingLimit);
 

@@ -1,6 +1,6 @@
 import MarkdownIt from 'markdown-it';
 
-import type { Token as InlineToken } from 'markdown-it';
+import type InlineToken from 'markdown-it/lib/token.mjs';
 
 /**
  * The inline parser for headings that hold markup. Configured once here and never changed
