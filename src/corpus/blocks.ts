@@ -64,14 +64,15 @@ function nestingLimit(state: StateBlock, startLine: number, endLine: number, sil
   return true;
 }
 
+const parserOptions = { html: true, maxNesting: 2 * MAX_NESTING };
+
 /**
  * The block parser: markdown-it (CommonMark + GFM tables, raw HTML on) with its inline pass
  * switched off, since only the block structure and its line ranges are needed. Configured once
  * here and never changed afterwards; it keeps no state between calls. Deeply nested input
  * (`- ` x 3000, `>` x 10000) stays linear and within the stack: see {@link nestingLimit}.
+ * (`maxNesting`, which @types/markdown-it does not list, only backs that rule up.)
  */
-// maxNesting is a markdown-it option that @types/markdown-it does not list.
-const parserOptions = { html: true, maxNesting: 2 * MAX_NESTING };
 const blockParser = new MarkdownIt('default', parserOptions);
 blockParser.core.ruler.disable(['normalize', 'inline', 'linkify', 'replacements', 'smartquotes', 'text_join']);
 blockParser.block.ruler.before('table', 'nesting_limit', nestingLimit);
