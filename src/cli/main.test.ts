@@ -54,6 +54,7 @@ const PRINTED_BY: Record<string, string[]> = {
   'index/sqlite-open.ts': ['ingest', 'search', 'ask'],
   'index/schema.ts': ['ingest', 'search', 'ask'],
   'cli/release-lines.ts': ['search', 'ask'],
+  'corpus/parse-document.ts': ['ingest'],
   'cli/run-limits.ts': ['ask', 'eval retrieval', 'eval compare', 'eval decisions'],
 };
 /** Files whose `--words` are data, not suggestions (a docs sample of a CLI help text). */

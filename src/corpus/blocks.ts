@@ -1,10 +1,11 @@
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { gfmFromMarkdown } from 'mdast-util-gfm';
-import { gfm } from 'micromark-extension-gfm';
+import MarkdownIt from 'markdown-it';
+import { headingPlainText } from './heading-text.ts';
 import { htmlToText, inlineHtmlText } from './html.ts';
+import { findInlineHtml } from './inline-html.ts';
+import { createLineTable, type LineTable } from './line-table.ts';
 
-type Root = ReturnType<typeof fromMarkdown>;
-type MarkdownNode = Root['children'][number];
+import type StateBlock from 'markdown-it/lib/rules_block/state_block.mjs';
+import type Token from 'markdown-it/lib/token.mjs';
 
 /** Offsets and source lines of a part of the body. */
 export interface Span {
@@ -18,7 +19,7 @@ export interface Span {
 
 /** One top-level block of the markdown body (paragraph, list, code fence, table, heading, ...). */
 export interface Block extends Span {
-  /** mdast node type: `paragraph`, `code`, `heading`, `list`, `table`, `html`, ... */
+  /** Block type, named as mdast names them: `paragraph`, `code`, `heading`, `list`, `table`, `html`, `definition`, ... */
   type: string;
   /** Heading depth (1-6), only for headings. */
   depth?: number;
@@ -45,11 +46,65 @@ interface Edit {
   text: string;
 }
 
+/** Deepest container nesting parsed (a list counts 2: the list and its item; a quote 1). */
+const MAX_NESTING = 100;
+
 /**
- * Parses a markdown body with micromark + GFM into its top-level blocks. Headings inside code
- * fences are code. Blocks that are pure HTML markup (`<a name="x"></a>`, `<!-- ... -->`,
- * `<p align="center"><img ...></p>`) are left out; for MDX pages, so are top-level
- * `import`/`export` statements.
+ * The block rule that bounds nesting: past {@link MAX_NESTING} levels, the lines up to the next
+ * blank line are taken as they are (they stay in the text of their top-level block), and the
+ * containers around them end by the usual rules. markdown-it's own limit would instead end the
+ * nested block at its container's last possible line, often the end of the page, swallowing
+ * every block after it.
+ */
+function nestingLimit(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  if (state.level < MAX_NESTING || silent) return false;
+  let line = startLine + 1;
+  while (line < endLine && !state.isEmpty(line)) line++;
+  state.line = line;
+  return true;
+}
+
+const parserOptions = { html: true, maxNesting: 2 * MAX_NESTING };
+
+/**
+ * The block parser: markdown-it (CommonMark + GFM tables, raw HTML on) with its inline pass
+ * switched off, since only the block structure and its line ranges are needed. Configured once
+ * here and never changed afterwards; it keeps no state between calls. Deeply nested input
+ * (`- ` x 3000, `>` x 10000) stays linear and within the stack: see {@link nestingLimit}.
+ * (`maxNesting`, which @types/markdown-it does not list, only backs that rule up.)
+ */
+const blockParser = new MarkdownIt('default', parserOptions);
+blockParser.core.ruler.disable(['normalize', 'inline', 'linkify', 'replacements', 'smartquotes', 'text_join']);
+blockParser.block.ruler.before('table', 'nesting_limit', nestingLimit);
+
+/** markdown-it token types of top-level blocks -> the block types Atlas uses (mdast's names). */
+const BLOCK_TYPES: Record<string, string> = {
+  paragraph_open: 'paragraph',
+  heading_open: 'heading',
+  fence: 'code',
+  code_block: 'code',
+  html_block: 'html',
+  bullet_list_open: 'list',
+  ordered_list_open: 'list',
+  blockquote_open: 'blockquote',
+  table_open: 'table',
+  hr: 'thematicBreak',
+};
+
+/** A top-level block as the parser found it: its tokens and its source span. */
+interface ParsedBlock extends Span {
+  type: string;
+  /** Its tokens: `tokens[first..last]` (the opening token to the closing one). */
+  first: number;
+  last: number;
+}
+
+/**
+ * Parses a markdown body into its top-level blocks (CommonMark + GFM tables, with markdown-it's
+ * block parser; one pass, linear in the body's size). Headings inside code fences are code.
+ * Link reference definitions are blocks of type `definition`. Blocks that are pure HTML markup
+ * (`<a name="x"></a>`, `<!-- ... -->`, `<p align="center"><img ...></p>`) are left out; for MDX
+ * pages, so are top-level `import`/`export` statements.
  *
  * @example
  * parseBlocks({ body: '## A {#a}\n\nText <br> more', bodyStartLine: 1, mdx: false }).map((block) => block.text);
@@ -57,39 +112,38 @@ interface Edit {
  */
 export function parseBlocks(input: { body: string; bodyStartLine: number; mdx: boolean }): Block[] {
   const { body, bodyStartLine, mdx } = input;
-  const root = fromMarkdown(body, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
-  const lineOffset = bodyStartLine - 1;
+  const tokens = blockParser.parse(body, {});
+  const lines = createLineTable(body);
+  const lineOffset = bodyStartLine;
   const blocks: Block[] = [];
   let previousEnd = 0;
   let dropped = false;
-  for (const node of root.children) {
-    const start = node.position?.start.offset;
-    const end = node.position?.end.offset;
-    if (start === undefined || end === undefined) continue;
+  for (const parsed of topLevelBlocks(tokens, lines)) {
+    const { start, end } = parsed;
     // A block left out still separates its neighbours: keep a blank line between them.
     const gap = body.slice(previousEnd, start);
     const gapBefore = dropped && !/\n[ \t]*\n/.test(gap) ? '\n\n' : gap;
     previousEnd = end;
     dropped = true;
     const source = body.slice(start, end);
-    if (mdx && isEsm(node, source)) continue;
-    const edits: Edit[] = [];
-    if (node.type !== 'html' && source.includes('<')) collectHtmlEdits(node, edits);
+    if (mdx && parsed.type === 'paragraph' && /^(import|export)\s/.test(source)) continue;
+    const edits = parsed.type !== 'html' && source.includes('<') ? htmlEdits(body, tokens, parsed, lines) : [];
     const block: Block = {
-      type: node.type,
+      type: parsed.type,
       start,
       end,
-      startLine: node.position!.start.line + lineOffset,
-      endLine: node.position!.end.line + lineOffset,
-      text: node.type === 'html' ? htmlToText(source) : edits.length > 0 ? applyEdits(body, start, end, edits).trim() : source,
+      startLine: parsed.startLine + lineOffset,
+      endLine: parsed.endLine + lineOffset,
+      text: parsed.type === 'html' ? htmlToText(source) : edits.length > 0 ? applyEdits(body, start, end, edits).trim() : source,
       gapBefore,
     };
-    if (node.type === 'heading') {
-      block.depth = node.depth;
-      block.headingText = withoutHeadingId(plainText(node).trim());
+    if (parsed.type === 'heading') {
+      const opening = tokens[parsed.first]!;
+      block.depth = Number(opening.tag.slice(1));
+      block.headingText = withoutHeadingId(headingPlainText(tokens[parsed.first + 1]!.content).trim());
       block.text = withoutHeadingId(block.text);
     }
-    if (node.type === 'list' || node.type === 'table') block.children = childSpans(body, node, edits, lineOffset);
+    if (parsed.type === 'list' || parsed.type === 'table') block.children = childSpans(body, tokens, parsed, lines, edits, lineOffset);
     if (block.text.trim() === '') continue;
     blocks.push(block);
     dropped = false;
@@ -97,38 +151,88 @@ export function parseBlocks(input: { body: string; bodyStartLine: number; mdx: b
   return blocks;
 }
 
+/**
+ * The top-level blocks in order, each with its source span: from its first character after the
+ * indentation (an indented code block from its line start) to the last character of its last
+ * non-blank line, trailing whitespace excluded. Non-blank lines no token covers are link
+ * reference definitions.
+ */
+function* topLevelBlocks(tokens: Token[], lines: LineTable): Generator<ParsedBlock> {
+  let coveredUntil = 0;
+  for (let first = 0; first < tokens.length; first++) {
+    const token = tokens[first]!;
+    const type = BLOCK_TYPES[token.type];
+    if (token.level !== 0 || type === undefined || !token.map) continue;
+    let last = first;
+    if (token.nesting === 1) while (last + 1 < tokens.length && !(tokens[++last]!.level === 0 && tokens[last]!.nesting === -1));
+    const [from, to] = token.map;
+    yield* definitions(lines, coveredUntil, from);
+    coveredUntil = Math.max(coveredUntil, to);
+    const span = lines.span(from, to, token.type === 'code_block');
+    if (span) yield { type: type === 'paragraph' && isFootnoteDefinition(tokens[first + 1]!.content) ? 'footnoteDefinition' : type, first, last, ...span };
+    first = last;
+  }
+  yield* definitions(lines, coveredUntil, lines.count);
+}
+
+/** A GFM footnote definition (`[^1]: ...`), which markdown-it without plugins reads as a paragraph. */
+function isFootnoteDefinition(content: string): boolean {
+  return content.startsWith('[^') && /^\[\^[^\]\s]+\]:/.test(content);
+}
+
+/**
+ * The link reference definitions in lines `[from, to)`, which the block parser consumes without
+ * a token: a block per definition, each starting at a line that opens with `[`.
+ */
+function* definitions(lines: LineTable, from: number, to: number): Generator<ParsedBlock> {
+  for (let line = from; line < to; line++) {
+    if (lines.isBlank(line)) continue;
+    let end = line + 1;
+    while (end < to && !lines.isBlank(end) && !lines.startsWith(end, '[')) end++;
+    yield { type: 'definition', first: -1, last: -2, ...lines.span(line, end, false)! };
+    line = end - 1;
+  }
+}
+
 /** Drops a Docusaurus heading id: `Foo {#foo}` -> `Foo`. */
 function withoutHeadingId(text: string): string {
   return text.replace(/\s*\{#[^\s{}]+\}\s*$/, '');
 }
 
-/** An MDX `import`/`export` statement, which plain markdown parses as a paragraph. */
-function isEsm(node: MarkdownNode, source: string): boolean {
-  return node.type === 'paragraph' && /^(import|export)\s/.test(source);
-}
-
-interface AnyNode {
-  type: string;
-  value?: unknown;
-  alt?: unknown;
-  children?: AnyNode[];
-  position?: { start: { offset?: number; line: number }; end: { offset?: number; line: number } };
-}
-
-/** Replacements for the HTML nodes inside a block, in document order; in a table or a heading, on one line. */
-function collectHtmlEdits(node: AnyNode, edits: Edit[], oneLine = node.type === 'table' || node.type === 'heading'): void {
-  if (!node.children) return;
-  for (const child of node.children) {
-    if (child.type === 'html') {
-      const start = child.position?.start.offset;
-      const end = child.position?.end.offset;
-      if (start === undefined || end === undefined) continue;
-      const text = inlineHtmlText(String(child.value ?? ''));
-      edits.push({ start, end, text: oneLine ? text.replace(/\n/g, ' ') : text });
-    } else {
-      collectHtmlEdits(child, edits, oneLine);
+/**
+ * Replacements for the HTML inside a block, in document order: each inline tag by its text
+ * (usually nothing, a line break for `<br>`; in a table or a heading, on one line), and each
+ * HTML block nested in a list or quote by its readable text. Code is left as it is.
+ */
+function htmlEdits(body: string, tokens: Token[], block: ParsedBlock, lines: LineTable): Edit[] {
+  const oneLine = block.type === 'table' || block.type === 'heading';
+  const edits: Edit[] = [];
+  const addInline = (start: number, end: number) => {
+    for (const span of findInlineHtml(body, start, end)) {
+      const text = inlineHtmlText(body.slice(span.start, span.end));
+      edits.push({ ...span, text: oneLine ? text.replace(/\n/g, ' ') : text });
     }
+  };
+  if (block.type !== 'list' && block.type !== 'blockquote') {
+    addInline(block.start, block.end);
+    return edits;
   }
+  let scannedUntil = 0;
+  for (let index = block.first + 1; index < block.last; index++) {
+    const token = tokens[index]!;
+    if (!token.map || token.map[0] < scannedUntil) continue;
+    if (token.type !== 'inline' && token.type !== 'tr_open' && token.type !== 'html_block') continue;
+    const span = lines.span(token.map[0], token.map[1], false);
+    if (!span) continue;
+    scannedUntil = token.map[1];
+    if (token.type !== 'html_block') {
+      addInline(span.start, span.end);
+      continue;
+    }
+    const start = body.indexOf('<', lines.start(token.map[0]));
+    if (start !== -1 && start < span.end) edits.push({ start, end: span.end, text: inlineHtmlText(token.content.replace(/\n$/, '')) });
+  }
+  return edits;
 }
 
 /** `body.slice(start, end)` with the edits that fall inside applied. */
@@ -145,34 +249,28 @@ function applyEdits(body: string, start: number, end: number, edits: readonly Ed
   return text + body.slice(at, end);
 }
 
-/** The items of a list or the rows of a table, rendered, with the whitespace between them. */
-function childSpans(body: string, node: AnyNode, edits: readonly Edit[], lineOffset: number): Block['children'] {
+/** The items of a list or the rows of a table (header row first), rendered, with the whitespace between them. */
+function childSpans(body: string, tokens: Token[], block: ParsedBlock, lines: LineTable, edits: readonly Edit[], lineOffset: number): Block['children'] {
+  const childType = block.type === 'list' ? 'list_item_open' : 'tr_open';
+  const childLevel = block.type === 'list' ? 1 : 2;
   const spans: NonNullable<Block['children']> = [];
   let editIndex = 0;
   let previousEnd: number | undefined;
-  for (const child of node.children ?? []) {
-    const start = child.position?.start.offset;
-    const end = child.position?.end.offset;
-    if (start === undefined || end === undefined) continue;
-    while (editIndex < edits.length && edits[editIndex]!.start < start) editIndex++;
+  for (let index = block.first + 1; index < block.last; index++) {
+    const token = tokens[index]!;
+    if (token.type !== childType || token.level !== childLevel || !token.map) continue;
+    const span = lines.span(token.map[0], token.map[1], false);
+    if (!span) continue;
+    while (editIndex < edits.length && edits[editIndex]!.start < span.start) editIndex++;
     spans.push({
-      start,
-      end,
-      startLine: child.position!.start.line + lineOffset,
-      endLine: child.position!.end.line + lineOffset,
-      text: applyEdits(body, start, end, edits, editIndex),
-      gapBefore: previousEnd === undefined ? '' : body.slice(previousEnd, start),
+      start: span.start,
+      end: span.end,
+      startLine: span.startLine + lineOffset,
+      endLine: span.endLine + lineOffset,
+      text: applyEdits(body, span.start, span.end, edits, editIndex),
+      gapBefore: previousEnd === undefined ? '' : body.slice(previousEnd, span.start),
     });
-    previousEnd = end;
+    previousEnd = span.end;
   }
   return spans;
-}
-
-/** Concatenated text of a node's leaves, like mdast-util-to-string, without HTML tags. */
-function plainText(node: AnyNode): string {
-  if (node.type === 'html') return '';
-  if (typeof node.value === 'string') return node.value;
-  if (node.type === 'image' && typeof node.alt === 'string') return node.alt;
-  if (!Array.isArray(node.children)) return '';
-  return node.children.map(plainText).join('');
 }

@@ -7,6 +7,7 @@
  */
 export { loadCorpus, type LoadCorpusOptions, type LoadedCorpus } from './load.ts';
 export { nodeCorpusFileSystem, type CorpusFileSystem } from './list-pages.ts';
+export { defaultParseThreads, MIN_PAGES_FOR_WORKERS, parsePages, type ParsePagesOptions } from './parse-pages.ts';
 export {
   DEFAULT_MAX_CHUNK_CHARS,
   DEFAULT_MIN_CHUNK_CHARS,

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { AtlasError, type CorpusProblem } from '../errors.ts';
 import { resolveChunkingOptions, type ChunkingOptions } from './chunking-options.ts';
 import { fileErrorFix, fileErrorText, listPages, nodeCorpusFileSystem, type CorpusFileSystem } from './list-pages.ts';
-import { parseDocument } from './parse-document.ts';
+import { parsePages } from './parse-pages.ts';
 import type { Doc } from './types.ts';
 
 /** Result of {@link loadCorpus}: the valid documents and every problem found in the folder. */
@@ -13,10 +13,12 @@ export interface LoadedCorpus {
   problems: CorpusProblem[];
 }
 
-/** Options of {@link loadCorpus}: how pages are chunked, and the file system to read. */
+/** Options of {@link loadCorpus}: how pages are chunked, the file system to read, and how many threads parse. */
 export interface LoadCorpusOptions extends ChunkingOptions {
   /** Default: the real file system (`node:fs/promises`). */
   fs?: CorpusFileSystem;
+  /** Threads to parse on (1: this thread only). Default: worker threads when there are 200 pages or more and several cores (see `parsePages`). */
+  threads?: number;
 }
 
 /**
@@ -24,9 +26,10 @@ export interface LoadCorpusOptions extends ChunkingOptions {
  * `node_modules` are skipped), in path order. Never stops at the first bad page: all problems are
  * collected, unreadable pages and subfolders included. Nothing outside `root` is read: a symlink
  * whose target lies outside it is refused as a problem (list-pages.ts: symlinked pages inside
- * the root are followed once, symlinked folders never). When two pages share an id, the first in
- * path order is kept and the later one is reported. Throws an {@link AtlasError} only when
- * `root` is not a readable folder.
+ * the root are followed once, symlinked folders never). Pages are parsed in worker threads when
+ * there are many (the result is the same). When two pages share an id, the first in path order
+ * is kept and the later one is reported. Throws an {@link AtlasError} only when `root` is not a
+ * readable folder.
  *
  * @example
  * const { docs, problems } = await loadCorpus('./docs');
@@ -43,15 +46,24 @@ export async function loadCorpus(root: string, options: LoadCorpusOptions = {}):
   const docs: Doc[] = [];
   const problems: CorpusProblem[] = [...listing.problems];
   const pathById = new Map<string, string>();
+  const sources: { path: string; bytes: Buffer }[] = [];
+  const unreadable = new Map<string, CorpusProblem>();
   for (const path of paths) {
-    let bytes: Buffer;
     try {
-      bytes = await fs.readFile(join(root, path));
+      sources.push({ path, bytes: await fs.readFile(join(root, path)) });
     } catch (error) {
-      problems.push({ file: path, field: 'access', message: `cannot read this page: ${fileErrorText(error)}. ${fileErrorFix(error, 'file')}` });
+      unreadable.set(path, { file: path, field: 'access', message: `cannot read this page: ${fileErrorText(error)}. ${fileErrorFix(error, 'file')}` });
+    }
+  }
+  const parsed = await parsePages(sources, { chunking: resolved, ...(options.threads === undefined ? {} : { threads: options.threads }) });
+  const resultByPath = new Map(sources.map((source, index) => [source.path, parsed[index]!]));
+  for (const path of paths) {
+    const problem = unreadable.get(path);
+    if (problem !== undefined) {
+      problems.push(problem);
       continue;
     }
-    const result = parseDocument({ path, bytes }, resolved);
+    const result = resultByPath.get(path)!;
     if (!result.ok) {
       problems.push(...result.problems);
       continue;

@@ -6,13 +6,15 @@ import { decodeSource } from './decode.ts';
 import { parseFrontMatter, splitFrontMatter, type FrontMatter } from './front-matter.ts';
 import { parseSections } from './sections.ts';
 import { slugFromPath } from './slug.ts';
-import type { Doc } from './types.ts';
+import type { Chunk, Doc } from './types.ts';
 
 /**
  * Bumped whenever chunking changes in a way that should re-index unchanged files.
  * 2: split at `###` headings, list items and table rows; small chunks merged; HTML as text.
+ * 3: blocks from markdown-it's block parser (the same chunks on the real corpora; pages where
+ *    two CommonMark parsers disagree may differ, so every page is chunked anew once).
  */
-const CHUNKER_VERSION = 2;
+const CHUNKER_VERSION = 3;
 
 /** One page as read from disk. */
 export interface DocumentSource {
@@ -59,19 +61,21 @@ export function parseDocument(source: DocumentSource, options: ChunkingOptions =
     });
   }
 
-  const parsedBody = parseSections({ body, bodyStartLine, mdx: /\.mdx$/i.test(file), splitDepth: resolved.splitDepth });
   const docId = frontMatter.id ?? derivedId;
-  const title = frontMatter.title ?? parsedBody.firstH1 ?? fileName(file);
   const appliesTo = frontMatter.applies_to ?? 'all';
   const labels = frontMatter.labels ?? {};
-  const chunks = chunkSections(parsedBody.sections, {
-    docId,
-    title,
-    appliesTo,
-    labels,
-    sourcePath: file,
-    options: resolved,
-  });
+  let title: string;
+  let chunks: Chunk[];
+  try {
+    const parsedBody = parseSections({ body, bodyStartLine, mdx: /\.mdx$/i.test(file), splitDepth: resolved.splitDepth });
+    title = frontMatter.title ?? parsedBody.firstH1 ?? fileName(file);
+    chunks = chunkSections(parsedBody.sections, { docId, title, appliesTo, labels, sourcePath: file, options: resolved });
+  } catch (error) {
+    // The parser and chunker are linear and bounded; should a page still break them, it is one invalid page, never a crashed ingest.
+    const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    problems.push({ file, field: 'content', message: `the markdown could not be parsed (${reason}). Simplify the page (e.g. less deeply nested lists or quotes), or pass --skip-invalid to leave it out.` });
+    return { ok: false, problems };
+  }
   if (chunks.length === 0) {
     problems.push({
       file,

@@ -1,0 +1,67 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { sharedFolder } from '../testing/shared-folder.ts';
+import { defaultParseThreads, parsePages } from './parse-pages.ts';
+import type { DocumentSource } from './parse-document.ts';
+
+const orbit = fileURLToPath(new URL('../../datasets/orbit/docs', import.meta.url));
+const fixtures = fileURLToPath(new URL('./__fixtures__', import.meta.url));
+const graphile = sharedFolder('corpora/graphile-worker/docs', process.env);
+
+/** Every page under `root`, as loadCorpus reads them. */
+function pagesOf(root: string): DocumentSource[] {
+  const walk = (folder: string): string[] =>
+    readdirSync(folder).flatMap((name) => {
+      const path = join(folder, name);
+      return statSync(path).isDirectory() ? walk(path) : /\.mdx?$/i.test(name) ? [path] : [];
+    });
+  return walk(root)
+    .sort()
+    .map((path) => ({ path: `${relative(root, path)}`, bytes: readFileSync(path) }));
+}
+
+describe('parsePages', () => {
+  it('gives in 2 worker threads exactly what it gives in this thread, in the order of the pages', async () => {
+    // Good and bad pages both: problems must come back from the workers unchanged too.
+    const sources = [...pagesOf(orbit), ...pagesOf(fixtures)];
+    const here = await parsePages(sources, { threads: 1 });
+    const workerErrors: Error[] = [];
+    const workers = await parsePages(sources, { threads: 3, batchPages: 5, thisThreadParses: false, onWorkerError: (error) => workerErrors.push(error) });
+    expect(workerErrors).toEqual([]);
+    expect(workers).toEqual(here);
+    expect(workers.map((result) => (result.ok ? result.doc.sourcePath : result.problems[0]!.file))).toEqual(sources.map((source) => source.path));
+    expect(here.filter((result) => !result.ok).length).toBeGreaterThan(0);
+  });
+
+  it('gives the same chunks of the real Graphile Worker docs in 2 workers, in this thread, and in both', async ({ skip }) => {
+    skip(!graphile.present, graphile.absent);
+    const sources = pagesOf(graphile.path);
+    const workerErrors: Error[] = [];
+    const options = { chunking: { maxChunkChars: 900 }, batchPages: 4, onWorkerError: (error: Error) => workerErrors.push(error) };
+    const workers = await parsePages(sources, { ...options, threads: 3, thisThreadParses: false });
+    expect(workerErrors).toEqual([]);
+    expect(workers).toEqual(await parsePages(sources, { ...options, threads: 1 }));
+    // This thread and the workers together, as by default: the same again.
+    expect(await parsePages(sources, { ...options, threads: 2 })).toEqual(workers);
+    expect(workers.every((result) => result.ok)).toBe(true);
+  });
+
+  it('checks its options before starting any thread', async () => {
+    await expect(parsePages([], { threads: 2, chunking: { maxChunkChars: 0 } })).rejects.toThrow('maxChunkChars');
+    await expect(parsePages([], { threads: 0.5 })).rejects.toThrow(
+      'Atlas: threads must be a whole number of at least 1, got 0.5. Pass e.g. { threads: 4 }, or leave it out for one per core.',
+    );
+  });
+});
+
+describe('defaultParseThreads', () => {
+  it('uses a thread per core, at most 8, for 200 pages or more on 3 cores or more, and this thread otherwise', () => {
+    expect(defaultParseThreads(200, 3)).toBe(3);
+    expect(defaultParseThreads(10_000, 2)).toBe(1);
+    expect(defaultParseThreads(5000, 16)).toBe(8);
+    expect(defaultParseThreads(199, 4)).toBe(1);
+    expect(defaultParseThreads(10_000, 1)).toBe(1);
+  });
+});
