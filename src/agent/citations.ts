@@ -101,7 +101,15 @@ function elisionProblem(quote: string, parts: string[]): string | undefined {
   return undefined;
 }
 
-function hasSubstance(fragment: string): boolean {
+/**
+ * Whether a fragment of an elided quote is of substance on its own: {@link MIN_FRAGMENT_WORDS}
+ * words or {@link MIN_FRAGMENT_CHARS} letters and digits.
+ *
+ * @example
+ * hasSubstance('**Experimental**') // false
+ * hasSubstance('retried 25 times') // true
+ */
+export function hasSubstance(fragment: string): boolean {
   const words = fragment.match(/[\p{L}\p{N}]+/gu) ?? [];
   return words.length >= MIN_FRAGMENT_WORDS || words.join('').length >= MIN_FRAGMENT_CHARS;
 }

@@ -1,4 +1,5 @@
 import type { ModelAnswer } from '../answer.ts';
+import { hasSubstance } from '../citations.ts';
 import { createSentenceScorer, type SentenceScore } from './answer-scoring.ts';
 import type { Conversation, Passage } from './conversation.ts';
 import { EvidenceView, type Sentence } from './evidence-view.ts';
@@ -56,12 +57,23 @@ export function extractAnswer(
   if (view.sentences.length === 0 || !covers(analysis, view, options)) return abstain;
   const selected = selectSentences(analysis, view, createSentenceScorer(view, conversation, version), conversation);
   if (selected.length === 0) return abstain;
-  const quotes = groupByPassage(selected);
+  const quotes = groupByPassage(selected).map(withoutThinFragments);
   return {
     text: quotes.flat().map((sentence) => plainText(sentence.text)).join(' '),
     citations: quotes.map((group) => ({ doc_id: group[0]!.passage.docId, quote: group.map((sentence) => sentence.text).join(' ... ') })),
     abstained: false,
   };
+}
+
+/**
+ * A quote of several sentences is elided between them, and the citation check refuses an elided
+ * quote with a fragment too thin to carry a claim (a lone `**Experimental**` line): such sentences
+ * leave a quote of several, so the rest of it still verifies.
+ */
+function withoutThinFragments(group: Sentence[]): Sentence[] {
+  if (group.length === 1) return group;
+  const kept = group.filter((sentence) => hasSubstance(sentence.text));
+  return kept.length === 0 ? group.slice(0, 1) : kept;
 }
 
 /** Sentences grouped by passage, in order of first selection; within a group in passage order. */

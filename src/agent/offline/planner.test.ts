@@ -1,5 +1,8 @@
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
+import { createMemoryIndex, makeDoc } from '../../testing/memory-index.ts';
+import { verifyCitations } from '../citations.ts';
+import { SearchSession } from '../search-session.ts';
 import { readConversation } from './conversation.ts';
 import { EvidenceView } from './evidence-view.ts';
 import { answerType, coverage, extractAnswer } from './extract-answer.ts';
@@ -171,6 +174,25 @@ describe('the extractive answer quotes what the answering passage says around it
       ],
       abstained: false,
     });
+  });
+});
+
+describe('elided quotes of the extractive answer', () => {
+  it('leave out a line too thin to be a fragment (a lone **Experimental**), so the citation check keeps the quote', async () => {
+    const question = 'How long does a worker hold a job under the experimental lease setting?';
+    const leases: Result = {
+      chunk_id: 'leases#1',
+      doc_id: 'leases',
+      heading: 'Lease setting',
+      snippet: 'The lease setting controls how long a worker holds a job.\n\n**Experimental**\n\nA worker that holds a job past its lease loses it to another worker.',
+    };
+    const answer = extractAnswer(analyzeQuestion(question), readConversation(promptOf(question, [{ query: question, results: [leases] }])));
+    expect(answer.citations).toEqual([
+      { doc_id: 'leases', quote: 'The lease setting controls how long a worker holds a job. ... A worker that holds a job past its lease loses it to another worker.' },
+    ]);
+    const session = new SearchSession({ index: createMemoryIndex([makeDoc('leases', 'all', [['Lease setting', leases.snippet]])]) });
+    await session.readSection({ chunk_id: 'leases#0' });
+    expect(verifyCitations(answer.citations, session.evidence).dropped).toEqual([]);
   });
 });
 
