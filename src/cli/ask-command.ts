@@ -4,7 +4,8 @@ import type { AgentRun } from '../agent/run-state.ts';
 import type { RunEvent } from '../agent/events.ts';
 import { AtlasError } from '../errors.ts';
 import type { CliIO } from './io.ts';
-import { cliModel, dbOption, openIndex, positiveInt, versionOption } from './options.ts';
+import { cliModel } from './model-option.ts';
+import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
 import { requireIndex } from './require-index.ts';
 
 interface AskOptions {

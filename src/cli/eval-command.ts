@@ -12,7 +12,8 @@ import { retrievalRunCount, runRetrievalEval, type RetrievalArmGroup } from '../
 import { createSqliteIndex } from '../index/sqlite.ts';
 import type { IndexBackend } from '../index/types.ts';
 import type { CliIO } from './io.ts';
-import { cliModel, dbPath, positiveInt, type CliModel } from './options.ts';
+import { cliModel, type CliModel } from './model-option.ts';
+import { dbPath, positiveInt } from './options.ts';
 
 /** What the eval commands take from outside besides the IO; tests inject a scripted model and a fake sleep. */
 export interface EvalCommandDeps {

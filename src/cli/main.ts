@@ -1,10 +1,19 @@
 import { Command, CommanderError } from 'commander';
 import { AtlasError } from '../errors.ts';
-import { registerAskCommand } from './ask-command.ts';
-import { registerEvalCommands } from './eval-command.ts';
-import { registerIngestCommand } from './ingest-command.ts';
 import type { CliIO } from './io.ts';
-import { registerSearchCommand } from './search-command.ts';
+
+type Register = (program: Command, io: CliIO) => void;
+
+/**
+ * The commands by name, each loaded only when needed: `atlas search` need not load the AI SDK
+ * (ask, eval) nor the markdown parser (ingest), which is most of a short command's start-up.
+ */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  ingest: async () => (await import('./ingest-command.ts')).registerIngestCommand,
+  search: async () => (await import('./search-command.ts')).registerSearchCommand,
+  ask: async () => (await import('./ask-command.ts')).registerAskCommand,
+  eval: async () => (await import('./eval-command.ts')).registerEvalCommands,
+};
 
 /**
  * Runs the `atlas` command line and returns the exit code: 0 ok, 1 runtime failure, 2 usage error.
@@ -18,11 +27,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError('(run atlas --help for usage)');
-  registerIngestCommand(program, io);
-  registerSearchCommand(program, io);
-  registerAskCommand(program, io);
-  registerEvalCommands(program, io);
   try {
+    // The command named first is the only one registered; anything else (--help, a typo) gets all.
+    const named = Object.hasOwn(COMMANDS, argv[0] ?? '') ? [argv[0]!] : Object.keys(COMMANDS);
+    for (const name of named) (await COMMANDS[name]!())(program, io);
     await program.parseAsync(argv, { from: 'user' });
     return 0;
   } catch (error) {

@@ -1,11 +1,7 @@
 import path from 'node:path';
 import { InvalidArgumentError, Option } from 'commander';
-import type { LanguageModel } from 'ai';
-import { createOfflineModel } from '../agent/offline/index.ts';
-import type { ModelPrice } from '../agent/cost.ts';
 import { createSqliteIndex } from '../index/sqlite.ts';
 import type { IndexBackend } from '../index/types.ts';
-import { defaultModelSpec, findPrice, loadPriceOverrides, resolveModel } from '../models/index.ts';
 import type { CliIO } from './io.ts';
 
 /** Default index location, relative to the working directory. */
@@ -40,25 +36,4 @@ export function dbPath(io: CliIO, db: string | undefined): string {
 /** Opens the sqlite index at `--db`. */
 export function openIndex(io: CliIO, db: string | undefined): IndexBackend {
   return createSqliteIndex({ path: dbPath(io, db) });
-}
-
-/** A model chosen from `--model`, `ATLAS_MODEL` or the offline default, with its price. */
-export interface CliModel {
-  model: LanguageModel;
-  spec: string;
-  price: ModelPrice | null;
-}
-
-/**
- * Resolves the model of a command: `--model` wins, then `ATLAS_MODEL`, then the offline planner
- * (announced in one line on stderr).
- */
-export function cliModel(io: CliIO, spec: string | undefined): CliModel {
-  const chosen = spec ?? defaultModelSpec(io.env);
-  if (spec === undefined && chosen === 'offline') {
-    io.stderr('atlas: no model configured (--model or ATLAS_MODEL); using the offline planner (no key, no network).\n');
-  }
-  const resolved = resolveModel(chosen, { env: io.env, offline: () => createOfflineModel() });
-  const price = findPrice(resolved.spec, loadPriceOverrides(io.env)) ?? null;
-  return { model: resolved.model, spec: resolved.spec, price };
 }
