@@ -8,9 +8,21 @@ import { computeIndexVersion } from './index-version.ts';
 /**
  * Version of the on-disk layout below; bump it (and say how to rebuild) whenever it changes.
  * 2: the FTS table gained the `heading_path` column; chunks `definitions`; new `definitions_fts`.
+ * 3: the FTS table gained the `versions` column (version-token.ts), so version filters run in FTS5.
  * Changing what definitions.ts reads as a definition changes stored content: bump it then too.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
+
+/**
+ * The secondary indexes of `chunks`, by name: a bulk ingest drops them and builds them again
+ * after its inserts, which is faster than keeping them up to date row by row (ingest.ts).
+ * `chunks_for_filters` is a narrow copy of what filters read, so filtered searches need not touch
+ * the wide chunk rows.
+ */
+export const SECONDARY_INDEXES: ReadonlyArray<{ name: string; sql: string }> = [
+  { name: 'chunks_by_doc', sql: 'CREATE INDEX chunks_by_doc ON chunks(doc_id, ord)' },
+  { name: 'chunks_for_filters', sql: 'CREATE INDEX chunks_for_filters ON chunks(id, applies_to, chunk_id)' },
+];
 
 const TABLES = `
 CREATE TABLE docs (
@@ -39,9 +51,7 @@ CREATE TABLE chunks (
   -- What the chunk defines (definitions.ts): JSON of its Definitions, or '' for none.
   definitions TEXT NOT NULL
 );
-CREATE INDEX chunks_by_doc ON chunks(doc_id, ord);
--- Narrow copy of what filters read, so filtered searches need not touch the wide chunk rows.
-CREATE INDEX chunks_for_filters ON chunks(id, applies_to, chunk_id);
+${SECONDARY_INDEXES.map((index) => `${index.sql};`).join('\n')}
 CREATE TABLE chunk_labels (
   chunk_id TEXT NOT NULL,
   name TEXT NOT NULL,
@@ -53,12 +63,13 @@ CREATE TABLE chunk_labels (
 /**
  * The FTS5 tables, rowid = chunks.id, contentless because chunks holds the text. `chunks_fts`
  * columns, in the order of the bm25() weights: title, heading, the headings of the heading path
- * between them (heading-path.ts), body, identifier expansions. `definitions_fts` holds the keys of the identifiers a chunk
+ * between them (heading-path.ts), body, identifier expansions, then `versions` (the token of the
+ * chunk's applies_to, weight 0: only version filters read it). `definitions_fts` holds the keys of the identifiers a chunk
  * defines; a table of its own, so their tokens do not count in the BM25 length of the chunk.
  */
 function ftsTables(tokenizer: TokenizerOptions): string {
   const tokenize = `${tokenizer.porter ? 'porter ' : ''}unicode61 remove_diacritics 2`;
-  return `CREATE VIRTUAL TABLE chunks_fts USING fts5(title, heading, heading_path, body, idents,
+  return `CREATE VIRTUAL TABLE chunks_fts USING fts5(title, heading, heading_path, body, idents, versions,
     content='', contentless_delete=1, tokenize='${tokenize}');
   CREATE VIRTUAL TABLE definitions_fts USING fts5(keys, content='', contentless_delete=1, tokenize='${tokenize}');`;
 }

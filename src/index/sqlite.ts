@@ -80,7 +80,8 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
   const weights = resolveWeights(options.weights);
   const { db, tokenizer } = openIndexDatabase(options);
   const statements = createStatementCache(db);
-  const bm25 = `bm25(chunks_fts, ${WEIGHT_ORDER.map((column) => weights[column]).join(', ')})`;
+  // The last column, versions, only filters (weight 0).
+  const bm25 = `bm25(chunks_fts, ${WEIGHT_ORDER.map((column) => weights[column]).join(', ')}, 0)`;
 
   const search = createSqliteSearch(statements, bm25, tokenizer);
 
