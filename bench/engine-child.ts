@@ -6,7 +6,8 @@
  * layer, ingests them into Atlas, and writes the parsed docs for the other engines (after its
  * measurements). Prints one JSON object ({@link ChildResult}) on stdout.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { parseDocument } from '../src/corpus/parse-document.ts';
 import type { Doc } from '../src/corpus/types.ts';
@@ -30,8 +31,12 @@ export interface ChildResult {
   peakRssMB: number;
   parseMs?: number;
   ingestMs: number;
+  /** CPU time (user + system) of the ingest. */
+  ingestCpuMs: number;
   /** Per query, in order (after warm-up). */
   durations: number[];
+  /** Per query, the CPU time of the process (user + system): what the query cost without the waits of a shared machine. */
+  cpuDurations: number[];
   /** Per query, the top-k chunk ids. */
   ids: string[][];
   /** Atlas only: the same queries with every hit's snippet read. */
@@ -42,6 +47,7 @@ export interface ChildResult {
 
 const now = () => performance.now();
 const megabytes = (bytes: number) => Math.round(bytes / 1e5) / 10;
+const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
 const peakRssMB = () => megabytes(process.resourceUsage().maxRSS * 1024);
 
 async function main(): Promise<void> {
@@ -66,20 +72,22 @@ async function runEngine(engine: string, values: { docs?: string; queries?: stri
   if (!(ENGINE_NAMES as readonly string[]).includes(engine)) {
     throw new Error(`bench child: unknown engine ${JSON.stringify(engine)}; the engines are atlas-parse, ${ENGINE_NAMES.join(', ')}`);
   }
-  const docs = JSON.parse(readFileSync(values.docs!, 'utf8')) as Doc[];
+  const docs = await readJsonLines<Doc>(values.docs!);
   const queries = JSON.parse(readFileSync(values.queries!, 'utf8')) as BenchQuery[];
   const inputRssMB = megabytes(process.memoryUsage().rss);
   const chunks = docs.reduce((sum, doc) => sum + doc.chunks.length, 0);
   const searchEngine = createEngine(engine as EngineName, values.db);
-  let start = now();
+  const cpu = process.cpuUsage();
+  const start = now();
   await searchEngine.ingest(docs);
   const ingestMs = now() - start;
+  const ingestCpuMs = cpuMs(process.cpuUsage(cpu));
   const k = Number(values.k);
   const ids: string[][] = [];
-  const durations = await timeQueries(queries, Number(values.warmup), async (query, n) => {
+  const { durations, cpuDurations } = await timeQueries(queries, Number(values.warmup), async (query, n) => {
     ids[n] = await searchEngine.search(query.query, { k, filter: query.version === null ? undefined : { version: query.version } });
   });
-  const result: ChildResult = { engine, chunks, inputRssMB, peakRssMB: peakRssMB(), ingestMs, durations, ids };
+  const result: ChildResult = { engine, chunks, inputRssMB, peakRssMB: peakRssMB(), ingestMs, ingestCpuMs, durations, cpuDurations, ids };
   await searchEngine.close();
   if (engine === 'atlas') Object.assign(result, await atlasExtras(values.db, docs, queries, k, Number(values.warmup)));
   return result;
@@ -88,7 +96,7 @@ async function runEngine(engine: string, values: { docs?: string; queries?: stri
 /** Atlas's search with snippets read, and its incremental re-ingest (unchanged, 1% changed). */
 async function atlasExtras(path: string, docs: Doc[], queries: BenchQuery[], k: number, warmup: number) {
   const index = createSqliteIndex({ path });
-  const snippetDurations = await timeQueries(queries, warmup, async (query) => {
+  const { durations: snippetDurations } = await timeQueries(queries, warmup, async (query) => {
     const hits = await index.search(query.query, { k, filter: query.version === null ? undefined : { version: query.version } });
     for (const hit of hits) void hit.snippet;
   });
@@ -104,19 +112,25 @@ async function atlasExtras(path: string, docs: Doc[], queries: BenchQuery[], k: 
 }
 
 async function parseAndIngest(pagesPath: string, dbPath: string, writeDocs: string | undefined): Promise<ChildResult> {
-  const pages = JSON.parse(readFileSync(pagesPath, 'utf8')) as BenchPage[];
+  // Pages are read one line at a time and parsed as they come: the markdown is never all in memory.
   const inputRssMB = megabytes(process.memoryUsage().rss);
-  let start = now();
-  const docs = pages.map((page) => {
+  const docs: Doc[] = [];
+  let parseMs = 0;
+  for await (const line of createInterface({ input: createReadStream(pagesPath), crlfDelay: Infinity })) {
+    if (line === '') continue;
+    const page = JSON.parse(line) as BenchPage;
+    const started = now();
     const parsed = parseDocument({ path: page.path, bytes: Buffer.from(page.markdown) });
+    parseMs += now() - started;
     if (!parsed.ok) throw new Error(`bench page ${page.path} did not parse: ${JSON.stringify(parsed.problems)}`);
-    return parsed.doc;
-  });
-  const parseMs = now() - start;
+    docs.push(parsed.doc);
+  }
   const index = createSqliteIndex({ path: dbPath, rebuild: true });
-  start = now();
+  const cpu = process.cpuUsage();
+  const start = now();
   await index.ingest(docs);
   const ingestMs = now() - start;
+  const ingestCpuMs = cpuMs(process.cpuUsage(cpu));
   await index.close();
   const result: ChildResult = {
     engine: 'atlas-parse',
@@ -125,22 +139,42 @@ async function parseAndIngest(pagesPath: string, dbPath: string, writeDocs: stri
     peakRssMB: peakRssMB(),
     parseMs,
     ingestMs,
+    ingestCpuMs,
     durations: [],
+    cpuDurations: [],
     ids: [],
   };
-  if (writeDocs !== undefined) writeFileSync(writeDocs, JSON.stringify(docs));
+  if (writeDocs !== undefined) writeFileSync(writeDocs, docs.map((doc) => JSON.stringify(doc)).join('\n'));
   return result;
 }
 
-async function timeQueries(queries: BenchQuery[], warmup: number, work: (query: BenchQuery, n: number) => Promise<void>): Promise<number[]> {
+/** The values of a JSON Lines file, read one line at a time (no whole-file string in memory). */
+async function readJsonLines<T>(path: string): Promise<T[]> {
+  const values: T[] = [];
+  for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
+    if (line !== '') values.push(JSON.parse(line) as T);
+  }
+  return values;
+}
+
+/** Wall and CPU ms of each query, after `warmup` untimed ones. */
+async function timeQueries(
+  queries: BenchQuery[],
+  warmup: number,
+  work: (query: BenchQuery, n: number) => Promise<void>,
+): Promise<{ durations: number[]; cpuDurations: number[] }> {
   for (let n = 0; n < Math.min(warmup, queries.length); n += 1) await work(queries[n]!, n);
   const durations: number[] = [];
+  const cpuDurations: number[] = [];
   for (let n = 0; n < queries.length; n += 1) {
+    const cpu = process.cpuUsage();
     const start = now();
     await work(queries[n]!, n);
     durations.push(now() - start);
+    const used = process.cpuUsage(cpu);
+    cpuDurations.push((used.user + used.system) / 1000);
   }
-  return durations;
+  return { durations, cpuDurations };
 }
 
 /** The same document with new content in every chunk (a changed hash). */

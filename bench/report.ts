@@ -37,6 +37,7 @@ function ingestTable(size: SizeResult): string {
     engine.ingestChunksPerSecond,
     engine.parseMs ?? '-',
     engine.ingestMs,
+    engine.ingestCpuMs,
     engine.peakRssMB,
     engine.inputRssMB,
     ratio(engine.peakRssMB, fts5?.peakRssMB),
@@ -47,7 +48,7 @@ function ingestTable(size: SizeResult): string {
   const reingest =
     atlas?.reingestUnchangedMs === undefined ? '' : `\natlas re-ingest: unchanged ${atlas.reingestUnchangedMs} ms, 1% of pages changed ${atlas.reingestOnePercentChangedMs} ms`;
   return `Ingest at ${size.chunks} chunks (${size.pages} pages, ${size.markdownMB} MB of markdown)\n${grid([
-    ['engine', 'chunks/s', 'parse ms', 'ingest ms', 'peak RSS MB', 'input RSS MB', 'RSS ÷ fts5', '(peak - input) ÷ fts5', 'chunks/s ÷ fts5'],
+    ['engine', 'chunks/s', 'parse ms', 'ingest ms', 'ingest cpu ms', 'peak RSS MB', 'input RSS MB', 'RSS ÷ fts5', '(peak - input) ÷ fts5', 'chunks/s ÷ fts5'],
     ...rows,
   ])}${reingest}`;
 }
@@ -59,14 +60,17 @@ function searchTable(size: SizeResult): string {
   for (const engine of size.engines) {
     if (engine.search === undefined) continue;
     const s = engine.search;
-    rows.push([LABELS[engine.engine] ?? engine.engine, ms(s.p50), ms(s.p99), ratio(s.p99, s.p50), ratio(s.p50, fts5?.p50), ratio(s.p50, mini?.p50), s.zeroHit, s.overlapWithFts5]);
+    rows.push([
+      LABELS[engine.engine] ?? engine.engine, ms(s.p50), ms(s.p99), ratio(s.p99, s.p50), ratio(s.p50, fts5?.p50), ratio(s.p50, mini?.p50),
+      ms(s.cpu.p50), ms(s.cpu.p99), ratio(s.cpu.p50, fts5?.cpu.p50), ratio(s.cpu.p50, mini?.cpu.p50), s.zeroHit, s.overlapWithFts5,
+    ]);
     if (engine.snippetSearch !== undefined) {
       const t = engine.snippetSearch;
-      rows.push(['atlas + 10 snippets', ms(t.p50), ms(t.p99), ratio(t.p99, t.p50), ratio(t.p50, fts5?.p50), ratio(t.p50, mini?.p50), '-', '-']);
+      rows.push(['atlas + 10 snippets', ms(t.p50), ms(t.p99), ratio(t.p99, t.p50), ratio(t.p50, fts5?.p50), ratio(t.p50, mini?.p50), '-', '-', '-', '-', '-', '-']);
     }
   }
-  return `Search at ${size.chunks} chunks (${size.queries} real questions, top 10, half filtered to version 3.x; ms)\n${grid([
-    ['engine', 'p50', 'p99', 'p99 ÷ p50', 'p50 ÷ fts5', 'p50 ÷ minisearch', 'zero-hit', 'overlap@10 fts5'],
+  return `Search at ${size.chunks} chunks (${size.queries} real questions, top 10, half filtered to version 3.x; ms; cpu = the process's CPU time per query)\n${grid([
+    ['engine', 'p50', 'p99', 'p99 ÷ p50', 'p50 ÷ fts5', 'p50 ÷ minisearch', 'cpu p50', 'cpu p99', 'cpu p50 ÷ fts5', 'cpu p50 ÷ mini', 'zero-hit', 'overlap@10 fts5'],
     ...rows,
   ])}`;
 }
