@@ -30,8 +30,8 @@ export const DEFAULT_TOKENIZER: Readonly<TokenizerOptions> = Object.freeze({
 
 /** Letters, digits and combining marks: what FTS5 unicode61 keeps inside a token. */
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
-/** An identifier-like run: words joined by `_`, `-`, `.`, `:` or `/` (`quartz.scheduler.idleWaitTime`). */
-const IDENTIFIER = /[\p{L}\p{N}\p{M}_]+(?:[-.:/][\p{L}\p{N}\p{M}_]+)*/gu;
+/** An identifier-like run: words joined by `_`, `-`, `.`, `:` or `/` (`quartz.scheduler.idleWaitTime`); {@link searchTerms} reads text run by run. */
+export const IDENTIFIER_RUN = /[\p{L}\p{N}\p{M}_]+(?:[-.:/][\p{L}\p{N}\p{M}_]+)*/gu;
 /** Sub-words of one segment: `HTTPServer` -> HTTP Server, `idleWaitTime` -> idle Wait Time, `ORB1202` -> ORB 1202. */
 const SUBWORD = /\p{Lu}+(?!\p{Ll})|\p{Lu}?[\p{Ll}\p{M}]+|\p{N}+|[\p{L}\p{M}]+/gu;
 const NAMESPACE_SEPARATOR = /[.:/]/;
@@ -121,7 +121,7 @@ export function expandIdentifier(identifier: string): string[] {
  */
 export function identifierExpansions(text: string): string[] {
   const seen = new Set<string>();
-  const runs = new RegExp(IDENTIFIER);
+  const runs = new RegExp(IDENTIFIER_RUN);
   for (let match = runs.exec(text); match !== null; match = runs.exec(text)) {
     const run = match[0];
     if (NEVER_EXPANDS_ASCII.test(run) || NEVER_EXPANDS.test(run) || isPlainWord(run, run.toLowerCase())) continue;
@@ -146,7 +146,7 @@ export interface PositionedTerm {
  */
 export function searchTerms(text: string, options: TokenizerOptions): PositionedTerm[] {
   const terms: PositionedTerm[] = [];
-  for (const match of text.matchAll(IDENTIFIER)) {
+  for (const match of text.matchAll(IDENTIFIER_RUN)) {
     const offset = match.index;
     const lower = match[0].toLowerCase();
     if (isPlainWord(match[0], lower)) {
