@@ -5,7 +5,6 @@ import { innerHeadingsText } from './heading-path.ts';
 import { computeIndexVersion } from './index-version.ts';
 import { readMeta, SECONDARY_INDEXES, writeMeta } from './schema.ts';
 import { assertUniqueDocIds } from './unique-docs.ts';
-import { versionToken } from './version-token.ts';
 import { identifierExpansions, type TokenizerOptions } from './tokenize.ts';
 import type { IngestReport } from './types.ts';
 
@@ -85,7 +84,7 @@ function createWriter(db: Database.Database, tokenizer: TokenizerOptions) {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertFtsRow = db.prepare(
-    'INSERT INTO chunks_fts (rowid, title, heading, heading_path, body, idents, versions) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO chunks_fts (rowid, title, heading, heading_path, body, idents) VALUES (?, ?, ?, ?, ?, ?)',
   );
   const insertDefinitionsRow = db.prepare('INSERT INTO definitions_fts (rowid, keys) VALUES (?, ?)');
   const insertLabel = db.prepare('INSERT OR IGNORE INTO chunk_labels (chunk_id, name, value) VALUES (?, ?, ?)');
@@ -107,7 +106,7 @@ function createWriter(db: Database.Database, tokenizer: TokenizerOptions) {
       chunk.endLine, chunk.prevChunkId ?? null, chunk.nextChunkId ?? null, keys === '' ? '' : JSON.stringify(definitions),
     );
     const idents = tokenizer.identifiers ? identifierExpansions(`${chunk.heading}\n${chunk.text}`).join(' ') : '';
-    insertFtsRow.run(lastInsertRowid, chunk.title, chunk.heading, innerHeadingsText(chunk), chunk.text, idents, versionToken(chunk.appliesTo));
+    insertFtsRow.run(lastInsertRowid, chunk.title, chunk.heading, innerHeadingsText(chunk), chunk.text, idents);
     if (keys !== '') insertDefinitionsRow.run(lastInsertRowid, keys);
     for (const [name, value] of Object.entries(chunk.labels)) {
       for (const one of Array.isArray(value) ? value : [value]) insertLabel.run(chunk.chunkId, name, one);

@@ -8,10 +8,9 @@ import { computeIndexVersion } from './index-version.ts';
 /**
  * Version of the on-disk layout below; bump it (and say how to rebuild) whenever it changes.
  * 2: the FTS table gained the `heading_path` column; chunks `definitions`; new `definitions_fts`.
- * 3: the FTS table gained the `versions` column (version-token.ts), so version filters run in FTS5.
  * Changing what definitions.ts reads as a definition changes stored content: bump it then too.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 2;
 
 /**
  * The secondary indexes of `chunks`, by name: a bulk ingest drops them and builds them again
@@ -63,13 +62,12 @@ CREATE TABLE chunk_labels (
 /**
  * The FTS5 tables, rowid = chunks.id, contentless because chunks holds the text. `chunks_fts`
  * columns, in the order of the bm25() weights: title, heading, the headings of the heading path
- * between them (heading-path.ts), body, identifier expansions, then `versions` (the token of the
- * chunk's applies_to, weight 0: only version filters read it). `definitions_fts` holds the keys of the identifiers a chunk
+ * between them (heading-path.ts), body, identifier expansions. `definitions_fts` holds the keys of the identifiers a chunk
  * defines; a table of its own, so their tokens do not count in the BM25 length of the chunk.
  */
 function ftsTables(tokenizer: TokenizerOptions): string {
   const tokenize = `${tokenizer.porter ? 'porter ' : ''}unicode61 remove_diacritics 2`;
-  return `CREATE VIRTUAL TABLE chunks_fts USING fts5(title, heading, heading_path, body, idents, versions,
+  return `CREATE VIRTUAL TABLE chunks_fts USING fts5(title, heading, heading_path, body, idents,
     content='', contentless_delete=1, tokenize='${tokenize}');
   CREATE VIRTUAL TABLE definitions_fts USING fts5(keys, content='', contentless_delete=1, tokenize='${tokenize}');`;
 }

@@ -3,7 +3,6 @@ import { DEFINER_WINDOW, putDefinitionsFirst, WIDE_DEFINER_WINDOW } from './defi
 import { filterClause, type FilterClause } from './filter.ts';
 import { buildSearchQuery, type SearchQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
-import { versionMatch } from './version-token.ts';
 import { CHUNK_COLUMNS, chunkFromRow, type ChunkRow, type StatementCache } from './sqlite-rows.ts';
 import type { TokenizerOptions } from './tokenize.ts';
 import type { Hit, SearchOptions } from './types.ts';
@@ -19,8 +18,8 @@ type ScoredRow = ChunkRow & ScoredId;
 
 /**
  * The search of the SQLite index: the top k by BM25 (`bm25` is the weighted `bm25()` call),
- * filters before the cut (the version inside the FTS5 query, labels in SQL); for a query naming
- * identifiers defined somewhere, the chunk that defines each of them in front (see definitions-first.ts); snippets computed when read.
+ * filters in SQL before the cut; for a query naming identifiers defined somewhere, the chunk that
+ * defines each of them in front (see definitions-first.ts); snippets computed when read.
  *
  * @example
  * const search = createSqliteSearch(statements, 'bm25(chunks_fts, 2, 3, 0.5, 1, 1)', DEFAULT_TOKENIZER);
@@ -36,12 +35,9 @@ export function createSqliteSearch(statements: StatementCache, bm25: string, tok
    * holds no definer), the definers among them are found and their definitions read; only the
    * k chunks shown are read in full.
    */
-  const definitionsFirst = (built: SearchQuery, k: number, where: FilterClause, definerWhere: FilterClause): ScoredRow[] | undefined => {
+  const definitionsFirst = (built: SearchQuery, k: number, where: FilterClause): ScoredRow[] | undefined => {
     if (built.definitions === undefined) return undefined;
-    const definerIds = statements
-      .get(definerIdsSql(definerWhere.sql))
-      .pluck()
-      .all(built.definitions, ...definerWhere.params, MAX_DEFINER_IDS) as number[];
+    const definerIds = statements.get(definerIdsSql(where.sql)).pluck().all(built.definitions, ...where.params, MAX_DEFINER_IDS) as number[];
     if (definerIds.length === 0) return undefined;
     const isDefiner = new Set(definerIds);
     const readWindow = (size: number): ScoredId[] =>
@@ -72,14 +68,11 @@ export function createSqliteSearch(statements: StatementCache, bm25: string, tok
   };
 
   return async function search(query: string, { k, filter }: SearchOptions): Promise<Hit[]> {
-    const parsed = buildSearchQuery(query, tokenizer);
-    if (parsed === undefined) return [];
-    // The version filter goes into the MATCH expression (FTS5 intersects it with the terms);
-    // label filters stay SQL conditions, checked on the rows FTS5 yields.
-    const built = filter?.version === undefined ? parsed : { ...parsed, match: versionMatch(parsed.match, filter.version) };
-    const where = filterClause(filter === undefined ? undefined : { ...filter, version: undefined }, 'c');
+    const built = buildSearchQuery(query, tokenizer);
+    if (built === undefined) return [];
+    const where = filterClause(filter, 'c');
     const rows =
-      definitionsFirst(built, k, where, filterClause(filter, 'c')) ??
+      definitionsFirst(built, k, where) ??
       (statements.get(topRowsSql(bm25, where.sql)).all(built.match, ...where.params, k) as ScoredRow[]);
     return rows.map((row) =>
       withLazySnippet({ ...chunkFromRow(row), score: row.score }, () => makeSnippet(row.text, built.terms, tokenizer)),

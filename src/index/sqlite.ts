@@ -80,8 +80,7 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
   const weights = resolveWeights(options.weights);
   const { db, tokenizer } = openIndexDatabase(options);
   const statements = createStatementCache(db);
-  // The last column, versions, only filters (weight 0).
-  const bm25 = `bm25(chunks_fts, ${WEIGHT_ORDER.map((column) => weights[column]).join(', ')}, 0)`;
+  const bm25 = `bm25(chunks_fts, ${WEIGHT_ORDER.map((column) => weights[column]).join(', ')})`;
 
   const search = createSqliteSearch(statements, bm25, tokenizer);
 
