@@ -1,181 +1,191 @@
 /**
- * `npm run bench [-- --json] [-- --sizes 10000,100000] [-- --queries 200] [-- --seed 42]`
+ * `npm run bench [-- --json] [-- --sizes 10000,100000] [-- --rounds 6] [-- --engines atlas,fts5,...]`
  *
- * Generates a seeded synthetic markdown corpus, parses it with the corpus layer
- * (parseDocument), ingests it into the SQLite index (file db, WAL) and into MiniSearch in the
- * same process, then times the same queries on both. Progress goes to stderr; the table (or one
- * JSON object with --json) to stdout.
+ * Atlas beside raw FTS5 (one plain table), MiniSearch, FlexSearch and Orama, in one run, on
+ * realistic text: pages built from the real passages of the MuSiQue dev set (../shared, or
+ * ATLAS_SHARED_DIR) replicated and regrouped to each size, searched with its real questions
+ * (every question `rounds` times, half of the runs filtered to version 3.x), top 10 (Orama only
+ * up to --orama-max-chunks, default 20000: it needs minutes at 100k). Every engine
+ * runs in a child process of its own (bench/engine-child.ts), so peak RSS is per engine. Then the
+ * start-up of `atlas search` against `node -e` opening the same db. Progress on stderr; tables
+ * (or one JSON object with --json) on stdout.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { parseDocument } from '../src/corpus/parse-document.ts';
-import type { Chunk, Doc } from '../src/corpus/types.ts';
-import { createSqliteIndex } from '../src/index/sqlite.ts';
-import type { SearchFilter } from '../src/index/types.ts';
-import { createSyntheticCorpus } from './corpus.ts';
-import { summarize, timeEach, type Timings } from './measure.ts';
-import { createMiniSearchBaseline } from './minisearch-baseline.ts';
-import { formatTable } from './report.ts';
+import type { BenchQuery, ChildResult } from './engine-child.ts';
+import { ENGINE_NAMES } from './engines.ts';
+import { summarize, type Timings } from './measure.ts';
+import { buildPages, musiqueFolder, readPassages, readQuestions } from './musique-corpus.ts';
+import { formatReport } from './report.ts';
+import { measureStartup, type StartupResult } from './startup.ts';
+
+/** One engine at one size, summarised. */
+export interface EngineResult {
+  engine: string;
+  chunks: number;
+  ingestMs: number;
+  ingestChunksPerSecond: number;
+  parseMs?: number;
+  peakRssMB: number;
+  inputRssMB: number;
+  /** CPU ms of the ingest (parse excluded). */
+  ingestCpuMs: number;
+  /** Wall-clock timings, and `cpu`: the same queries' CPU time, less sensitive to a shared machine. */
+  search?: Timings & { cpu: Timings; zeroHit: number; overlapWithFts5: number };
+  snippetSearch?: Timings;
+  reingestUnchangedMs?: number;
+  reingestOnePercentChangedMs?: number;
+}
 
 /** Everything measured at one corpus size. */
 export interface SizeResult {
+  size: number;
   chunks: number;
-  docs: number;
+  pages: number;
   markdownMB: number;
-  ingest: {
-    parseChunksPerSecond: number;
-    sqliteChunksPerSecond: number;
-    parseAndSqliteChunksPerSecond: number;
-    reingestUnchangedMs: number;
-    reingestOnePercentChangedMs: number;
-    dbMB: number;
-    minisearchChunksPerSecond: number;
-  };
-  search: {
-    queries: number;
-    k: number;
-    sqlite: Timings;
-    minisearch: Timings;
-    /** sqlite / minisearch: below 1 means SQLite is faster. */
-    ratioP50: number;
-    ratioP99: number;
-    sqliteZeroHitQueries: number;
-    minisearchZeroHitQueries: number;
-    /** Mean share of the top-k chunk ids both engines return. */
-    overlapAtK: number;
-  };
+  queries: number;
+  engines: EngineResult[];
 }
 
-const now = () => performance.now();
+/** The whole run. */
+export interface BenchResult {
+  environment: { node: string; platform: string; seed: number; totalSeconds: number };
+  sizes: SizeResult[];
+  startup?: StartupResult;
+}
+
+const childScript = fileURLToPath(new URL('./engine-child.ts', import.meta.url));
 const progress = (message: string) => process.stderr.write(`${message}\n`);
-const perSecond = (count: number, ms: number) => Math.round((count / ms) * 1000);
-
-async function benchSize(targetChunks: number, queryCount: number, seed: number, scratch: string): Promise<SizeResult> {
-  const corpus = createSyntheticCorpus(seed);
-  const docs: Doc[] = [];
-  let chunks = 0;
-  let markdownBytes = 0;
-  let parseMs = 0;
-  while (chunks < targetChunks) {
-    const page = corpus.page(docs.length);
-    const bytes = Buffer.from(page.markdown);
-    markdownBytes += bytes.length;
-    const start = now();
-    const parsed = parseDocument({ path: page.path, bytes });
-    parseMs += now() - start;
-    if (!parsed.ok) throw new Error(`bench page ${page.path} did not parse: ${JSON.stringify(parsed.problems)}`);
-    docs.push(parsed.doc);
-    chunks += parsed.doc.chunks.length;
-  }
-  progress(`  ${chunks} chunks in ${docs.length} docs parsed in ${Math.round(parseMs)} ms`);
-
-  const path = join(scratch, `bench-${targetChunks}.db`);
-  const index = createSqliteIndex({ path });
-  let start = now();
-  await index.ingest(docs);
-  const sqliteMs = now() - start;
-  progress(`  sqlite ingest ${Math.round(sqliteMs)} ms`);
-  start = now();
-  await index.ingest(docs);
-  const reingestUnchangedMs = now() - start;
-  const changed = docs.map((doc, n) => (n % 100 === 0 ? touch(doc) : doc));
-  start = now();
-  await index.ingest(changed);
-  const reingestOnePercentChangedMs = now() - start;
-
-  const allChunks: Chunk[] = changed.flatMap((doc) => doc.chunks);
-  start = now();
-  const baseline = createMiniSearchBaseline(allChunks);
-  const minisearchMs = now() - start;
-  progress(`  minisearch index ${Math.round(minisearchMs)} ms`);
-
-  const k = 10;
-  const queries = Array.from({ length: queryCount }, () => corpus.query());
-  const filterOf = (n: number): SearchFilter | undefined => (n % 2 === 0 ? undefined : { version: '3.x' });
-  const sqliteIds: string[][] = [];
-  const miniIds: string[][] = [];
-  const sqliteDurations = await timeEach(queries, async (query, n) => {
-    sqliteIds[n] = (await index.search(query, { k, filter: filterOf(n) })).map((hit) => hit.chunkId);
-  }, now, 20);
-  const miniDurations = await timeEach(queries, (query, n) => {
-    miniIds[n] = baseline.search(query, { k, filter: filterOf(n) });
-  }, now, 20);
-  await index.close();
-  const dbBytes = [path, `${path}-wal`].reduce((sum, file) => sum + (statSync(file, { throwIfNoEntry: false })?.size ?? 0), 0);
-
-  const sqlite = summarize(sqliteDurations);
-  const minisearch = summarize(miniDurations);
-  return {
-    chunks,
-    docs: docs.length,
-    markdownMB: round(markdownBytes / 1e6, 1),
-    ingest: {
-      parseChunksPerSecond: perSecond(chunks, parseMs),
-      sqliteChunksPerSecond: perSecond(chunks, sqliteMs),
-      parseAndSqliteChunksPerSecond: perSecond(chunks, parseMs + sqliteMs),
-      reingestUnchangedMs: Math.round(reingestUnchangedMs),
-      reingestOnePercentChangedMs: Math.round(reingestOnePercentChangedMs),
-      dbMB: round(dbBytes / 1e6, 1),
-      minisearchChunksPerSecond: perSecond(chunks, minisearchMs),
-    },
-    search: {
-      queries: queryCount,
-      k,
-      sqlite,
-      minisearch,
-      ratioP50: round(sqlite.p50 / minisearch.p50, 2),
-      ratioP99: round(sqlite.p99 / minisearch.p99, 2),
-      sqliteZeroHitQueries: sqliteIds.filter((ids) => ids.length === 0).length,
-      minisearchZeroHitQueries: miniIds.filter((ids) => ids.length === 0).length,
-      overlapAtK: round(mean(sqliteIds.map((ids, n) => overlap(ids, miniIds[n] ?? []))), 2),
-    },
-  };
-}
-
-/** The same document with new content in every chunk (a changed hash). */
-function touch(doc: Doc): Doc {
-  return {
-    ...doc,
-    contentHash: `${doc.contentHash}-changed`,
-    chunks: doc.chunks.map((chunk) => ({ ...chunk, text: `${chunk.text} Changed.` })),
-  };
-}
-
-function overlap(a: string[], b: string[]): number {
-  const size = Math.max(a.length, b.length);
-  if (size === 0) return 1;
-  const inB = new Set(b);
-  return a.filter((id) => inB.has(id)).length / size;
-}
-
-const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
+
+function runChild(args: string[]): ChildResult {
+  const child = spawnSync(process.execPath, ['--import', 'tsx', childScript, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 512 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (child.status !== 0) throw new Error(`bench: child ${args.join(' ')} failed with status ${child.status}`);
+  return JSON.parse(child.stdout) as ChildResult;
+}
+
+function summariseChild(result: ChildResult, reference: ChildResult | undefined): EngineResult {
+  const totalMs = result.ingestMs + (result.parseMs ?? 0);
+  const summary: EngineResult = {
+    engine: result.engine,
+    chunks: result.chunks,
+    ingestMs: Math.round(result.ingestMs),
+    ingestCpuMs: Math.round(result.ingestCpuMs),
+    ingestChunksPerSecond: Math.round((result.chunks / totalMs) * 1000),
+    peakRssMB: result.peakRssMB,
+    inputRssMB: result.inputRssMB,
+  };
+  if (result.parseMs !== undefined) summary.parseMs = Math.round(result.parseMs);
+  if (result.durations.length > 0) {
+    summary.search = {
+      ...summarize(result.durations),
+      cpu: summarize(result.cpuDurations),
+      zeroHit: result.ids.filter((ids) => ids.length === 0).length,
+      overlapWithFts5: reference === undefined ? 1 : round(meanOverlap(result.ids, reference.ids), 2),
+    };
+  }
+  if (result.snippetDurations !== undefined) summary.snippetSearch = summarize(result.snippetDurations);
+  if (result.reingestUnchangedMs !== undefined) summary.reingestUnchangedMs = Math.round(result.reingestUnchangedMs);
+  if (result.reingestOnePercentChangedMs !== undefined) summary.reingestOnePercentChangedMs = Math.round(result.reingestOnePercentChangedMs);
+  return summary;
+}
+
+function meanOverlap(a: string[][], b: string[][]): number {
+  const shares = a.map((ids, n) => {
+    const other = new Set(b[n] ?? []);
+    const size = Math.max(ids.length, other.size);
+    return size === 0 ? 1 : ids.filter((id) => other.has(id)).length / size;
+  });
+  return shares.reduce((sum, share) => sum + share, 0) / Math.max(1, shares.length);
+}
+
+/** Every question `rounds` times, round-robin; each question is filtered in every other round. */
+function benchQueries(questions: string[], rounds: number): BenchQuery[] {
+  const queries: BenchQuery[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    questions.forEach((query, n) => queries.push({ query, version: (n + round) % 2 === 0 ? null : '3.x' }));
+  }
+  return queries;
+}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       json: { type: 'boolean', default: false },
       sizes: { type: 'string', default: '10000,100000' },
-      queries: { type: 'string', default: '200' },
+      rounds: { type: 'string', default: '6' },
       seed: { type: 'string', default: '42' },
+      engines: { type: 'string', default: ENGINE_NAMES.join(',') },
+      'startup-runs': { type: 'string', default: '7' },
+      // Orama takes minutes at 100k (about 0.3 s a query): by default it runs at the smaller sizes only.
+      'orama-max-chunks': { type: 'string', default: '20000' },
     },
   });
-  const sizes = values.sizes.split(',').map(Number);
-  const queryCount = Number(values.queries);
+  const engines = values.engines.split(',').filter((name) => name !== '');
   const seed = Number(values.seed);
+  const folder = musiqueFolder(process.env);
+  const passages = readPassages(folder);
+  const queries = benchQueries(readQuestions(folder), Number(values.rounds));
   const scratch = mkdtempSync(join(tmpdir(), 'atlas-bench-'));
-  const started = now();
+  const started = performance.now();
   try {
-    const results: SizeResult[] = [];
-    for (const size of sizes) {
-      progress(`bench: ${size} chunks`);
-      results.push(await benchSize(size, queryCount, seed, scratch));
+    const sizes: SizeResult[] = [];
+    let startupDb: string | undefined;
+    for (const size of values.sizes.split(',').map(Number)) {
+      progress(`bench: ${size} chunks (${passages.length} MuSiQue passages, ${queries.length} queries)`);
+      const pages = buildPages(passages, size, seed);
+      const pagesPath = join(scratch, `pages-${size}.json`);
+      const docsPath = join(scratch, `docs-${size}.json`);
+      const queriesPath = join(scratch, 'queries.json');
+      writeFileSync(pagesPath, pages.map((page) => JSON.stringify(page)).join('\n'));
+      writeFileSync(queriesPath, JSON.stringify(queries));
+      const parsed = runChild(['--engine', 'atlas-parse', '--pages', pagesPath, '--write-docs', docsPath, '--db', join(scratch, `atlas-parse-${size}.db`)]);
+      progress(`  atlas-parse: parse ${Math.round(parsed.parseMs ?? 0)} ms, ingest ${Math.round(parsed.ingestMs)} ms`);
+      const children: ChildResult[] = [];
+      for (const engine of engines) {
+        if (engine === 'orama' && size > Number(values['orama-max-chunks'])) {
+          progress(`  orama: skipped above ${values['orama-max-chunks']} chunks (--orama-max-chunks)`);
+          continue;
+        }
+        const db = join(scratch, `${engine}-${size}.db`);
+        const result = runChild(['--engine', engine, '--docs', docsPath, '--queries', queriesPath, '--db', db]);
+        progress(`  ${engine}: ingest ${Math.round(result.ingestMs)} ms, peak RSS ${result.peakRssMB} MB`);
+        children.push(result);
+        if (engine === 'atlas' && startupDb === undefined) {
+          startupDb = join(scratch, 'startup.db');
+          copyFileSync(db, startupDb);
+        }
+      }
+      const reference = children.find((child) => child.engine === 'fts5');
+      sizes.push({
+        size,
+        chunks: parsed.chunks,
+        pages: pages.length,
+        markdownMB: round(pages.reduce((sum, page) => sum + Buffer.byteLength(page.markdown), 0) / 1e6, 1),
+        queries: queries.length,
+        engines: [summariseChild(parsed, reference), ...children.map((child) => summariseChild(child, reference))],
+      });
+      rmSync(docsPath, { force: true });
     }
-    const environment = { node: process.version, platform: `${process.platform}-${process.arch}`, seed, totalSeconds: round((now() - started) / 1000, 1) };
-    if (values.json) process.stdout.write(`${JSON.stringify({ environment, results })}\n`);
-    else process.stdout.write(`${formatTable(results)}\n${JSON.stringify(environment)}\n`);
+    let startup: StartupResult | undefined;
+    if (startupDb !== undefined) {
+      progress('bench: start-up');
+      startup = measureStartup({ db: startupDb, query: 'film director', runs: Number(values['startup-runs']) });
+    }
+    const result: BenchResult = {
+      environment: { node: process.version, platform: `${process.platform}-${process.arch}`, seed, totalSeconds: round((performance.now() - started) / 1000, 1) },
+      sizes,
+      ...(startup === undefined ? {} : { startup }),
+    };
+    process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : `${formatReport(result)}\n`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -1,9 +1,20 @@
 #!/usr/bin/env node
-// Entry point of the `atlas` command. The sources are TypeScript; tsx compiles them on load,
-// so `npx atlas ...` works right after `npm ci` with no build step.
-import { register } from 'tsx/esm/api';
+// Entry point of the `atlas` command. It runs the compiled JavaScript in dist/ (built by the
+// prepare step of `npm ci`, or `npm run build`) when that build is newer than every source file;
+// otherwise (no build yet, or a source edited since) it runs the TypeScript sources through tsx,
+// which compiles them on load: slower to start, never stale.
+import { fileURLToPath } from 'node:url';
+import { isBuildFresh } from './fresh-build.js';
 
-register();
-const { runCli } = await import('../src/cli/main.ts');
-const { processIO } = await import('../src/cli/io.ts');
+let cli;
+if (isBuildFresh(fileURLToPath(new URL('..', import.meta.url)))) {
+  process.setSourceMapsEnabled(true);
+  cli = { main: '../dist/cli/main.js', io: '../dist/cli/io.js' };
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  cli = { main: '../src/cli/main.ts', io: '../src/cli/io.ts' };
+}
+const { runCli } = await import(cli.main);
+const { processIO } = await import(cli.io);
 process.exitCode = await runCli(process.argv.slice(2), processIO());

@@ -16,8 +16,9 @@ import { runFailed } from '../eval/cases.ts';
 import { AtlasError } from '../errors.ts';
 import { MODEL_SPEC_HELP } from './ask-command.ts';
 import type { CliIO } from './io.ts';
+import { cliModel, type CliModel } from './model-option.ts';
 import { nonEmpty } from './option-values.ts';
-import { cliModel, dbPath, positiveInt, type CliModel } from './options.ts';
+import { dbPath, positiveInt } from './options.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
 
 /** What the eval commands take from outside besides the IO; tests inject a scripted model and a fake sleep. */

@@ -1,12 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { AtlasError } from '../errors.ts';
-import { registerAskCommand } from './ask-command.ts';
-import { registerEvalCommands } from './eval-command.ts';
-import { registerIngestCommand } from './ingest-command.ts';
 import type { CliIO } from './io.ts';
 import { requireText } from './options.ts';
-import { registerSearchCommand } from './search-command.ts';
+
+type Register = (program: Command, io: CliIO) => void;
+
+/**
+ * The commands by name, each loaded only when needed: `atlas search` need not load the AI SDK
+ * (ask, eval) nor the markdown parser (ingest), which is most of a short command's start-up.
+ */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  ingest: async () => (await import('./ingest-command.ts')).registerIngestCommand,
+  search: async () => (await import('./search-command.ts')).registerSearchCommand,
+  ask: async () => (await import('./ask-command.ts')).registerAskCommand,
+  eval: async () => (await import('./eval-command.ts')).registerEvalCommands,
+};
 
 /**
  * The version of this Atlas, from its package.json (what `atlas --version` prints).
@@ -23,8 +32,8 @@ export const ATLAS_VERSION: string = (JSON.parse(readFileSync(new URL('../../pac
  * const code = await runCli(['search', 'ORB-1202', '--json'], io);
  */
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
-  const program = createProgram(io);
   try {
+    const program = await createProgram(io, argv[0]);
     await program.parseAsync(argv, { from: 'user' });
     return 0;
   } catch (error) {
@@ -33,14 +42,14 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
 }
 
 /**
- * The `atlas` program with every command registered (not run). `--version`/`-V` prints the
- * version only before a command (`atlas --version`); after one, `--version` is that command's
- * release-line filter.
+ * The `atlas` program (not run) with `command` registered, or every command when `command` is
+ * not one of them (`--help`, a typo). `--version`/`-V` prints the version only before a command
+ * (`atlas --version`); after one, `--version` is that command's release-line filter.
  *
  * @example
- * const names = createProgram(io).commands.map((command) => command.name()); // ['ingest', 'search', ...]
+ * const names = (await createProgram(io)).commands.map((command) => command.name()); // ['ingest', 'search', ...]
  */
-export function createProgram(io: CliIO): Command {
+export async function createProgram(io: CliIO, command?: string): Promise<Command> {
   const program = new Command('atlas')
     .description('Agentic RAG over your markdown docs: search, read, search again, answer with verified citations.')
     .version(ATLAS_VERSION, '-V, --version', 'print the version of Atlas')
@@ -48,10 +57,9 @@ export function createProgram(io: CliIO): Command {
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError('(run atlas --help for usage)');
-  registerIngestCommand(program, io);
-  registerSearchCommand(program, io);
-  registerAskCommand(program, io);
-  registerEvalCommands(program, io);
+  // The command named first is the only one registered; anything else (--help, a typo) gets all.
+  const names = command !== undefined && Object.hasOwn(COMMANDS, command) ? [command] : Object.keys(COMMANDS);
+  for (const name of names) (await COMMANDS[name]!())(program, io);
   program.hook('preAction', (_program, action) => {
     // A blank query or question would search for nothing: a usage error, whichever command.
     if (action.name() === 'search') requireText(action.args[0], 'query', 'atlas search "lease timeout"');

@@ -1,12 +1,8 @@
 import path from 'node:path';
 import { InvalidArgumentError, Option } from 'commander';
-import type { LanguageModel } from 'ai';
-import { createOfflineModel } from '../agent/offline/index.ts';
-import type { ModelPrice } from '../agent/cost.ts';
 import { AtlasError } from '../errors.ts';
 import { createSqliteIndex, type SqliteIndex } from '../index/sqlite.ts';
 import { DEFAULT_BUSY_TIMEOUT_MS, withIndexErrors } from '../index/sqlite-open.ts';
-import { defaultModelSpec, findPrice, loadPriceOverrides, resolveModel } from '../models/index.ts';
 import type { CliIO } from './io.ts';
 import { nonEmpty } from './option-values.ts';
 
@@ -86,25 +82,4 @@ export function openIndex(io: CliIO, db: string | undefined, options: { write?: 
 export function openIndexFile(io: CliIO, file: string, options: { write?: boolean } = {}): SqliteIndex {
   const index = createSqliteIndex({ path: file, readonly: options.write !== true, busyTimeoutMs: busyTimeoutMs(io) });
   return withIndexErrors(index, file);
-}
-
-/** A model chosen from `--model`, `ATLAS_MODEL` or the offline default, with its price. */
-export interface CliModel {
-  model: LanguageModel;
-  spec: string;
-  price: ModelPrice | null;
-}
-
-/**
- * Resolves the model of a command: `--model` wins, then `ATLAS_MODEL`, then the offline planner
- * (announced in one line on stderr).
- */
-export function cliModel(io: CliIO, spec: string | undefined): CliModel {
-  const chosen = spec ?? defaultModelSpec(io.env);
-  if (spec === undefined && chosen === 'offline') {
-    io.stderr('atlas: no model configured (--model or ATLAS_MODEL); using the offline planner (no key, no network).\n');
-  }
-  const resolved = resolveModel(chosen, { env: io.env, offline: () => createOfflineModel() });
-  const price = findPrice(resolved.spec, loadPriceOverrides(io.env)) ?? null;
-  return { model: resolved.model, spec: resolved.spec, price };
 }

@@ -10,6 +10,17 @@ import { computeIndexVersion } from './index-version.ts';
  */
 export const SCHEMA_VERSION = 2;
 
+/**
+ * The secondary indexes of `chunks`, by name: a bulk ingest drops them and builds them again
+ * after its inserts, which is faster than keeping them up to date row by row (ingest.ts).
+ * `chunks_for_filters` is a narrow copy of what filters read, so filtered searches need not touch
+ * the wide chunk rows.
+ */
+export const SECONDARY_INDEXES: ReadonlyArray<{ name: string; sql: string }> = [
+  { name: 'chunks_by_doc', sql: 'CREATE INDEX chunks_by_doc ON chunks(doc_id, ord)' },
+  { name: 'chunks_for_filters', sql: 'CREATE INDEX chunks_for_filters ON chunks(id, applies_to, chunk_id)' },
+];
+
 const TABLES = `
 CREATE TABLE docs (
   doc_id TEXT PRIMARY KEY,
@@ -37,9 +48,7 @@ CREATE TABLE chunks (
   -- What the chunk defines (definitions.ts): JSON of its Definitions, or '' for none.
   definitions TEXT NOT NULL
 );
-CREATE INDEX chunks_by_doc ON chunks(doc_id, ord);
--- Narrow copy of what filters read, so filtered searches need not touch the wide chunk rows.
-CREATE INDEX chunks_for_filters ON chunks(id, applies_to, chunk_id);
+${SECONDARY_INDEXES.map((index) => `${index.sql};`).join('\n')}
 CREATE TABLE chunk_labels (
   chunk_id TEXT NOT NULL,
   name TEXT NOT NULL,

@@ -1,9 +1,11 @@
-import { lightStem, searchTerms, type TokenizerOptions } from './tokenize.ts';
+import { IDENTIFIER_RUN, lightStem, searchTerms, type TokenizerOptions } from './tokenize.ts';
 
 /** Longest snippet, in UTF-16 code units, ellipses included. */
 export const SNIPPET_MAX_LENGTH = 300;
 /** When the first match lies past the cut, the snippet starts about this many characters before it. */
 const LEAD_IN = 60;
+/** An ASCII word, maybe capitalised, all capitals or a number: one term, itself lower-cased (most of prose). */
+const ONE_TERM = /^(?:[A-Z]?[a-z]+|[A-Z]+|[0-9]+)$/;
 
 /**
  * The paragraph of `text` with the most occurrences of the query terms (the first one on a tie,
@@ -16,23 +18,53 @@ const LEAD_IN = 60;
  * // 'Set max_payload_kb to 512.'
  */
 export function makeSnippet(text: string, terms: string[], tokenizer: TokenizerOptions): string {
-  const normalise = tokenizer.porter ? lightStem : (term: string) => term;
-  const wanted = new Set(terms.map(normalise));
   const paragraphs = text
     .split(/\n[ \t]*\n/)
     .map((raw) => raw.replace(/\s+/g, ' ').trim())
     .filter((paragraph) => paragraph !== '');
   if (paragraphs.length === 1 && paragraphs[0]!.length <= SNIPPET_MAX_LENGTH) return paragraphs[0]!;
+  const isWanted = createTermMatcher(terms, tokenizer);
   let best = { paragraph: '', matches: -1, firstOffset: 0 };
   for (const paragraph of paragraphs) {
-    const hits = searchTerms(paragraph, tokenizer).filter((positioned) =>
-      wanted.has(normalise(positioned.term)),
-    );
-    if (hits.length > best.matches) {
-      best = { paragraph, matches: hits.length, firstOffset: hits[0]?.offset ?? 0 };
-    }
+    const found = countMatches(paragraph, isWanted, tokenizer);
+    if (found.matches > best.matches) best = { paragraph, ...found };
   }
   return cutAround(best.paragraph, best.firstOffset, SNIPPET_MAX_LENGTH);
+}
+
+/** Whether a term of the text is one of the query's, compared as the index compares them (stems with Porter on); verdicts cached. */
+function createTermMatcher(terms: string[], tokenizer: TokenizerOptions): (term: string) => boolean {
+  const normalise = tokenizer.porter ? lightStem : (term: string) => term;
+  const wanted = new Set(terms.map(normalise));
+  const verdicts = new Map<string, boolean>();
+  return (term) => {
+    let verdict = verdicts.get(term);
+    if (verdict === undefined) {
+      verdict = wanted.has(normalise(term));
+      verdicts.set(term, verdict);
+    }
+    return verdict;
+  };
+}
+
+/**
+ * How many of the terms of `paragraph` ({@link searchTerms}) the query wants, and the offset of
+ * the run holding the first one (0 for none). A plain word ({@link ONE_TERM}) is its own only term,
+ * so it is checked without building the term list; other runs go through searchTerms.
+ */
+function countMatches(paragraph: string, isWanted: (term: string) => boolean, tokenizer: TokenizerOptions): { matches: number; firstOffset: number } {
+  let matches = 0;
+  let firstOffset = -1;
+  const runs = new RegExp(IDENTIFIER_RUN);
+  for (let match = runs.exec(paragraph); match !== null; match = runs.exec(paragraph)) {
+    const run = match[0];
+    const count = ONE_TERM.test(run)
+      ? Number(isWanted(run.toLowerCase()))
+      : searchTerms(run, tokenizer).reduce((sum, positioned) => sum + Number(isWanted(positioned.term)), 0);
+    if (count > 0 && firstOffset < 0) firstOffset = match.index;
+    matches += count;
+  }
+  return { matches, firstOffset: Math.max(0, firstOffset) };
 }
 
 /**

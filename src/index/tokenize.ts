@@ -30,16 +30,21 @@ export const DEFAULT_TOKENIZER: Readonly<TokenizerOptions> = Object.freeze({
 
 /** Letters, digits and combining marks: what FTS5 unicode61 keeps inside a token. */
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
-/** An identifier-like run: words joined by `_`, `-`, `.`, `:` or `/` (`quartz.scheduler.idleWaitTime`). */
-const IDENTIFIER = /[\p{L}\p{N}\p{M}_]+(?:[-.:/][\p{L}\p{N}\p{M}_]+)*/gu;
+/** An identifier-like run: words joined by `_`, `-`, `.`, `:` or `/` (`quartz.scheduler.idleWaitTime`); {@link searchTerms} reads text run by run. */
+export const IDENTIFIER_RUN = /[\p{L}\p{N}\p{M}_]+(?:[-.:/][\p{L}\p{N}\p{M}_]+)*/gu;
 /** Sub-words of one segment: `HTTPServer` -> HTTP Server, `idleWaitTime` -> idle Wait Time, `ORB1202` -> ORB 1202. */
 const SUBWORD = /\p{Lu}+(?!\p{Ll})|\p{Lu}?[\p{Ll}\p{M}]+|\p{N}+|[\p{L}\p{M}]+/gu;
 const NAMESPACE_SEPARATOR = /[.:/]/;
 /** Runs that may expand: separators, digits, or an upper-case letter (checked on runs already lower-case-compared). */
 const MAY_EXPAND = /[-_.:/\p{N}]/u;
 
-/** A word of lower-case letters, maybe capitalised (`retry`, `Retry`): one sub-word, never expands. */
-const CAPITALISED_OR_LOWER = /^\p{Lu}?[\p{Ll}\p{M}]+$/u;
+/**
+ * Runs that provably expand to nothing: one segment of one sub-word, i.e. a lower-case word,
+ * maybe capitalised (`retry`, `Retry`), an all-capitals word (`NASA`) or a number (`1995`).
+ * Most runs of prose are one of these; the ASCII form is tested first because it is cheaper.
+ */
+const NEVER_EXPANDS_ASCII = /^(?:[A-Z]?[a-z]+|[A-Z]+|[0-9]+)$/;
+const NEVER_EXPANDS = /^(?:\p{Lu}?[\p{Ll}\p{M}]+|\p{Lu}+|\p{N}+)$/u;
 
 /** A plain lower-case word: its own only term, no expansion (the common case, kept fast). */
 function isPlainWord(run: string, lower: string): boolean {
@@ -116,9 +121,11 @@ export function expandIdentifier(identifier: string): string[] {
  */
 export function identifierExpansions(text: string): string[] {
   const seen = new Set<string>();
-  for (const match of text.matchAll(IDENTIFIER)) {
-    if (CAPITALISED_OR_LOWER.test(match[0]) || isPlainWord(match[0], match[0].toLowerCase())) continue;
-    for (const term of expandIdentifier(match[0])) seen.add(term);
+  const runs = new RegExp(IDENTIFIER_RUN);
+  for (let match = runs.exec(text); match !== null; match = runs.exec(text)) {
+    const run = match[0];
+    if (NEVER_EXPANDS_ASCII.test(run) || NEVER_EXPANDS.test(run) || isPlainWord(run, run.toLowerCase())) continue;
+    for (const term of expandIdentifier(run)) seen.add(term);
   }
   return [...seen];
 }
@@ -139,7 +146,7 @@ export interface PositionedTerm {
  */
 export function searchTerms(text: string, options: TokenizerOptions): PositionedTerm[] {
   const terms: PositionedTerm[] = [];
-  for (const match of text.matchAll(IDENTIFIER)) {
+  for (const match of text.matchAll(IDENTIFIER_RUN)) {
     const offset = match.index;
     const lower = match[0].toLowerCase();
     if (isPlainWord(match[0], lower)) {

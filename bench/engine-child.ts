@@ -1,0 +1,189 @@
+/**
+ * One engine of `npm run bench` in a process of its own, so its peak RSS is its own:
+ * `node --import tsx bench/engine-child.ts --engine fts5 --docs docs.json --queries queries.json --db x.db`
+ *
+ * `--engine atlas-parse --pages pages.json --write-docs docs.json` parses the pages with the corpus
+ * layer, ingests them into Atlas, and writes the parsed docs for the other engines (after its
+ * measurements). Prints one JSON object ({@link ChildResult}) on stdout.
+ */
+import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { parseDocument } from '../src/corpus/parse-document.ts';
+import type { Doc } from '../src/corpus/types.ts';
+import { createSqliteIndex } from '../src/index/sqlite.ts';
+import { createEngine, ENGINE_NAMES, type EngineName } from './engines.ts';
+import type { BenchPage } from './musique-corpus.ts';
+
+/** One query of the bench and its version filter (null: unfiltered). */
+export interface BenchQuery {
+  query: string;
+  version: string | null;
+}
+
+/** What a child reports. Times in ms, memory in MB. */
+export interface ChildResult {
+  engine: string;
+  chunks: number;
+  /** RSS once the input is loaded, before the engine does anything. */
+  inputRssMB: number;
+  /** Peak RSS of the process over ingest and search (getrusage maxrss). */
+  peakRssMB: number;
+  parseMs?: number;
+  ingestMs: number;
+  /** CPU time (user + system) of the ingest. */
+  ingestCpuMs: number;
+  /** Per query, in order (after warm-up). */
+  durations: number[];
+  /** Per query, the CPU time of the process (user + system): what the query cost without the waits of a shared machine. */
+  cpuDurations: number[];
+  /** Per query, the top-k chunk ids. */
+  ids: string[][];
+  /** Atlas only: the same queries with every hit's snippet read. */
+  snippetDurations?: number[];
+  reingestUnchangedMs?: number;
+  reingestOnePercentChangedMs?: number;
+}
+
+const now = () => performance.now();
+const megabytes = (bytes: number) => Math.round(bytes / 1e5) / 10;
+const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
+const peakRssMB = () => megabytes(process.resourceUsage().maxRSS * 1024);
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      engine: { type: 'string' },
+      docs: { type: 'string' },
+      pages: { type: 'string' },
+      'write-docs': { type: 'string' },
+      queries: { type: 'string' },
+      db: { type: 'string', default: ':memory:' },
+      k: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '20' },
+    },
+  });
+  const engine = values.engine ?? '';
+  const result = engine === 'atlas-parse' ? await parseAndIngest(values.pages!, values.db, values['write-docs']) : await runEngine(engine, values);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+async function runEngine(engine: string, values: { docs?: string; queries?: string; db: string; k: string; warmup: string }): Promise<ChildResult> {
+  if (!(ENGINE_NAMES as readonly string[]).includes(engine)) {
+    throw new Error(`bench child: unknown engine ${JSON.stringify(engine)}; the engines are atlas-parse, ${ENGINE_NAMES.join(', ')}`);
+  }
+  const docs = await readJsonLines<Doc>(values.docs!);
+  const queries = JSON.parse(readFileSync(values.queries!, 'utf8')) as BenchQuery[];
+  const inputRssMB = megabytes(process.memoryUsage().rss);
+  const chunks = docs.reduce((sum, doc) => sum + doc.chunks.length, 0);
+  const searchEngine = createEngine(engine as EngineName, values.db);
+  const cpu = process.cpuUsage();
+  const start = now();
+  await searchEngine.ingest(docs);
+  const ingestMs = now() - start;
+  const ingestCpuMs = cpuMs(process.cpuUsage(cpu));
+  const k = Number(values.k);
+  const ids: string[][] = [];
+  const { durations, cpuDurations } = await timeQueries(queries, Number(values.warmup), async (query, n) => {
+    ids[n] = await searchEngine.search(query.query, { k, filter: query.version === null ? undefined : { version: query.version } });
+  });
+  const result: ChildResult = { engine, chunks, inputRssMB, peakRssMB: peakRssMB(), ingestMs, ingestCpuMs, durations, cpuDurations, ids };
+  await searchEngine.close();
+  if (engine === 'atlas') Object.assign(result, await atlasExtras(values.db, docs, queries, k, Number(values.warmup)));
+  return result;
+}
+
+/** Atlas's search with snippets read, and its incremental re-ingest (unchanged, 1% changed). */
+async function atlasExtras(path: string, docs: Doc[], queries: BenchQuery[], k: number, warmup: number) {
+  const index = createSqliteIndex({ path });
+  const { durations: snippetDurations } = await timeQueries(queries, warmup, async (query) => {
+    const hits = await index.search(query.query, { k, filter: query.version === null ? undefined : { version: query.version } });
+    for (const hit of hits) void hit.snippet;
+  });
+  let start = now();
+  await index.ingest(docs);
+  const reingestUnchangedMs = now() - start;
+  const changed = docs.map((doc, n) => (n % 100 === 0 ? touch(doc) : doc));
+  start = now();
+  await index.ingest(changed);
+  const reingestOnePercentChangedMs = now() - start;
+  await index.close();
+  return { snippetDurations, reingestUnchangedMs, reingestOnePercentChangedMs };
+}
+
+async function parseAndIngest(pagesPath: string, dbPath: string, writeDocs: string | undefined): Promise<ChildResult> {
+  // Pages are read one line at a time and parsed as they come: the markdown is never all in memory.
+  const inputRssMB = megabytes(process.memoryUsage().rss);
+  const docs: Doc[] = [];
+  let parseMs = 0;
+  for await (const line of createInterface({ input: createReadStream(pagesPath), crlfDelay: Infinity })) {
+    if (line === '') continue;
+    const page = JSON.parse(line) as BenchPage;
+    const started = now();
+    const parsed = parseDocument({ path: page.path, bytes: Buffer.from(page.markdown) });
+    parseMs += now() - started;
+    if (!parsed.ok) throw new Error(`bench page ${page.path} did not parse: ${JSON.stringify(parsed.problems)}`);
+    docs.push(parsed.doc);
+  }
+  const index = createSqliteIndex({ path: dbPath, rebuild: true });
+  const cpu = process.cpuUsage();
+  const start = now();
+  await index.ingest(docs);
+  const ingestMs = now() - start;
+  const ingestCpuMs = cpuMs(process.cpuUsage(cpu));
+  await index.close();
+  const result: ChildResult = {
+    engine: 'atlas-parse',
+    chunks: docs.reduce((sum, doc) => sum + doc.chunks.length, 0),
+    inputRssMB,
+    peakRssMB: peakRssMB(),
+    parseMs,
+    ingestMs,
+    ingestCpuMs,
+    durations: [],
+    cpuDurations: [],
+    ids: [],
+  };
+  if (writeDocs !== undefined) writeFileSync(writeDocs, docs.map((doc) => JSON.stringify(doc)).join('\n'));
+  return result;
+}
+
+/** The values of a JSON Lines file, read one line at a time (no whole-file string in memory). */
+async function readJsonLines<T>(path: string): Promise<T[]> {
+  const values: T[] = [];
+  for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
+    if (line !== '') values.push(JSON.parse(line) as T);
+  }
+  return values;
+}
+
+/** Wall and CPU ms of each query, after `warmup` untimed ones. */
+async function timeQueries(
+  queries: BenchQuery[],
+  warmup: number,
+  work: (query: BenchQuery, n: number) => Promise<void>,
+): Promise<{ durations: number[]; cpuDurations: number[] }> {
+  for (let n = 0; n < Math.min(warmup, queries.length); n += 1) await work(queries[n]!, n);
+  const durations: number[] = [];
+  const cpuDurations: number[] = [];
+  for (let n = 0; n < queries.length; n += 1) {
+    const cpu = process.cpuUsage();
+    const start = now();
+    await work(queries[n]!, n);
+    durations.push(now() - start);
+    const used = process.cpuUsage(cpu);
+    cpuDurations.push((used.user + used.system) / 1000);
+  }
+  return { durations, cpuDurations };
+}
+
+/** The same document with new content in every chunk (a changed hash). */
+function touch(doc: Doc): Doc {
+  return {
+    ...doc,
+    contentHash: `${doc.contentHash}-changed`,
+    chunks: doc.chunks.map((chunk) => ({ ...chunk, text: `${chunk.text} Changed.` })),
+  };
+}
+
+await main();

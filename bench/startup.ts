@@ -1,0 +1,50 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** Median wall times (ms) of whole processes, each run `runs` times. */
+export interface StartupResult {
+  runs: number;
+  /** `node bin/atlas.js search <query> --db <db>`. */
+  atlasMs: number;
+  /** `npx atlas search <query> --db <db>` (npx's own resolution included). */
+  npxAtlasMs: number;
+  /** `node -e` opening the same db read-only with better-sqlite3 and running one FTS5 query. */
+  nodeMs: number;
+  /** atlasMs / nodeMs. */
+  ratio: number;
+}
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Measures the start-up of one `atlas search` against the least a Node process can do with the
+ * same index: start, load better-sqlite3, open the db, run one query, exit.
+ *
+ * @example
+ * measureStartup({ db: '/tmp/bench/atlas.db', query: 'film', runs: 7 }) // { atlasMs: 160, nodeMs: 90, ... }
+ */
+export function measureStartup(options: { db: string; query: string; runs: number }): StartupResult {
+  const { db, query, runs } = options;
+  const script = `const Database = require('better-sqlite3');
+const db = new Database(${JSON.stringify(db)}, { readonly: true });
+const rows = db.prepare("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT 5").all(${JSON.stringify(JSON.stringify(query))});
+console.log(rows.length);
+db.close();`;
+  const nodeMs = medianWall(runs, process.execPath, ['-e', script]);
+  const atlasMs = medianWall(runs, process.execPath, ['bin/atlas.js', 'search', query, '--db', db]);
+  const npxAtlasMs = medianWall(runs, 'npx', ['--no-install', 'atlas', 'search', query, '--db', db]);
+  return { runs, atlasMs, npxAtlasMs, nodeMs, ratio: Math.round((atlasMs / nodeMs) * 100) / 100 };
+}
+
+function medianWall(runs: number, command: string, args: string[]): number {
+  const times: number[] = [];
+  for (let run = 0; run < runs + 1; run += 1) {
+    const start = performance.now();
+    const child = spawnSync(command, args, { cwd: repoRoot, encoding: 'utf8' });
+    const elapsed = performance.now() - start;
+    if (child.status !== 0) throw new Error(`bench start-up: ${command} ${args.join(' ')} failed (${child.status}): ${child.stderr}`);
+    if (run > 0) times.push(elapsed); // the first run warms the file cache
+  }
+  times.sort((a, b) => a - b);
+  return Math.round(times[Math.floor(times.length / 2)]! * 10) / 10;
+}
