@@ -5,7 +5,7 @@ import type { StopReason } from './stop-conditions.ts';
 /** Events a run emits while it works; the CLI, the server's stream and tracing consume them. */
 export type RunEvent =
   | { type: 'run-start'; question: string }
-  | { type: 'search-start'; query: string; version?: string }
+  | { type: 'search-start'; query: string; version?: string; page?: number }
   | { type: 'search-end'; step: SearchStep }
   | { type: 'read'; read: ReadStep }
   | { type: 'answer'; answer: Answer }

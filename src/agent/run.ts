@@ -94,8 +94,8 @@ async function runToolCall(session: SearchSession, call: RequestedToolCall, reco
     return checked;
   }
   if (checked.toolName === 'search_docs') {
-    const { query, version } = checked.input;
-    recorder.emit({ type: 'search-start', query, ...(version === undefined ? {} : { version }) });
+    const { query, version, page } = checked.input;
+    recorder.emit({ type: 'search-start', query, ...(version === undefined ? {} : { version }), ...(page === undefined || page === 1 ? {} : { page }) });
   }
   const before = { steps: session.steps.length, reads: session.reads.length };
   let outcome: ToolOutcome;

@@ -98,7 +98,10 @@ export function runFailure(run: AgentRun, modelSpec: string): string | undefined
 }
 
 function progress(io: CliIO, event: RunEvent): void {
-  if (event.type === 'search-start') io.stderr(`searching: ${event.query}${event.version ? ` (version ${event.version})` : ''}\n`);
+  if (event.type === 'search-start') {
+    const page = event.page === undefined ? '' : ` (page ${event.page})`;
+    io.stderr(`searching: ${event.query}${event.version ? ` (version ${event.version})` : ''}${page}\n`);
+  }
   if (event.type === 'search-end') {
     const { step } = event;
     io.stderr(`  ${step.chunkIds.length} passages, new docs: ${step.newDocIds.join(', ') || 'none'}${step.note ? ` [${step.note}]` : ''}\n`);
@@ -121,7 +124,8 @@ export function formatRun(run: AgentRun, modelSpec: string): string {
   lines.push('Trace:');
   trace.steps.forEach((step, position) => {
     const version = step.filter.version ? ` [version ${step.filter.version}]` : '';
-    lines.push(`  search ${position + 1}: "${step.query}"${version} -> new docs: ${step.newDocIds.join(', ') || 'none'}${step.note ? ` (${step.note})` : ''}`);
+    const page = step.page === undefined || step.page === 1 ? '' : ` [page ${step.page}]`;
+    lines.push(`  search ${position + 1}: "${step.query}"${version}${page} -> new docs: ${step.newDocIds.join(', ') || 'none'}${step.note ? ` (${step.note})` : ''}`);
   });
   for (const read of trace.reads) lines.push(`  ${read.tool}: ${read.chunkId}${read.found ? '' : ' (not found)'}`);
   if (trace.droppedCitations.length > 0) {

@@ -94,6 +94,18 @@ describe('atlas ask', () => {
     expect(stderr()).toContain('searching: Which setting holds the lease seconds on 3.x? (version 3.x)');
   });
 
+  it('names the page of a search that asks for a query\'s next results, in the progress and the trace, and stops paging a spent ranking', async () => {
+    await runCli(['ingest', 'docs'], io);
+    io.out.length = 0;
+    expect(await runCli(['ask', 'Which setting holds the lease seconds on 3.x?'], io)).toBe(0);
+    const trace = stdout().split('\n').filter((line) => line.startsWith('  search '));
+    expect(trace).toEqual([
+      '  search 1: "Which setting holds the lease seconds on 3.x?" [version 3.x] -> new docs: leases (weak-matches)',
+      '  search 2: "Which setting holds the lease seconds on 3.x?" [version 3.x] [page 2] -> new docs: none (no-new-results)',
+    ]);
+    expect(stderr()).toContain('searching: Which setting holds the lease seconds on 3.x? (version 3.x) (page 2)');
+  });
+
   it('names the missing key and the offline alternative', async () => {
     await runCli(['ingest', 'docs'], io);
     expect(await runCli(['ask', 'lease?', '--model', 'openai:gpt-5-mini'], io)).toBe(1);

@@ -85,14 +85,18 @@ describe('nextAction', () => {
       heading: 'Limits',
       snippet: 'The payload limit of a step result is set by `results.max_payload_bytes` in the results section.',
     };
+    const backend: Result = { chunk_id: 'backend#2', doc_id: 'backend', heading: 'Storage', snippet: 'Results are kept in the results backend until they expire.' };
     const searches = [
       { query: config, results: [limits] },
-      { query: config, page: 2, results: [] },
+      { query: config, page: 2, results: [backend] },
     ];
     const configAnalysis = analyzeQuestion(config);
     const conversation = readConversation(promptOf(config, searches));
     expect(rankBridges(configAnalysis, conversation, new EvidenceView(configAnalysis, conversation, undefined))[0]?.kind).toBe('identifier');
     expect(nextAction(configAnalysis, conversation, 'required')).toEqual({ type: 'search', query: config, page: 3 });
+    // A page that brought nothing new: the question's ranking is spent, so no third page.
+    const spent = readConversation(promptOf(config, [searches[0]!, { query: config, page: 2, results: [] }]));
+    expect(nextAction(configAnalysis, spent, 'required')).toEqual({ type: 'answer' });
   });
 
   it('answers when the loop forces it', () => {

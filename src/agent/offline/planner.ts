@@ -79,7 +79,7 @@ const MAX_QUESTION_TERMS = 12;
 /**
  * The next search: after the first, the question's next page of results; then a hop with the
  * best bridge learned from the evidence, joined to the question's terms, when that bridge is of a
- * kind in `hopKinds`; else the question's next page again. So the budget goes to the question's
+ * kind in `hopKinds`; else the question's next page again, unless its last page brought nothing. So the budget goes to the question's
  * own next results whenever no confident bridge exists, and the run sees at least what one search
  * of as many passages would. Never repeats a query.
  *
@@ -92,8 +92,10 @@ export function nextQuery(
   view: EvidenceView,
   hopKinds: ReadonlyArray<Bridge['kind']> = DEFAULT_PLANNER_OPTIONS.hopKinds,
 ): { query: string; page?: number } | undefined {
-  const ownPages = conversation.searches.filter((search) => search.query === analysis.question).map((search) => search.page ?? 1);
-  const nextPage = { query: analysis.question, page: Math.max(0, ...ownPages) + 1 };
+  const own = conversation.searches.filter((search) => search.query === analysis.question && search.error === undefined);
+  // A page of the question that brought nothing new means its ranking is spent: the next page would too.
+  const spent = own.at(-1)?.chunkIds.length === 0;
+  const nextPage = spent ? undefined : { query: analysis.question, page: Math.max(0, ...own.map((search) => search.page ?? 1)) + 1 };
   if (conversation.searches.length === 1) return nextPage;
   const hop = bridgeQuery(analysis, conversation, view, hopKinds);
   return hop === undefined ? nextPage : { query: hop };
