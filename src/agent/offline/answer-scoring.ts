@@ -19,9 +19,16 @@ const CONTEXT_SHARE = 0.5;
  * release line than the run's; nothing for headings and for sentences repeated on several pages.
  */
 export function createSentenceScorer(view: EvidenceView, conversation: Conversation, version: string | undefined): SentenceScore {
-  const best = conversation.searches.map((search) =>
-    Math.max(0, ...search.chunkIds.map((chunkId) => conversation.passages.get(chunkId)?.score ?? 0)),
-  );
+  // A passage's relevance is its score against the best of its ranking. The pages of one query
+  // (page 2, 3, ...) are one ranking: measured against their own first hit, ranks 11-15 would
+  // count as much as the question's top passage.
+  const rankingOf = (search: Conversation['searches'][number]) => `${search.version ?? ''}\u0000${search.query}`;
+  const topOfRanking = new Map<string, number>();
+  for (const search of conversation.searches) {
+    const top = Math.max(0, ...search.chunkIds.map((chunkId) => conversation.passages.get(chunkId)?.score ?? 0));
+    topOfRanking.set(rankingOf(search), Math.max(top, topOfRanking.get(rankingOf(search)) ?? 0));
+  }
+  const best = conversation.searches.map((search) => topOfRanking.get(rankingOf(search)) ?? 0);
   // Identifiers the question names ("raise_errors", "ORB-1404") must appear as such, not as parts.
   const named = identifiers(view.analysis.question).map((identifier) => identifier.toLowerCase().replace(/[`()]/g, ''));
   // Words most evidence sentences share ("job", "orbit") say little about which one answers.

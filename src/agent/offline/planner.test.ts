@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryIndex, makeDoc } from '../../testing/memory-index.ts';
 import { verifyCitations } from '../citations.ts';
 import { SearchSession } from '../search-session.ts';
+import { createSentenceScorer } from './answer-scoring.ts';
 import { readConversation } from './conversation.ts';
 import { EvidenceView } from './evidence-view.ts';
 import { answerType, coverage, extractAnswer } from './extract-answer.ts';
@@ -10,7 +11,7 @@ import { rankBridges } from './bridges.ts';
 import { nextAction } from './planner.ts';
 import { analyzeQuestion } from './question.ts';
 
-type Result = { chunk_id: string; doc_id: string; heading: string; snippet: string; applies_to?: string };
+type Result = { chunk_id: string; doc_id: string; heading: string; snippet: string; applies_to?: string; score?: number };
 
 /** A prompt as the loop sends it: the question, then one search per entry with its results. */
 function promptOf(question: string, searches: Array<{ query: string; version?: string; page?: number; results: Result[] }>): LanguageModelV3Prompt {
@@ -178,6 +179,21 @@ describe('the extractive answer quotes what the answering passage says around it
       ],
       abstained: false,
     });
+  });
+});
+
+describe('the sentence scorer', () => {
+  it('measures a passage of page 2 against the best of its query\'s whole ranking, not against page 2\'s first hit', () => {
+    const question = 'How long is the lease of a job?';
+    const first: Result = { chunk_id: 'a#0', doc_id: 'a', heading: 'A', snippet: 'The lease of a job lasts 30 seconds.', score: 10 };
+    const later: Result = { chunk_id: 'b#0', doc_id: 'b', heading: 'B', snippet: 'The lease of a job lasts 60 seconds.', score: 5 };
+    const analysis = analyzeQuestion(question);
+    const conversation = readConversation(promptOf(question, [{ query: question, results: [first] }, { query: question, page: 2, results: [later] }]));
+    const view = new EvidenceView(analysis, conversation, undefined);
+    const score = createSentenceScorer(view, conversation, undefined);
+    const of = (docId: string) => score(view.sentences.find((sentence) => sentence.passage.docId === docId)!, analysis.terms, []);
+    // Relevance 0.5 (5 of the ranking's best 10) weighs 0.6 + 0.4 * 0.5 = 0.8 of the top passage's 1.
+    expect(of('b') / of('a')).toBeCloseTo(0.8, 6);
   });
 });
 
