@@ -98,6 +98,8 @@ function createWriter(db: Database.Database, tokenizer: TokenizerOptions) {
   ].map((sql) => db.prepare(sql));
 
   let headingCache = new Map<string, string[]>();
+  // Expansions of each identifier-like run, for the whole ingest.
+  const expansionCache = new Map<string, string[]>();
   const insertChunk = (chunk: Chunk): void => {
     const definitions = tokenizer.identifiers ? definitionsOf(chunk, headingCache) : { headings: [], lines: [] };
     const keys = definitionKeysText(definitions);
@@ -106,7 +108,7 @@ function createWriter(db: Database.Database, tokenizer: TokenizerOptions) {
       chunk.text, chunk.appliesTo, JSON.stringify(chunk.labels), chunk.sourcePath, chunk.startLine,
       chunk.endLine, chunk.prevChunkId ?? null, chunk.nextChunkId ?? null, keys === '' ? '' : JSON.stringify(definitions),
     );
-    const idents = tokenizer.identifiers ? identifierExpansions(`${chunk.heading}\n${chunk.text}`).join(' ') : '';
+    const idents = tokenizer.identifiers ? identifierExpansions(`${chunk.heading}\n${chunk.text}`, expansionCache).join(' ') : '';
     insertFtsRow.run(lastInsertRowid, chunk.title, chunk.heading, innerHeadingsText(chunk), chunk.text, idents);
     if (keys !== '') insertDefinitionsRow.run(lastInsertRowid, keys);
     for (const [name, value] of Object.entries(chunk.labels)) {
