@@ -1,7 +1,12 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sharedFolder } from '../testing/shared-folder.ts';
 import {
   DEFAULT_TOKENIZER,
   expandIdentifier,
+  IDENTIFIER_RUN,
   identifierExpansions,
   lightStem,
   normalizeIdentifier,
@@ -70,7 +75,58 @@ describe('identifierExpansions', () => {
     ]);
     expect(identifierExpansions('Nothing special here.')).toEqual([]);
   });
+
+  it('finds every kind of expanding run, wherever it sits in a piece of text', () => {
+    expect(
+      identifierExpansions('x_y (a.b) 3rd B52 fooBar HTTPServer NASA Retry 1995 "--flag" -- a..b a.-b é-x _ foo_ Straße_x'),
+    ).toEqual(['xy', 'ab', '3', 'rd', 'b', '52', 'foo', 'bar', 'http', 'server', 'éx', 'straßex']);
+    expect(identifierExpansions('plain prose, Capitalised and ALL CAPS, 2024 too.\n\tTabs\rand returns')).toEqual([]);
+  });
+
+  it('reads the same expansions as every run read one by one, on the real corpora', ({ skip }) => {
+    const folders = [
+      sharedFolder('corpora/graphile-worker/docs', process.env),
+      sharedFolder('datasets/graphile-worker-dev/docs', process.env),
+      sharedFolder('datasets/musique-dev/docs', process.env),
+    ];
+    skip(!folders.every((folder) => folder.present), folders.find((folder) => !folder.present)?.absent);
+    const texts = [...folders.map((folder) => folder.path), fileURLToPath(new URL('../../datasets/orbit/docs', import.meta.url))].flatMap(
+      (folder) => markdownFiles(folder).map((path) => readFileSync(path, 'utf8')),
+    );
+    expect(texts.length).toBeGreaterThan(100);
+    const cache = new Map<string, string[]>();
+    let terms = 0;
+    for (const text of texts) {
+      const expected = everyRunExpansions(text);
+      expect(identifierExpansions(text)).toEqual(expected);
+      expect(identifierExpansions(text, cache)).toEqual(expected);
+      terms += expected.length;
+    }
+    expect(terms).toBeGreaterThan(10_000);
+    expect(cache.size).toBeGreaterThan(1_000);
+  });
 });
+
+/**
+ * What identifierExpansions returned before it skipped pieces of text: the expansions of every
+ * run, in order, but none for a lower-case run without separators or digits (so `alˈbaːno`,
+ * which splits at its modifier letter, expands to nothing; indexes built before must not change).
+ */
+function everyRunExpansions(text: string): string[] {
+  const seen = new Set<string>();
+  for (const [run] of text.matchAll(IDENTIFIER_RUN)) {
+    if (run === run.toLowerCase() && !/[-_.:/\p{N}]/u.test(run)) continue;
+    for (const term of expandIdentifier(run)) seen.add(term);
+  }
+  return [...seen];
+}
+
+function markdownFiles(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => join(folder, name));
+}
 
 describe('searchTerms', () => {
   it('lists words then expansions of each run, with the offset of the run', () => {

@@ -113,21 +113,110 @@ export function expandIdentifier(identifier: string): string[] {
 
 /**
  * Identifier expansions of a whole text, each term once, in order of first appearance: what the
- * index stores in its `idents` column.
+ * index stores in its `idents` column. `cache`, when given, keeps each run's expansions for the
+ * next texts (one ingest owns it; a corpus repeats few distinct identifiers many times).
+ *
+ * Most text is prose whose runs expand to nothing, so the text is first read character by
+ * character (see {@link mayExpand}): only the whitespace-separated pieces that may hold an
+ * expanding run are read with {@link IDENTIFIER_RUN}. The result is the same as reading every run.
  *
  * @example
  * identifierExpansions('Raise max_payload_kb on PayloadTooLarge.')
  * // ['maxpayloadkb', 'payload', 'too', 'large']
  */
-export function identifierExpansions(text: string): string[] {
+export function identifierExpansions(text: string, cache?: Map<string, string[]>): string[] {
   const seen = new Set<string>();
-  const runs = new RegExp(IDENTIFIER_RUN);
-  for (let match = runs.exec(text); match !== null; match = runs.exec(text)) {
-    const run = match[0];
-    if (NEVER_EXPANDS_ASCII.test(run) || NEVER_EXPANDS.test(run) || isPlainWord(run, run.toLowerCase())) continue;
-    for (const term of expandIdentifier(run)) seen.add(term);
+  let pieceStart = 0;
+  let expands = false;
+  // Classes of the two characters before the current one in this piece (OTHER at its start).
+  let previous = OTHER;
+  let beforePrevious = OTHER;
+  for (let position = 0; position <= text.length; position += 1) {
+    const code = position < text.length ? text.charCodeAt(position) : SPACE;
+    if (code === SPACE || code === NEWLINE || code === TAB || code === RETURN) {
+      if (expands) addRunExpansions(text.slice(pieceStart, position), seen, cache);
+      pieceStart = position + 1;
+      expands = false;
+      previous = OTHER;
+      beforePrevious = OTHER;
+      continue;
+    }
+    if (expands) continue;
+    const kind = code < 128 ? ASCII_CLASS[code]! : nonAsciiClass(code);
+    expands = mayExpand(beforePrevious, previous, kind);
+    beforePrevious = previous;
+    previous = kind;
   }
   return [...seen];
+}
+
+/** Expansions of every identifier-like run of a piece of text, added to `seen` in order. */
+function addRunExpansions(piece: string, seen: Set<string>, cache: Map<string, string[]> | undefined): void {
+  const runs = new RegExp(IDENTIFIER_RUN);
+  for (let match = runs.exec(piece); match !== null; match = runs.exec(piece)) {
+    const run = match[0];
+    if (NEVER_EXPANDS_ASCII.test(run) || NEVER_EXPANDS.test(run) || isPlainWord(run, run.toLowerCase())) continue;
+    let terms = cache?.get(run);
+    if (terms === undefined) {
+      terms = expandIdentifier(run);
+      cache?.set(run, terms);
+    }
+    for (const term of terms) seen.add(term);
+  }
+}
+
+const SPACE = 32;
+const NEWLINE = 10;
+const TAB = 9;
+const RETURN = 13;
+/** Character classes of {@link mayExpand}. */
+const OTHER = 0;
+const LOWER = 1;
+const UPPER = 2;
+const DIGIT = 3;
+const UNDERSCORE = 4;
+const SEPARATOR = 5;
+const NON_ASCII = 6;
+const ASCII_CLASS = (() => {
+  const classes = new Uint8Array(128);
+  for (let code = 0; code < 128; code += 1) {
+    const char = String.fromCharCode(code);
+    if (char >= 'a' && char <= 'z') classes[code] = LOWER;
+    else if (char >= 'A' && char <= 'Z') classes[code] = UPPER;
+    else if (char >= '0' && char <= '9') classes[code] = DIGIT;
+    else if (char === '_') classes[code] = UNDERSCORE;
+    else if ('-.:/'.includes(char)) classes[code] = SEPARATOR;
+  }
+  return classes;
+})();
+
+/** A non-ASCII letter's case (so `café` and `Straße` stay prose), else {@link NON_ASCII}. */
+function nonAsciiClass(code: number): number {
+  if (code >= 0xd800 && code <= 0xdfff) return NON_ASCII;
+  const char = String.fromCharCode(code);
+  if (LOWER_LETTER.test(char)) return LOWER;
+  return UPPER_LETTER.test(char) ? UPPER : NON_ASCII;
+}
+const LOWER_LETTER = /^\p{Ll}$/u;
+const UPPER_LETTER = /^\p{Lu}$/u;
+
+/**
+ * Whether the characters read so far (the last three classes) show that their piece may hold a
+ * run that expands. A run expands only if it has several segments (a `_`, or a separator between
+ * word characters), or a segment that mixes digits and letters, or whose case is neither
+ * `Word`, `word` nor `WORD` (a lower-case letter then a capital, or two capitals then a lower-case
+ * letter): each leaves one of these marks. A non-ASCII character other than a lower- or
+ * upper-case letter (a mark, a digit, another letter) counts as a mark, so such pieces take the
+ * exact path; a separator is checked when the character after it is read.
+ */
+function mayExpand(beforePrevious: number, previous: number, current: number): boolean {
+  if (current === NON_ASCII || current === UNDERSCORE) return true;
+  const word = current === LOWER || current === UPPER || current === DIGIT;
+  if (previous === SEPARATOR) return word && beforePrevious >= LOWER && beforePrevious <= UNDERSCORE;
+  if (current === DIGIT) return previous === LOWER || previous === UPPER;
+  if (previous === DIGIT) return current === LOWER || current === UPPER;
+  if (current === UPPER) return previous === LOWER;
+  return current === LOWER && previous === UPPER && beforePrevious === UPPER;
 }
 
 /** One searchable term and where the identifier-like run it came from starts in the text. */
