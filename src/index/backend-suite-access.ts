@@ -81,6 +81,20 @@ export function describeAccessContract(context: BackendSuiteContext): void {
       expect(await index.getChunk('admin-page#0')).toBeUndefined();
     });
 
+    it('refuses an ingest whose acl names no group, and writes nothing', async () => {
+      const index = context.index();
+      await index.ingest([handbook]);
+      for (const acl of [[], [''], ' '] as LabelValue[]) {
+        const open = createTestDoc({ docId: 'open', sections: ['Vault notes.', { heading: 'Keys', text: 'Vault keys.', labels: { acl } }] });
+        const error = await index.ingest([handbook, open]).then(() => undefined, (caught: unknown) => caught);
+        expect(error).toBeInstanceOf(AtlasError);
+        expect((error as AtlasError).message).toBe(
+          `Atlas: chunk "open#1" (open.md) has labels.acl ${JSON.stringify(acl)}, which names no group; nothing was written to the index. Name at least one group (acl: ["staff"]), or remove acl to make the page public.`,
+        );
+      }
+      expect(await index.stats()).toEqual({ docs: 1, chunks: 3 });
+    });
+
     it('rejects a malformed principal with a message naming the value and the fix', async () => {
       const index = context.index();
       await index.ingest([handbook]);

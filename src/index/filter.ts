@@ -97,6 +97,29 @@ export function principalGroups(principal: Principal | undefined): string[] {
   return groups as string[];
 }
 
+/**
+ * Throws when a chunk's `acl` label names no group (an empty list or an empty name): it would be
+ * stored as no group at all and the chunk would read as public. Every backend checks this before
+ * writing anything; front matter validation reports the same mistake with its line.
+ *
+ * @example
+ * assertAclLabels([doc]); // AtlasError: Atlas: chunk "vault#0" (vault.md) has labels.acl [] ...
+ */
+export function assertAclLabels(docs: ReadonlyArray<{ chunks: ReadonlyArray<{ chunkId: string; sourcePath: string; labels: Record<string, string | string[]> }> }>): void {
+  for (const doc of docs) {
+    for (const chunk of doc.chunks) {
+      const acl = chunk.labels[ACL_LABEL];
+      if (acl === undefined) continue;
+      const groups = labelValues(acl);
+      if (groups.length > 0 && groups.every((group) => typeof group === 'string' && group.trim() !== '')) continue;
+      throw new AtlasError(
+        'invalid-corpus',
+        `Atlas: chunk "${chunk.chunkId}" (${chunk.sourcePath}) has labels.acl ${JSON.stringify(acl)}, which names no group; nothing was written to the index. Name at least one group (acl: ["staff"]), or remove acl to make the page public.`,
+      );
+    }
+  }
+}
+
 function labelValues(value: string | string[]): string[] {
   return Array.isArray(value) ? value : [value];
 }

@@ -92,7 +92,7 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
   // the FTS-only path. Another process may ingest into the same file, hence the version check.
   let aclKnown: { version: string; restricted: boolean } | undefined;
   const restricted = (): boolean => {
-    const version = readMeta(db, 'indexVersion') ?? '';
+    const version = (statements.get("SELECT value FROM meta WHERE key = 'indexVersion'").pluck().get() as string | undefined) ?? '';
     if (aclKnown?.version !== version) {
       const found = statements.get('SELECT EXISTS (SELECT 1 FROM chunk_labels WHERE name = ?)').pluck().get(ACL_LABEL) === 1;
       aclKnown = { version, restricted: found };

@@ -6,7 +6,7 @@ import { DEFINER_WINDOW, putDefinitionsFirst, WIDE_DEFINER_WINDOW } from '../ind
 import { computeIndexVersion } from '../index/index-version.ts';
 import { queryIdentifiers } from '../index/identifiers.ts';
 import { queryTerms } from '../index/query.ts';
-import { passesLabels } from '../index/filter.ts';
+import { assertAclLabels, passesLabels } from '../index/filter.ts';
 import { makeSnippet } from '../index/snippet.ts';
 import { DEFAULT_TOKENIZER, identifierExpansions } from '../index/tokenize.ts';
 import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from '../index/types.ts';
@@ -51,6 +51,7 @@ export function createMemoryIndex(docs: Doc[] = []): IndexBackend {
     hashes = new Map(all.map((doc) => [doc.docId, doc.contentHash]));
   };
   assertUniqueDocIds(docs);
+  assertAclLabels(docs);
   load(docs);
   const visible = (chunkId: string | undefined, filter?: SearchFilter) => {
     const chunk = chunkId === undefined ? undefined : entries.get(chunkId)?.chunk;
@@ -88,6 +89,7 @@ export function createMemoryIndex(docs: Doc[] = []): IndexBackend {
     },
     async ingest(next: Doc[]): Promise<IngestReport> {
       assertUniqueDocIds(next);
+      assertAclLabels(next);
       const before = new Map(hashes);
       load(next);
       const ids = next.map((doc) => doc.docId);
