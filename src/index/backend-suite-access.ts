@@ -59,6 +59,20 @@ export function describeAccessContract(context: BackendSuiteContext): void {
       expect(await index.neighbors('admin-page#1', as(['admins']))).toEqual([adminPage.chunks[0]]);
     });
 
+    it('keeps a restricted definition of an identifier out of the definitions-first lift', async () => {
+      const index = context.index();
+      const codes = createTestDoc({
+        docId: 'codes',
+        labels: { acl: 'admins' },
+        sections: ['Error codes.', { heading: 'ORB-9001 VaultSealed', text: 'Raised when the vault is sealed; unseal with the red envelope.' }],
+      });
+      const faq = createTestDoc({ docId: 'faq', sections: ['Got ORB-9001? ORB-9001 means ask an admin. ORB-9001 again.'] });
+      await index.ingest([codes, faq]);
+      expect((await index.search('ORB-9001', { k: 5 })).map((hit) => hit.chunkId)).toEqual(['faq#0']);
+      expect((await index.search('ORB-9001', { k: 5, filter: as(['staff']) })).map((hit) => hit.chunkId)).toEqual(['faq#0']);
+      expect((await index.search('ORB-9001', { k: 5, filter: as(['admins']) })).map((hit) => hit.chunkId)).toEqual(['codes#1', 'faq#0']);
+    });
+
     it('never lets a label filter widen access, whatever it names', async () => {
       const index = context.index();
       await index.ingest([handbook, adminPage, staffPage]);
