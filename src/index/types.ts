@@ -59,6 +59,7 @@ export interface IngestReport {
 /** The boundary every index backend implements (SQLite now, PostgreSQL later). */
 export interface IndexBackend {
   search(query: string, options: SearchOptions): Promise<Hit[]>;
+  /** The chunk, or undefined for an unknown id and for a chunk the filter (or the principal's access) hides. */
   getChunk(chunkId: string, filter?: SearchFilter): Promise<Chunk | undefined>;
   /** Previous and next chunk of the same document (those that exist and pass the filter), in order. */
   neighbors(chunkId: string, filter?: SearchFilter): Promise<Chunk[]>;
