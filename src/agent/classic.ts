@@ -20,7 +20,7 @@ export interface ClassicAskOptions extends AskOptions {
  */
 export async function classicAsk(question: string, options: ClassicAskOptions): Promise<AgentRun> {
   const k = options.k ?? 5;
-  const session = new SearchSession({ index: options.index, filter: options.filter, maxSearches: 1, k });
+  const session = new SearchSession({ index: options.index, filter: options.filter, principal: options.principal, maxSearches: 1, k });
   const recorder = new RunRecorder(options, buildSystemPrompt({ maxSearches: 1, filter: options.filter }), question);
   const started = recorder.startedAt;
   recorder.emit({ type: 'run-start', question });

@@ -1,5 +1,5 @@
 import type { LanguageModel, ModelMessage } from 'ai';
-import type { SearchFilter } from '../index/types.ts';
+import type { Principal, SearchFilter } from '../index/types.ts';
 import { abstention, type Answer, type DroppedCitation, type ModelAnswer } from './answer.ts';
 import { verifyCitations } from './citations.ts';
 import { costOf, type ModelPrice } from './cost.ts';
@@ -37,6 +37,8 @@ export interface AskOptions extends RunLimits {
   model: LanguageModel;
   /** Version/label filters enforced inside the tools. */
   filter?: SearchFilter;
+  /** Who is asking: pages whose `labels.acl` names none of these groups are never found (default: public pages only). */
+  principal?: Principal;
   /** Price of the model; `null` or absent makes `usage.costUsd` null (unknown, never 0). */
   price?: ModelPrice | null;
   onEvent?: RunEventHandler;

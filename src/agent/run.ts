@@ -44,6 +44,7 @@ export async function agenticRun(question: string, options: AgenticRunOptions): 
   const session = new SearchSession({
     index: options.index,
     filter: options.filter,
+    principal: options.principal,
     maxSearches: options.maxSearches ?? 6,
     maxChunks: options.maxChunks,
     ...(options.weakScore === undefined ? {} : { weakScore: options.weakScore }),

@@ -1,6 +1,7 @@
 import type { Chunk } from '../corpus/types.ts';
 import { AtlasError } from '../errors.ts';
-import type { Hit, IndexBackend, SearchFilter } from '../index/types.ts';
+import { principalGroups } from '../index/filter.ts';
+import type { Hit, IndexBackend, Principal, SearchFilter } from '../index/types.ts';
 import { EvidenceSet, type EvidenceSource } from './evidence.ts';
 import { queryKey } from './query-key.ts';
 import { lineMatches } from './section-matches.ts';
@@ -43,6 +44,12 @@ export interface SearchSessionOptions {
   index: IndexBackend;
   /** Enforced on every tool call; the model cannot widen it. */
   filter?: SearchFilter;
+  /**
+   * Who is asking: restricted pages (`labels.acl`) outside the principal's groups are "not found"
+   * by every tool. Unset means `filter.principal`, or anonymous (public pages only). When both
+   * are set, only groups in both count.
+   */
+  principal?: Principal;
   /** Searches allowed, duplicates included (default 6). */
   maxSearches?: number;
   /** Passages per search (default 5). Stays in code: the model cannot change it. */
@@ -79,14 +86,22 @@ export class SearchSession {
   readonly evidence = new EvidenceSet();
   readonly steps: SearchStep[] = [];
   readonly reads: ReadStep[] = [];
-  readonly #options: Required<Omit<SearchSessionOptions, 'filter' | 'maxChunks'>> &
+  readonly #options: Required<Omit<SearchSessionOptions, 'filter' | 'maxChunks' | 'principal'>> &
     Pick<SearchSessionOptions, 'filter' | 'maxChunks'>;
   readonly #queryKeys = new Set<string>();
   /** Character ranges of each chunk shown so far, so line matches point only at unseen text. */
   readonly #shownRanges = new Map<string, Array<[start: number, end: number]>>();
 
   constructor(options: SearchSessionOptions) {
-    this.#options = { maxSearches: 6, k: 5, weakScore: DEFAULT_WEAK_SCORE, ...options, readTokens: options.readTokens ?? DEFAULT_READ_TOKENS };
+    const { principal, ...rest } = options;
+    this.#options = {
+      maxSearches: 6,
+      k: 5,
+      weakScore: DEFAULT_WEAK_SCORE,
+      ...rest,
+      filter: withPrincipal(options.filter, principal),
+      readTokens: options.readTokens ?? DEFAULT_READ_TOKENS,
+    };
     const { readTokens } = this.#options;
     if (!Number.isInteger(readTokens) || readTokens < 1) {
       throw new AtlasError(
@@ -201,6 +216,9 @@ export class SearchSession {
       offset,
       nextOffset: page.nextOffset,
     });
+    // Links only to neighbors the filter lets through: a restricted neighbor's id is not shown either.
+    const linked = new Set((await this.#options.index.neighbors(chunk.chunkId, this.#options.filter)).map((neighbor) => neighbor.chunkId));
+    const link = (chunkId: string | undefined) => (chunkId !== undefined && linked.has(chunkId) ? chunkId : null);
     const query = args.query ?? this.steps.at(-1)?.query ?? '';
     const matches = page.complete ? [] : lineMatches(chunk.text, query, { shown: this.#shownRanges.get(chunk.chunkId) ?? [] });
     return {
@@ -208,8 +226,8 @@ export class SearchSession {
       value: {
         ...passageValue(chunk, page, matchesNote(query, matches)),
         ...(matches.length > 0 ? { query_matches: matches } : {}),
-        prev_chunk_id: chunk.prevChunkId ?? null,
-        next_chunk_id: chunk.nextChunkId ?? null,
+        prev_chunk_id: link(chunk.prevChunkId),
+        next_chunk_id: link(chunk.nextChunkId),
       },
     };
   }
@@ -257,6 +275,14 @@ export class SearchSession {
     if (fixed.version !== undefined || version === undefined || version === '') return { ...fixed };
     return { ...fixed, version };
   }
+}
+
+/** `filter` with `principal` enforced: its groups, or only those also in `filter.principal`. */
+function withPrincipal(filter: SearchFilter | undefined, principal: Principal | undefined): SearchFilter | undefined {
+  if (principal === undefined) return filter;
+  const groups = principalGroups(principal);
+  const fixed = filter?.principal === undefined ? undefined : principalGroups(filter.principal);
+  return { ...filter, principal: { groups: fixed === undefined ? [...groups] : groups.filter((group) => fixed.includes(group)) } };
 }
 
 function stripHit(hit: Hit): Chunk {

@@ -6,6 +6,7 @@ import { AtlasError } from '../errors.ts';
 import type { CliIO } from './io.ts';
 import { cliModel } from './model-option.ts';
 import { nonEmpty } from './option-values.ts';
+import { cliFilter, groupsOption, labelOption } from './access-options.ts';
 import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
 import { releaseLineNotes } from './release-lines.ts';
 import { requireIndex } from './require-index.ts';
@@ -15,6 +16,8 @@ interface AskOptions {
   model?: string;
   maxSearches: number;
   version?: string;
+  label?: Record<string, string[]>;
+  groups?: string[];
   firstTurn: string;
   db: string;
   json?: boolean;
@@ -40,6 +43,8 @@ export function registerAskCommand(program: Command, io: CliIO): void {
     .option('--model <spec>', MODEL_SPEC_HELP, nonEmpty('--model', 'offline'))
     .option('--max-searches <n>', 'search budget', positiveInt('--max-searches'), 6)
     .addOption(versionOption())
+    .addOption(labelOption())
+    .addOption(groupsOption())
     .option('--first-turn <policy>', 'required (always search first) or auto (may answer directly)', 'required')
     .addOption(timeoutOption())
     .addOption(deadlineOption())
@@ -50,6 +55,7 @@ export function registerAskCommand(program: Command, io: CliIO): void {
         throw new AtlasError('usage', `Atlas: --first-turn must be "required" or "auto", got "${options.firstTurn}".`);
       }
       const limits = resolveRunLimits(io.env, options);
+      const filter = cliFilter(io.env, options);
       await requireIndex(io, options.db);
       const { model, spec, price } = cliModel(io, options.model);
       const index = openIndex(io, options.db);
@@ -65,7 +71,7 @@ export function registerAskCommand(program: Command, io: CliIO): void {
           firstTurn: options.firstTurn,
           now: io.now,
           ...limits,
-          ...(options.version ? { filter: { version: options.version } } : {}),
+          ...(filter ? { filter } : {}),
           onEvent: (event) => progress(io, event),
         });
         io.stdout(options.json ? `${JSON.stringify({ model: spec, ...run, notes })}\n` : formatRun(run, spec));

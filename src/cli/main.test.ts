@@ -54,6 +54,7 @@ const PRINTED_BY: Record<string, string[]> = {
   'index/sqlite-open.ts': ['ingest', 'search', 'ask'],
   'index/schema.ts': ['ingest', 'search', 'ask'],
   'cli/release-lines.ts': ['search', 'ask'],
+  'cli/access-options.ts': ['search', 'ask'],
   'corpus/parse-document.ts': ['ingest'],
   'cli/model-option.ts': ['ask', 'eval retrieval', 'eval compare', 'eval decisions'],
   'cli/run-limits.ts': ['ask', 'eval retrieval', 'eval compare', 'eval decisions'],

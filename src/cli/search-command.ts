@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Hit } from '../index/types.ts';
 import type { CliIO } from './io.ts';
+import { cliFilter, groupsOption, labelOption, type AccessOptions } from './access-options.ts';
 import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
 import { releaseLineNotes } from './release-lines.ts';
 import { requireIndex } from './require-index.ts';
@@ -13,13 +14,15 @@ export function registerSearchCommand(program: Command, io: CliIO): void {
     .argument('<query>', 'any text: words, identifiers, a question')
     .option('--k <n>', 'number of results', positiveInt('--k'), 5)
     .addOption(versionOption())
+    .addOption(labelOption())
+    .addOption(groupsOption())
     .addOption(dbOption())
     .option('--json', 'print {query, hits, notes} as JSON')
-    .action(async (query: string, options: { k: number; version?: string; db: string; json?: boolean }) => {
+    .action(async (query: string, options: AccessOptions & { k: number; db: string; json?: boolean }) => {
+      const filter = cliFilter(io.env, options);
       await requireIndex(io, options.db);
       const index = openIndex(io, options.db);
       try {
-        const filter = options.version ? { version: options.version } : undefined;
         const notes = await releaseLineNotes(index, options.version);
         for (const note of notes) io.stderr(`atlas: note: ${note}\n`);
         const hits = await index.search(query, { k: options.k, ...(filter ? { filter } : {}) });

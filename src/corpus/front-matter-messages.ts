@@ -51,6 +51,10 @@ function describeAppliesTo(value: unknown): string {
 }
 
 function describeLabel(name: string, value: unknown): string {
+  const strings = typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string'));
+  if (name === 'acl' && strings) {
+    return `labels.acl must name at least one group (no empty names), got ${show(value)}. Write e.g. acl: ["staff"], or remove acl to make the page public.`;
+  }
   const head = `labels.${name} must be a string or a list of strings, got ${show(value)}.`;
   if (isScalar(value)) return `${head} Quote it: ${name}: "${String(value)}".`;
   if (Array.isArray(value) && value.every((item) => typeof item === 'string' || isScalar(item))) {

@@ -15,7 +15,17 @@ export const frontMatterSchema = z.object({
   id: z.union([z.string().regex(DOC_ID_PATTERN), z.number().int().nonnegative().transform(String)]).optional(),
   title: z.string().trim().min(1).optional(),
   applies_to: z.string().trim().min(1).optional(),
-  labels: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+  labels: z
+    .record(z.string(), z.union([z.string(), z.array(z.string())]))
+    .superRefine((labels, context) => {
+      // An empty acl would store no group at all, and the page would read as public.
+      const acl = labels.acl;
+      const groups = acl === undefined ? undefined : Array.isArray(acl) ? acl : [acl];
+      if (groups !== undefined && (groups.length === 0 || groups.some((group) => group.trim() === ''))) {
+        context.addIssue({ code: 'custom', path: ['acl'], message: 'acl must name at least one group' });
+      }
+    })
+    .optional(),
 });
 
 /** Validated front matter of one page. */

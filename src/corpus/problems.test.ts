@@ -24,6 +24,9 @@ describe('parseDocument: bad input', () => {
     ['title: {a: 1}', 'title', 'title must be a string, got {"a":1}. Write one line of text, e.g. title: "Getting started".'],
     ['labels: [a, b]', 'labels', 'labels must be a map from label name to a string or a list of strings, got ["a","b"]. Write e.g. labels: { team: "payments", acl: ["staff"] }.'],
     ['labels:\n  acl: [staff, 7]', 'labels.acl', 'labels.acl must be a string or a list of strings, got ["staff",7]. Quote every item: acl: ["staff", "7"].'],
+    ['labels:\n  acl: []', 'labels.acl', 'labels.acl must name at least one group (no empty names), got []. Write e.g. acl: ["staff"], or remove acl to make the page public.'],
+    ['labels:\n  acl: ["staff", " "]', 'labels.acl', 'labels.acl must name at least one group (no empty names), got ["staff"," "]. Write e.g. acl: ["staff"], or remove acl to make the page public.'],
+    ['labels:\n  acl: ""', 'labels.acl', 'labels.acl must name at least one group (no empty names), got "". Write e.g. acl: ["staff"], or remove acl to make the page public.'],
     ['labels:\n  team: {a: 1}', 'labels.team', 'labels.team must be a string or a list of strings, got {"a":1}. Write e.g. team: "staff" or team: ["staff", "admins"].'],
   ])('%s', (yaml, field, message) => {
     const line = 2 + yaml.split('\n').length - 1;

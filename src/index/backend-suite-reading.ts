@@ -37,7 +37,8 @@ export function describeReadingContract(context: BackendSuiteContext): void {
       expect(await index.getChunk('shared#0', { version: '2.x' })).toEqual(shared.chunks[0]);
       expect(await index.getChunk('guide#1', { labels: { audience: 'public' } })).toBeUndefined();
       expect(await index.getChunk('guide#1', { labels: { audience: ['public', 'internal'] } })).toEqual(guide.chunks[1]);
-      expect(await index.getChunk('single#0', { labels: { audience: 'public' } })).toBeUndefined();
+      expect(await index.getChunk('guide#1', { labels: { audience: 'all' } })).toBeUndefined();
+      expect(await index.getChunk('single#0', { labels: { audience: 'public' } })).toEqual(single.chunks[0]);
     });
 
     it('returns the previous and next chunk of the same document, in order', async () => {

@@ -43,24 +43,28 @@ export function describeSearchContract(context: BackendSuiteContext): void {
       expect(await index.search('quota', { k: 25, filter: { version: '2.x' } })).toHaveLength(21);
     });
 
-    it('applies label filters before taking the top k', async () => {
+    it('applies label filters with the "all" rule before taking the top k', async () => {
       const index = context.index();
       const billing = Array.from({ length: 10 }, (_, n) =>
         createTestDoc({ docId: `billing-${n}`, labels: { team: 'billing' }, sections: ['Invoices invoices invoices.'] }),
       );
       const both = createTestDoc({ docId: 'both', labels: { team: ['billing', 'ops'] }, sections: ['Invoices are rebuilt nightly by the ops jobs runner.'] });
       const ops = createTestDoc({ docId: 'ops', appliesTo: '3.x', labels: { team: 'ops', tier: 'gold' }, sections: ['Invoices for the gold tier are exported on a separate queue with other exports.'] });
+      const everyTeam = createTestDoc({ docId: 'every-team', labels: { team: 'all' }, sections: ['Invoices are kept for seven years, whichever team sent them.'] });
       const bare = createTestDoc({ docId: 'bare', sections: ['Invoices without any label.'] });
-      await index.ingest([...billing, both, ops, bare]);
+      await index.ingest([...billing, both, ops, everyTeam, bare]);
       const search = (filter: object, k = 20) => index.search('invoices', { k, filter }).then(ids);
-      expect((await search({ labels: { team: 'ops' } })).sort()).toEqual(['both#0', 'ops#0']);
-      expect((await search({ labels: { team: 'ops' } }, 1)).length).toBe(1);
-      expect((await search({ labels: { team: ['ops', 'security'] } })).sort()).toEqual(['both#0', 'ops#0']);
-      expect(await search({ labels: { team: 'ops', tier: 'gold' } })).toEqual(['ops#0']);
-      expect(await search({ labels: { team: 'ops' }, version: '2.x' })).toEqual(['both#0']);
-      expect(await search({ labels: { tier: 'silver' } })).toEqual([]);
-      expect(await search({ labels: { team: [] } })).toEqual([]);
-      expect(await search({ labels: {} })).toHaveLength(13);
+      const opsOrShared = ['bare#0', 'both#0', 'every-team#0', 'ops#0'];
+      expect((await search({ labels: { team: 'ops' } })).sort()).toEqual(opsOrShared);
+      const [top, ...rest] = await search({ labels: { team: 'ops' } }, 1);
+      expect(rest).toEqual([]);
+      expect(opsOrShared).toContain(top);
+      expect((await search({ labels: { team: ['ops', 'security'] } })).sort()).toEqual(opsOrShared);
+      expect((await search({ labels: { team: 'ops', tier: 'silver' } })).sort()).toEqual(['bare#0', 'both#0', 'every-team#0']);
+      expect((await search({ labels: { team: 'ops' }, version: '2.x' })).sort()).toEqual(['bare#0', 'both#0', 'every-team#0']);
+      expect((await search({ labels: { team: 'billing' } })).length).toBe(13);
+      expect((await search({ labels: { team: [] } })).sort()).toEqual(['bare#0', 'every-team#0']);
+      expect(await search({ labels: {} })).toHaveLength(14);
     });
 
     it('weights a heading match above the same match in the body', async () => {

@@ -20,4 +20,5 @@ export { queryIdentifiers, type QueryIdentifier } from './identifiers.ts';
 export { DEFAULT_TOKENIZER, type TokenizerOptions } from './tokenize.ts';
 export { computeIndexVersion } from './index-version.ts';
 export { createTestDoc, type TestDocSpec, type TestSection } from './test-docs.ts';
-export type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from './types.ts';
+export type { Hit, IndexBackend, IngestReport, Principal, SearchFilter, SearchOptions } from './types.ts';
+export { ACL_LABEL, ALL_VALUE, filterClause, passesLabels, principalGroups } from './filter.ts';

@@ -4,6 +4,7 @@ import { definitionKeysText, definitionsOf } from './definitions.ts';
 import { innerHeadingsText } from './heading-path.ts';
 import { computeIndexVersion } from './index-version.ts';
 import { readMeta, SECONDARY_INDEXES, writeMeta } from './schema.ts';
+import { assertAclLabels } from './filter.ts';
 import { assertUniqueDocIds } from './unique-docs.ts';
 import { identifierExpansions, type TokenizerOptions } from './tokenize.ts';
 import type { IngestReport } from './types.ts';
@@ -18,6 +19,7 @@ import type { IngestReport } from './types.ts';
  */
 export function ingestDocs(db: Database.Database, docs: Doc[], tokenizer: TokenizerOptions): IngestReport {
   assertUniqueDocIds(docs);
+  assertAclLabels(docs);
   const writer = createWriter(db, tokenizer);
   const run = db.transaction((): IngestReport => {
     const existing = new Map(

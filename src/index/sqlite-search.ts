@@ -22,10 +22,18 @@ type ScoredRow = ChunkRow & ScoredId;
  * defines each of them in front (see definitions-first.ts); snippets computed when read.
  *
  * @example
- * const search = createSqliteSearch(statements, 'bm25(chunks_fts, 2, 3, 0.5, 1, 1)', DEFAULT_TOKENIZER);
+ * `restricted` says whether the index holds pages with an `acl` label (default: assume it does).
+ *
+ * @example
+ * const search = createSqliteSearch(statements, 'bm25(chunks_fts, 2, 3, 0.5, 1, 1)', DEFAULT_TOKENIZER, () => false);
  * await search('ORB-1202', { k: 5 });
  */
-export function createSqliteSearch(statements: StatementCache, bm25: string, tokenizer: TokenizerOptions) {
+export function createSqliteSearch(
+  statements: StatementCache,
+  bm25: string,
+  tokenizer: TokenizerOptions,
+  restricted: () => boolean = () => true,
+) {
   const byIds = <T>(sql: string, ids: number[]) => statements.get(sql).all(JSON.stringify(ids)) as T[];
 
   /**
@@ -70,7 +78,7 @@ export function createSqliteSearch(statements: StatementCache, bm25: string, tok
   return async function search(query: string, { k, filter }: SearchOptions): Promise<Hit[]> {
     const built = buildSearchQuery(query, tokenizer);
     if (built === undefined) return [];
-    const where = filterClause(filter, 'c');
+    const where = filterClause(filter, 'c', { restricted: restricted() });
     const rows =
       definitionsFirst(built, k, where) ??
       (statements.get(topRowsSql(bm25, where.sql)).all(built.match, ...where.params, k) as ScoredRow[]);

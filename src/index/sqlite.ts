@@ -1,6 +1,6 @@
 import type { Chunk, Doc } from '../corpus/types.ts';
 import { AtlasError } from '../errors.ts';
-import { filterClause } from './filter.ts';
+import { ACL_LABEL, filterClause, type FilterClause } from './filter.ts';
 import { ingestDocs } from './ingest.ts';
 import { readMeta } from './schema.ts';
 import { closeIndexDatabase, openIndexDatabase } from './sqlite-open.ts';
@@ -87,7 +87,20 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
   const statements = createStatementCache(db);
   const bm25 = `bm25(chunks_fts, ${WEIGHT_ORDER.map((column) => weights[column]).join(', ')})`;
 
-  const search = createSqliteSearch(statements, bm25, tokenizer);
+  // Whether any chunk carries an `acl` label, per index version: without one, the access
+  // condition is left out of the SQL (it would keep every chunk) and unfiltered searches stay on
+  // the FTS-only path. Another process may ingest into the same file, hence the version check.
+  let aclKnown: { version: string; restricted: boolean } | undefined;
+  const restricted = (): boolean => {
+    const version = (statements.get("SELECT value FROM meta WHERE key = 'indexVersion'").pluck().get() as string | undefined) ?? '';
+    if (aclKnown?.version !== version) {
+      const found = statements.get('SELECT EXISTS (SELECT 1 FROM chunk_labels WHERE name = ?)').pluck().get(ACL_LABEL) === 1;
+      aclKnown = { version, restricted: found };
+    }
+    return aclKnown.restricted;
+  };
+  const where = (filter: SearchFilter | undefined): FilterClause => filterClause(filter, 'c', { restricted: restricted() });
+  const search = createSqliteSearch(statements, bm25, tokenizer, restricted);
 
   return {
     path: options.path,
@@ -102,25 +115,25 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
     },
 
     async getChunk(chunkId: string, filter?: SearchFilter): Promise<Chunk | undefined> {
-      const where = filterClause(filter, 'c');
+      const clause = where(filter);
       const row = statements
-        .get(`SELECT ${CHUNK_COLUMNS} FROM chunks c WHERE c.chunk_id = ?${where.sql}`)
-        .get(chunkId, ...where.params) as ChunkRow | undefined;
+        .get(`SELECT ${CHUNK_COLUMNS} FROM chunks c WHERE c.chunk_id = ?${clause.sql}`)
+        .get(chunkId, ...clause.params) as ChunkRow | undefined;
       return row === undefined ? undefined : chunkFromRow(row);
     },
 
     async neighbors(chunkId: string, filter?: SearchFilter): Promise<Chunk[]> {
-      const where = filterClause(filter, 'c');
+      const clause = where(filter);
       const rows = statements
         .get(
-          `WITH self AS (SELECT c.doc_id, c.ord FROM chunks c WHERE c.chunk_id = ?${where.sql})
+          `WITH self AS (SELECT c.doc_id, c.ord FROM chunks c WHERE c.chunk_id = ?${clause.sql})
            SELECT ${CHUNK_COLUMNS} FROM chunks c, self
            WHERE c.doc_id = self.doc_id AND c.ord IN (
              (SELECT max(ord) FROM chunks WHERE doc_id = self.doc_id AND ord < self.ord),
-             (SELECT min(ord) FROM chunks WHERE doc_id = self.doc_id AND ord > self.ord))${where.sql}
+             (SELECT min(ord) FROM chunks WHERE doc_id = self.doc_id AND ord > self.ord))${clause.sql}
            ORDER BY c.ord`,
         )
-        .all(chunkId, ...where.params, ...where.params) as ChunkRow[];
+        .all(chunkId, ...clause.params, ...clause.params) as ChunkRow[];
       return rows.map(chunkFromRow);
     },
 

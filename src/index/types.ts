@@ -11,13 +11,29 @@ export interface Hit extends Chunk {
 }
 
 /**
- * Filters applied inside the index, before the top-k cut.
+ * Who is asking: the access groups a page's `labels.acl` is checked against.
+ *
+ * @example
+ * const principal: Principal = { groups: ['staff'] };
+ */
+export interface Principal {
+  groups: string[];
+}
+
+/**
+ * Filters applied inside the index, before the top-k cut, by search, getChunk and neighbors alike.
  * `version` keeps chunks whose applies_to is that version or "all".
- * `labels` keeps chunks whose label has one of the given values (every listed label must match).
+ * `labels` keeps chunks whose label has one of the given values or "all", or that lack the label
+ * (every listed label must match): `{ store: 'Aundh' }` keeps Aundh pages, all-store pages and
+ * pages without a store.
+ * `principal`: chunks with an `acl` label are kept only for a principal in one of those groups;
+ * without a principal only public chunks (no `acl`) are found. A hidden chunk is "not found",
+ * exactly like an unknown id.
  */
 export interface SearchFilter {
   version?: string;
   labels?: Record<string, LabelValue>;
+  principal?: Principal;
 }
 
 export interface SearchOptions {
@@ -43,6 +59,7 @@ export interface IngestReport {
 /** The boundary every index backend implements (SQLite now, PostgreSQL later). */
 export interface IndexBackend {
   search(query: string, options: SearchOptions): Promise<Hit[]>;
+  /** The chunk, or undefined for an unknown id and for a chunk the filter (or the principal's access) hides. */
   getChunk(chunkId: string, filter?: SearchFilter): Promise<Chunk | undefined>;
   /** Previous and next chunk of the same document (those that exist and pass the filter), in order. */
   neighbors(chunkId: string, filter?: SearchFilter): Promise<Chunk[]>;

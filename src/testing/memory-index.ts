@@ -6,6 +6,7 @@ import { DEFINER_WINDOW, putDefinitionsFirst, WIDE_DEFINER_WINDOW } from '../ind
 import { computeIndexVersion } from '../index/index-version.ts';
 import { queryIdentifiers } from '../index/identifiers.ts';
 import { queryTerms } from '../index/query.ts';
+import { assertAclLabels, passesLabels } from '../index/filter.ts';
 import { makeSnippet } from '../index/snippet.ts';
 import { DEFAULT_TOKENIZER, identifierExpansions } from '../index/tokenize.ts';
 import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from '../index/types.ts';
@@ -24,7 +25,7 @@ interface Entry {
 /**
  * A tiny in-memory {@link IndexBackend} for tests of the agent layer: term-overlap scoring (a
  * heading word counts twice), identifier expansions, definitions first for queries naming an
- * identifier, snippets, and the same filter and ingest semantics as the real backends; no
+ * identifier, snippets, and the same filter (labels with "all", access groups) and ingest semantics as the real backends; no
  * persistence. It passes the shared backend suite (src/index/backend-suite.ts).
  *
  * @example
@@ -50,6 +51,7 @@ export function createMemoryIndex(docs: Doc[] = []): IndexBackend {
     hashes = new Map(all.map((doc) => [doc.docId, doc.contentHash]));
   };
   assertUniqueDocIds(docs);
+  assertAclLabels(docs);
   load(docs);
   const visible = (chunkId: string | undefined, filter?: SearchFilter) => {
     const chunk = chunkId === undefined ? undefined : entries.get(chunkId)?.chunk;
@@ -87,6 +89,7 @@ export function createMemoryIndex(docs: Doc[] = []): IndexBackend {
     },
     async ingest(next: Doc[]): Promise<IngestReport> {
       assertUniqueDocIds(next);
+      assertAclLabels(next);
       const before = new Map(hashes);
       load(next);
       const ids = next.map((doc) => doc.docId);
@@ -145,13 +148,7 @@ export function makeDoc(docId: string, appliesTo: string, sections: Array<[headi
 
 function passesFilter(chunk: Chunk, filter?: SearchFilter): boolean {
   if (filter?.version !== undefined && chunk.appliesTo !== 'all' && chunk.appliesTo !== filter.version) return false;
-  for (const [name, wanted] of Object.entries(filter?.labels ?? {})) {
-    const have = chunk.labels[name];
-    const haveList = have === undefined ? [] : Array.isArray(have) ? have : [have];
-    const wantedList = Array.isArray(wanted) ? wanted : [wanted];
-    if (!haveList.some((value) => wantedList.includes(value))) return false;
-  }
-  return true;
+  return passesLabels(chunk.labels, filter);
 }
 
 /** Counts of the chunk's searchable terms: the heading twice, the headings between title and heading, the text, expansions. */
