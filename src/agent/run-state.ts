@@ -4,6 +4,7 @@ import { abstention, type Answer, type DroppedCitation, type ModelAnswer } from 
 import { verifyCitations } from './citations.ts';
 import { costOf, type ModelPrice } from './cost.ts';
 import type { EvidenceSource } from './evidence.ts';
+import type { PolicyTrace } from './policy-run.ts';
 import type { RunEventHandler } from './events.ts';
 import { callModel, secondsText, type ModelCallOutcome, type ToolChoice } from './model-call.ts';
 import { repairPrompt } from './prompt.ts';
@@ -86,6 +87,8 @@ export interface RunTrace {
   abstainReason?: string;
   /** Provider faults, malformed output and repairs, in order. */
   errors: string[];
+  /** The rules of the run's policy that fired, and its flags; absent when the run had no policy. */
+  policy?: PolicyTrace;
 }
 
 export interface RunUsage {
@@ -211,10 +214,24 @@ export class RunRecorder {
     return repaired.kind === 'answer' ? repaired.answer : undefined;
   }
 
-  /** Verifies citations and builds the finished run. */
-  finish(question: string, session: SearchSession, draft: ModelAnswer | undefined, stopReason: StopReason, started: number): AgentRun {
+  /**
+   * Verifies citations and builds the finished run; `review` (the policy check) sees the
+   * verified answer and may replace it with an abstention.
+   */
+  finish(
+    question: string,
+    session: SearchSession,
+    draft: ModelAnswer | undefined,
+    stopReason: StopReason,
+    started: number,
+    review?: (answer: Answer) => { answer: Answer; policy: PolicyTrace; abstainReason?: string },
+  ): AgentRun {
     const directAllowed = this.calls[0]?.toolChoice === 'auto';
-    const { answer, dropped, abstainReason } = finalizeAnswer(draft, session, this.errors, directAllowed);
+    const verified = finalizeAnswer(draft, session, this.errors, directAllowed);
+    const reviewed = review?.(verified.answer);
+    const answer = reviewed?.answer ?? verified.answer;
+    const abstainReason = reviewed?.abstainReason ?? verified.abstainReason;
+    const { dropped } = verified;
     const usage = sumUsage(this.calls, this.options.price);
     const latencyMs = this.now() - started;
     const trace: RunTrace = {
@@ -234,6 +251,7 @@ export class RunRecorder {
       droppedCitations: dropped,
       ...(abstainReason ? { abstainReason } : {}),
       errors: this.errors,
+      ...(reviewed ? { policy: reviewed.policy } : {}),
     };
     this.emit({ type: 'answer', answer });
     this.emit({ type: 'run-end', stopReason, latencyMs });
