@@ -104,7 +104,7 @@ export interface MatchedRule {
 /**
  * The rules whose `when` matches the question, in file order. Terms match whole words, case-
  * and punctuation-insensitively ("tree nut" matches "tree-nut" and "Tree nuts"; a trailing "s"
- * or "es" on the question's word is allowed); a pattern is a case-insensitive regex.
+ * or "es", or "ies" for a final "y", on the question's word is allowed); a pattern is a case-insensitive regex.
  *
  * @example
  * matchingRules(policy, 'My son has a tree-nut allergy. Is the plum cake safe?'); // [{ rule, matched: 'allergy' }]
@@ -132,7 +132,7 @@ function containsTerm(words: string[], term: string[]): boolean {
 }
 
 function sameWord(word: string, term: string): boolean {
-  return word === term || word === `${term}s` || word === `${term}es`;
+  return word === term || word === `${term}s` || word === `${term}es` || (term.endsWith('y') && word === `${term.slice(0, -1)}ies`);
 }
 
 function fieldPath(path: PropertyKey[]): string {
