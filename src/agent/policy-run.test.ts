@@ -183,3 +183,23 @@ describe('require: { docs }', () => {
     expect(run.answer.citations.map((citation) => citation.chunkId)).toEqual(['refund-policy#0']);
   });
 });
+
+describe('a required search that finds nothing', () => {
+  it('is recorded with no required page, flagged, and makes a strict run abstain', async () => {
+    const searchPolicy = parsePolicy('rules:\n  - name: recalls\n    when: { terms: [recall] }\n    require: { search: "product recall notice" }\n', 'recalls.yaml');
+    const index = createMemoryIndex([makeDoc('hours', 'all', [['Opening hours', 'We open at 8:00 every day.']])]);
+    const model = createScriptedModel([
+      { toolCalls: [{ toolName: 'search_docs', input: { query: 'opening hours' } }] },
+      { answer: { text: 'No recall.', citations: [{ doc_id: 'hours', quote: 'We open at 8:00 every day.' }] } },
+    ]);
+    const run = await agenticRun('Is there a recall on the cake?', { model, index, policy: searchPolicy, policyStrict: true });
+    expect(run.trace.steps.map((step) => [step.query, step.chunkIds])).toEqual([
+      ['product recall notice', []],
+      ['opening hours', ['hours#0']],
+    ]);
+    expect(run.trace.policy?.fired.map((firing) => [firing.requiredDocIds, firing.chunkIds, firing.cited])).toEqual([[[], [], false]]);
+    expect(run.trace.policy?.flags).toEqual(['policy-evidence-not-cited']);
+    expect(run.trace.abstainReason).toBe('policy-evidence-not-cited: rule "recalls" found no required page');
+    expect(run.answer.abstained).toBe(true);
+  });
+});
