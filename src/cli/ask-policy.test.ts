@@ -48,7 +48,7 @@ describe('atlas ask --policy', () => {
   it('rejects an unreadable or invalid policy file, and --strict without --policy, before touching the index', async () => {
     expect(await runCli(['ask', QUESTION, '--policy', 'missing.yaml'], io)).toBe(2);
     expect(stderr()).toBe(
-      'Atlas: cannot read the policy file "missing.yaml": no such file (ENOENT). Pass the path of a YAML policy, e.g. --policy examples/allergy/policy.yaml.\n',
+      'Atlas: cannot read the policy file "missing.yaml": no such file (ENOENT). Pass the path of a YAML policy, e.g. atlas ask --policy examples/allergy/policy.yaml.\n',
     );
     io.err.length = 0;
     await writeFile(path.join(dir, 'bad.yaml'), 'rules:\n  - name: x\n    when: { terms: [nut] }\n');

@@ -18,7 +18,7 @@ export function readPolicyFile(io: CliIO, file: string): Policy {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : String((error as Error).message);
-    throw new AtlasError('usage', `Atlas: cannot read the policy file ${JSON.stringify(file)}: ${why}${code ? ` (${code})` : ''}. Pass the path of a YAML policy, e.g. --policy examples/allergy/policy.yaml.`);
+    throw new AtlasError('usage', `Atlas: cannot read the policy file ${JSON.stringify(file)}: ${why}${code ? ` (${code})` : ''}. Pass the path of a YAML policy, e.g. atlas ask --policy examples/allergy/policy.yaml.`);
   }
   return parsePolicy(text, file);
 }
