@@ -42,6 +42,15 @@ function toolResults(request: LanguageModelV3CallOptions): Array<[string, string
   );
 }
 
+/** The `policy` notes of the tool results of a request, in order. */
+function policyNotes(request: LanguageModelV3CallOptions): unknown[] {
+  return request.prompt.flatMap((message) =>
+    message.role !== 'tool'
+      ? []
+      : message.content.flatMap((part) => (part.type === 'tool-result' && part.output.type === 'json' ? [(part.output.value as { policy?: unknown }).policy].filter(Boolean) : [])),
+  );
+}
+
 /**
  * A model that answers from the first passage of each tool result it was shown, quoting that
  * passage's first sentence: it trusts whatever came first, like the seed's model that found a
@@ -97,6 +106,7 @@ describe('mandatory retrievals on the allergy example', () => {
     const run = await agenticRun(QUESTION, { model, index, policy });
     // The first request already holds the policy search as a tool call and its full-text results.
     expect(toolResults(model.requests[0]!)).toEqual([['search_docs', ['label-policy', 'label-policy', 'nut-free-options', 'allergy-faq', 'plum-cake-recipe']]]);
+    expect(policyNotes(model.requests[0]!)).toEqual([{ rule: 'allergen-labels', must_cite: ['label-policy'] }]);
     expect(model.requests).toHaveLength(2);
     expect(run.trace.steps.map((step) => step.query)).toEqual([POLICY_SEARCH, 'Christmas plum cake ingredients']);
     expect(run.answer.citations.map((citation) => [citation.docId, citation.quote])).toEqual([
@@ -163,6 +173,7 @@ describe('require: { docs }', () => {
       ['read_section', ['refund-policy']],
       ['read_section', ['refund-policy']],
     ]);
+    expect(policyNotes(model.requests[0]!)).toEqual([{ rule: 'refunds', must_cite: ['refund-policy'] }]);
     expect(run.trace.reads.map((read) => [read.chunkId, read.found])).toEqual([
       ['refund-policy#0', true],
       ['refund-policy#1', true],

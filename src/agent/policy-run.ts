@@ -47,7 +47,8 @@ export interface PolicyRetrievals {
  * search session (so filters, access rules and budgets hold, and the evidence may be cited),
  * and returns them as one assistant turn of tool calls and one tool message of their results:
  * every model, scripted and offline ones included, sees them as if it had asked. Searches show
- * full passages, not snippets. Nothing matches: no messages.
+ * full passages, not snippets; the first result of each rule carries
+ * `policy: { rule, must_cite: [doc ids] }`. Nothing matches: no messages.
  *
  * @example
  * const { messages, firings } = await runPolicyRetrievals(policy, question, session);
@@ -58,6 +59,7 @@ export async function runPolicyRetrievals(policy: Policy, question: string, sess
   const calls: Array<{ toolCallId: string; toolName: 'search_docs' | 'read_section'; input: Record<string, unknown>; outcome: ToolOutcome }> = [];
   for (const { rule, matched } of matchingRules(policy, question)) {
     const firing: PolicyFiring = { rule: rule.name, matched, require: rule.require, requiredDocIds: [], chunkIds: [], missingDocIds: [], cited: false };
+    const firstCall = calls.length;
     const callId = () => `policy-${calls.length + 1}`;
     if ('search' in rule.require) {
       const input = { query: rule.require.search };
@@ -79,6 +81,11 @@ export async function runPolicyRetrievals(policy: Policy, question: string, sess
       }
     }
     firings.push(firing);
+    // The first result of the rule tells the model what its answer must cite (real models read it; nothing depends on it).
+    const first = calls[firstCall];
+    if (first?.outcome.ok && firing.requiredDocIds.length > 0) {
+      first.outcome = { ok: true, value: { ...first.outcome.value, policy: { rule: rule.name, must_cite: firing.requiredDocIds } } };
+    }
   }
   if (calls.length === 0) return { messages: [], firings };
   const messages: ModelMessage[] = [
