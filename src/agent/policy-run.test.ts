@@ -10,6 +10,7 @@ import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
 import { createScriptedModel, type ScriptedTurn } from '../testing/scripted-model.ts';
 import { createOfflineModel } from './offline/model.ts';
 import { parsePolicy, type Policy } from './policy.ts';
+import { classicAsk } from './classic.ts';
 import { agenticRun } from './run.ts';
 
 const example = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../examples/allergy');
@@ -147,6 +148,26 @@ describe('mandatory retrievals on the allergy example', () => {
     expect(run.trace.steps.map((step) => step.query)).toEqual(['delivery']);
     expect(run.trace.policy).toEqual({ source: 'examples/allergy/policy.yaml', fired: [], flags: [], strict: false });
     expect(run.answer.abstained).toBe(false);
+  });
+});
+
+describe('the classic one-pass arm', () => {
+  it('runs the required search before its own retrieval, with its budget on top, and checks the citation', async () => {
+    const model = createScriptedModel([answerFromFirstPassages]);
+    const run = await classicAsk(QUESTION, { model, index, policy, policyStrict: true });
+    expect(toolResults(model.requests[0]!).map(([toolName]) => toolName)).toEqual(['search_docs', 'search_docs']);
+    expect(run.trace.steps.map((step) => [step.query, step.note])).toEqual([
+      [POLICY_SEARCH, undefined],
+      [QUESTION, 'weak-matches'], // not 'budget-exhausted': the policy's search is on top of the one retrieval
+    ]);
+    expect(run.answer.citations.map((citation) => citation.docId)).toEqual(['label-policy', 'aundh-production']);
+    expect(run.trace.policy?.fired.map((firing) => [firing.rule, firing.cited])).toEqual([['allergen-labels', true]]);
+  });
+
+  it('the offline planner cites the label policy in one pass', async () => {
+    const run = await classicAsk(QUESTION, { model: createOfflineModel(), index, policy });
+    expect(run.answer.citations.map((citation) => citation.docId)).toContain('label-policy');
+    expect(run.trace.policy?.flags).toEqual([]);
   });
 });
 

@@ -159,3 +159,33 @@ export function checkPolicyCitations(
   );
   return { answer: abstention(), policy, abstainReason: `policy-evidence-not-cited: ${reasons.join('; ')}` };
 }
+
+/** What a run's review of its final answer returns: the answer (maybe an abstention), the policy trace and why it abstained. */
+export type PolicyReview = (answer: Answer) => { answer: Answer; policy: PolicyTrace; abstainReason?: string };
+
+/**
+ * The policy hook of a run (agentic or classic): with a policy, runs the required retrievals,
+ * appends their messages to `recorder.messages`, and returns the review of the final answer;
+ * without one, does nothing and returns undefined.
+ *
+ * @example
+ * const review = await startPolicy({ policy, policyStrict: true }, question, session, recorder);
+ * return recorder.finish(question, session, draft, stopReason, started, review);
+ */
+export async function startPolicy(
+  options: { policy?: Policy; policyStrict?: boolean },
+  question: string,
+  session: SearchSession,
+  recorder: { messages: ModelMessage[]; emit: RunEventHandler },
+): Promise<PolicyReview | undefined> {
+  const { policy } = options;
+  if (!policy) return undefined;
+  const { messages, firings } = await runPolicyRetrievals(policy, question, session, recorder.emit);
+  recorder.messages.push(...messages);
+  return (answer) => checkPolicyCitations(answer, firings, { strict: options.policyStrict, source: policy.source });
+}
+
+/** Searches a policy may require of one run at most (every search rule firing), for a session's budget. */
+export function policySearchCount(policy: Policy | undefined): number {
+  return policy?.rules.filter((rule) => 'search' in rule.require).length ?? 0;
+}

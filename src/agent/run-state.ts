@@ -4,7 +4,8 @@ import { abstention, type Answer, type DroppedCitation, type ModelAnswer } from 
 import { verifyCitations } from './citations.ts';
 import { costOf, type ModelPrice } from './cost.ts';
 import type { EvidenceSource } from './evidence.ts';
-import type { PolicyTrace } from './policy-run.ts';
+import type { Policy } from './policy.ts';
+import type { PolicyReview, PolicyTrace } from './policy-run.ts';
 import type { RunEventHandler } from './events.ts';
 import { callModel, secondsText, type ModelCallOutcome, type ToolChoice } from './model-call.ts';
 import { repairPrompt } from './prompt.ts';
@@ -48,6 +49,10 @@ export interface AskOptions extends RunLimits {
   /** Provider retries per call (default 2). */
   maxRetries?: number;
   abortSignal?: AbortSignal;
+  /** Mandatory retrievals (see `parsePolicy`, docs/policy.md): run before the model's first call; their pages must be cited. */
+  policy?: Policy;
+  /** With a policy: abstain when the answer cites none of a fired rule's required pages (default: only flag it). */
+  policyStrict?: boolean;
 }
 
 /** One model call as recorded in the trace. */
@@ -224,7 +229,7 @@ export class RunRecorder {
     draft: ModelAnswer | undefined,
     stopReason: StopReason,
     started: number,
-    review?: (answer: Answer) => { answer: Answer; policy: PolicyTrace; abstainReason?: string },
+    review?: PolicyReview,
   ): AgentRun {
     const directAllowed = this.calls[0]?.toolChoice === 'auto';
     const verified = finalizeAnswer(draft, session, this.errors, directAllowed);

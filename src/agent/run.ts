@@ -1,9 +1,7 @@
 import type { ModelMessage } from 'ai';
 import type { IndexBackend } from '../index/types.ts';
-import type { Answer } from './answer.ts';
 import type { RequestedToolCall } from './model-call.ts';
-import type { Policy } from './policy.ts';
-import { checkPolicyCitations, runPolicyRetrievals } from './policy-run.ts';
+import { startPolicy } from './policy-run.ts';
 import { buildSystemPrompt } from './prompt.ts';
 import { RunRecorder, type AgentRun, type AskOptions } from './run-state.ts';
 import { SearchSession, type ToolOutcome } from './search-session.ts';
@@ -32,10 +30,6 @@ export interface AgenticRunOptions extends AskOptions {
   stopWhen?: StopCondition[];
   /** Weak-match threshold of search_docs (see docs/calibration.md). */
   weakScore?: number;
-  /** Mandatory retrievals (see `parsePolicy`, docs/policy.md): run before the model's first call, their pages must be cited. */
-  policy?: Policy;
-  /** With a policy: abstain when the answer cites none of a fired rule's required pages (default: only flag it). */
-  policyStrict?: boolean;
 }
 
 /**
@@ -63,11 +57,7 @@ export async function agenticRun(question: string, options: AgenticRunOptions): 
   ];
   recorder.emit({ type: 'run-start', question });
   // Mandatory retrievals run in code, before the model's first call, whatever the model.
-  const required = options.policy ? await runPolicyRetrievals(options.policy, question, session, recorder.emit) : undefined;
-  recorder.messages.push(...(required?.messages ?? []));
-  const review = required
-    ? (answer: Answer) => checkPolicyCitations(answer, required.firings, { strict: options.policyStrict, source: options.policy?.source })
-    : undefined;
+  const review = await startPolicy(options, question, session, recorder);
 
   for (;;) {
     const forcedBy = firstStop(conditions, { session, modelCalls: recorder.calls.length });
