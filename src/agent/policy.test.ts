@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AtlasError } from '../errors.ts';
 import { matchingRules, parsePolicy } from './policy.ts';
@@ -127,5 +128,21 @@ describe('matchingRules', () => {
       ['top-two', 'delivery'],
     ]);
     expect(names('What are your opening hours?')).toEqual([]);
+  });
+});
+
+describe('the allergy example policy', () => {
+  const file = new URL('../../examples/allergy/policy.yaml', import.meta.url);
+  const policy = parsePolicy(readFileSync(file, 'utf8'), 'examples/allergy/policy.yaml');
+  const fires = (question: string) => matchingRules(policy, question).map(({ matched }) => matched);
+
+  it('fires on allergy questions worded in different ways, and not on other questions', () => {
+    expect(fires('My son has a tree-nut allergy. Is your Christmas plum cake from Aundh safe for him?')).toEqual(['allergy']);
+    expect(fires('Is the stollen OK for someone allergic to peanuts?')).toEqual(['allergic']);
+    expect(fires('Does the brownie box contain nuts?')).toEqual(['nuts']);
+    expect(fires('Which cakes are nut-free?')).toEqual(['nut-free']);
+    expect(fires('What allergens are in the gingerbread?')).toEqual(['allergen']);
+    expect(fires('Do you deliver to Baner on Sundays?')).toEqual([]);
+    expect(fires('How long do I bake the plum cake?')).toEqual([]);
   });
 });
