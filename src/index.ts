@@ -20,6 +20,8 @@ export { ABSTAIN_TEXT, type Answer, type Citation, type DroppedCitation } from '
 export { SearchSession, type SearchStep, type ReadStep } from './agent/search-session.ts';
 export { chunkBudget, maxSteps, noNewEvidence, searchBudget, type StopCondition, type StopReason } from './agent/stop-conditions.ts';
 export { verifyCitations } from './agent/citations.ts';
+export { matchingRules, parsePolicy, type MatchedRule, type Policy, type PolicyRequire, type PolicyRule, type PolicyWhen } from './agent/policy.ts';
+export { checkPolicyCitations, runPolicyRetrievals, type PolicyFiring, type PolicyFlag, type PolicyTrace } from './agent/policy-run.ts';
 export type { RunEvent, RunEventHandler } from './agent/events.ts';
 export { createOfflineModel, type OfflineModelOptions } from './agent/offline/index.ts';
 export { defaultModelSpec, resolveModel, type ResolvedModel } from './models/index.ts';

@@ -1,4 +1,5 @@
 import type { IndexBackend } from '../index/types.ts';
+import { policySearchCount, startPolicy } from './policy-run.ts';
 import { buildSystemPrompt } from './prompt.ts';
 import { RunRecorder, type AgentRun, type AskOptions } from './run-state.ts';
 import { SearchSession } from './search-session.ts';
@@ -20,13 +21,15 @@ export interface ClassicAskOptions extends AskOptions {
  */
 export async function classicAsk(question: string, options: ClassicAskOptions): Promise<AgentRun> {
   const k = options.k ?? 5;
-  const session = new SearchSession({ index: options.index, filter: options.filter, principal: options.principal, maxSearches: 1, k });
+  // A policy's required searches come on top of the one retrieval.
+  const session = new SearchSession({ index: options.index, filter: options.filter, principal: options.principal, maxSearches: 1 + policySearchCount(options.policy), k });
   const recorder = new RunRecorder(options, buildSystemPrompt({ maxSearches: 1, filter: options.filter }), question);
   const started = recorder.startedAt;
   recorder.emit({ type: 'run-start', question });
+  const review = await startPolicy(options, question, session, recorder);
   recorder.emit({ type: 'search-start', query: question });
   const outcome = await session.searchDocs({ query: question }, { fullText: true });
-  const step = session.steps[0];
+  const step = session.steps.at(-1);
   if (step) recorder.emit({ type: 'search-end', step });
   const toolCallId = 'classic-retrieval';
   recorder.messages.push(
@@ -45,5 +48,5 @@ export async function classicAsk(question: string, options: ClassicAskOptions): 
   );
   const answerOutcome = await recorder.call('none');
   const draft = await recorder.answerFrom(answerOutcome);
-  return recorder.finish(question, session, draft, recorder.failure ?? 'model-done', started);
+  return recorder.finish(question, session, draft, recorder.failure ?? 'model-done', started, review);
 }

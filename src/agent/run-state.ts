@@ -4,6 +4,8 @@ import { abstention, type Answer, type DroppedCitation, type ModelAnswer } from 
 import { verifyCitations } from './citations.ts';
 import { costOf, type ModelPrice } from './cost.ts';
 import type { EvidenceSource } from './evidence.ts';
+import type { Policy } from './policy.ts';
+import type { PolicyReview, PolicyTrace } from './policy-run.ts';
 import type { RunEventHandler } from './events.ts';
 import { callModel, secondsText, type ModelCallOutcome, type ToolChoice } from './model-call.ts';
 import { repairPrompt } from './prompt.ts';
@@ -49,6 +51,10 @@ export interface AskOptions extends RunLimits {
   /** Provider retries per call (default 2). */
   maxRetries?: number;
   abortSignal?: AbortSignal;
+  /** Mandatory retrievals (see `parsePolicy`, docs/policy.md): run before the model's first call; their pages must be cited. */
+  policy?: Policy;
+  /** With a policy: abstain when the answer cites none of a fired rule's required pages (default: only flag it). */
+  policyStrict?: boolean;
 }
 
 /** One model call as recorded in the trace. */
@@ -88,6 +94,8 @@ export interface RunTrace {
   abstainReason?: string;
   /** Provider faults, malformed output and repairs, in order. */
   errors: string[];
+  /** The rules of the run's policy that fired, and its flags; absent when the run had no policy. */
+  policy?: PolicyTrace;
 }
 
 export interface RunUsage {
@@ -213,10 +221,24 @@ export class RunRecorder {
     return repaired.kind === 'answer' ? repaired.answer : undefined;
   }
 
-  /** Verifies citations and builds the finished run. */
-  finish(question: string, session: SearchSession, draft: ModelAnswer | undefined, stopReason: StopReason, started: number): AgentRun {
+  /**
+   * Verifies citations and builds the finished run; `review` (the policy check) sees the
+   * verified answer and may replace it with an abstention.
+   */
+  finish(
+    question: string,
+    session: SearchSession,
+    draft: ModelAnswer | undefined,
+    stopReason: StopReason,
+    started: number,
+    review?: PolicyReview,
+  ): AgentRun {
     const directAllowed = this.calls[0]?.toolChoice === 'auto';
-    const { answer, dropped, abstainReason } = finalizeAnswer(draft, session, this.errors, directAllowed);
+    const verified = finalizeAnswer(draft, session, this.errors, directAllowed);
+    const reviewed = review?.(verified.answer);
+    const answer = reviewed?.answer ?? verified.answer;
+    const abstainReason = reviewed?.abstainReason ?? verified.abstainReason;
+    const { dropped } = verified;
     const usage = sumUsage(this.calls, this.options.price);
     const latencyMs = this.now() - started;
     const trace: RunTrace = {
@@ -236,6 +258,7 @@ export class RunRecorder {
       droppedCitations: dropped,
       ...(abstainReason ? { abstainReason } : {}),
       errors: this.errors,
+      ...(reviewed ? { policy: reviewed.policy } : {}),
     };
     this.emit({ type: 'answer', answer });
     this.emit({ type: 'run-end', stopReason, latencyMs });

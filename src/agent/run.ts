@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai';
 import type { IndexBackend } from '../index/types.ts';
 import type { RequestedToolCall } from './model-call.ts';
+import { startPolicy } from './policy-run.ts';
 import { buildSystemPrompt } from './prompt.ts';
 import { RunRecorder, type AgentRun, type AskOptions } from './run-state.ts';
 import { SearchSession, type ToolOutcome } from './search-session.ts';
@@ -56,6 +57,8 @@ export async function agenticRun(question: string, options: AgenticRunOptions): 
     maxSteps(options.maxSteps ?? 10),
   ];
   recorder.emit({ type: 'run-start', question });
+  // Mandatory retrievals run in code, before the model's first call, whatever the model.
+  const review = await startPolicy(options, question, session, recorder);
 
   for (;;) {
     const forcedBy = firstStop(conditions, { session, modelCalls: recorder.calls.length });
@@ -68,7 +71,7 @@ export async function agenticRun(question: string, options: AgenticRunOptions): 
     const draft = await recorder.answerFrom(outcome);
     // A failed last call (provider fault, timeout, deadline) names the stop, also on a forced answer.
     const stopReason: StopReason = recorder.failure ?? forcedBy ?? 'model-done';
-    return recorder.finish(question, session, draft, stopReason, started);
+    return recorder.finish(question, session, draft, stopReason, started, review);
   }
 }
 

@@ -7,6 +7,7 @@ import type { CliIO } from './io.ts';
 import { cliModel } from './model-option.ts';
 import { nonEmpty } from './option-values.ts';
 import { cliFilter, groupsOption, labelOption } from './access-options.ts';
+import { readPolicyFile } from './policy-option.ts';
 import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
 import { releaseLineNotes } from './release-lines.ts';
 import { requireIndex } from './require-index.ts';
@@ -25,6 +26,8 @@ interface AskOptions {
   timeout?: number;
   /** ms, from `--deadline <seconds>`. */
   deadline?: number;
+  policy?: string;
+  strict?: boolean;
 }
 
 /** The model specs as the help of ask and eval lists them. */
@@ -49,11 +52,17 @@ export function registerAskCommand(program: Command, io: CliIO): void {
     .addOption(timeoutOption())
     .addOption(deadlineOption())
     .addOption(dbOption())
+    .option('--policy <file>', 'policy file of mandatory retrievals (YAML, see docs/policy.md)', nonEmpty('--policy', 'examples/allergy/policy.yaml'))
+    .option('--strict', 'with --policy: abstain when the answer cites none of the pages a fired rule requires')
     .option('--json', 'print the whole run as JSON')
     .action(async (question: string, options: AskOptions) => {
       if (options.firstTurn !== 'required' && options.firstTurn !== 'auto') {
         throw new AtlasError('usage', `Atlas: --first-turn must be "required" or "auto", got "${options.firstTurn}".`);
       }
+      if (options.strict && !options.policy) {
+        throw new AtlasError('usage', 'Atlas: --strict applies to a policy; pass --policy FILE with it (e.g. --policy examples/allergy/policy.yaml), or drop --strict.');
+      }
+      const policy = options.policy ? readPolicyFile(io, options.policy) : undefined;
       const limits = resolveRunLimits(io.env, options);
       const filter = cliFilter(io.env, options);
       await requireIndex(io, options.db);
@@ -72,6 +81,7 @@ export function registerAskCommand(program: Command, io: CliIO): void {
           now: io.now,
           ...limits,
           ...(filter ? { filter } : {}),
+          ...(policy ? { policy, policyStrict: options.strict === true } : {}),
           onEvent: (event) => progress(io, event),
         });
         io.stdout(options.json ? `${JSON.stringify({ model: spec, ...run, notes })}\n` : formatRun(run, spec));
@@ -128,6 +138,12 @@ export function formatRun(run: AgentRun, modelSpec: string): string {
     lines.push('');
   }
   lines.push('Trace:');
+  for (const firing of trace.policy?.fired ?? []) {
+    const required = 'search' in firing.require ? `search "${firing.require.search}"` : `docs ${firing.require.docs.join(', ')}`;
+    const missing = firing.missingDocIds.length > 0 ? `, not found: ${firing.missingDocIds.join(', ')}` : '';
+    lines.push(`  policy rule "${firing.rule}" fired on "${firing.matched}": ${required} -> required: ${firing.requiredDocIds.join(', ') || 'none found'}${missing}; cited: ${firing.cited ? 'yes' : 'no'}`);
+  }
+  if (trace.policy && trace.policy.flags.length > 0) lines.push(`  policy flags: ${trace.policy.flags.join(', ')}`);
   trace.steps.forEach((step, position) => {
     const version = step.filter.version ? ` [version ${step.filter.version}]` : '';
     const page = step.page === undefined || step.page === 1 ? '' : ` [page ${step.page}]`;

@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parsePolicy, type Policy } from '../agent/policy.ts';
+import { AtlasError } from '../errors.ts';
+import type { CliIO } from './io.ts';
+
+/**
+ * Reads and validates the policy file of `--policy FILE` (relative to the CLI's cwd). A file
+ * that cannot be read, or is invalid, is a usage error naming the file and the fix.
+ *
+ * @example
+ * const policy = readPolicyFile(io, 'examples/allergy/policy.yaml'); // { rules: [...], source: 'examples/allergy/policy.yaml' }
+ */
+export function readPolicyFile(io: CliIO, file: string): Policy {
+  let text: string;
+  try {
+    text = readFileSync(path.resolve(io.cwd, file), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : String((error as Error).message);
+    throw new AtlasError('usage', `Atlas: cannot read the policy file ${JSON.stringify(file)}: ${why}${code ? ` (${code})` : ''}. Pass the path of a YAML policy, e.g. atlas ask --policy examples/allergy/policy.yaml.`);
+  }
+  return parsePolicy(text, file);
+}
