@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { agenticRun } from '../agent/run.ts';
+import { ROUTES, routedAsk, type Route } from '../agent/route.ts';
 import type { AgentRun } from '../agent/run-state.ts';
 import type { RunEvent } from '../agent/events.ts';
 import { AtlasError } from '../errors.ts';
@@ -16,6 +16,7 @@ interface AskOptions {
   maxSearches: number;
   version?: string;
   firstTurn: string;
+  route: string;
   db: string;
   json?: boolean;
   /** ms, from `--timeout <seconds>`. */
@@ -28,7 +29,7 @@ interface AskOptions {
 export const MODEL_SPEC_HELP = 'offline | openai:<id> | anthropic:<id> | ollama:<id> | openai-compatible:<baseURL>#<id>';
 
 /**
- * `atlas ask "<question>"`: the agentic loop, with live progress on stderr. Exits 1 when the run
+ * `atlas ask "<question>"`: the agentic loop (or `--route classic|auto`, see `routedAsk`), with live progress on stderr. Exits 1 when the run
  * ended without an answer because the model failed (stopReason `error`, `timeout` or
  * `deadline`), with the cause on stderr; the run is still printed (text or `--json`).
  */
@@ -41,6 +42,7 @@ export function registerAskCommand(program: Command, io: CliIO): void {
     .option('--max-searches <n>', 'search budget', positiveInt('--max-searches'), 6)
     .addOption(versionOption())
     .option('--first-turn <policy>', 'required (always search first) or auto (may answer directly)', 'required')
+    .option('--route <route>', 'agentic (the loop), classic (one retrieval, one call) or auto (classic, escalating to the agent when its answer fails a check)', 'agentic')
     .addOption(timeoutOption())
     .addOption(deadlineOption())
     .addOption(dbOption())
@@ -48,6 +50,9 @@ export function registerAskCommand(program: Command, io: CliIO): void {
     .action(async (question: string, options: AskOptions) => {
       if (options.firstTurn !== 'required' && options.firstTurn !== 'auto') {
         throw new AtlasError('usage', `Atlas: --first-turn must be "required" or "auto", got "${options.firstTurn}".`);
+      }
+      if (!(ROUTES as readonly string[]).includes(options.route)) {
+        throw new AtlasError('usage', `Atlas: --route must be "classic", "agentic" or "auto", got "${options.route}".`);
       }
       const limits = resolveRunLimits(io.env, options);
       await requireIndex(io, options.db);
@@ -57,7 +62,8 @@ export function registerAskCommand(program: Command, io: CliIO): void {
       try {
         const notes = await releaseLineNotes(index, options.version);
         for (const note of notes) io.stderr(`atlas: note: ${note}\n`);
-        run = await agenticRun(question, {
+        run = await routedAsk(question, {
+          route: options.route as Route,
           model,
           index,
           price,
@@ -122,6 +128,8 @@ export function formatRun(run: AgentRun, modelSpec: string): string {
     lines.push('');
   }
   lines.push('Trace:');
+  if (run.route) lines.push(`  route: ${run.route} (${run.routeReason ?? 'no reason recorded'})`);
+  if (run.escalatedFrom) lines.push(`  classic pass set aside: searches ${run.escalatedFrom.trace.steps.length}, calls ${run.escalatedFrom.usage.modelCalls}, ${(run.escalatedFrom.latencyMs / 1000).toFixed(2)} s (counted below)`);
   trace.steps.forEach((step, position) => {
     const version = step.filter.version ? ` [version ${step.filter.version}]` : '';
     const page = step.page === undefined || step.page === 1 ? '' : ` [page ${step.page}]`;
