@@ -61,10 +61,22 @@ describe('routedAsk on scripted models', () => {
     expect(none.routeReason).toBe('escalated: classic retrieval matched nothing');
   });
 
-  it('escalates a question of several parts even when classic found a strong match', async () => {
+  it('escalates a question of several parts when the classic answer leaves a part unsaid, even on a strong match', async () => {
     const model = createScriptedModel([goodAnswer, search('payload'), goodAnswer]);
     const run = await routedAsk('Which error is ORB-1202 and what should the step return instead?', { model, index: memory, weakScore: 0 });
-    expect(run.routeReason).toBe('escalated: the question has 2 parts');
+    expect(run.routeReason).toBe('escalated: the classic answer covers 67% of the terms of the part "Which error is ORB-1202"');
+    const shape = await routedAsk('Which error is ORB-1202 and what should the step return instead?', {
+      model: createScriptedModel([goodAnswer, search('payload'), goodAnswer]),
+      index: memory,
+      escalateWhen: [multiPartQuestion()],
+    });
+    expect(shape.routeReason).toBe('escalated: the question has 2 parts');
+  });
+
+  it('keeps a classic answer that speaks to every part of a two-part question', async () => {
+    const covering = { answer: { text: 'ORB-1202 is the error PayloadTooLarge.', citations: [{ doc_id: 'error-codes', quote: 'ORB-1202 PayloadTooLarge' }] } };
+    const run = await routedAsk('What is ORB-1202 and which error is PayloadTooLarge?', { model: createScriptedModel([covering]), index: memory, weakScore: 0 });
+    expect([run.route, run.routeReason]).toEqual(['classic', 'classic passed every check (best score 9.00, 1 citation verified)']);
   });
 
   it('takes custom checks; the first that fires names the reason', async () => {
@@ -127,7 +139,7 @@ describe('routedAsk auto on Orbit with the offline planner', () => {
     const question = 'A flow step that returns a big query result fails after finishing its work; which error is it and what should the step return instead?';
     const run = await routedAsk(question, { model: createOfflineModel(), index });
     expect(run.route).toBe('agentic');
-    expect(run.routeReason).toBe('escalated: the question has 3 parts');
+    expect(run.routeReason).toBe('escalated: the classic answer covers 78% of the terms of the part "A flow step that returns a big query result fails after finishing its work"');
     expect(run.trace.steps.length).toBeGreaterThan(1);
     expect(run.escalatedFrom?.trace.steps).toHaveLength(1);
   });
