@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSqliteIndex } from '../index/sqlite.ts';
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { compareCases } from './cases.ts';
-import { runCompare } from './compare.ts';
+import { autoRouting, runCompare } from './compare.ts';
+import type { CaseResult } from './cases.ts';
 import { loadDataset } from './dataset.ts';
 import type { CompareReport } from './report-json.ts';
 import { recordingIO, runEval, TINY, TINY_SCRIPTS } from './test-cli.ts';
@@ -210,6 +211,27 @@ describe('atlas eval compare (scripted model, tiny dataset)', () => {
     ]);
     expect(agentic[1]?.run.trace.errors.join('; ')).toContain('rate limited (429)');
     expect(result.buckets).toEqual({ retrieval: 0, ranking: 0, generation: 0, planning: 0, error: 1 });
+  });
+});
+
+describe('autoRouting', () => {
+  it('counts routes and groups escalation reasons with their numbers and quoted parts elided', () => {
+    const results = [
+      { route: 'classic', routeReason: 'classic passed every check (best score 12.00, 1 citation verified)' },
+      { route: 'agentic', routeReason: 'escalated: the classic answer covers 50% of the terms of the part "where was he born"' },
+      { route: 'agentic', routeReason: 'escalated: the classic answer covers 67% of the terms of the part "which error is it"' },
+      { route: 'agentic', routeReason: 'escalated: classic best score 3.10 is below the weak threshold 9.2' },
+      {},
+    ].map((run) => ({ run }) as unknown as CaseResult);
+    expect(autoRouting(results)).toEqual({
+      classic: 1,
+      agentic: 3,
+      failed: 1,
+      reasons: [
+        { reason: 'the classic answer covers N% of the terms of the part "…"', cases: 2 },
+        { reason: 'classic best score N is below the weak threshold N', cases: 1 },
+      ],
+    });
   });
 });
 

@@ -182,7 +182,7 @@ export interface AutoRouting {
   agentic: number;
   /** Cases whose run threw even after the retry (no route recorded). */
   failed: number;
-  /** Escalations per reason, numbers written N so that like reasons group, most frequent first. */
+  /** Escalations per reason, numbers written N and quoted text "…" so that like reasons group, most frequent first. */
   reasons: Array<{ reason: string; cases: number }>;
 }
 
@@ -202,7 +202,7 @@ export function autoRouting(results: CaseResult[]): AutoRouting {
       else failed += 1;
       continue;
     }
-    const reason = (run.routeReason ?? 'no reason recorded').replace(/^escalated: /, '').replace(/\d+(?:\.\d+)?/g, 'N');
+    const reason = (run.routeReason ?? 'no reason recorded').replace(/^escalated: /, '').replace(/"[^"]*"/g, '"…"').replace(/\d+(?:\.\d+)?/g, 'N');
     counts.set(reason, (counts.get(reason) ?? 0) + 1);
   }
   const reasons = [...counts].map(([reason, cases]) => ({ reason, cases })).sort((a, b) => b.cases - a.cases || a.reason.localeCompare(b.reason));
