@@ -46,6 +46,22 @@ describe('routedAsk on scripted models', () => {
     expect(run.latencyMs).toBe(run.escalatedFrom!.latencyMs + 50);
   });
 
+  it('shows event consumers one run: the kept answer, or one run-start and only the agent\'s answer', async () => {
+    const kept: string[] = [];
+    await routedAsk('What is ORB-1202?', { model: createScriptedModel([goodAnswer]), index: memory, weakScore: 0, onEvent: (event) => kept.push(event.type) });
+    expect(kept).toEqual(['run-start', 'search-start', 'search-end', 'answer', 'run-end']);
+    const escalated: string[] = [];
+    const model = createScriptedModel([{ answer: { text: '', citations: [], abstained: true } }, search('payload limit'), goodAnswer]);
+    const run = await routedAsk('What is ORB-1202?', {
+      model,
+      index: memory,
+      weakScore: 0,
+      onEvent: (event) => escalated.push(event.type === 'answer' ? `answer abstained=${event.answer.abstained}` : event.type),
+    });
+    expect(run.route).toBe('agentic');
+    expect(escalated).toEqual(['run-start', 'search-start', 'search-end', 'search-start', 'search-end', 'answer abstained=false', 'run-end']);
+  });
+
   it('escalates when a classic citation fails verification', async () => {
     const badQuote = { answer: { text: 'It is fine.', citations: [{ doc_id: 'error-codes', quote: 'ORB-1202 is harmless' }, goodAnswer.answer.citations[0]!] } };
     const model = createScriptedModel([badQuote, search('ORB-1202'), goodAnswer]);

@@ -2,6 +2,7 @@ import { AtlasError } from '../errors.ts';
 import { classicAsk } from './classic.ts';
 import { analyzeQuestion } from './offline/question.ts';
 import { contentTerms } from './offline/text.ts';
+import type { RunEvent } from './events.ts';
 import { agenticRun, type AgenticRunOptions } from './run.ts';
 import { DEFAULT_RUN_DEADLINE_MS, type AgentRun } from './run-state.ts';
 import { DEFAULT_WEAK_SCORE } from './search-session.ts';
@@ -113,9 +114,10 @@ export type RoutedRun = AgentRun & Required<Pick<AgentRun, 'route' | 'routeReaso
  * Answers through the route asked for. `classic` is one `classicAsk`; `agentic` is `agenticRun`;
  * `auto` runs classic first and escalates to the agent when a check fires (by default: classic
  * abstained, a citation failed, the best score is below the weak threshold, or the question
- * composes facts and the answer leaves a part's terms unsaid). An escalated run is the agent's run with the classic run kept in
- * `escalatedFrom`; its usage and latency include the classic pass, and the agent gets what is
- * left of the deadline.
+ * composes facts and the answer leaves a part's terms unsaid). An escalated run is the agent's
+ * run with the classic run kept in `escalatedFrom`; its usage and latency include the classic
+ * pass, and the agent gets what is left of the deadline. `onEvent` sees one run: one run-start,
+ * the searches of both passes, and only the answer that is returned.
  *
  * @example
  * const run = await routedAsk('What is ORB-1202?', { model, index, route: 'auto' });
@@ -132,15 +134,30 @@ export async function routedAsk(question: string, options: RoutedAskOptions): Pr
     throw new AtlasError('usage', `Atlas: classicK must be a positive whole number of passages, got ${String(classicK)}. Pass e.g. classicK: ${DEFAULT_ROUTE_CLASSIC_K}.`);
   }
   if (route === 'agentic') return { ...(await agenticRun(question, options)), route, routeReason: 'route agentic was asked for' };
-  const classic = await classicAsk(question, { ...options, k: classicK });
-  if (route === 'classic') return { ...classic, route, routeReason: 'route classic was asked for' };
+  if (route === 'classic') return { ...(await classicAsk(question, { ...options, k: classicK })), route, routeReason: 'route classic was asked for' };
 
+  // One run for event consumers: classic's answer and run-end wait for the decision, and an
+  // escalated run does not start twice.
+  const onEvent = options.onEvent;
+  const held: RunEvent[] = [];
+  const classic = await classicAsk(question, {
+    ...options,
+    k: classicK,
+    ...(onEvent ? { onEvent: (event: RunEvent) => (event.type === 'answer' || event.type === 'run-end' ? held.push(event) : onEvent(event)) } : {}),
+  });
   const context: RouteContext = { question, classic, weakScore: options.weakScore ?? DEFAULT_WEAK_SCORE };
   const reason = firstReason(options.escalateWhen ?? defaultRouteChecks(), context);
-  if (reason === undefined) return { ...classic, route: 'classic', routeReason: keptReason(classic) };
+  if (reason === undefined) {
+    for (const event of held) onEvent?.(event);
+    return { ...classic, route: 'classic', routeReason: keptReason(classic) };
+  }
 
   const deadlineMs = (options.deadlineMs ?? DEFAULT_RUN_DEADLINE_MS) - classic.latencyMs;
-  const agentic = await agenticRun(question, { ...options, deadlineMs });
+  const agentic = await agenticRun(question, {
+    ...options,
+    deadlineMs,
+    ...(onEvent ? { onEvent: (event: RunEvent) => (event.type === 'run-start' ? undefined : onEvent(event)) } : {}),
+  });
   return {
     ...agentic,
     usage: {
