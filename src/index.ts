@@ -14,6 +14,20 @@ export { createSqliteIndex, type SqliteIndexOptions } from './index/sqlite.ts';
 export type { Hit, IndexBackend, IngestReport, Principal, SearchFilter, SearchOptions } from './index/types.ts';
 export { agenticRun, type AgenticRunOptions } from './agent/run.ts';
 export { classicAsk, type ClassicAskOptions } from './agent/classic.ts';
+export {
+  citationsFailed,
+  classicAbstained,
+  defaultRouteChecks,
+  multiPartQuestion,
+  routedAsk,
+  uncoveredPart,
+  weakRetrieval,
+  type Route,
+  type RouteCheck,
+  type RouteContext,
+  type RoutedAskOptions,
+  type RoutedRun,
+} from './agent/route.ts';
 export type { AgentRun, ModelCallRecord, RunTrace, RunUsage } from './agent/run-state.ts';
 export { costOf, type ModelPrice } from './agent/cost.ts';
 export { ABSTAIN_TEXT, type Answer, type Citation, type DroppedCitation } from './agent/answer.ts';

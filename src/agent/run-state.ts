@@ -112,6 +112,12 @@ export interface AgentRun {
   trace: RunTrace;
   usage: RunUsage;
   latencyMs: number;
+  /** Set by `routedAsk`: the arm whose answer this is. */
+  route?: 'classic' | 'agentic';
+  /** Set by `routedAsk`: why that arm answered (the check that escalated, or that classic passed every check). */
+  routeReason?: string;
+  /** Route `auto` escalated: the classic run set aside (its usage and latency are counted in this run's). */
+  escalatedFrom?: AgentRun;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { agenticRun } from '../agent/run.ts';
+import { ROUTES, routedAsk, type Route } from '../agent/route.ts';
 import type { AgentRun } from '../agent/run-state.ts';
 import type { RunEvent } from '../agent/events.ts';
 import { AtlasError } from '../errors.ts';
@@ -20,6 +20,7 @@ interface AskOptions {
   label?: Record<string, string[]>;
   groups?: string[];
   firstTurn: string;
+  route: string;
   db: string;
   json?: boolean;
   /** ms, from `--timeout <seconds>`. */
@@ -34,7 +35,7 @@ interface AskOptions {
 export const MODEL_SPEC_HELP = 'offline | openai:<id> | anthropic:<id> | ollama:<id> | openai-compatible:<baseURL>#<id>';
 
 /**
- * `atlas ask "<question>"`: the agentic loop, with live progress on stderr. Exits 1 when the run
+ * `atlas ask "<question>"`: the agentic loop (or `--route classic|auto`, see `routedAsk`), with live progress on stderr. Exits 1 when the run
  * ended without an answer because the model failed (stopReason `error`, `timeout` or
  * `deadline`), with the cause on stderr; the run is still printed (text or `--json`).
  */
@@ -49,6 +50,7 @@ export function registerAskCommand(program: Command, io: CliIO): void {
     .addOption(labelOption())
     .addOption(groupsOption())
     .option('--first-turn <policy>', 'required (always search first) or auto (may answer directly)', 'required')
+    .option('--route <route>', 'agentic (the loop), classic (one retrieval, one call) or auto (classic, escalating to the agent when its answer fails a check)', 'agentic')
     .addOption(timeoutOption())
     .addOption(deadlineOption())
     .addOption(dbOption())
@@ -58,6 +60,9 @@ export function registerAskCommand(program: Command, io: CliIO): void {
     .action(async (question: string, options: AskOptions) => {
       if (options.firstTurn !== 'required' && options.firstTurn !== 'auto') {
         throw new AtlasError('usage', `Atlas: --first-turn must be "required" or "auto", got "${options.firstTurn}".`);
+      }
+      if (!(ROUTES as readonly string[]).includes(options.route)) {
+        throw new AtlasError('usage', `Atlas: --route must be "classic", "agentic" or "auto", got "${options.route}".`);
       }
       if (options.strict && !options.policy) {
         throw new AtlasError('usage', 'Atlas: --strict applies to a policy; pass --policy FILE with it (e.g. --policy examples/allergy/policy.yaml), or drop --strict.');
@@ -72,7 +77,8 @@ export function registerAskCommand(program: Command, io: CliIO): void {
       try {
         const notes = await releaseLineNotes(index, options.version);
         for (const note of notes) io.stderr(`atlas: note: ${note}\n`);
-        run = await agenticRun(question, {
+        run = await routedAsk(question, {
+          route: options.route as Route,
           model,
           index,
           price,
@@ -138,6 +144,8 @@ export function formatRun(run: AgentRun, modelSpec: string): string {
     lines.push('');
   }
   lines.push('Trace:');
+  if (run.route) lines.push(`  route: ${run.route} (${run.routeReason ?? 'no reason recorded'})`);
+  if (run.escalatedFrom) lines.push(`  classic pass set aside: searches ${run.escalatedFrom.trace.steps.length}, calls ${run.escalatedFrom.usage.modelCalls}, ${(run.escalatedFrom.latencyMs / 1000).toFixed(2)} s (counted below)`);
   for (const firing of trace.policy?.fired ?? []) {
     const required = 'search' in firing.require ? `search "${firing.require.search}"` : `docs ${firing.require.docs.join(', ')}`;
     const missing = firing.missingDocIds.length > 0 ? `, not found: ${firing.missingDocIds.join(', ')}` : '';

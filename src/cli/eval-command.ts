@@ -128,7 +128,7 @@ function registerCompare(evalCommand: Command, { io, deps, resolve }: EvalContex
   withCommonOptions(
     evalCommand
       .command('compare')
-      .description("Classic (k=5 and k = the agent's mean chunks) vs agentic on the same cases: recall, pass, correct, facts, abstain, cost, failure buckets."),
+      .description("Classic (k=5 and k = the agent's mean chunks) vs agentic vs auto (classic first, escalating to the agent) on the same cases: recall, pass, correct, facts, abstain, cost, failure buckets, auto routing."),
   )
     .option('--out <dir>', 'write report.json (every case with its trace) and report.html there', nonEmpty('--out', 'reports/'))
     .option('--budgets <list>', 'search budgets of the agentic budget sweep, e.g. 1,2,6', parseBudgets)

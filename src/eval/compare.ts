@@ -1,5 +1,6 @@
 import type { LanguageModel } from 'ai';
 import { classicAsk } from '../agent/classic.ts';
+import { routedAsk } from '../agent/route.ts';
 import { agenticRun } from '../agent/run.ts';
 import type { ModelPrice } from '../agent/cost.ts';
 import type { AgentRun, RunLimits } from '../agent/run-state.ts';
@@ -8,7 +9,7 @@ import type { IndexBackend } from '../index/types.ts';
 import { classifyFailure, distinctiveTerms, type FailureBucket } from './buckets.ts';
 import { caseFilter, runFailed, scoreRun, thrownRun, type CaseResult, type EvalCase } from './cases.ts';
 import { budgetRow, bucketCounts, compareRows, repeatSpread, type BudgetRow, type CompareRow, type RepeatSpread } from './compare-rows.ts';
-import { mean } from './metrics.ts';
+import { mean, searchCount } from './metrics.ts';
 import { runPool, withRetry, type Sleep } from './pool.ts';
 
 /** Options of {@link runCompare}. */
@@ -42,7 +43,7 @@ export interface CompareOptions {
 
 /** Everything the compare eval measured. */
 export interface CompareResult {
-  /** Arms in table order: `classic@5`, `classic@<fairK>` (unless it is 5), `agentic`. */
+  /** Arms in table order: `classic@5`, `classic@<fairK>` (unless it is 5), `agentic`, `auto`. */
   arms: string[];
   /** k of the fair classic arm: the agentic arm's mean chunks seen, rounded (at least 1). */
   fairK: number;
@@ -53,6 +54,8 @@ export interface CompareResult {
   /** Agentic cases that pass (cite a gold page) yet are not correct: facts missing, no bucket. */
   incomplete: Array<{ caseId: string; kind: string; missingFacts: number; facts: number }>;
   budgets: BudgetRow[];
+  /** What the `auto` arm did: cases answered by classic, cases escalated, and the escalations per reason (numbers as N). */
+  routing: AutoRouting;
   /** Present when repeat > 1. */
   repeats?: RepeatSpread[];
   /** Every case of every arm (agentic first), with its full run. */
@@ -62,13 +65,14 @@ export interface CompareResult {
 /** Runs a compare with these options will make at most (for a progress bar). */
 export function compareRunCount(options: Pick<CompareOptions, 'cases' | 'budgets' | 'repeat' | 'maxSearches'>): number {
   const extraBudgets = sweepBudgets(options).filter((budget) => budget !== (options.maxSearches ?? 6)).length;
-  return options.cases.length * (3 + Math.max(0, (options.repeat ?? 1) - 1) + extraBudgets);
+  return options.cases.length * (4 + Math.max(0, (options.repeat ?? 1) - 1) + extraBudgets);
 }
 
 /**
  * Runs classic and agentic answering on the same cases with the same Answer type and citation
  * check: the agentic arm first, then `classicAsk` at k=5 and at k = the agent's mean chunks
- * seen (so both arms see as much text), then the repeats and the budget sweep. A failed case
+ * seen (so both arms see as much text), then the `auto` arm (`routedAsk`: classic at that k,
+ * escalating to the agent when a check fails), then the repeats and the budget sweep. A failed case
  * is retried once after a backoff; one that still fails is recorded as failed, never dropped.
  *
  * @example
@@ -96,6 +100,13 @@ export async function runCompare(options: CompareOptions): Promise<CompareResult
     classic.push(...(await runArm(options, `classic@${k}`, (item) => classicAsk(item.question, { ...askOptions(options, item), index: options.index, k }))));
   }
 
+  // Classic at the fair k first, the agent when a check fails (routedAsk); its searches and chunks count both passes.
+  const auto = (
+    await runArm(options, 'auto', (item) =>
+      routedAsk(item.question, { ...askOptions(options, item), index: options.index, maxSearches, route: 'auto', classicK: fairK }),
+    )
+  ).map(withClassicPass);
+
   const passes = [agentic];
   for (let repeat = 1; repeat < (options.repeat ?? 1); repeat++) passes.push(await agenticPass(maxSearches));
   const budgets: BudgetRow[] = [];
@@ -103,8 +114,8 @@ export async function runCompare(options: CompareOptions): Promise<CompareResult
     budgets.push(budgetRow(budget, budget === maxSearches ? agentic : await agenticPass(budget)));
   }
 
-  const arms = [...classicKs.map((k) => `classic@${k}`), 'agentic'];
-  const cases = [...agentic, ...classic];
+  const arms = [...classicKs.map((k) => `classic@${k}`), 'agentic', 'auto'];
+  const cases = [...agentic, ...classic, ...auto];
   return {
     arms,
     fairK,
@@ -115,6 +126,7 @@ export async function runCompare(options: CompareOptions): Promise<CompareResult
       result.pass && !result.correct ? [{ caseId: result.caseId, kind: result.kind, missingFacts: result.missingFacts.length, facts: result.facts.length }] : [],
     ),
     budgets,
+    routing: autoRouting(auto),
     ...(passes.length > 1 ? { repeats: repeatSpread(passes) } : {}),
     cases,
   };
@@ -160,4 +172,46 @@ function bucketOf(result: CaseResult, terms: ReturnType<typeof distinctiveTerms>
     },
     terms,
   );
+}
+
+/** What the `auto` arm of a compare did. */
+export interface AutoRouting {
+  /** Cases the classic pass answered. */
+  classic: number;
+  /** Cases escalated to the agent. */
+  agentic: number;
+  /** Cases whose run threw even after the retry (no route recorded). */
+  failed: number;
+  /** Escalations per reason, numbers written N and quoted text "…" so that like reasons group, most frequent first. */
+  reasons: Array<{ reason: string; cases: number }>;
+}
+
+/**
+ * Counts of the `auto` arm's routes and escalation reasons.
+ *
+ * @example
+ * autoRouting(autoResults); // { classic: 30, agentic: 92, failed: 0, reasons: [{ reason: 'the question has N parts', cases: 60 }, ...] }
+ */
+export function autoRouting(results: CaseResult[]): AutoRouting {
+  const counts = new Map<string, number>();
+  let classic = 0;
+  let failed = 0;
+  for (const { run } of results) {
+    if (run.route !== 'agentic') {
+      if (run.route === 'classic') classic += 1;
+      else failed += 1;
+      continue;
+    }
+    const reason = (run.routeReason ?? 'no reason recorded').replace(/^escalated: /, '').replace(/"[^"]*"/g, '"…"').replace(/\d+(?:\.\d+)?/g, 'N');
+    counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  }
+  const reasons = [...counts].map(([reason, cases]) => ({ reason, cases })).sort((a, b) => b.cases - a.cases || a.reason.localeCompare(b.reason));
+  return { classic, agentic: results.length - classic - failed, failed, reasons };
+}
+
+/** An escalated auto case also spent the classic pass: its search and its chunks count (tokens and latency already do). */
+function withClassicPass(result: CaseResult): CaseResult {
+  const classic = result.run.escalatedFrom;
+  if (!classic) return result;
+  return { ...result, searches: result.searches + searchCount(classic), chunks: result.chunks + classic.trace.evidence.length };
 }

@@ -71,6 +71,10 @@ export function formatCompareReport(report: Omit<CompareReport, 'cases'>): strin
     const ids = report.incomplete.map((item) => `${item.caseId} (${item.missingFacts}/${item.facts})`);
     parts.push(`\nAgentic cases that pass but miss facts (missing/listed): ${report.incomplete.length}\n  ${ids.join(', ')}\n`);
   }
+  const { routing } = report;
+  const failed = routing.failed > 0 ? `, ${routing.failed} failed` : '';
+  parts.push(`\nAuto arm (classic at k = ${report.fairK} first): ${routing.classic} answered by classic, ${routing.agentic} escalated to the agent${failed}\n`);
+  for (const { reason, cases } of routing.reasons) parts.push(`  ${cases}: ${reason}\n`);
   if (report.budgets.length > 0) {
     parts.push(
       '\nBudget sweep (agentic):\n',

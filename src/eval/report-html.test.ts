@@ -51,8 +51,8 @@ describe('renderReportHtml', () => {
   });
 
   it('draws one bar per kind and arm with a value (recall is n/a where there is no gold)', () => {
-    // 5 kinds x 3 arms; the unanswerable kind has no recall bars.
-    expect(html.match(/<rect class="bar"/g)).toHaveLength(12 + 15);
+    // 5 kinds x 4 arms; the unanswerable kind has no recall bars.
+    expect(html.match(/<rect class="bar"/g)).toHaveLength(16 + 20);
     expect(html).toContain('<title>unanswerable / agentic: n/a</title>');
     expect(html).toContain('<title>multi_hop / agentic: 0.33</title>');
     expect(html).toContain('Cost per question (USD)');
@@ -60,9 +60,10 @@ describe('renderReportHtml', () => {
 
   it('lists the failed cases with their bucket, expandable to the trace', () => {
     // Agentic: 4 cases that do not pass, qa-1 that passes without its facts, and the hostile case
-    // (it fails in every arm); each classic arm: hop-1, version-1 and the hostile case.
-    expect(html.match(/<details class="case"/g)).toHaveLength(6 + 3 + 3);
-    expect(html).toContain('<h2>Failed cases (12: not passed or not correct)</h2>');
+    // (it fails in every arm); each classic arm: hop-1, version-1 and the hostile case; auto: the
+    // 4 agentic failures (all escalated) and the hostile case, while qa-1 keeps classic's full answer.
+    expect(html.match(/<details class="case"/g)).toHaveLength(6 + 3 + 3 + 5);
+    expect(html).toContain('<h2>Failed cases (17: not passed or not correct)</h2>');
     expect(html).toContain('<span class="bucket bucket-planning">planning</span> <code>hop-1</code>');
     expect(html).toContain('<tr><th>stop reason</th><td><code>model-done</code></td></tr>');
     expect(html).toContain('<tr><th>facts</th><td><ul><li><q>ORB-1202</q> or <q>PayloadTooLarge</q> <span class="note">missing</span></li><li><q>max_payload_kb</q> <span class="note">missing</span></li></ul></td></tr>');
@@ -94,7 +95,7 @@ describe('report.html in headless Chromium', () => {
       await page.setContent(html, { waitUntil: 'load' });
 
       const bars = page.locator('svg.chart rect.bar');
-      expect(await bars.count()).toBe(27);
+      expect(await bars.count()).toBe(36);
       await expect.poll(() => bars.first().isVisible()).toBe(true);
       const firstBar = await bars.first().boundingBox();
       expect(firstBar?.height).toBeGreaterThan(0);
