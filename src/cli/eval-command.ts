@@ -15,10 +15,12 @@ import type { CaseResult } from '../eval/cases.ts';
 import { runFailed } from '../eval/cases.ts';
 import { AtlasError } from '../errors.ts';
 import { MODEL_SPEC_HELP } from './ask-command.ts';
+import { cliFilter, groupsOption, labelOption } from './access-options.ts';
 import type { CliIO } from './io.ts';
 import { cliModel, type CliModel } from './model-option.ts';
 import { nonEmpty } from './option-values.ts';
 import { dbPath, positiveInt } from './options.ts';
+import { readPolicyFile } from './policy-option.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
 
 /** What the eval commands take from outside besides the IO; tests inject a scripted model and a fake sleep. */
@@ -40,6 +42,8 @@ interface CommonOptions {
   timeout?: number;
   /** ms, from `--deadline <seconds>`. */
   deadline?: number;
+  label?: Record<string, string[]>;
+  groups?: string[];
 }
 
 /** Loads `--data`, listing on stderr the pages `--skip-invalid` left out. */
@@ -91,6 +95,8 @@ function withCommonOptions(command: Command): Command {
     .option('--db <path>', 'index file to ingest into (default: a temporary in-memory index)', nonEmpty('--db', '.atlas/eval.db'))
     .addOption(timeoutOption())
     .addOption(deadlineOption())
+    .addOption(labelOption())
+    .addOption(groupsOption())
     .option('--concurrency <n>', 'runs in flight at once (default 4; 1 for the in-process offline model)', positiveInt('--concurrency'))
     .option('--skip-invalid', 'leave invalid pages of docs/ out (listed on stderr) instead of failing');
 }
@@ -105,6 +111,7 @@ function registerRetrieval(evalCommand: Command, { io, deps, resolve }: EvalCont
       const queries = requireFile(dataset, 'retrievalQueries');
       const chosen = options.arms.includes('agentic') ? resolve(options.model) : undefined;
       const bar = { label: 'eval retrieval', total: retrievalRunCount(queries, options.arms) };
+      const filter = cliFilter(io.env, options);
       const result = await withDatasetIndex(io, dataset, options.db, bar, (index, progress) =>
         runRetrievalEval({
           queries,
@@ -113,6 +120,7 @@ function registerRetrieval(evalCommand: Command, { io, deps, resolve }: EvalCont
           concurrency: concurrencyFor(options, chosen?.spec),
           now: io.now,
           limits: resolveRunLimits(io.env, options),
+          ...(filter ? { filter } : {}),
           ...(chosen ? { model: chosen.model, price: chosen.price } : {}),
           ...(options.maxSearches ? { maxSearches: options.maxSearches } : {}),
           ...(options.maxChunks ? { maxChunks: options.maxChunks } : {}),
@@ -134,7 +142,14 @@ function registerCompare(evalCommand: Command, { io, deps, resolve }: EvalContex
     .option('--budgets <list>', 'search budgets of the agentic budget sweep, e.g. 1,2,6', parseBudgets)
     .option('--repeat <n>', 'agentic passes, to report the spread between runs', positiveInt('--repeat'), 1)
     .option('--max-searches <n>', 'search budget of the agentic arm', positiveInt('--max-searches'), 6)
-    .action(async (options: CommonOptions & { out?: string; budgets?: number[]; repeat: number; maxSearches: number }) => {
+    .option('--policy <file>', 'a policy file every run applies (docs/policy.md)', nonEmpty('--policy', 'examples/allergy/policy.yaml'))
+    .option('--strict', 'with --policy: a run whose answer cites no required page abstains')
+    .action(async (options: CommonOptions & { out?: string; budgets?: number[]; repeat: number; maxSearches: number; policy?: string; strict?: boolean }) => {
+      if (options.strict && !options.policy) {
+        throw new AtlasError('usage', 'Atlas: --strict applies to a policy; pass --policy FILE with it (e.g. --policy examples/allergy/policy.yaml), or drop --strict.');
+      }
+      const policy = options.policy ? readPolicyFile(io, options.policy) : undefined;
+      const filter = cliFilter(io.env, options);
       const dataset = await loadData(io, options);
       const cases = compareCases(dataset);
       if (cases.length === 0) requireFile(dataset, 'retrievalQueries');
@@ -150,6 +165,8 @@ function registerCompare(evalCommand: Command, { io, deps, resolve }: EvalContex
           price,
           now: io.now,
           limits,
+          ...(filter ? { filter } : {}),
+          ...(policy ? { policy, policyStrict: options.strict === true } : {}),
           maxSearches: options.maxSearches,
           repeat: options.repeat,
           concurrency,
@@ -176,6 +193,7 @@ function registerDecisions(evalCommand: Command, { io, deps, resolve }: EvalCont
     const dataset = await loadData(io, options);
     const cases = requireFile(dataset, 'decisions');
     const limits = resolveRunLimits(io.env, options);
+    const filter = cliFilter(io.env, options);
     const { model, spec, price } = resolve(options.model);
     const report = await withDatasetIndex(io, dataset, options.db, { label: 'eval decisions', total: cases.length }, (index, progress) =>
       runDecisionEval({
@@ -185,6 +203,7 @@ function registerDecisions(evalCommand: Command, { io, deps, resolve }: EvalCont
         price,
         now: io.now,
         limits,
+        ...(filter ? { filter } : {}),
         concurrency: concurrencyFor(options, spec),
         ...(deps.sleep ? { sleep: deps.sleep } : {}),
         onCaseDone: () => progress.tick(),

@@ -49,9 +49,16 @@ export function compareCases(dataset: Pick<Dataset, 'retrievalQueries' | 'qaGold
   return [...retrieval, ...qa];
 }
 
-/** The version filter of a case, if any. */
-export function caseFilter(item: { version: string | null }): SearchFilter | undefined {
-  return item.version === null ? undefined : { version: item.version };
+/**
+ * The filter of a case: the run's own filter (labels, access groups of `--label`/`--groups`) with
+ * the case's release line, if any; undefined when neither sets anything.
+ *
+ * @example
+ * caseFilter({ version: '3.x' }, { principal: { groups: ['staff'] } }); // { principal: { groups: ['staff'] }, version: '3.x' }
+ */
+export function caseFilter(item: { version: string | null }, base: SearchFilter = {}): SearchFilter | undefined {
+  const filter: SearchFilter = { ...base, ...(item.version === null ? {} : { version: item.version }) };
+  return Object.keys(filter).length === 0 ? undefined : filter;
 }
 
 /** One arm's outcome on one case: the metrics of the compare table and the full run. */

@@ -3,9 +3,10 @@ import { classicAsk } from '../agent/classic.ts';
 import { routedAsk } from '../agent/route.ts';
 import { agenticRun } from '../agent/run.ts';
 import type { ModelPrice } from '../agent/cost.ts';
+import type { Policy } from '../agent/policy.ts';
 import type { AgentRun, RunLimits } from '../agent/run-state.ts';
 import type { Doc } from '../corpus/types.ts';
-import type { IndexBackend } from '../index/types.ts';
+import type { IndexBackend, SearchFilter } from '../index/types.ts';
 import { classifyFailure, distinctiveTerms, type FailureBucket } from './buckets.ts';
 import { caseFilter, runFailed, scoreRun, thrownRun, type CaseResult, type EvalCase } from './cases.ts';
 import { budgetRow, bucketCounts, compareRows, repeatSpread, type BudgetRow, type CompareRow, type RepeatSpread } from './compare-rows.ts';
@@ -15,6 +16,11 @@ import { runPool, withRetry, type Sleep } from './pool.ts';
 /** Options of {@link runCompare}. */
 export interface CompareOptions {
   cases: EvalCase[];
+  /** Labels and access groups every run is held to (the case's release line is added). */
+  filter?: SearchFilter;
+  /** A policy file every run applies (see agent/policy.ts), strict or not. */
+  policy?: Policy;
+  policyStrict?: boolean;
   /** The dataset's documents (their titles and headings judge the planning bucket). */
   docs: Doc[];
   index: IndexBackend;
@@ -137,11 +143,12 @@ function sweepBudgets(options: Pick<CompareOptions, 'budgets'>): number[] {
 }
 
 function askOptions(options: CompareOptions, item: EvalCase) {
-  const filter = caseFilter(item);
+  const filter = caseFilter(item, options.filter);
   return {
     model: options.model,
     price: options.price ?? null,
     ...options.limits,
+    ...(options.policy ? { policy: options.policy, policyStrict: options.policyStrict === true } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(filter ? { filter } : {}),
   };

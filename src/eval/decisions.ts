@@ -2,7 +2,7 @@ import type { LanguageModel } from 'ai';
 import { agenticRun } from '../agent/run.ts';
 import type { ModelPrice } from '../agent/cost.ts';
 import type { RunLimits } from '../agent/run-state.ts';
-import type { IndexBackend } from '../index/types.ts';
+import type { IndexBackend, SearchFilter } from '../index/types.ts';
 import { runFailed, thrownRun } from './cases.ts';
 import type { DecisionCase } from './dataset.ts';
 import { round3, searchCount } from './metrics.ts';
@@ -10,6 +10,8 @@ import { runPool, withRetry, type Sleep } from './pool.ts';
 
 /** Options of {@link runDecisionEval}. */
 export interface DecisionEvalOptions {
+  /** Labels and access groups every run is held to. */
+  filter?: SearchFilter;
   cases: DecisionCase[];
   index: IndexBackend;
   model: LanguageModel;
@@ -65,6 +67,7 @@ export async function runDecisionEval(options: DecisionEvalOptions): Promise<Dec
           price: options.price ?? null,
           firstTurn: 'auto',
           ...options.limits,
+          ...(options.filter ? { filter: options.filter } : {}),
           ...(options.now ? { now: options.now } : {}),
         }),
       { failed: runFailed, ...(options.sleep ? { sleep: options.sleep } : {}) },

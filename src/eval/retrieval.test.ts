@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli/main.ts';
+import type { SearchFilter } from '../index/types.ts';
+import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
+import { runRetrievalEval } from './retrieval.ts';
 import { recordingIO, runEval, TINY, TINY_SCRIPTS } from './test-cli.ts';
 import { createPolicyModel } from './test-model.ts';
 
@@ -141,5 +144,22 @@ describe('atlas eval retrieval (tiny dataset)', () => {
     const io = recordingIO();
     expect(await runCli(['eval', 'retrieval', '--data', TINY, '--arms', 'classic,vector'], io)).toBe(2);
     expect(io.err.join('')).toContain('--arms takes classic, agentic or both, got "classic,vector" (e.g. --arms classic,agentic).');
+  });
+});
+
+describe('runRetrievalEval with a run filter (--groups, --label)', () => {
+  const vault = makeDoc('vault', 'all', [['Vault', 'The vault rotation key is kept by the admins.']]);
+  const restricted = { ...vault, labels: { acl: ['admins'] }, chunks: vault.chunks.map((chunk) => ({ ...chunk, labels: { acl: ['admins'] } })) };
+  const index = createMemoryIndex([restricted, makeDoc('faq', 'all', [['FAQ', 'Ask the admins about the vault.']])]);
+  const queries = [{ id: 'q1', query: 'vault rotation key', kind: 'exact_term' as const, relevantDocIds: ['vault'], version: null, facts: [], line: 1 }];
+  const recallAt5 = async (filter?: SearchFilter) => {
+    const { rows } = await runRetrievalEval({ queries, index, arms: ['classic'], ...(filter ? { filter } : {}) });
+    return rows.find((row) => row.arm === 'classic@5' && row.kind === 'all')?.recall;
+  };
+
+  it('holds every search to the access groups: a restricted gold page counts only for a principal in its group', async () => {
+    expect(await recallAt5()).toBe(0);
+    expect(await recallAt5({ principal: { groups: ['staff'] } })).toBe(0);
+    expect(await recallAt5({ principal: { groups: ['admins'] } })).toBe(1);
   });
 });

@@ -2,7 +2,7 @@ import type { LanguageModel } from 'ai';
 import { agenticRun } from '../agent/run.ts';
 import type { ModelPrice } from '../agent/cost.ts';
 import type { RunLimits } from '../agent/run-state.ts';
-import type { IndexBackend } from '../index/types.ts';
+import type { IndexBackend, SearchFilter } from '../index/types.ts';
 import { caseFilter, runFailed, thrownRun } from './cases.ts';
 import { kindOrder } from './compare-rows.ts';
 import type { RetrievalQuery } from './dataset.ts';
@@ -41,6 +41,8 @@ export interface RetrievalRow {
 
 /** Options of {@link runRetrievalEval}. */
 export interface RetrievalEvalOptions {
+  /** Labels and access groups every search is held to (the query's release line is added). */
+  filter?: SearchFilter;
   queries: RetrievalQuery[];
   index: IndexBackend;
   /** Default both. */
@@ -134,7 +136,7 @@ export async function runRetrievalEval(options: RetrievalEvalOptions): Promise<R
       const results: Measurement[] = [];
       for (const query of answerable) {
         const started = now();
-        const filter = caseFilter(query);
+        const filter = caseFilter(query, options.filter);
         const hits = await options.index.search(query.query, { k, ...(filter ? { filter } : {}) });
         const ms = now() - started;
         // The classic arm shows every passage as its full section text: what it sees, it reads.
@@ -153,7 +155,7 @@ async function agenticMeasurements(options: RetrievalEvalOptions, now: () => num
   const { model } = options;
   if (!model) throw new Error('runRetrievalEval: the agentic arm needs options.model');
   return runPool(options.queries, options.concurrency ?? 4, async (query) => {
-    const filter = caseFilter(query);
+    const filter = caseFilter(query, options.filter);
     const run = await withRetry(
       () =>
         agenticRun(query.query, {
