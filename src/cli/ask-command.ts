@@ -7,7 +7,7 @@ import type { CliIO } from './io.ts';
 import { cliModel } from './model-option.ts';
 import { nonEmpty } from './option-values.ts';
 import { cliFilter, groupsOption, labelOption } from './access-options.ts';
-import { readPolicyFile } from './policy-option.ts';
+import { commandPolicy } from './policy-option.ts';
 import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
 import { releaseLineNotes } from './release-lines.ts';
 import { requireIndex } from './require-index.ts';
@@ -64,10 +64,7 @@ export function registerAskCommand(program: Command, io: CliIO): void {
       if (!(ROUTES as readonly string[]).includes(options.route)) {
         throw new AtlasError('usage', `Atlas: --route must be "classic", "agentic" or "auto", got "${options.route}".`);
       }
-      if (options.strict && !options.policy) {
-        throw new AtlasError('usage', 'Atlas: --strict applies to a policy; pass --policy FILE with it (e.g. --policy examples/allergy/policy.yaml), or drop --strict.');
-      }
-      const policy = options.policy ? readPolicyFile(io, options.policy) : undefined;
+      const policy = commandPolicy(io, options);
       const limits = resolveRunLimits(io.env, options);
       const filter = cliFilter(io.env, options);
       await requireIndex(io, options.db);
@@ -87,7 +84,7 @@ export function registerAskCommand(program: Command, io: CliIO): void {
           now: io.now,
           ...limits,
           ...(filter ? { filter } : {}),
-          ...(policy ? { policy, policyStrict: options.strict === true } : {}),
+          ...policy,
           onEvent: (event) => progress(io, event),
         });
         io.stdout(options.json ? `${JSON.stringify({ model: spec, ...run, notes })}\n` : formatRun(run, spec));

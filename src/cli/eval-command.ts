@@ -20,7 +20,7 @@ import type { CliIO } from './io.ts';
 import { cliModel, type CliModel } from './model-option.ts';
 import { nonEmpty } from './option-values.ts';
 import { dbPath, positiveInt } from './options.ts';
-import { readPolicyFile } from './policy-option.ts';
+import { commandPolicy } from './policy-option.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
 
 /** What the eval commands take from outside besides the IO; tests inject a scripted model and a fake sleep. */
@@ -145,10 +145,7 @@ function registerCompare(evalCommand: Command, { io, deps, resolve }: EvalContex
     .option('--policy <file>', 'a policy file every run applies (docs/policy.md)', nonEmpty('--policy', 'examples/allergy/policy.yaml'))
     .option('--strict', 'with --policy: a run whose answer cites no required page abstains')
     .action(async (options: CommonOptions & { out?: string; budgets?: number[]; repeat: number; maxSearches: number; policy?: string; strict?: boolean }) => {
-      if (options.strict && !options.policy) {
-        throw new AtlasError('usage', 'Atlas: --strict applies to a policy; pass --policy FILE with it (e.g. --policy examples/allergy/policy.yaml), or drop --strict.');
-      }
-      const policy = options.policy ? readPolicyFile(io, options.policy) : undefined;
+      const policy = commandPolicy(io, options);
       const filter = cliFilter(io.env, options);
       const dataset = await loadData(io, options);
       const cases = compareCases(dataset);
@@ -166,7 +163,7 @@ function registerCompare(evalCommand: Command, { io, deps, resolve }: EvalContex
           now: io.now,
           limits,
           ...(filter ? { filter } : {}),
-          ...(policy ? { policy, policyStrict: options.strict === true } : {}),
+          ...policy,
           maxSearches: options.maxSearches,
           repeat: options.repeat,
           concurrency,

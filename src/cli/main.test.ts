@@ -57,6 +57,7 @@ const PRINTED_BY: Record<string, string[]> = {
   'cli/access-options.ts': ['search', 'ask'],
   'corpus/parse-document.ts': ['ingest'],
   'cli/model-option.ts': ['ask', 'eval retrieval', 'eval compare', 'eval decisions'],
+  'cli/policy-option.ts': ['ask', 'eval compare'],
   'cli/run-limits.ts': ['ask', 'eval retrieval', 'eval compare', 'eval decisions'],
 };
 /** Files whose `--words` are data, not suggestions (a docs sample of a CLI help text). */

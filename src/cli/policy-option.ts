@@ -22,3 +22,18 @@ export function readPolicyFile(io: CliIO, file: string): Policy {
   }
   return parsePolicy(text, file);
 }
+
+/**
+ * The policy of a command's `--policy FILE [--strict]`: undefined without `--policy`, and
+ * `--strict` alone is a usage error (it applies to a policy).
+ *
+ * @example
+ * const policyOptions = commandPolicy(io, { policy: 'examples/allergy/policy.yaml', strict: true });
+ * // { policy: { rules: [...] }, policyStrict: true }
+ */
+export function commandPolicy(io: CliIO, options: { policy?: string; strict?: boolean }): { policy: Policy; policyStrict: boolean } | undefined {
+  if (options.strict && !options.policy) {
+    throw new AtlasError('usage', 'Atlas: --strict applies to a policy; pass --policy FILE with it (e.g. --policy examples/allergy/policy.yaml), or drop --strict.');
+  }
+  return options.policy ? { policy: readPolicyFile(io, options.policy), policyStrict: options.strict === true } : undefined;
+}
