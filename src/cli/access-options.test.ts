@@ -66,6 +66,12 @@ describe('atlas search --groups / ATLAS_GROUPS', () => {
     expect(run.answer.citations.map((citation) => citation.docId)).not.toContain('unseal');
     expect(run.trace.steps[0]?.filter).toEqual({ principal: { groups: ['staff'] } });
   });
+
+  it('names the groups and labels in force on every search line of the text trace', async () => {
+    expect(await runCli(['ask', '--groups', 'staff', '--label', 'store=Aundh,Wakad', 'Who keeps the unseal keys ADMINONLY?'], io)).toBe(0);
+    const searches = io.out.join('').split('\n').filter((line) => line.startsWith('  search 1:'));
+    expect(searches).toEqual([expect.stringMatching(/^  search 1: "Who keeps the unseal keys ADMINONLY\?" \[label store=Aundh,Wakad\] \[groups staff\] -> /)]);
+  });
 });
 
 describe('atlas search --label', () => {

@@ -151,8 +151,10 @@ export function formatRun(run: AgentRun, modelSpec: string): string {
   if (trace.policy && trace.policy.flags.length > 0) lines.push(`  policy flags: ${trace.policy.flags.join(', ')}`);
   trace.steps.forEach((step, position) => {
     const version = step.filter.version ? ` [version ${step.filter.version}]` : '';
+    const labels = Object.entries(step.filter.labels ?? {}).map(([name, values]) => ` [label ${name}=${[values].flat().join(',')}]`).join('');
+    const groups = step.filter.principal ? ` [groups ${step.filter.principal.groups.join(',') || 'none'}]` : '';
     const page = step.page === undefined || step.page === 1 ? '' : ` [page ${step.page}]`;
-    lines.push(`  search ${position + 1}: "${step.query}"${version}${page} -> new docs: ${step.newDocIds.join(', ') || 'none'}${step.note ? ` (${step.note})` : ''}`);
+    lines.push(`  search ${position + 1}: "${step.query}"${version}${labels}${groups}${page} -> new docs: ${step.newDocIds.join(', ') || 'none'}${step.note ? ` (${step.note})` : ''}`);
   });
   for (const read of trace.reads) lines.push(`  ${read.tool}: ${read.chunkId}${read.found ? '' : ' (not found)'}`);
   if (trace.droppedCitations.length > 0) {
