@@ -28,7 +28,7 @@ export {
   type RoutedAskOptions,
   type RoutedRun,
 } from './agent/route.ts';
-export type { AgentRun, ModelCallRecord, RunTrace, RunUsage } from './agent/run-state.ts';
+export type { AgentRun, ModelCallRecord, RunTrace, RunUsage } from './agent/run-types.ts';
 export { costOf, type ModelPrice } from './agent/cost.ts';
 export { ABSTAIN_TEXT, type Answer, type Citation, type DroppedCitation } from './agent/answer.ts';
 export { SearchSession, type SearchStep, type ReadStep } from './agent/search-session.ts';

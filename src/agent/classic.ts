@@ -1,7 +1,8 @@
 import type { IndexBackend } from '../index/types.ts';
 import { policySearchCount, startPolicy } from './policy-run.ts';
 import { buildSystemPrompt } from './prompt.ts';
-import { RunRecorder, type AgentRun, type AskOptions } from './run-state.ts';
+import { RunRecorder } from './run-state.ts';
+import { type AgentRun, type AskOptions } from './run-types.ts';
 import { SearchSession } from './search-session.ts';
 
 export interface ClassicAskOptions extends AskOptions {

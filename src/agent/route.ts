@@ -4,7 +4,7 @@ import { analyzeQuestion } from './offline/question.ts';
 import { contentTerms } from './offline/text.ts';
 import type { RunEvent } from './events.ts';
 import { agenticRun, type AgenticRunOptions } from './run.ts';
-import { DEFAULT_RUN_DEADLINE_MS, type AgentRun } from './run-state.ts';
+import { DEFAULT_RUN_DEADLINE_MS, type AgentRun } from './run-types.ts';
 import { DEFAULT_WEAK_SCORE } from './search-session.ts';
 
 /** How a question is answered: the one-pass classic arm, the agent, or classic first with escalation. */

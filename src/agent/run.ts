@@ -3,7 +3,8 @@ import type { IndexBackend } from '../index/types.ts';
 import type { RequestedToolCall } from './model-call.ts';
 import { startPolicy } from './policy-run.ts';
 import { buildSystemPrompt } from './prompt.ts';
-import { RunRecorder, type AgentRun, type AskOptions } from './run-state.ts';
+import { RunRecorder } from './run-state.ts';
+import { type AgentRun, type AskOptions } from './run-types.ts';
 import { SearchSession, type ToolOutcome } from './search-session.ts';
 import {
   chunkBudget,

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ROUTES, routedAsk, type Route } from '../agent/route.ts';
-import type { AgentRun } from '../agent/run-state.ts';
+import type { AgentRun } from '../agent/run-types.ts';
 import type { RunEvent } from '../agent/events.ts';
 import { AtlasError } from '../errors.ts';
 import type { CliIO } from './io.ts';

@@ -1,5 +1,5 @@
 import { Option } from 'commander';
-import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_RUN_DEADLINE_MS, type RunLimits } from '../agent/run-state.ts';
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_RUN_DEADLINE_MS, type RunLimits } from '../agent/run-types.ts';
 import { AtlasError } from '../errors.ts';
 import { parseSeconds, secondsOption } from './option-values.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Answer } from '../agent/answer.ts';
-import type { AgentRun, EvidenceRecord } from '../agent/run-state.ts';
+import type { AgentRun, EvidenceRecord } from '../agent/run-types.ts';
 import { compareCases, scoreRun, thrownRun, type EvalCase } from './cases.ts';
 
 describe('compareCases', () => {

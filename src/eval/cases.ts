@@ -1,5 +1,5 @@
 import { abstention } from '../agent/answer.ts';
-import type { AgentRun } from '../agent/run-state.ts';
+import type { AgentRun } from '../agent/run-types.ts';
 import type { SearchFilter } from '../index/types.ts';
 import type { FailureBucket } from './buckets.ts';
 import type { Dataset } from './dataset.ts';

@@ -4,7 +4,7 @@ import { routedAsk } from '../agent/route.ts';
 import { agenticRun } from '../agent/run.ts';
 import type { ModelPrice } from '../agent/cost.ts';
 import type { Policy } from '../agent/policy.ts';
-import type { AgentRun, RunLimits } from '../agent/run-state.ts';
+import type { AgentRun, RunLimits } from '../agent/run-types.ts';
 import type { Doc } from '../corpus/types.ts';
 import type { IndexBackend, SearchFilter } from '../index/types.ts';
 import { classifyFailure, distinctiveTerms, type FailureBucket } from './buckets.ts';

@@ -1,7 +1,7 @@
 import type { LanguageModel } from 'ai';
 import { agenticRun } from '../agent/run.ts';
 import type { ModelPrice } from '../agent/cost.ts';
-import type { RunLimits } from '../agent/run-state.ts';
+import type { RunLimits } from '../agent/run-types.ts';
 import type { IndexBackend, SearchFilter } from '../index/types.ts';
 import { runFailed, thrownRun } from './cases.ts';
 import type { DecisionCase } from './dataset.ts';

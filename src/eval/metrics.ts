@@ -1,4 +1,4 @@
-import type { AgentRun } from '../agent/run-state.ts';
+import type { AgentRun } from '../agent/run-types.ts';
 
 /**
  * Share of the gold doc ids that appear in `found` (1 when every gold page was found).

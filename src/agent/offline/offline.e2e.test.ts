@@ -5,7 +5,7 @@ import { loadCorpus } from '../../corpus/index.ts';
 import { createSqliteIndex } from '../../index/sqlite.ts';
 import type { IndexBackend } from '../../index/types.ts';
 import { agenticRun } from '../run.ts';
-import type { AgentRun } from '../run-state.ts';
+import type { AgentRun } from '../run-types.ts';
 import { createOfflineModel } from './model.ts';
 
 const orbitDocs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../datasets/orbit/docs');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { agenticRun, type AgenticRunOptions } from '../../agent/run.ts';
-import type { AgentRun } from '../../agent/run-state.ts';
+import type { AgentRun } from '../../agent/run-types.ts';
 import type { IndexBackend } from '../../index/types.ts';
 import { startLoopbackServer, type RecordedRequest, type ScriptedResponse } from '../../testing/loopback-server.ts';
 import { createMemoryIndex, makeDoc } from '../../testing/memory-index.ts';

@@ -1,0 +1,119 @@
+// The shapes of a run: its options and limits, its trace, usage and result (run-state.ts records them).
+import type { LanguageModel } from 'ai';
+import type { Principal, SearchFilter } from '../index/types.ts';
+import type { Answer, DroppedCitation } from './answer.ts';
+import type { ModelPrice } from './cost.ts';
+import type { EvidenceSource } from './evidence.ts';
+import type { Policy } from './policy.ts';
+import type { PolicyTrace } from './policy-run.ts';
+import type { RunEventHandler } from './events.ts';
+import type { ModelCallOutcome, ToolChoice } from './model-call.ts';
+import type { ReadStep, SearchStep } from './search-session.ts';
+import type { StopReason } from './stop-conditions.ts';
+
+/** Per model call timeout when none is given: 60 s, retries included. */
+export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+/** Whole-run deadline when none is given: 5 minutes (a 10-call run at a few seconds a call fits easily). */
+export const DEFAULT_RUN_DEADLINE_MS = 300_000;
+
+/**
+ * Time limits of one run. A model call is aborted after `callTimeoutMs` (retries included) or
+ * when the run's deadline comes, whichever is first; once the deadline has passed no call is
+ * made. Either way the run ends without an answer, and its trace says which limit ended it
+ * (`stopReason` `timeout` or `deadline`, and the message in `errors`).
+ *
+ * @example
+ * await agenticRun(question, { model, index, callTimeoutMs: 30_000, deadlineMs: 120_000 });
+ */
+export interface RunLimits {
+  /** Per model call timeout in ms, retries included (default {@link DEFAULT_CALL_TIMEOUT_MS}). */
+  callTimeoutMs?: number;
+  /** Deadline of the whole run in ms from its start, by the injected clock (default {@link DEFAULT_RUN_DEADLINE_MS}). */
+  deadlineMs?: number;
+}
+
+/** Options shared by the agentic loop and the classic baseline. */
+export interface AskOptions extends RunLimits {
+  model: LanguageModel;
+  /** Version/label filters enforced inside the tools. */
+  filter?: SearchFilter;
+  /** Who is asking: pages whose `labels.acl` names none of these groups are never found (default: public pages only). */
+  principal?: Principal;
+  /** Price of the model; `null` or absent makes `usage.costUsd` null (unknown, never 0). */
+  price?: ModelPrice | null;
+  onEvent?: RunEventHandler;
+  /** Clock in ms (default `performance.now`). */
+  now?: () => number;
+  /** Makes the signal that aborts a call after its timeout (default `AbortSignal.timeout`); tests inject their own. */
+  timeoutSignal?: (ms: number) => AbortSignal;
+  /** Provider retries per call (default 2). */
+  maxRetries?: number;
+  abortSignal?: AbortSignal;
+  /** Mandatory retrievals (see `parsePolicy`, docs/policy.md): run before the model's first call; their pages must be cited. */
+  policy?: Policy;
+  /** With a policy: abstain when the answer cites none of a fired rule's required pages (default: only flag it). */
+  policyStrict?: boolean;
+}
+
+/** One model call as recorded in the trace. */
+export interface ModelCallRecord {
+  toolChoice: ToolChoice;
+  outcome: ModelCallOutcome['kind'];
+  toolCalls: string[];
+  inputTokens: number;
+  outputTokens: number;
+  /** False when the provider reported no token counts (then the run's cost is unknown). */
+  usageKnown: boolean;
+  latencyMs: number;
+  error?: string;
+}
+
+/** A chunk of the evidence set, as serialised in the trace. */
+export interface EvidenceRecord {
+  chunkId: string;
+  docId: string;
+  heading: string;
+  firstStep: number;
+  source: EvidenceSource;
+}
+
+/** Everything a run did, in order; evals, the CLI and the server read this, never logs. */
+export interface RunTrace {
+  steps: SearchStep[];
+  reads: ReadStep[];
+  evidence: EvidenceRecord[];
+  /** Doc ids in first-seen order. */
+  rankedDocIds: string[];
+  toolChoices: ToolChoice[];
+  calls: ModelCallRecord[];
+  stopReason: StopReason;
+  droppedCitations: DroppedCitation[];
+  /** Why the run abstained, when it did. */
+  abstainReason?: string;
+  /** Provider faults, malformed output and repairs, in order. */
+  errors: string[];
+  /** The rules of the run's policy that fired, and its flags; absent when the run had no policy. */
+  policy?: PolicyTrace;
+}
+
+export interface RunUsage {
+  modelCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number | null;
+}
+
+/** The result of `agenticRun` and `classicAsk`. */
+export interface AgentRun {
+  question: string;
+  answer: Answer;
+  trace: RunTrace;
+  usage: RunUsage;
+  latencyMs: number;
+  /** Set by `routedAsk`: the arm whose answer this is. */
+  route?: 'classic' | 'agentic';
+  /** Set by `routedAsk`: why that arm answered (the check that escalated, or that classic passed every check). */
+  routeReason?: string;
+  /** Route `auto` escalated: the classic run set aside (its usage and latency are counted in this run's). */
+  escalatedFrom?: AgentRun;
+}
