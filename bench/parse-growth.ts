@@ -11,11 +11,12 @@
  * Progress goes to stderr; the tables (or one JSON object with --json) to stdout.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { readPages } from '../src/corpus/load.ts';
 import { parsePages } from '../src/corpus/parse-pages.ts';
 import type { DocumentSource } from '../src/corpus/parse-document.ts';
 import { sharedFolder } from '../src/testing/shared-folder.ts';
@@ -62,7 +63,7 @@ function syntheticPages(targetChunks: number, seed: number): DocumentSource[] {
   return sources;
 }
 
-function realCorpora(): { name: string; sources: DocumentSource[] }[] {
+async function realCorpora(): Promise<{ name: string; sources: DocumentSource[] }[]> {
   const folders: { name: string; path: string }[] = [{ name: 'orbit', path: fileURLToPath(new URL('../datasets/orbit/docs', import.meta.url)) }];
   for (const kind of ['corpora', 'datasets']) {
     const shared = sharedFolder(kind, process.env);
@@ -72,18 +73,7 @@ function realCorpora(): { name: string; sources: DocumentSource[] }[] {
       if (existsSync(path)) folders.push({ name: `${kind}/${name}`, path });
     }
   }
-  return folders.map(({ name, path }) => ({ name, sources: pagesOf(path) }));
-}
-
-function pagesOf(root: string): DocumentSource[] {
-  const walk = (folder: string): string[] =>
-    readdirSync(folder).flatMap((name) => {
-      const path = join(folder, name);
-      return statSync(path).isDirectory() ? walk(path) : /\.mdx?$/i.test(name) ? [path] : [];
-    });
-  return walk(root)
-    .sort()
-    .map((path) => ({ path: relative(root, path), bytes: readFileSync(path) }));
+  return Promise.all(folders.map(async ({ name, path }) => ({ name, sources: (await readPages(path)).sources })));
 }
 
 /** One growth case at one scale, as measured in its child process. */
@@ -146,7 +136,7 @@ async function main(): Promise<void> {
   progress(`parse throughput: ${synthetic.length} synthetic pages, ${cores} cores`);
   const throughputs: Throughput[] = [await throughput('synthetic', synthetic, 1)];
   if (cores > 1) throughputs.push(await throughput('synthetic', synthetic, cores));
-  for (const { name, sources } of realCorpora()) {
+  for (const { name, sources } of await realCorpora()) {
     // Small corpora are parsed several times over, so each measurement takes a while.
     const repeat = Math.max(1, Math.ceil(20_000 / Math.max(1, sources.length)));
     throughputs.push(await throughput(name, sources, 1, repeat));

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { AtlasError, type CorpusProblem } from '../errors.ts';
 import { resolveChunkingOptions, type ChunkingOptions } from './chunking-options.ts';
 import { fileErrorFix, fileErrorText, listPages, nodeCorpusFileSystem, type CorpusFileSystem } from './list-pages.ts';
+import type { DocumentSource } from './parse-document.ts';
 import { parsePages } from './parse-pages.ts';
 import type { Doc } from './types.ts';
 
@@ -37,36 +38,15 @@ export interface LoadCorpusOptions extends ChunkingOptions {
  */
 export async function loadCorpus(root: string, options: LoadCorpusOptions = {}): Promise<LoadedCorpus> {
   const resolved = resolveChunkingOptions(options);
-  const fs = options.fs ?? nodeCorpusFileSystem;
-  await assertFolder(root, fs);
-  const listing = await listPages(root, fs).catch((error: unknown) => {
-    throw rootError(root, error);
-  });
-  const paths = listing.pages.sort(comparePaths);
-  const docs: Doc[] = [];
-  const problems: CorpusProblem[] = [...listing.problems];
-  const pathById = new Map<string, string>();
-  const sources: { path: string; bytes: Buffer }[] = [];
-  const unreadable = new Map<string, CorpusProblem>();
-  for (const path of paths) {
-    try {
-      sources.push({ path, bytes: await fs.readFile(join(root, path)) });
-    } catch (error) {
-      unreadable.set(path, { file: path, field: 'access', message: `cannot read this page: ${fileErrorText(error)}. ${fileErrorFix(error, 'file')}` });
-    }
-  }
+  const { sources, problems } = await readPages(root, options.fs);
   const parsed = await parsePages(sources, { chunking: resolved, ...(options.threads === undefined ? {} : { threads: options.threads }) });
-  const resultByPath = new Map(sources.map((source, index) => [source.path, parsed[index]!]));
-  for (const path of paths) {
-    const problem = unreadable.get(path);
-    if (problem !== undefined) {
-      problems.push(problem);
-      continue;
-    }
-    const result = resultByPath.get(path)!;
+  const docs: Doc[] = [];
+  const pathById = new Map<string, string>();
+  parsed.forEach((result, index) => {
+    const { path } = sources[index]!;
     if (!result.ok) {
       problems.push(...result.problems);
-      continue;
+      return;
     }
     const { docId } = result.doc;
     const firstPath = pathById.get(docId);
@@ -76,12 +56,38 @@ export async function loadCorpus(root: string, options: LoadCorpusOptions = {}):
         field: 'id',
         message: `id ${JSON.stringify(docId)} is used by both ${firstPath} and ${path}. Give one of them a unique id in its front matter, e.g. id: "${docId}-2".`,
       });
-      continue;
+      return;
     }
     pathById.set(docId, path);
     docs.push(result.doc);
-  }
+  });
   return { docs, problems: problems.sort((left, right) => comparePaths(left.file, right.file)) };
+}
+
+/**
+ * Every page under `root` as {@link loadCorpus} reads it, in path order, with the problems of
+ * listing and reading (links out of the root, unreadable pages and subfolders). Throws an
+ * {@link AtlasError} only when `root` is not a readable folder.
+ *
+ * @example
+ * const { sources } = await readPages('datasets/orbit/docs');
+ * await parsePages(sources, { threads: 2 });
+ */
+export async function readPages(root: string, fs: CorpusFileSystem = nodeCorpusFileSystem): Promise<{ sources: DocumentSource[]; problems: CorpusProblem[] }> {
+  await assertFolder(root, fs);
+  const listing = await listPages(root, fs).catch((error: unknown) => {
+    throw rootError(root, error);
+  });
+  const problems: CorpusProblem[] = [...listing.problems];
+  const sources: DocumentSource[] = [];
+  for (const path of listing.pages.sort(comparePaths)) {
+    try {
+      sources.push({ path, bytes: await fs.readFile(join(root, path)) });
+    } catch (error) {
+      problems.push({ file: path, field: 'access', message: `cannot read this page: ${fileErrorText(error)}. ${fileErrorFix(error, 'file')}` });
+    }
+  }
+  return { sources, problems };
 }
 
 async function assertFolder(root: string, fs: CorpusFileSystem): Promise<void> {

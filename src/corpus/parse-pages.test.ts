@@ -1,31 +1,17 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sharedFolder } from '../testing/shared-folder.ts';
+import { readPages } from './load.ts';
 import { defaultParseThreads, parsePages } from './parse-pages.ts';
-import type { DocumentSource } from './parse-document.ts';
 
 const orbit = fileURLToPath(new URL('../../datasets/orbit/docs', import.meta.url));
 const fixtures = fileURLToPath(new URL('./__fixtures__', import.meta.url));
 const graphile = sharedFolder('corpora/graphile-worker/docs', process.env);
 
-/** Every page under `root`, as loadCorpus reads them. */
-function pagesOf(root: string): DocumentSource[] {
-  const walk = (folder: string): string[] =>
-    readdirSync(folder).flatMap((name) => {
-      const path = join(folder, name);
-      return statSync(path).isDirectory() ? walk(path) : /\.mdx?$/i.test(name) ? [path] : [];
-    });
-  return walk(root)
-    .sort()
-    .map((path) => ({ path: `${relative(root, path)}`, bytes: readFileSync(path) }));
-}
-
 describe('parsePages', () => {
   it('gives in 2 worker threads exactly what it gives in this thread, in the order of the pages', async () => {
     // Good and bad pages both: problems must come back from the workers unchanged too.
-    const sources = [...pagesOf(orbit), ...pagesOf(fixtures)];
+    const sources = [...(await readPages(orbit)).sources, ...(await readPages(fixtures)).sources];
     const here = await parsePages(sources, { threads: 1 });
     const workerErrors: Error[] = [];
     const workers = await parsePages(sources, { threads: 3, batchPages: 5, thisThreadParses: false, onWorkerError: (error) => workerErrors.push(error) });
@@ -37,7 +23,7 @@ describe('parsePages', () => {
 
   it('gives the same chunks of the real Graphile Worker docs in 2 workers, in this thread, and in both', async ({ skip }) => {
     skip(!graphile.present, graphile.absent);
-    const sources = pagesOf(graphile.path);
+    const { sources } = await readPages(graphile.path);
     const workerErrors: Error[] = [];
     const options = { chunking: { maxChunkChars: 900 }, batchPages: 4, onWorkerError: (error: Error) => workerErrors.push(error) };
     const workers = await parsePages(sources, { ...options, threads: 3, thisThreadParses: false });
