@@ -1,10 +1,7 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCorpus } from '../corpus/index.ts';
-import { createSqliteIndex } from '../index/sqlite.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
+import { createOrbitIndex } from '../testing/orbit-index.ts';
 import { createScriptedModel } from '../testing/scripted-model.ts';
 import { createOfflineModel } from './offline/model.ts';
 import { classicAbstained, multiPartQuestion, routedAsk, weakRetrieval } from './route.ts';
@@ -134,11 +131,9 @@ describe('routedAsk on scripted models', () => {
 });
 
 describe('routedAsk auto on Orbit with the offline planner', () => {
-  const orbitDocs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../datasets/orbit/docs');
   let index: IndexBackend;
   beforeAll(async () => {
-    index = createSqliteIndex({ path: ':memory:' });
-    await index.ingest((await loadCorpus(orbitDocs)).docs);
+    index = await createOrbitIndex();
   });
   afterAll(async () => {
     await index.close();

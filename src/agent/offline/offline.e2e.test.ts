@@ -1,22 +1,17 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCorpus } from '../../corpus/index.ts';
-import { createSqliteIndex } from '../../index/sqlite.ts';
 import type { IndexBackend } from '../../index/types.ts';
 import { agenticRun } from '../run.ts';
+import { createOrbitIndex } from '../../testing/orbit-index.ts';
 import type { AgentRun } from '../run-types.ts';
 import { createOfflineModel } from './model.ts';
 
-const orbitDocs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../datasets/orbit/docs');
 const FLAGSHIP =
   'A flow step that returns a big query result fails after finishing its work; which error is it and what should the step return instead?';
 
 let index: IndexBackend;
 
 beforeAll(async () => {
-  index = createSqliteIndex({ path: ':memory:' });
-  await index.ingest((await loadCorpus(orbitDocs)).docs);
+  index = await createOrbitIndex();
 });
 
 afterAll(async () => {
