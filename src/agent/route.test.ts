@@ -4,6 +4,7 @@ import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
 import { createScriptedModel } from '../testing/scripted-model.ts';
 import { createOfflineModel } from './offline/model.ts';
+import { parsePolicy } from './policy.ts';
 import { classicAbstained, multiPartQuestion, routedAsk, weakRetrieval } from './route.ts';
 
 const docs = [
@@ -72,6 +73,13 @@ describe('routedAsk on scripted models', () => {
     expect(weak.routeReason).toBe('escalated: classic best score 3.00 is below the weak threshold 3.5');
     const none = await routedAsk('zebra quantum', { model: createScriptedModel([goodAnswer, search('x'), goodAnswer]), index: memory, weakScore: 0, escalateWhen: [weakRetrieval()] });
     expect(none.routeReason).toBe('escalated: classic retrieval matched nothing');
+  });
+
+  it('judges the classic pass by its own retrieval, not by a policy\'s required search before it', async () => {
+    const policy = parsePolicy('rules:\n  - name: codes\n    when: { terms: [zebra] }\n    require: { search: "ORB-1202 PayloadTooLarge" }\n', 'policy.yaml');
+    const run = await routedAsk('zebra quantum', { model: createScriptedModel([goodAnswer, search('x'), goodAnswer]), index: memory, policy, escalateWhen: [weakRetrieval()] });
+    expect(run.escalatedFrom?.trace.steps.map((step) => step.query)).toEqual(['ORB-1202 PayloadTooLarge', 'zebra quantum']);
+    expect(run.routeReason).toBe('escalated: classic retrieval matched nothing');
   });
 
   it('escalates a question of several parts when the classic answer leaves a part unsaid, even on a strong match', async () => {

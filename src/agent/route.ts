@@ -40,7 +40,7 @@ export function classicAbstained(): RouteCheck {
 /** Escalates when the classic retrieval's best BM25 score is below the weak-match threshold, or nothing matched. */
 export function weakRetrieval(): RouteCheck {
   return ({ classic, weakScore }) => {
-    const best = classic.trace.steps[0]?.bestScore;
+    const best = classicRetrieval(classic)?.bestScore;
     if (best === undefined) return 'classic retrieval matched nothing';
     return best < weakScore ? `classic best score ${best.toFixed(2)} is below the weak threshold ${weakScore}` : undefined;
   };
@@ -181,8 +181,13 @@ function firstReason(checks: RouteCheck[], context: RouteContext): string | unde
   return undefined;
 }
 
+/** The classic pass's own retrieval: its last search (a policy's required searches come first). */
+function classicRetrieval(classic: AgentRun): AgentRun['trace']['steps'][number] | undefined {
+  return classic.trace.steps.at(-1);
+}
+
 function keptReason(classic: AgentRun): string {
-  const best = classic.trace.steps[0]?.bestScore;
+  const best = classicRetrieval(classic)?.bestScore;
   const cited = classic.answer.citations.length;
   return `classic passed every check (best score ${best === undefined ? 'none' : best.toFixed(2)}, ${cited} citation${cited === 1 ? '' : 's'} verified)`;
 }
