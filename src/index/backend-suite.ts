@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe } from 'vitest';
 import { describeAccessContract } from './backend-suite-access.ts';
 import { describeDefinitionsContract } from './backend-suite-definitions.ts';
 import { describeIngestContract } from './backend-suite-ingest.ts';
+import { describeLabelValuesContract } from './backend-suite-labels.ts';
 import { describeReadingContract } from './backend-suite-reading.ts';
 import { describeSearchContract } from './backend-suite-search.ts';
 import type { IndexBackend } from './types.ts';
@@ -15,7 +16,7 @@ export interface BackendSuiteContext {
  * Declares the vitest suite every {@link IndexBackend} must pass: ingest reports and atomicity,
  * index versions, filters applied before top-k, heading weight, heading paths, identifier queries,
  * the defining chunk first for queries naming an identifier, snippets, query robustness,
- * getChunk/neighbors under filters, access groups (`labels.acl`) in every read. `makeBackend` must return a new, empty
+ * getChunk/neighbors under filters, access groups (`labels.acl`) in every read, the values of a label (labelValues). `makeBackend` must return a new, empty
  * backend for each test (it is closed after the test). Uses the default tokenizer settings.
  *
  * @example
@@ -42,5 +43,6 @@ export function describeIndexBackend(name: string, makeBackend: () => Promise<In
     describeDefinitionsContract(context);
     describeReadingContract(context);
     describeAccessContract(context);
+    describeLabelValuesContract(context);
   });
 }

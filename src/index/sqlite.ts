@@ -1,6 +1,6 @@
 import type { Chunk, Doc } from '../corpus/types.ts';
 import { AtlasError } from '../errors.ts';
-import { ACL_LABEL, filterClause, type FilterClause } from './filter.ts';
+import { ACL_LABEL, ALL_VALUE, filterClause, type FilterClause } from './filter.ts';
 import { ingestDocs } from './ingest.ts';
 import { readMeta } from './schema.ts';
 import { closeIndexDatabase, openIndexDatabase } from './sqlite-open.ts';
@@ -154,6 +154,18 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
     async releaseLines(): Promise<string[]> {
       const rows = statements.get("SELECT DISTINCT applies_to AS line FROM docs WHERE applies_to <> 'all' ORDER BY applies_to").all() as Array<{ line: string }>;
       return rows.map((row) => row.line);
+    },
+
+    async labelValues(name: string, filter?: SearchFilter): Promise<string[]> {
+      const clause = where(filter);
+      const rows = statements
+        .get(
+          `SELECT DISTINCT l.value FROM chunk_labels l JOIN chunks c ON c.chunk_id = l.chunk_id
+           WHERE l.name = ? AND l.value <> '${ALL_VALUE}'${clause.sql} ORDER BY l.value`,
+        )
+        .pluck()
+        .all(name, ...clause.params) as string[];
+      return rows;
     },
 
     async close(): Promise<void> {

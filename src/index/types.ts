@@ -70,6 +70,15 @@ export interface IndexBackend {
   stats(): Promise<{ docs: number; chunks: number }>;
   /** The release lines pages apply to (`applies_to` values other than "all"), sorted; lets callers flag an unknown `--version`. */
   releaseLines?(): Promise<string[]>;
+  /**
+   * The distinct values of label `name` on the chunks that pass `filter` (and so only on pages
+   * the filter's principal may read), "all" left out, sorted by code point. Lists the values a
+   * model may choose for a declared model label (see `ModelLabel`).
+   *
+   * @example
+   * await index.labelValues('store', { principal: { groups: ['staff'] } }); // ['Aundh', 'Baner']
+   */
+  labelValues(name: string, filter?: SearchFilter): Promise<string[]>;
   close(): Promise<void>;
 }
 

@@ -6,7 +6,7 @@ import { DEFINER_WINDOW, putDefinitionsFirst, WIDE_DEFINER_WINDOW } from '../ind
 import { computeIndexVersion } from '../index/index-version.ts';
 import { queryIdentifiers } from '../index/identifiers.ts';
 import { queryTerms } from '../index/query.ts';
-import { assertAclLabels, passesLabels } from '../index/filter.ts';
+import { ALL_VALUE, assertAclLabels, passesLabels } from '../index/filter.ts';
 import { makeSnippet } from '../index/snippet.ts';
 import { DEFAULT_TOKENIZER, identifierExpansions } from '../index/tokenize.ts';
 import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from '../index/types.ts';
@@ -108,6 +108,15 @@ export function createMemoryIndex(docs: Doc[] = []): IndexBackend {
     },
     async stats() {
       return { docs: hashes.size, chunks: entries.size };
+    },
+    async labelValues(name, filter) {
+      const values = new Set<string>();
+      for (const { chunk } of entries.values()) {
+        const have = chunk.labels[name];
+        if (have === undefined || !passesFilter(chunk, filter)) continue;
+        for (const value of Array.isArray(have) ? have : [have]) if (value !== ALL_VALUE) values.add(value);
+      }
+      return [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     },
     async close() {},
   };
