@@ -5,6 +5,7 @@ import {
   ToolChoiceViolationError,
   type LanguageModel,
   type ModelMessage,
+  type ToolSet,
 } from 'ai';
 import { modelAnswerSchema, type ModelAnswer } from './answer.ts';
 import { agentTools, precomputedSchema } from './tools.ts';
@@ -42,6 +43,8 @@ export interface ModelCallOptions {
   system: string;
   messages: ModelMessage[];
   toolChoice: ToolChoice;
+  /** The run's tools (default {@link agentTools}; `createAgentTools` adds model labels to search_docs). */
+  tools?: ToolSet;
   /** Aborts the call (including retries) after this many ms; the outcome is then `failed` with `timedOut`. */
   timeoutMs?: number;
   /** Makes the signal that aborts after `timeoutMs` (default `AbortSignal.timeout`); tests inject their own. */
@@ -71,7 +74,7 @@ export async function callModel(options: ModelCallOptions): Promise<ModelCallOut
       model: options.model,
       system: options.system,
       messages: options.messages,
-      tools: agentTools,
+      tools: options.tools ?? agentTools,
       toolChoice: options.toolChoice,
       output: answerOutput,
       maxRetries: options.maxRetries ?? 2,

@@ -72,27 +72,41 @@ export function parsePolicy(text: string, source = 'policy'): Policy {
     const detail = error instanceof YAMLParseError ? error.message.split('\n')[0] : String(error);
     throw new AtlasError('usage', `Atlas: policy file ${source} is not valid YAML: ${detail}. Fix the syntax (see docs/policy.md).`);
   }
+  const checked = checkPolicyData(data, source);
+  if (!checked.ok) throw new AtlasError('usage', `Atlas: invalid policy file ${source}:\n${checked.problems.map((problem) => `  ${problem}`).join('\n')}\nSee docs/policy.md for the format.`);
+  return checked.policy;
+}
+
+/**
+ * Validates already parsed policy data (the `policy:` of a config file, say): the policy, or
+ * every problem, each `<source>: <field>: <message>`, the field prefixed with `field` (e.g.
+ * `policy` gives `policy.rules[0].when`).
+ *
+ * @example
+ * checkPolicyData({ rules: [] }, 'atlas.config.yaml', 'policy');
+ * // { ok: false, problems: ['atlas.config.yaml: policy.rules: rules must list at least one rule, got []'] }
+ */
+export function checkPolicyData(data: unknown, source: string, field = ''): { ok: true; policy: Policy } | { ok: false; problems: string[] } {
+  const at = (path: string) => (field === '' ? path : path === '(top level)' ? field : path.startsWith('[') ? `${field}${path}` : `${field}.${path}`);
   const parsed = policySchema.safeParse(data);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `  ${source}: ${fieldPath(issue.path)}: ${issueMessage(issue, data)}`);
-    throw new AtlasError('usage', `Atlas: invalid policy file ${source}:\n${problems.join('\n')}\nSee docs/policy.md for the format.`);
+    return { ok: false, problems: parsed.error.issues.map((issue) => `${source}: ${at(fieldPath(issue.path))}: ${issueMessage(issue, data)}`) };
   }
   const rules = parsed.data.rules as PolicyRule[];
   const problems: string[] = [];
   const seen = new Set<string>();
   rules.forEach((rule, position) => {
-    if (seen.has(rule.name)) problems.push(`  ${source}: rules[${position}].name: the name ${JSON.stringify(rule.name)} is used twice; give each rule its own name`);
+    if (seen.has(rule.name)) problems.push(`${source}: ${at(`rules[${position}].name`)}: the name ${JSON.stringify(rule.name)} is used twice; give each rule its own name`);
     seen.add(rule.name);
     if ('pattern' in rule.when) {
       try {
         new RegExp(rule.when.pattern, 'i');
       } catch (error) {
-        problems.push(`  ${source}: rules[${position}].when.pattern: ${JSON.stringify(rule.when.pattern)} is not a valid regular expression (${(error as Error).message}); fix it or use terms: [...]`);
+        problems.push(`${source}: ${at(`rules[${position}].when.pattern`)}: ${JSON.stringify(rule.when.pattern)} is not a valid regular expression (${(error as Error).message}); fix it or use terms: [...]`);
       }
     }
   });
-  if (problems.length > 0) throw new AtlasError('usage', `Atlas: invalid policy file ${source}:\n${problems.join('\n')}\nSee docs/policy.md for the format.`);
-  return { rules, source };
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, policy: { rules, source } };
 }
 
 /** A rule that matched a question, with what matched (the term, or the regex's match). */

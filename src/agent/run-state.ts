@@ -1,4 +1,4 @@
-import type { ModelMessage } from 'ai';
+import type { ModelMessage, ToolSet } from 'ai';
 import { abstention, type Answer, type DroppedCitation, type ModelAnswer } from './answer.ts';
 import { verifyCitations } from './citations.ts';
 import { costOf, type ModelPrice } from './cost.ts';
@@ -28,6 +28,8 @@ export class RunRecorder {
     readonly options: AskOptions,
     readonly system: string,
     question: string,
+    /** The tools every call offers (default: the agent's tools without model labels). */
+    readonly tools?: ToolSet,
   ) {
     this.#now = options.now ?? (() => performance.now());
     this.startedAt = this.#now();
@@ -64,6 +66,7 @@ export class RunRecorder {
         system: this.system,
         messages: this.messages,
         toolChoice,
+        ...(this.tools ? { tools: this.tools } : {}),
         timeoutMs: limit.timeoutMs,
         ...(this.options.timeoutSignal ? { timeoutSignal: this.options.timeoutSignal } : {}),
         maxRetries: this.options.maxRetries,

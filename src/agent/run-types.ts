@@ -4,6 +4,7 @@ import type { Principal, SearchFilter } from '../index/types.ts';
 import type { Answer, DroppedCitation } from './answer.ts';
 import type { ModelPrice } from './cost.ts';
 import type { EvidenceSource } from './evidence.ts';
+import type { ModelLabel } from './model-labels.ts';
 import type { Policy } from './policy.ts';
 import type { PolicyTrace } from './policy-run.ts';
 import type { RunEventHandler } from './events.ts';
@@ -53,6 +54,11 @@ export interface AskOptions extends RunLimits {
   policy?: Policy;
   /** With a policy: abstain when the answer cites none of a fired rule's required pages (default: only flag it). */
   policyStrict?: boolean;
+  /**
+   * Labels the model may set as `search_docs` arguments (an enum of the values the run's pages
+   * carry); a model-chosen value only narrows `filter`, never widens it (docs/policy.md).
+   */
+  modelLabels?: ModelLabel[];
 }
 
 /** One model call as recorded in the trace. */

@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai';
 import type { IndexBackend } from '../index/types.ts';
 import type { RequestedToolCall } from './model-call.ts';
+import { modelLabelChoices } from './model-labels.ts';
 import { startPolicy } from './policy-run.ts';
 import { buildSystemPrompt } from './prompt.ts';
 import { RunRecorder } from './run-state.ts';
@@ -15,7 +16,7 @@ import {
   type StopCondition,
   type StopReason,
 } from './stop-conditions.ts';
-import { checkToolCall, executeToolCall } from './tools.ts';
+import { checkToolCall, createAgentTools, runCheckedToolCall, type AgentToolSet } from './tools.ts';
 
 export interface AgenticRunOptions extends AskOptions {
   index: IndexBackend;
@@ -51,7 +52,10 @@ export async function agenticRun(question: string, options: AgenticRunOptions): 
     maxChunks: options.maxChunks,
     ...(options.weakScore === undefined ? {} : { weakScore: options.weakScore }),
   });
-  const recorder = new RunRecorder(options, buildSystemPrompt({ maxSearches: session.maxSearches, filter: options.filter }), question);
+  // Model labels: a search_docs argument each, an enum of the values on the pages this run may read.
+  const toolSet = createAgentTools((await modelLabelChoices(options.index, options.modelLabels, session.filter)).offered);
+  const system = buildSystemPrompt({ maxSearches: session.maxSearches, filter: options.filter, labels: toolSet.labels });
+  const recorder = new RunRecorder(options, system, question, toolSet.tools);
   const started = recorder.startedAt;
   const conditions = [
     ...(options.stopWhen ?? [searchBudget(), chunkBudget(), noNewEvidence(2)]),
@@ -66,7 +70,7 @@ export async function agenticRun(question: string, options: AgenticRunOptions): 
     const toolChoice = forcedBy ? 'none' : recorder.calls.length === 0 ? (options.firstTurn ?? 'required') : 'auto';
     const outcome = await recorder.call(toolChoice);
     if (outcome.kind === 'tool-calls') {
-      recorder.messages.push(...outcome.assistant, await answerToolCalls(session, outcome.toolCalls, recorder));
+      recorder.messages.push(...outcome.assistant, await answerToolCalls(session, outcome.toolCalls, recorder, toolSet));
       continue;
     }
     const draft = await recorder.answerFrom(outcome);
@@ -77,10 +81,10 @@ export async function agenticRun(question: string, options: AgenticRunOptions): 
 }
 
 /** Answers every tool call of one turn, in order, in one tool message; nothing here throws. */
-async function answerToolCalls(session: SearchSession, calls: RequestedToolCall[], recorder: RunRecorder): Promise<ModelMessage> {
+async function answerToolCalls(session: SearchSession, calls: RequestedToolCall[], recorder: RunRecorder, toolSet: AgentToolSet): Promise<ModelMessage> {
   const content = [];
   for (const call of calls) {
-    const outcome = await runToolCall(session, call, recorder);
+    const outcome = await runToolCall(session, call, recorder, toolSet);
     content.push({
       type: 'tool-result' as const,
       toolCallId: call.toolCallId,
@@ -91,9 +95,9 @@ async function answerToolCalls(session: SearchSession, calls: RequestedToolCall[
   return { role: 'tool', content };
 }
 
-async function runToolCall(session: SearchSession, call: RequestedToolCall, recorder: RunRecorder): Promise<ToolOutcome> {
+async function runToolCall(session: SearchSession, call: RequestedToolCall, recorder: RunRecorder, toolSet: AgentToolSet): Promise<ToolOutcome> {
   // The AI SDK marks calls it could not parse or validate; the check below names the field at fault either way.
-  const checked = checkToolCall(call.toolName, call.input);
+  const checked = checkToolCall(call.toolName, call.input, toolSet);
   if (!checked.ok) {
     recorder.errors.push(`tool call rejected: ${call.toolName} ${argumentsText(call.input)}: ${checked.error}`);
     return checked;
@@ -105,12 +109,13 @@ async function runToolCall(session: SearchSession, call: RequestedToolCall, reco
   const before = { steps: session.steps.length, reads: session.reads.length };
   let outcome: ToolOutcome;
   try {
-    outcome = await executeToolCall(session, checked.toolName, checked.input);
+    outcome = await runCheckedToolCall(session, checked);
   } catch (error) {
     recorder.errors.push(`tool ${call.toolName} failed: ${error instanceof Error ? error.message : String(error)}`);
     outcome = { ok: false, error: `the ${call.toolName} tool failed; try again with a different request or answer.` };
   }
   const step = session.steps[before.steps];
+  for (const conflict of step?.labelConflicts ?? []) recorder.errors.push(`search_docs label refused: ${conflict}`);
   if (step) recorder.emit({ type: 'search-end', step });
   const read = session.reads[before.reads];
   if (read) recorder.emit({ type: 'read', read });

@@ -3,6 +3,7 @@ import { AtlasError } from '../errors.ts';
 import { principalGroups } from '../index/filter.ts';
 import type { Hit, IndexBackend, Principal, SearchFilter } from '../index/types.ts';
 import { EvidenceSet, type EvidenceSource } from './evidence.ts';
+import { narrowLabels } from './model-labels.ts';
 import { queryKey } from './query-key.ts';
 import { lineMatches } from './section-matches.ts';
 import { DEFAULT_READ_TOKENS, offsetError, sectionPage, type SectionPage } from './section-page.ts';
@@ -23,6 +24,8 @@ export interface SearchStep {
   bestScore?: number;
   /** The page of the query's ranking asked for (1-based); set only when above 1. */
   page?: number;
+  /** Labels the model chose that the enforced filter does not allow: the search ran with the enforced values (one message each). */
+  labelConflicts?: string[];
   note?: 'duplicate-query' | 'budget-exhausted' | 'no-new-results' | 'weak-matches' | 'chunk-budget';
 }
 
@@ -111,6 +114,11 @@ export class SearchSession {
     }
   }
 
+  /** The filter every tool call is held to (the principal merged in); model-chosen labels only narrow it. */
+  get filter(): SearchFilter | undefined {
+    return this.#options.filter;
+  }
+
   get maxSearches(): number {
     return this.#options.maxSearches;
   }
@@ -138,12 +146,22 @@ export class SearchSession {
    * each (a cut page says so and names the read_section offset that reads on). `page` n (default
    * 1) starts at rank (n - 1) * k + 1 of the query's ranking: repeating a query with the next page
    * shows its next results (passages already seen are still skipped), while repeating the same
-   * page is refused as a duplicate.
+   * page is refused as a duplicate. `labels` (the model labels the model chose) narrow the
+   * enforced filter, never widen it (see `narrowLabels`): a value the enforced filter excludes
+   * leaves it as it is, and the result's note says so.
    */
-  async searchDocs(args: { query: string; version?: string; page?: number }, options: { fullText?: boolean } = {}): Promise<ToolOutcome> {
-    const filter = this.#effectiveFilter(args.version);
+  async searchDocs(args: { query: string; version?: string; page?: number; labels?: Record<string, string> }, options: { fullText?: boolean } = {}): Promise<ToolOutcome> {
+    const { filter, conflicts } = narrowLabels(this.#effectiveFilter(args.version), args.labels);
     const page = args.page ?? 1;
-    const base: SearchStep = { query: args.query, filter, docIds: [], newDocIds: [], chunkIds: [], skippedSeen: 0, ...(page > 1 ? { page } : {}) };
+    const base: SearchStep = {
+      query: args.query,
+      filter,
+      docIds: [],
+      newDocIds: [],
+      chunkIds: [],
+      skippedSeen: 0,
+      ...(page > 1 ? { page } : {}),
+    };
     if (!Number.isInteger(page) || page < 1) {
       return { ok: false, error: `invalid page ${String(page)}: page must be a whole number from 1 (1 = the best results, 2 = the next ${this.#options.k}).` };
     }
@@ -158,7 +176,8 @@ export class SearchSession {
       this.steps.push({ ...base, note: 'chunk-budget' });
       return { ok: false, error: 'passage budget exhausted: answer now from the passages you have.' };
     }
-    const key = `${queryKey(args.query, filter.version)}#${page}`;
+    // The labels count: the same words for another store are another search.
+    const key = `${queryKey(args.query, filter.version)}#${page}#${JSON.stringify(filter.labels ?? {})}`;
     if (this.#queryKeys.has(key)) {
       this.steps.push({ ...base, note: 'duplicate-query' });
       return { ok: true, value: { results: [], note: `duplicate query: search for what is still missing, or ask for page ${page + 1} of it.` } };
@@ -188,8 +207,9 @@ export class SearchSession {
       skippedSeen,
       bestScore,
       note,
+      ...(conflicts.length > 0 ? { labelConflicts: conflicts } : {}),
     });
-    return { ok: true, value: searchResultValue(fresh, { skippedSeen, weak, ...(pages ? { pages } : {}) }) };
+    return { ok: true, value: searchResultValue(fresh, { skippedSeen, weak, ...(pages ? { pages } : {}), ...(conflicts.length > 0 ? { conflicts } : {}) }) };
   }
 
   /**

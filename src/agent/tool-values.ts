@@ -83,13 +83,14 @@ export function matchesNote(query: string, matches: LineMatch[]): string {
 
 /**
  * The value of a search_docs call: each hit with its snippet, or with the first page of its
- * text (`pages`, full-text mode), and a note counting skipped passages and weak matches.
+ * text (`pages`, full-text mode), and a note naming model labels the filter did not allow
+ * (`conflicts`), counting skipped passages and flagging weak matches.
  */
 export function searchResultValue(
   fresh: Hit[],
-  options: { skippedSeen: number; weak: boolean; pages?: Map<string, SectionPage> },
+  options: { skippedSeen: number; weak: boolean; pages?: Map<string, SectionPage>; conflicts?: string[] },
 ): ToolValue {
-  const notes: string[] = [];
+  const notes: string[] = [...(options.conflicts ?? [])];
   if (options.skippedSeen > 0) notes.push(`${options.skippedSeen} already-seen passages skipped`);
   if (fresh.length === 0) notes.push('no new passages: search for something else or answer');
   else if (options.weak) notes.push('weak matches: rewrite the query or conclude');

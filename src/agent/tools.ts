@@ -1,5 +1,6 @@
-import { jsonSchema, tool, zodSchema, type Schema } from 'ai';
+import { jsonSchema, tool, zodSchema, type Schema, type ToolSet } from 'ai';
 import { z } from 'zod';
+import type { LabelChoice } from './model-labels.ts';
 import type { SearchSession, ToolOutcome } from './search-session.ts';
 
 const pageMessage = 'page must be a whole number from 1: use 1 for the best results, 2 for the next ones';
@@ -72,33 +73,75 @@ export function withoutNullOptionals(schema: z.ZodType, value: unknown): unknown
   );
 }
 
-/**
- * The tool set the model sees (descriptions and JSON schemas only: the loop executes calls
- * itself so that every call, even a malformed one, is answered).
- */
-export const agentTools = {
-  search_docs: tool({
-    description:
-      'Search the documentation. Returns up to 5 passages not shown before (chunk_id, doc_id, heading, heading_path, applies_to, score, snippet). Repeating a query is refused; ask for its next results with page: 2, 3, ...',
-    inputSchema: precomputedSchema(searchDocsInput),
-  }),
-  read_section: tool({
-    description:
-      'Read a section by chunk_id, one page at a time. While complete is false, call again with offset = next_offset; query_matches gives the offsets of the lines matching query (default: your last search).',
-    inputSchema: precomputedSchema(readSectionInput),
-  }),
-  read_neighbors: tool({
-    description:
-      'Read the previous and next sections of the same document around a chunk_id (first page of each; see complete and note).',
-    inputSchema: precomputedSchema(chunkInput),
-  }),
+const descriptions = {
+  search_docs:
+    'Search the documentation. Returns up to 5 passages not shown before (chunk_id, doc_id, heading, heading_path, applies_to, score, snippet). Repeating a query is refused; ask for its next results with page: 2, 3, ...',
+  read_section:
+    'Read a section by chunk_id, one page at a time. While complete is false, call again with offset = next_offset; query_matches gives the offsets of the lines matching query (default: your last search).',
+  read_neighbors: 'Read the previous and next sections of the same document around a chunk_id (first page of each; see complete and note).',
 };
 
-/** Names of the tools the loop answers. */
-export type AgentToolName = keyof typeof agentTools;
+/**
+ * The tools of one run: what the model sees (descriptions and JSON schemas only: the loop
+ * executes calls itself so that every call, even a malformed one, is answered), the schema each
+ * call is checked against, and the model labels `search_docs` takes.
+ */
+export interface AgentToolSet {
+  /** For the AI SDK's `tools`. */
+  tools: ToolSet;
+  inputs: { search_docs: z.ZodObject; read_section: typeof readSectionInput; read_neighbors: typeof chunkInput };
+  /** The model labels offered as `search_docs` arguments, with their allowed values. */
+  labels: LabelChoice[];
+}
 
-/** The arguments of each tool. */
+/**
+ * The tool set of a run. Each model label becomes an optional `search_docs` argument of that
+ * name whose JSON schema is an `enum` of its values; without labels it is {@link agentTools}.
+ *
+ * @example
+ * const toolSet = createAgentTools([{ name: 'store', description: 'Which store', values: ['Aundh', 'Baner'] }]);
+ * // search_docs schema: { query, version?, page?, store?: 'Aundh' | 'Baner' }
+ */
+export function createAgentTools(labels: readonly LabelChoice[] = []): AgentToolSet {
+  if (labels.length === 0) return DEFAULT_TOOL_SET;
+  const searchInput = searchDocsInput.extend(Object.fromEntries(labels.map((label) => [label.name, labelArgument(label)])));
+  return {
+    tools: { ...DEFAULT_TOOL_SET.tools, search_docs: tool({ description: descriptions.search_docs, inputSchema: precomputedSchema(searchInput) }) },
+    inputs: { ...DEFAULT_TOOL_SET.inputs, search_docs: searchInput },
+    labels: [...labels],
+  };
+}
+
+function labelArgument(label: LabelChoice) {
+  const allowed = label.values.map((value) => JSON.stringify(value)).join(', ');
+  const about = label.description ? `${label.description.trim().replace(/\.$/, '')}. ` : '';
+  return z
+    .enum(label.values as [string, ...string[]], { error: (issue) => `must be one of ${allowed} (or left out), got ${JSON.stringify(issue.input)}` })
+    .optional()
+    .describe(`${about}Narrows the search to pages whose ${label.name} label is this value (pages for all and pages without a ${label.name} label stay in). Leave it out to search every ${label.name}.`);
+}
+
+const DEFAULT_TOOL_SET: AgentToolSet = {
+  tools: {
+    search_docs: tool({ description: descriptions.search_docs, inputSchema: precomputedSchema(searchDocsInput) }),
+    read_section: tool({ description: descriptions.read_section, inputSchema: precomputedSchema(readSectionInput) }),
+    read_neighbors: tool({ description: descriptions.read_neighbors, inputSchema: precomputedSchema(chunkInput) }),
+  },
+  inputs: { search_docs: searchDocsInput, read_section: readSectionInput, read_neighbors: chunkInput },
+  labels: [],
+};
+
+/** The tool set the model sees when no model labels are declared (see {@link createAgentTools}). */
+export const agentTools: ToolSet = DEFAULT_TOOL_SET.tools;
+
+/** Names of the tools the loop answers. */
+export type AgentToolName = 'search_docs' | 'read_section' | 'read_neighbors';
+
+/** The arguments of each tool (without model labels). */
 const toolInputs = { search_docs: searchDocsInput, read_section: readSectionInput, read_neighbors: chunkInput } as const;
+
+/** The arguments of a `search_docs` call: the labels the model chose are gathered in `labels`. */
+export type SearchDocsArguments = z.infer<typeof searchDocsInput> & { labels?: Record<string, string> };
 
 /** Example arguments, named in the error a malformed call gets back. */
 const exampleArguments: Record<AgentToolName, string> = {
@@ -109,19 +152,22 @@ const exampleArguments: Record<AgentToolName, string> = {
 
 /** A tool call checked against its schema: the tool and its parsed arguments, or the error for the model. */
 export type CheckedToolCall =
-  | { [K in AgentToolName]: { ok: true; toolName: K; input: z.infer<(typeof toolInputs)[K]> } }[AgentToolName]
+  | { ok: true; toolName: 'search_docs'; input: SearchDocsArguments }
+  | { ok: true; toolName: 'read_section'; input: z.infer<typeof readSectionInput> }
+  | { ok: true; toolName: 'read_neighbors'; input: z.infer<typeof chunkInput> }
   | { ok: false; error: string };
 
 /**
  * Checks a tool call before it runs: the tool must exist and its arguments must match the tool's
- * schema (`null` for an optional argument counts as absent). The error names the tool, each
- * field at fault, what was expected and what came, so the model can fix its next call.
+ * schema (`null` for an optional argument counts as absent), the run's `toolSet` (default: no
+ * model labels). The error names the tool, each field at fault, what was expected and what
+ * came, so the model can fix its next call. Model labels come back gathered in `input.labels`.
  *
  * @example
  * checkToolCall('search_docs', { query: 'lease', version: null }); // { ok: true, toolName: 'search_docs', input: { query: 'lease' } }
  * checkToolCall('search_docs', { query: 'lease', version: 3 }).ok; // false: 'version: expected a string ("Release line ..."), got 3 (number)'
  */
-export function checkToolCall(toolName: string, input: unknown): CheckedToolCall {
+export function checkToolCall(toolName: string, input: unknown, toolSet: AgentToolSet = DEFAULT_TOOL_SET): CheckedToolCall {
   if (!Object.hasOwn(toolInputs, toolName)) {
     return { ok: false, error: `unknown tool "${toolName}". Available tools: ${Object.keys(agentTools).join(', ')}.` };
   }
@@ -132,13 +178,21 @@ export function checkToolCall(toolName: string, input: unknown): CheckedToolCall
       error: `invalid arguments for ${name}: the arguments must be a JSON object, got ${describeValue(input)}. Send e.g. ${exampleArguments[name]}.`,
     };
   }
-  const schema: z.ZodObject = toolInputs[name];
+  const schema: z.ZodObject = toolSet.inputs[name];
   const parsed = schema.safeParse(withoutNullOptionals(schema, input));
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => issueText(schema, issue, input)).join('; ');
     return { ok: false, error: `invalid arguments for ${name}: ${issues}. Send e.g. ${exampleArguments[name]}.` };
   }
-  return { ok: true, toolName: name, input: parsed.data } as CheckedToolCall;
+  if (name !== 'search_docs' || toolSet.labels.length === 0) return { ok: true, toolName: name, input: parsed.data } as CheckedToolCall;
+  const { query, version, page, ...rest } = parsed.data as SearchDocsArguments & Record<string, string>;
+  const labels: Record<string, string> = {};
+  for (const label of toolSet.labels) {
+    const value = rest[label.name];
+    if (value !== undefined) labels[label.name] = value;
+  }
+  const search: SearchDocsArguments = { query, ...(version === undefined ? {} : { version }), ...(page === undefined ? {} : { page }), ...(Object.keys(labels).length > 0 ? { labels } : {}) };
+  return { ok: true, toolName: 'search_docs', input: search };
 }
 
 /**
@@ -147,10 +201,22 @@ export function checkToolCall(toolName: string, input: unknown): CheckedToolCall
  *
  * @example
  * await executeToolCall(session, 'search_docs', { query: 'ORB-1202' });
+ * await executeToolCall(session, 'search_docs', { query: 'plum cake', store: 'Aundh' }, createAgentTools(choices));
  */
-export async function executeToolCall(session: SearchSession, toolName: string, input: unknown): Promise<ToolOutcome> {
-  const checked = checkToolCall(toolName, input);
-  if (!checked.ok) return checked;
+export async function executeToolCall(session: SearchSession, toolName: string, input: unknown, toolSet: AgentToolSet = DEFAULT_TOOL_SET): Promise<ToolOutcome> {
+  const checked = checkToolCall(toolName, input, toolSet);
+  return checked.ok ? runCheckedToolCall(session, checked) : checked;
+}
+
+/**
+ * Runs a tool call {@link checkToolCall} accepted (its model labels already gathered in
+ * `input.labels`), against the session.
+ *
+ * @example
+ * const checked = checkToolCall('search_docs', { query: 'plum cake', store: 'Aundh' }, toolSet);
+ * if (checked.ok) await runCheckedToolCall(session, checked);
+ */
+export async function runCheckedToolCall(session: SearchSession, checked: Extract<CheckedToolCall, { ok: true }>): Promise<ToolOutcome> {
   switch (checked.toolName) {
     case 'search_docs':
       return session.searchDocs(checked.input);
