@@ -1,4 +1,5 @@
 import type { IndexBackend } from '../index/types.ts';
+import { checkModelLabels } from './model-labels.ts';
 import { policySearchCount, startPolicy } from './policy-run.ts';
 import { buildSystemPrompt } from './prompt.ts';
 import { RunRecorder } from './run-state.ts';
@@ -22,6 +23,8 @@ export interface ClassicAskOptions extends AskOptions {
  */
 export async function classicAsk(question: string, options: ClassicAskOptions): Promise<AgentRun> {
   const k = options.k ?? 5;
+  // The one retrieval is the question itself: the model makes no search, so model labels change nothing here, but a bad one fails as on every route.
+  checkModelLabels(options.modelLabels);
   // A policy's required searches come on top of the one retrieval.
   const session = new SearchSession({ index: options.index, filter: options.filter, principal: options.principal, maxSearches: 1 + policySearchCount(options.policy), k });
   const recorder = new RunRecorder(options, buildSystemPrompt({ maxSearches: 1, filter: options.filter }), question);
