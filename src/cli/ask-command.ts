@@ -7,6 +7,7 @@ import type { CliIO } from './io.ts';
 import { cliModel } from './model-option.ts';
 import { nonEmpty } from './option-values.ts';
 import { cliFilter, groupsOption, labelOption } from './access-options.ts';
+import { commandConfig, configOption, indexDocsRoot, modelLabelNotes } from './config-option.ts';
 import { commandPolicy } from './policy-option.ts';
 import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
 import { releaseLineNotes } from './release-lines.ts';
@@ -29,6 +30,7 @@ interface AskOptions {
   deadline?: number;
   policy?: string;
   strict?: boolean;
+  config?: string;
 }
 
 /** The model specs as the help of ask and eval lists them. */
@@ -55,7 +57,8 @@ export function registerAskCommand(program: Command, io: CliIO): void {
     .addOption(deadlineOption())
     .addOption(dbOption())
     .option('--policy <file>', 'policy file of mandatory retrievals (YAML, see docs/policy.md)', nonEmpty('--policy', 'examples/allergy/policy.yaml'))
-    .option('--strict', 'with --policy: abstain when the answer cites none of the pages a fired rule requires')
+    .option('--strict', 'with a policy (--policy, or policy: in the config): abstain when the answer cites none of the pages a fired rule requires')
+    .addOption(configOption())
     .option('--json', 'print the whole run as JSON')
     .action(async (question: string, options: AskOptions) => {
       if (options.firstTurn !== 'required' && options.firstTurn !== 'auto') {
@@ -64,7 +67,8 @@ export function registerAskCommand(program: Command, io: CliIO): void {
       if (!(ROUTES as readonly string[]).includes(options.route)) {
         throw new AtlasError('usage', `Atlas: --route must be "classic", "agentic" or "auto", got "${options.route}".`);
       }
-      const policy = commandPolicy(io, options);
+      const config = await commandConfig(io, options, await indexDocsRoot(io, options.db));
+      const policy = commandPolicy(io, options, config);
       const limits = resolveRunLimits(io.env, options);
       const filter = cliFilter(io.env, options);
       await requireIndex(io, options.db);
@@ -72,7 +76,7 @@ export function registerAskCommand(program: Command, io: CliIO): void {
       const index = openIndex(io, options.db);
       let run: AgentRun;
       try {
-        const notes = await releaseLineNotes(index, options.version);
+        const notes = [...(await releaseLineNotes(index, options.version)), ...(await modelLabelNotes(index, config, filter))];
         for (const note of notes) io.stderr(`atlas: note: ${note}\n`);
         run = await routedAsk(question, {
           route: options.route as Route,
@@ -85,9 +89,10 @@ export function registerAskCommand(program: Command, io: CliIO): void {
           ...limits,
           ...(filter ? { filter } : {}),
           ...policy,
+          ...(config && config.modelLabels.length > 0 ? { modelLabels: config.modelLabels } : {}),
           onEvent: (event) => progress(io, event),
         });
-        io.stdout(options.json ? `${JSON.stringify({ model: spec, ...run, notes })}\n` : formatRun(run, spec));
+        io.stdout(options.json ? `${JSON.stringify({ model: spec, ...(config ? { config: config.source } : {}), ...run, notes })}\n` : formatRun(run, spec));
       } finally {
         await index.close();
       }

@@ -20,6 +20,7 @@ import type { CliIO } from './io.ts';
 import { cliModel, type CliModel } from './model-option.ts';
 import { nonEmpty } from './option-values.ts';
 import { dbPath, positiveInt } from './options.ts';
+import { commandConfig, configOption } from './config-option.ts';
 import { commandPolicy } from './policy-option.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
 
@@ -44,6 +45,17 @@ interface CommonOptions {
   deadline?: number;
   label?: Record<string, string[]>;
   groups?: string[];
+  config?: string;
+}
+
+/** The config of an eval: `--config`, `ATLAS_CONFIG`, the dataset folder's atlas.config.yaml, then the cwd's. */
+function evalConfig(io: CliIO, options: CommonOptions) {
+  return commandConfig(io, options, path.resolve(io.cwd, options.data));
+}
+
+/** The run options a config gives every agentic run: its model labels (its policy goes through {@link commandPolicy}). */
+function configRunOptions(config: Awaited<ReturnType<typeof evalConfig>>) {
+  return config && config.modelLabels.length > 0 ? { modelLabels: config.modelLabels } : {};
 }
 
 /** Loads `--data`, listing on stderr the pages `--skip-invalid` left out. */
@@ -97,6 +109,7 @@ function withCommonOptions(command: Command): Command {
     .addOption(deadlineOption())
     .addOption(labelOption())
     .addOption(groupsOption())
+    .addOption(configOption())
     .option('--concurrency <n>', 'runs in flight at once (default 4; 1 for the in-process offline model)', positiveInt('--concurrency'))
     .option('--skip-invalid', 'leave invalid pages of docs/ out (listed on stderr) instead of failing');
 }
@@ -107,6 +120,7 @@ function registerRetrieval(evalCommand: Command, { io, deps, resolve }: EvalCont
     .option('--max-searches <n>', 'search budget of the agentic arm', positiveInt('--max-searches'))
     .option('--max-chunks <n>', 'cap on chunks the agentic arm may see', positiveInt('--max-chunks'))
     .action(async (options: CommonOptions & { arms: RetrievalArmGroup[]; maxSearches?: number; maxChunks?: number }) => {
+      const config = await evalConfig(io, options);
       const dataset = await loadData(io, options);
       const queries = requireFile(dataset, 'retrievalQueries');
       const chosen = options.arms.includes('agentic') ? resolve(options.model) : undefined;
@@ -124,6 +138,8 @@ function registerRetrieval(evalCommand: Command, { io, deps, resolve }: EvalCont
           ...(chosen ? { model: chosen.model, price: chosen.price } : {}),
           ...(options.maxSearches ? { maxSearches: options.maxSearches } : {}),
           ...(options.maxChunks ? { maxChunks: options.maxChunks } : {}),
+          ...(config?.policy ? { policy: config.policy } : {}),
+          ...configRunOptions(config),
           ...(deps.sleep ? { sleep: deps.sleep } : {}),
           onQueryDone: () => progress.tick(),
         }),
@@ -143,9 +159,10 @@ function registerCompare(evalCommand: Command, { io, deps, resolve }: EvalContex
     .option('--repeat <n>', 'agentic passes, to report the spread between runs', positiveInt('--repeat'), 1)
     .option('--max-searches <n>', 'search budget of the agentic arm', positiveInt('--max-searches'), 6)
     .option('--policy <file>', 'a policy file every run applies (docs/policy.md)', nonEmpty('--policy', 'examples/allergy/policy.yaml'))
-    .option('--strict', 'with --policy: a run whose answer cites no required page abstains')
+    .option('--strict', 'with a policy (--policy, or policy: in the config): a run whose answer cites no required page abstains')
     .action(async (options: CommonOptions & { out?: string; budgets?: number[]; repeat: number; maxSearches: number; policy?: string; strict?: boolean }) => {
-      const policy = commandPolicy(io, options);
+      const config = await evalConfig(io, options);
+      const policy = commandPolicy(io, options, config);
       const filter = cliFilter(io.env, options);
       const dataset = await loadData(io, options);
       const cases = compareCases(dataset);
@@ -164,6 +181,7 @@ function registerCompare(evalCommand: Command, { io, deps, resolve }: EvalContex
           limits,
           ...(filter ? { filter } : {}),
           ...policy,
+          ...configRunOptions(config),
           maxSearches: options.maxSearches,
           repeat: options.repeat,
           concurrency,
@@ -187,6 +205,8 @@ function registerDecisions(evalCommand: Command, { io, deps, resolve }: EvalCont
   withCommonOptions(
     evalCommand.command('decisions').description('Does the agent search when it should and answer directly when it should? (firstTurn auto)'),
   ).action(async (options: CommonOptions) => {
+    // The decision is whether to search at all: checked like every command's config, but model labels and policy play no part.
+    await evalConfig(io, options);
     const dataset = await loadData(io, options);
     const cases = requireFile(dataset, 'decisions');
     const limits = resolveRunLimits(io.env, options);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parsePolicy, type Policy } from '../agent/policy.ts';
+import type { AtlasConfig } from '../config/schema.ts';
 import { AtlasError } from '../errors.ts';
 import type { CliIO } from './io.ts';
 
@@ -24,16 +25,21 @@ export function readPolicyFile(io: CliIO, file: string): Policy {
 }
 
 /**
- * The policy of a command's `--policy FILE [--strict]`: undefined without `--policy`, and
- * `--strict` alone is a usage error (it applies to a policy).
+ * The policy of a command's `--policy FILE [--strict]`, else the `policy:` of its config (the
+ * command line wins); undefined without either. `--strict` without a policy is a usage error (it
+ * applies to a policy).
  *
  * @example
  * const policyOptions = commandPolicy(io, { policy: 'examples/allergy/policy.yaml', strict: true });
  * // { policy: { rules: [...] }, policyStrict: true }
  */
-export function commandPolicy(io: CliIO, options: { policy?: string; strict?: boolean }): { policy: Policy; policyStrict: boolean } | undefined {
-  if (options.strict && !options.policy) {
-    throw new AtlasError('usage', 'Atlas: --strict applies to a policy; pass --policy FILE with it (e.g. --policy examples/allergy/policy.yaml), or drop --strict.');
+export function commandPolicy(io: CliIO, options: { policy?: string; strict?: boolean }, config?: AtlasConfig): { policy: Policy; policyStrict: boolean } | undefined {
+  const policy = options.policy ? readPolicyFile(io, options.policy) : config?.policy;
+  if (options.strict && !policy) {
+    throw new AtlasError(
+      'usage',
+      `Atlas: --strict applies to a policy; pass --policy FILE with it (e.g. --policy examples/allergy/policy.yaml)${config ? ` or add policy: to ${config.source}` : ''}, or drop --strict.`,
+    );
   }
-  return options.policy ? { policy: readPolicyFile(io, options.policy), policyStrict: options.strict === true } : undefined;
+  return policy ? { policy, policyStrict: options.strict === true } : undefined;
 }

@@ -2,11 +2,12 @@ import type { Command } from 'commander';
 import type { Hit } from '../index/types.ts';
 import type { CliIO } from './io.ts';
 import { cliFilter, groupsOption, labelOption, type AccessOptions } from './access-options.ts';
+import { commandConfig, configOption, indexDocsRoot } from './config-option.ts';
 import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
 import { releaseLineNotes } from './release-lines.ts';
 import { requireIndex } from './require-index.ts';
 
-/** `atlas search "<query>"`: one BM25 search, as a table or JSON (`{query, hits, notes}`). */
+/** `atlas search "<query>"`: one BM25 search, as a table or JSON (`{query, hits, notes}`); `--config` is validated, not used. */
 export function registerSearchCommand(program: Command, io: CliIO): void {
   program
     .command('search')
@@ -17,9 +18,12 @@ export function registerSearchCommand(program: Command, io: CliIO): void {
     .addOption(labelOption())
     .addOption(groupsOption())
     .addOption(dbOption())
+    .addOption(configOption())
     .option('--json', 'print {query, hits, notes} as JSON')
-    .action(async (query: string, options: AccessOptions & { k: number; db: string; json?: boolean }) => {
+    .action(async (query: string, options: AccessOptions & { k: number; db: string; json?: boolean; config?: string }) => {
       const filter = cliFilter(io.env, options);
+      // A search uses neither model labels nor a policy; the config is only checked, as every command checks it.
+      await commandConfig(io, options, await indexDocsRoot(io, options.db));
       await requireIndex(io, options.db);
       const index = openIndex(io, options.db);
       try {

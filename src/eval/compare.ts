@@ -3,6 +3,7 @@ import { classicAsk } from '../agent/classic.ts';
 import { routedAsk } from '../agent/route.ts';
 import { agenticRun } from '../agent/run.ts';
 import type { ModelPrice } from '../agent/cost.ts';
+import type { ModelLabel } from '../agent/model-labels.ts';
 import type { Policy } from '../agent/policy.ts';
 import type { AgentRun, RunLimits } from '../agent/run-types.ts';
 import type { Doc } from '../corpus/types.ts';
@@ -21,6 +22,8 @@ export interface CompareOptions {
   /** A policy file every run applies (see agent/policy.ts), strict or not. */
   policy?: Policy;
   policyStrict?: boolean;
+  /** Labels the model may set as search_docs arguments (atlas.config.yaml `model_labels`). */
+  modelLabels?: ModelLabel[];
   /** The dataset's documents (their titles and headings judge the planning bucket). */
   docs: Doc[];
   index: IndexBackend;
@@ -149,6 +152,7 @@ function askOptions(options: CompareOptions, item: EvalCase) {
     price: options.price ?? null,
     ...options.limits,
     ...(options.policy ? { policy: options.policy, policyStrict: options.policyStrict === true } : {}),
+    ...(options.modelLabels ? { modelLabels: options.modelLabels } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(filter ? { filter } : {}),
   };

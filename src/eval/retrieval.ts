@@ -1,4 +1,6 @@
 import type { LanguageModel } from 'ai';
+import type { ModelLabel } from '../agent/model-labels.ts';
+import type { Policy } from '../agent/policy.ts';
 import { agenticRun } from '../agent/run.ts';
 import type { ModelPrice } from '../agent/cost.ts';
 import type { RunLimits } from '../agent/run-types.ts';
@@ -57,6 +59,10 @@ export interface RetrievalEvalOptions {
   maxChunks?: number;
   /** Agentic runs in flight at once (default 4). */
   concurrency?: number;
+  /** Mandatory retrievals every agentic run applies (its required searches count as evidence seen). */
+  policy?: Policy;
+  /** Labels the model may set as search_docs arguments in the agentic arm (atlas.config.yaml `model_labels`). */
+  modelLabels?: ModelLabel[];
   now?: () => number;
   sleep?: Sleep;
   /** Told after each measured query of each arm. */
@@ -167,6 +173,8 @@ async function agenticMeasurements(options: RetrievalEvalOptions, now: () => num
           ...(filter ? { filter } : {}),
           ...(options.maxSearches === undefined ? {} : { maxSearches: options.maxSearches }),
           ...(options.maxChunks === undefined ? {} : { maxChunks: options.maxChunks }),
+          ...(options.policy ? { policy: options.policy } : {}),
+          ...(options.modelLabels ? { modelLabels: options.modelLabels } : {}),
         }),
       { failed: runFailed, ...(options.sleep ? { sleep: options.sleep } : {}) },
     ).catch((error: unknown) => thrownRun(query.query, error));

@@ -2,7 +2,7 @@ import type { Chunk, Doc } from '../corpus/types.ts';
 import { AtlasError } from '../errors.ts';
 import { ACL_LABEL, ALL_VALUE, filterClause, type FilterClause } from './filter.ts';
 import { ingestDocs } from './ingest.ts';
-import { readMeta } from './schema.ts';
+import { readMeta, writeMeta } from './schema.ts';
 import { closeIndexDatabase, openIndexDatabase } from './sqlite-open.ts';
 import { CHUNK_COLUMNS, chunkFromRow, createStatementCache, type ChunkRow } from './sqlite-rows.ts';
 import { createSqliteSearch } from './sqlite-search.ts';
@@ -68,6 +68,16 @@ export interface SqliteIndex extends IndexBackend {
   readonly path: string;
   readonly tokenizer: Readonly<TokenizerOptions>;
   readonly weights: Readonly<ColumnWeights>;
+  /**
+   * The folder the index was last ingested from, as `recordDocsRoot` stored it (`atlas ingest`
+   * records it, so `atlas ask` finds the `atlas.config.yaml` there); undefined when never recorded.
+   *
+   * @example
+   * await index.docsRoot(); // '/home/me/site/docs'
+   */
+  docsRoot(): Promise<string | undefined>;
+  /** Records the docs root (an absolute path) in the index's meta table. */
+  recordDocsRoot(folder: string): Promise<void>;
 }
 
 /**
@@ -166,6 +176,14 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
         .pluck()
         .all(name, ...clause.params) as string[];
       return rows;
+    },
+
+    async docsRoot(): Promise<string | undefined> {
+      return readMeta(db, 'docsRoot');
+    },
+
+    async recordDocsRoot(folder: string): Promise<void> {
+      if (readMeta(db, 'docsRoot') !== folder) writeMeta(db, 'docsRoot', folder);
     },
 
     async close(): Promise<void> {
