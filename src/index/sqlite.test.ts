@@ -63,6 +63,19 @@ describe('createSqliteIndex on disk', () => {
     expect((await second.search('backoff', { k: 1 })).map((hit) => hit.chunkId)).toEqual(['retries#0']);
   });
 
+  it('records the docs root, keeps it across reopening, and reads it in a read-only index', async () => {
+    const path = freshPath();
+    const index = createSqliteIndex({ path });
+    expect(await index.docsRoot()).toBeUndefined();
+    await index.ingest([retries]);
+    await index.recordDocsRoot('/home/me/site/docs');
+    const version = await index.indexVersion();
+    await index.close();
+    const reader = createSqliteIndex({ path, readonly: true });
+    expect([await reader.docsRoot(), await reader.indexVersion()]).toEqual(['/home/me/site/docs', version]);
+    await reader.close();
+  });
+
   it('refuses an index with another schema version, with the exact message', async () => {
     await openIndex().close();
     const raw = new Database(path);
