@@ -34,8 +34,12 @@ export { ABSTAIN_TEXT, type Answer, type Citation, type DroppedCitation } from '
 export { SearchSession, type SearchStep, type ReadStep } from './agent/search-session.ts';
 export { chunkBudget, maxSteps, noNewEvidence, searchBudget, type StopCondition, type StopReason } from './agent/stop-conditions.ts';
 export { verifyCitations } from './agent/citations.ts';
-export { matchingRules, parsePolicy, type MatchedRule, type Policy, type PolicyRequire, type PolicyRule, type PolicyWhen } from './agent/policy.ts';
+export { checkPolicyData, matchingRules, parsePolicy, type MatchedRule, type Policy, type PolicyRequire, type PolicyRule, type PolicyWhen } from './agent/policy.ts';
 export { checkPolicyCitations, runPolicyRetrievals, type PolicyFiring, type PolicyFlag, type PolicyTrace } from './agent/policy-run.ts';
 export type { RunEvent, RunEventHandler } from './agent/events.ts';
+export { createAgentTools, type AgentToolSet } from './agent/tools.ts';
+export { modelLabelChoices, narrowLabels, type LabelChoice, type ModelLabel } from './agent/model-labels.ts';
+export { CONFIG_FILE_NAME, loadConfig, type LoadConfigOptions } from './config/load.ts';
+export { parseConfig, type AtlasConfig } from './config/schema.ts';
 export { createOfflineModel, type OfflineModelOptions } from './agent/offline/index.ts';
 export { defaultModelSpec, resolveModel, type ResolvedModel } from './models/index.ts';

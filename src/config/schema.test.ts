@@ -37,6 +37,14 @@ describe('parseConfig', () => {
 
   it('names unknown top-level keys with the list of known keys', () => {
     expect(errorOf('model_label:\n  - name: store\nrules: []\n')).toBe(invalid('(top level): unknown keys model_label, rules; the known keys are model_labels, policy'));
+    // Reported beside the problems of the known keys, not instead of them.
+    expect(errorOf('rules: []\nmodel_labels:\n  - name: acl\npolicy:\n  rules:\n    - name: a\n      when: { terms: [nut] }\n      require: { search: x, top: 0 }\n')).toBe(
+      invalid(
+        '(top level): unknown key rules; the known keys are model_labels, policy',
+        "model_labels[0].name: acl cannot be a model label: access comes from the asker's groups (--groups, ATLAS_GROUPS or the principal option), never from the model; remove it",
+        'policy.rules[0].require.top: top must be a whole number from 1, e.g. 1, got 0',
+      ),
+    );
     expect(errorOf('- store\n')).toBe(invalid('(top level): a config is a mapping of model_labels, policy, got ["store"]'));
   });
 

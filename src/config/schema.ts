@@ -27,7 +27,8 @@ const modelLabelSchema = z.strictObject(
   { error: LABEL_SHAPE },
 );
 
-const configSchema = z.strictObject(
+// Not strict: unknown top-level keys are reported beside the problems of the known ones.
+const configSchema = z.object(
   {
     model_labels: z.array(modelLabelSchema, { error: `model_labels must be a list; ${LABEL_SHAPE}` }).optional(),
     policy: z.unknown().optional(),
@@ -54,6 +55,10 @@ export function parseConfig(text: string, source: string): AtlasConfig {
   }
   const parsed = configSchema.safeParse(data);
   const problems = parsed.success ? [] : parsed.error.issues.map((issue) => `${source}: ${fieldPath(issue.path)}: ${issueMessage(issue, data)}`);
+  const unknown = isPlainObject(data) ? Object.keys(data).filter((key) => !(CONFIG_KEYS as readonly string[]).includes(key)) : [];
+  if (unknown.length > 0) {
+    problems.unshift(`${source}: (top level): unknown key${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}; the known keys are ${CONFIG_KEYS.join(', ')}`);
+  }
   const modelLabels: ModelLabel[] = [];
   if (parsed.success) {
     const seen = new Set<string>();
@@ -82,14 +87,13 @@ function fieldPath(path: PropertyKey[]): string {
 }
 
 function issueMessage(issue: z.core.$ZodIssue, data: unknown): string {
-  if (issue.code === 'unrecognized_keys') {
-    const keys = issue.keys.join(', ');
-    return issue.path.length === 0
-      ? `unknown key${issue.keys.length === 1 ? '' : 's'} ${keys}; the known keys are ${CONFIG_KEYS.join(', ')}`
-      : `unknown field${issue.keys.length === 1 ? '' : 's'} ${keys}; ${LABEL_SHAPE}`;
-  }
+  if (issue.code === 'unrecognized_keys') return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')}; ${LABEL_SHAPE}`;
   const value = valueAt(data, issue.path);
   return `${issue.message}, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function valueAt(data: unknown, path: PropertyKey[]): unknown {
