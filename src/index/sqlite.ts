@@ -168,14 +168,17 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
 
     async labelValues(name: string, filter?: SearchFilter): Promise<string[]> {
       const clause = where(filter);
-      const rows = statements
+      // The few distinct values first, then for each whether one chunk with it passes the filter
+      // (stops at the first): faster than filtering every labelled chunk.
+      return statements
         .get(
-          `SELECT DISTINCT l.value FROM chunk_labels l JOIN chunks c ON c.chunk_id = l.chunk_id
-           WHERE l.name = ? AND l.value <> '${ALL_VALUE}'${clause.sql} ORDER BY l.value`,
+          `SELECT v.value FROM (SELECT DISTINCT value FROM chunk_labels WHERE name = ? AND value <> '${ALL_VALUE}') v
+           WHERE EXISTS (SELECT 1 FROM chunk_labels l JOIN chunks c ON c.chunk_id = l.chunk_id
+                         WHERE l.name = ? AND l.value = v.value${clause.sql})
+           ORDER BY v.value`,
         )
         .pluck()
-        .all(name, ...clause.params) as string[];
-      return rows;
+        .all(name, name, ...clause.params) as string[];
     },
 
     async docsRoot(): Promise<string | undefined> {
