@@ -153,15 +153,7 @@ export class SearchSession {
   async searchDocs(args: { query: string; version?: string; page?: number; labels?: Record<string, string> }, options: { fullText?: boolean } = {}): Promise<ToolOutcome> {
     const { filter, conflicts } = narrowLabels(this.#effectiveFilter(args.version), args.labels);
     const page = args.page ?? 1;
-    const base: SearchStep = {
-      query: args.query,
-      filter,
-      docIds: [],
-      newDocIds: [],
-      chunkIds: [],
-      skippedSeen: 0,
-      ...(page > 1 ? { page } : {}),
-    };
+    const base: SearchStep = { query: args.query, filter, docIds: [], newDocIds: [], chunkIds: [], skippedSeen: 0, ...(page > 1 ? { page } : {}) };
     if (!Number.isInteger(page) || page < 1) {
       return { ok: false, error: `invalid page ${String(page)}: page must be a whole number from 1 (1 = the best results, 2 = the next ${this.#options.k}).` };
     }
