@@ -1,0 +1,110 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { SearchSession, ToolOutcome, ToolValue } from '../agent/search-session.ts';
+import { agentTools, chunkInput, readSectionInput, searchDocsInput } from '../agent/tools.ts';
+import { budgetFields, budgetRule } from './budget.ts';
+import { readNeighborsOutput, readSectionOutput, searchDocsOutput } from './output-schemas.ts';
+import { toolError, toolResult, type LinkedChunk } from './results.ts';
+import { chunkUri } from './uris.ts';
+
+/** What the search tools of one MCP session share. */
+export interface SearchToolsContext {
+  session: SearchSession;
+  /** The version the server enforces, if any: a different `version` argument is refused. */
+  fixedVersion?: string;
+  /** Runs the session's calls one at a time. */
+  serial: <T>(task: () => Promise<T>) => Promise<T>;
+  /** Sentence naming the enforced filters, appended to each description ('' when none). */
+  filterRule: string;
+}
+
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+
+/**
+ * Registers `search_docs`, `read_section` and `read_neighbors` on `server`, answered by the
+ * session of this MCP session with the agent's own input schemas.
+ *
+ * @example
+ * registerSearchTools(server, { session, serial: createSerialQueue(), filterRule: '' });
+ */
+export function registerSearchTools(server: McpServer, context: SearchToolsContext): void {
+  const { session, serial, filterRule } = context;
+  server.registerTool(
+    'search_docs',
+    {
+      title: 'Search the docs',
+      description: `${agentTools.search_docs.description} ${budgetRule(session.maxSearches)}${filterRule}`,
+      inputSchema: searchDocsInput,
+      outputSchema: searchDocsOutput,
+      annotations: { ...READ_ONLY, idempotentHint: false },
+    },
+    (args) => serial(() => searchDocs(context, args)),
+  );
+  server.registerTool(
+    'read_section',
+    {
+      title: 'Read a section',
+      description: `${agentTools.read_section.description}${filterRule}`,
+      inputSchema: readSectionInput,
+      outputSchema: readSectionOutput,
+      annotations: { ...READ_ONLY, idempotentHint: true },
+    },
+    (args) => serial(async () => passageResult(await session.readSection(args))),
+  );
+  server.registerTool(
+    'read_neighbors',
+    {
+      title: 'Read the neighbouring sections',
+      description: `${agentTools.read_neighbors.description}${filterRule}`,
+      inputSchema: chunkInput,
+      outputSchema: readNeighborsOutput,
+      annotations: { ...READ_ONLY, idempotentHint: true },
+    },
+    (args) => serial(async () => neighborsResult(await session.readNeighbors(args))),
+  );
+}
+
+async function searchDocs(context: SearchToolsContext, args: { query: string; version?: string; page?: number }): Promise<CallToolResult> {
+  const { session, fixedVersion } = context;
+  const refusal = versionRefusal(args.version, fixedVersion);
+  if (refusal !== undefined) return toolError(`${refusal} This search was not run and did not count (${budgetFields(session).budget}).`);
+  const outcome = await session.searchDocs(args);
+  if (!outcome.ok) return toolError(outcome.error);
+  const budget = budgetFields(session);
+  if (session.steps.at(-1)?.note === 'duplicate-query') {
+    return toolError(`${String(outcome.value.note)} The refused search counted (${budget.budget}).`);
+  }
+  const results = (outcome.value.results as ToolValue[]).map(withUri);
+  const note = outcome.value.note as string | undefined;
+  return toolResult({ results, ...(note === undefined ? {} : { note }), ...budget }, results);
+}
+
+/**
+ * Why a `version` argument is refused: the server fixed another one (an argument may narrow
+ * the search to a release line, never move it off the enforced one). Undefined when allowed.
+ *
+ * @example
+ * versionRefusal('2.x', '3.x'); // 'version "2.x" refused: this server only searches version "3.x" (and pages for all versions). Omit version, or pass "3.x".'
+ * versionRefusal('3.x', '3.x'); // undefined
+ */
+export function versionRefusal(version: string | undefined, fixedVersion: string | undefined): string | undefined {
+  if (fixedVersion === undefined || version === undefined || version === '' || version === fixedVersion) return undefined;
+  return `version ${JSON.stringify(version)} refused: this server only searches version ${JSON.stringify(fixedVersion)} (and pages for all versions). Omit version, or pass ${JSON.stringify(fixedVersion)}.`;
+}
+
+function passageResult(outcome: ToolOutcome): CallToolResult {
+  if (!outcome.ok) return toolError(outcome.error);
+  const passage = withUri(outcome.value);
+  return toolResult(passage, [passage]);
+}
+
+function neighborsResult(outcome: ToolOutcome): CallToolResult {
+  if (!outcome.ok) return toolError(outcome.error);
+  const chunks = (outcome.value.chunks as ToolValue[]).map(withUri);
+  return toolResult({ chunks }, chunks);
+}
+
+/** A passage of the session with the URI of its chunk resource. */
+function withUri(passage: ToolValue): ToolValue & LinkedChunk {
+  return { ...passage, chunk_id: String(passage.chunk_id), heading_path: String(passage.heading_path), uri: chunkUri(String(passage.chunk_id)) };
+}
