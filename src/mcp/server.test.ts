@@ -186,7 +186,7 @@ describe('reading', () => {
   it('reads a whole document as one markdown resource, its sections in order', async () => {
     const mcp = await connect();
     const read = await mcp.client.readResource({ uri: 'atlas://doc/leases' });
-    const content = read.contents[0] as { text: string; _meta: { chunk_ids: string[] } };
+    const content = read.contents[0] as unknown as { text: string; _meta: { chunk_ids: string[] } };
     const ids = content._meta.chunk_ids;
     expect(ids[0]).toBe('leases#0');
     const chunks = await Promise.all(ids.map(async (id) => (await index.getChunk(id))!));
