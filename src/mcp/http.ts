@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { AtlasError } from '../errors.ts';
+import { createAtlasMcpServer, type AtlasMcpServerOptions } from './server.ts';
+
+/** Open MCP sessions per handler when none is given. */
+export const DEFAULT_MAX_SESSIONS = 100;
+/** A session unused for this long is closed (30 minutes) when none is given. */
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+
+/** Options of {@link createMcpHttpHandler}: the server of each session, and the session bounds. */
+export interface McpHttpOptions extends AtlasMcpServerOptions {
+  /** Open sessions at most (default {@link DEFAULT_MAX_SESSIONS}); a new one past it closes the least recently used. */
+  maxSessions?: number;
+  /** A session with no request for longer is closed (default {@link DEFAULT_SESSION_IDLE_MS}), by `now`. */
+  idleMs?: number;
+  /** Clock in ms (default `Date.now`); sessions expire by it, checked on each request. */
+  now?: () => number;
+  /** Makes session ids (default `crypto.randomUUID`). */
+  sessionId?: () => string;
+}
+
+/** A web-standard MCP endpoint (Streamable HTTP): one MCP session, and search session, per `mcp-session-id`. */
+export interface McpHttpHandler {
+  (request: Request): Promise<Response>;
+  /** Sessions open now (expired ones are counted until the next request closes them). */
+  sessionCount(): number;
+  /** Closes every session (a server shutting down). */
+  close(): Promise<void>;
+}
+
+interface Session {
+  server: McpServer;
+  transport: WebStandardStreamableHTTPServerTransport;
+  lastUsed: number;
+}
+
+/**
+ * Builds the `/mcp` endpoint of an HTTP server for one principal and filter: POST an
+ * `initialize` without `mcp-session-id` to open a session (the response carries its id), then
+ * send that id on every request (POST, GET for the event stream, DELETE to end it). Each session
+ * has its own MCP server and SearchSession: its own budget, seen passages and query log. A
+ * session's id is only known to this handler, so a server that builds one handler per token
+ * keeps tokens from using each other's sessions. Sessions are bounded in number
+ * (`maxSessions`, least recently used closed first) and idle time (`idleMs`, by `now`).
+ *
+ * @example
+ * const mcp = createMcpHttpHandler({ index, principal: { groups: ['staff'] }, maxSearches: 6 });
+ * app.all('/mcp', (c) => mcp(c.req.raw));
+ */
+export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
+  const { maxSessions = DEFAULT_MAX_SESSIONS, idleMs = DEFAULT_SESSION_IDLE_MS, now = Date.now, sessionId = randomUUID, ...serverOptions } = options;
+  checkBound('maxSessions', maxSessions);
+  checkBound('idleMs', idleMs);
+  // Insertion order is use order: a session is moved to the end on each request.
+  const sessions = new Map<string, Session>();
+
+  const closeSession = async (id: string) => {
+    const session = sessions.get(id);
+    if (!session) return;
+    sessions.delete(id);
+    await session.server.close();
+  };
+
+  const sweep = async (at: number) => {
+    const expired = [...sessions].filter(([, session]) => at - session.lastUsed > idleMs).map(([id]) => id);
+    await Promise.all(expired.map(closeSession));
+  };
+
+  const open = async (request: Request, body: unknown): Promise<Response> => {
+    while (sessions.size >= maxSessions) await closeSession(sessions.keys().next().value!);
+    const server = createAtlasMcpServer(serverOptions);
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: sessionId,
+      onsessioninitialized: (id) => {
+        sessions.set(id, { server, transport, lastUsed: now() });
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+      },
+    });
+    await server.connect(transport);
+    return transport.handleRequest(request, { parsedBody: body });
+  };
+
+  const handle = async (request: Request): Promise<Response> => {
+    const at = now();
+    await sweep(at);
+    const id = request.headers.get('mcp-session-id');
+    if (id !== null) {
+      const session = sessions.get(id);
+      if (!session) {
+        return jsonRpcError(404, -32001, 'Session not found: it ended, expired or never existed. Start a new session: POST initialize without an mcp-session-id header.');
+      }
+      session.lastUsed = at;
+      sessions.delete(id);
+      sessions.set(id, session);
+      return session.transport.handleRequest(request);
+    }
+    if (request.method !== 'POST') {
+      return jsonRpcError(400, -32000, `Bad Request: ${request.method} needs the mcp-session-id header of an open session. Open one first: POST initialize without it.`);
+    }
+    let body: unknown;
+    try {
+      body = await request.json();
+    } catch {
+      return jsonRpcError(400, -32700, 'Parse error: the body must be a JSON-RPC message (JSON).');
+    }
+    const messages = Array.isArray(body) ? body : [body];
+    if (!messages.some((message) => isInitializeRequest(message))) {
+      return jsonRpcError(400, -32000, 'Bad Request: no mcp-session-id header. Open a session first: POST initialize without it, then send the mcp-session-id of its response on every request.');
+    }
+    return open(request, body);
+  };
+
+  return Object.assign(handle, {
+    sessionCount: () => sessions.size,
+    close: async () => {
+      await Promise.all([...sessions.keys()].map(closeSession));
+    },
+  });
+}
+
+function jsonRpcError(status: number, code: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), { status, headers: { 'content-type': 'application/json' } });
+}
+
+function checkBound(name: string, value: number): void {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new AtlasError('usage', `Atlas: createMcpHttpHandler ${name} must be a positive whole number, got ${String(value)}. Pass e.g. ${name}: ${name === 'idleMs' ? DEFAULT_SESSION_IDLE_MS : DEFAULT_MAX_SESSIONS}, or leave it out.`);
+  }
+}
