@@ -89,18 +89,25 @@ export async function documentChunks(context: ResourceContext, docId: string): P
 }
 
 /**
- * A document's chunks as one markdown text: each chunk's heading (at its depth in the heading
- * path) unless it continues the previous chunk's section, then its text.
+ * A document's chunks as one markdown text: before each chunk, the headings of its heading path
+ * that differ from the previous chunk's (each at its depth: the title `#`, its sections `##`,
+ * ...), so a chunk that continues a section adds no heading and a subsection first met adds its
+ * parents; then the chunk's text.
  *
  * @example
- * documentMarkdown(chunks); // '# Leases\n\nA worker holds a job...\n\n## Setting\n\nSet `lease_seconds`...'
+ * documentMarkdown(chunks); // '# Leases\n\nA worker holds a job...\n\n## Setting\n\nSet `lease_seconds`...\n'
  */
 export function documentMarkdown(chunks: Chunk[]): string {
-  let previous = '';
+  let previous: string[] = [];
   const parts: string[] = [];
   for (const chunk of chunks) {
-    const path = headingPathText(chunk);
-    if (path !== previous) parts.push(headingLine(chunk));
+    const path = chunk.headingPath;
+    const same = path.length === previous.length && path.every((heading, depth) => heading === previous[depth]);
+    if (!same) {
+      let depth = 0;
+      while (depth < path.length - 1 && path[depth] === previous[depth]) depth += 1;
+      for (; depth < path.length; depth += 1) parts.push(`${'#'.repeat(Math.min(6, depth + 1))} ${path[depth]}`);
+    }
     previous = path;
     if (chunk.text.trim() !== '') parts.push(chunk.text.trim());
   }
