@@ -15,6 +15,7 @@ beforeAll(async () => {
   await index.ingest([
     createTestDoc({ docId: 'queues', title: 'Queues', sections: ['Queues hold jobs until a worker leases them.', { heading: 'Priorities', text: 'Queues have priorities from 1 to 9.' }] }),
     createTestDoc({ docId: 'vault', title: 'Vault', labels: { acl: ['staff'] }, sections: ['The queues vault key rotates weekly.'] }),
+    createTestDoc({ docId: 'signing', title: 'Signing', labels: { acl: ['admins'] }, sections: ['Admin signing keys rotate daily.'] }),
   ]);
 });
 afterAll(async () => {
@@ -26,7 +27,13 @@ async function startEndpoint(options: Omit<McpHttpOptions, 'index' | 'now'> = {}
   const clock = { ms: 0 };
   let ids = 0;
   const handler = createMcpHttpHandler({ index, now: () => clock.ms, sessionId: () => `session-${++ids}`, ...options });
-  const server = createAdaptorServer({ fetch: handler });
+  // Stands in for the server's token auth: the principal comes from a test header.
+  const server = createAdaptorServer({
+    fetch: (request: Request) => {
+      const groups = request.headers.get('x-test-groups');
+      return handler(request, groups === null ? {} : { principal: { groups: groups.split(',') } });
+    },
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
   const clients: Client[] = [];
@@ -34,9 +41,9 @@ async function startEndpoint(options: Omit<McpHttpOptions, 'index' | 'now'> = {}
     handler,
     clock,
     url,
-    connect: async () => {
+    connect: async (groups?: string) => {
       const client = new Client({ name: 'atlas-http-test', version: '0.0.0' });
-      const transport = new StreamableHTTPClientTransport(url);
+      const transport = new StreamableHTTPClientTransport(url, groups === undefined ? {} : { requestInit: { headers: { 'x-test-groups': groups } } });
       await client.connect(transport);
       clients.push(client);
       return { client, transport, call: async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult };
@@ -54,10 +61,15 @@ const ids = (result: CallToolResult) => (result.structuredContent as { results: 
 const budget = (result: CallToolResult) => (result.structuredContent as { budget: string }).budget;
 
 /** A raw request on an existing session id (what a client whose session ended would send). */
-function post(endpoint: Endpoint, sessionId: string | undefined, body: string) {
+function post(endpoint: Endpoint, sessionId: string | undefined, body: string, groups?: string) {
   return fetch(endpoint.url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(sessionId ? { 'mcp-session-id': sessionId } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
+      ...(groups === undefined ? {} : { 'x-test-groups': groups }),
+    },
     body,
   });
 }
@@ -138,6 +150,30 @@ describe('createMcpHttpHandler over loopback HTTP', () => {
     const get = await fetch(endpoint.url, { headers: { accept: 'text/event-stream' } });
     expect(get.status).toBe(400);
     await get.body?.cancel();
+    await endpoint.stop();
+  });
+
+  it('runs each session as the principal of the request that opened it, and refuses its id to any other principal', async () => {
+    const endpoint = await startEndpoint();
+    const staff = await endpoint.connect('staff');
+    const anonymous = await endpoint.connect();
+    expect(ids(await staff.call('search_docs', { query: 'queues vault' })).sort()).toEqual(['queues#0', 'queues#1', 'vault#0']);
+    expect(ids(await anonymous.call('search_docs', { query: 'queues vault' })).sort()).toEqual(['queues#0', 'queues#1']);
+    expect((await post(endpoint, 'session-1', LIST_TOOLS, 'staff')).status).toBe(200);
+    for (const groups of [undefined, 'admins', 'staff,admins']) expect((await post(endpoint, 'session-1', LIST_TOOLS, groups)).status).toBe(404);
+    expect((await post(endpoint, 'session-2', LIST_TOOLS, 'staff')).status).toBe(404);
+    await endpoint.stop();
+  });
+
+  it('lets a request principal only narrow the handler\'s own principal', async () => {
+    const endpoint = await startEndpoint({ principal: { groups: ['staff', 'finance'] } });
+    expect(ids(await (await endpoint.connect('staff')).call('search_docs', { query: 'queues vault' })).sort()).toEqual(['queues#0', 'queues#1', 'vault#0']);
+    // finance is allowed by the handler but the vault is staff's; admins is not allowed by the handler.
+    expect(ids(await (await endpoint.connect('finance,admins')).call('search_docs', { query: 'queues vault signing' })).sort()).toEqual(['queues#0', 'queues#1']);
+    const direct = await startEndpoint();
+    expect(ids(await (await direct.connect('finance,admins')).call('search_docs', { query: 'queues vault signing' })).sort()).toEqual(['queues#0', 'queues#1', 'signing#0']);
+    await direct.stop();
+
     await endpoint.stop();
   });
 

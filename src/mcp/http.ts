@@ -3,7 +3,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { AtlasError } from '../errors.ts';
-import { createAtlasMcpServer, type AtlasMcpServerOptions } from './server.ts';
+import { principalGroups } from '../index/filter.ts';
+import type { Principal } from '../index/types.ts';
+import { createAtlasMcpServer, enforcedFilter, type AtlasMcpServerOptions } from './server.ts';
 
 /** Open MCP sessions per handler when none is given. */
 export const DEFAULT_MAX_SESSIONS = 100;
@@ -22,9 +24,15 @@ export interface McpHttpOptions extends AtlasMcpServerOptions {
   sessionId?: () => string;
 }
 
+/** Who sends a request, as the server's authentication found it (e.g. from the bearer token). */
+export interface McpRequestContext {
+  /** The request's principal; undefined means anonymous (public pages only, unless the handler's own principal says more). */
+  principal?: Principal;
+}
+
 /** A web-standard MCP endpoint (Streamable HTTP): one MCP session, and search session, per `mcp-session-id`. */
 export interface McpHttpHandler {
-  (request: Request): Promise<Response>;
+  (request: Request, context?: McpRequestContext): Promise<Response>;
   /** Sessions open now (expired ones are counted until the next request closes them). */
   sessionCount(): number;
   /** Closes every session (a server shutting down). */
@@ -35,23 +43,28 @@ interface Session {
   server: McpServer;
   transport: WebStandardStreamableHTTPServerTransport;
   lastUsed: number;
+  /** The principal that opened the session (its groups, sorted, as JSON): only it may use the session. */
+  owner: string;
 }
 
 /**
- * Builds the `/mcp` endpoint of an HTTP server for one principal and filter: POST an
- * `initialize` without `mcp-session-id` to open a session (the response carries its id), then
- * send that id on every request (POST, GET for the event stream, DELETE to end it). Each session
- * has its own MCP server and SearchSession: its own budget, seen passages and query log. A
- * session's id is only known to this handler, so a server that builds one handler per token
- * keeps tokens from using each other's sessions. Sessions are bounded in number
+ * Builds the `/mcp` endpoint of an HTTP server: POST an `initialize` without `mcp-session-id` to
+ * open a session (the response carries its id), then send that id on every request (POST, GET
+ * for the event stream, DELETE to end it). Each session has its own MCP server and
+ * SearchSession: its own budget, seen passages and query log, under the handler's filter and the
+ * principal of the request that opened it (`context.principal`, intersected with the handler's
+ * own `principal` when both are set). A session is bound to that principal: a request of another
+ * principal naming its id gets the same 404 as an unknown id. Sessions are bounded in number
  * (`maxSessions`, least recently used closed first) and idle time (`idleMs`, by `now`).
  *
  * @example
- * const mcp = createMcpHttpHandler({ index, principal: { groups: ['staff'] }, maxSearches: 6 });
- * app.all('/mcp', (c) => mcp(c.req.raw));
+ * const mcp = createMcpHttpHandler({ index, maxSearches: 6 });
+ * app.all('/mcp', (c) => mcp(c.req.raw, { principal: c.get('principal') })); // after token auth
  */
 export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
-  const { maxSessions = DEFAULT_MAX_SESSIONS, idleMs = DEFAULT_SESSION_IDLE_MS, now = Date.now, sessionId = randomUUID, ...serverOptions } = options;
+  const { maxSessions = DEFAULT_MAX_SESSIONS, idleMs = DEFAULT_SESSION_IDLE_MS, now = Date.now, sessionId = randomUUID, principal: fixedPrincipal, ...serverOptions } = options;
+  // The handler's own principal joins the filter, so a request's principal can only narrow it.
+  const filter = enforcedFilter(serverOptions.filter, fixedPrincipal);
   checkBound('maxSessions', maxSessions);
   checkBound('idleMs', idleMs);
   // Insertion order is use order: a session is moved to the end on each request.
@@ -69,13 +82,13 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     await Promise.all(expired.map(closeSession));
   };
 
-  const open = async (request: Request, body: unknown): Promise<Response> => {
+  const open = async (request: Request, body: unknown, principal: Principal | undefined, owner: string): Promise<Response> => {
     while (sessions.size >= maxSessions) await closeSession(sessions.keys().next().value!);
-    const server = createAtlasMcpServer(serverOptions);
+    const server = createAtlasMcpServer({ ...serverOptions, ...(filter ? { filter } : {}), ...(principal ? { principal } : {}) });
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: sessionId,
       onsessioninitialized: (id) => {
-        sessions.set(id, { server, transport, lastUsed: now() });
+        sessions.set(id, { server, transport, lastUsed: now(), owner });
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
@@ -85,13 +98,14 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     return transport.handleRequest(request, { parsedBody: body });
   };
 
-  const handle = async (request: Request): Promise<Response> => {
+  const handle = async (request: Request, context: McpRequestContext = {}): Promise<Response> => {
     const at = now();
     await sweep(at);
+    const owner = ownerKey(context.principal);
     const id = request.headers.get('mcp-session-id');
     if (id !== null) {
       const session = sessions.get(id);
-      if (!session) {
+      if (!session || session.owner !== owner) {
         return jsonRpcError(404, -32001, 'Session not found: it ended, expired or never existed. Start a new session: POST initialize without an mcp-session-id header.');
       }
       session.lastUsed = at;
@@ -112,7 +126,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     if (!messages.some((message) => isInitializeRequest(message))) {
       return jsonRpcError(400, -32000, 'Bad Request: no mcp-session-id header. Open a session first: POST initialize without it, then send the mcp-session-id of its response on every request.');
     }
-    return open(request, body);
+    return open(request, body, context.principal, owner);
   };
 
   return Object.assign(handle, {
@@ -121,6 +135,10 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       await Promise.all([...sessions.keys()].map(closeSession));
     },
   });
+}
+
+function ownerKey(principal: Principal | undefined): string {
+  return principal === undefined ? 'anonymous' : JSON.stringify([...principalGroups(principal)].sort());
 }
 
 function jsonRpcError(status: number, code: number, message: string): Response {
