@@ -57,6 +57,8 @@ describe('atlas mcp over stdio', () => {
 
     await client.close();
     expect(errors).toEqual([]);
+    expect(stderr.join('')).toContain('atlas mcp: search_docs {"query":"lease"} -> ok (search 1 of 2, 1 left)\n');
+    expect(stderr.join('')).toContain('atlas mcp: read_section {"chunk_id":"env#0"} -> error: chunk not found: env#0. Use a chunk_id returned by search_docs.\n');
     expect(stderr.join('')).toContain('atlas mcp: serving 2 docs (3 chunks) over stdio; 2 searches per session; ask model: offline. Fixed by the server: version 3.x (and pages for all versions); public pages only.\n');
   }, 60_000);
 

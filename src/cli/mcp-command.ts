@@ -52,6 +52,7 @@ export function registerMcpCommand(program: Command, io: CliIO): void {
           ...(filter ? { filter } : {}),
           maxSearches: options.maxSearches,
           ask: { model, modelSpec: spec, price, maxSearches: options.maxSearches, now: io.now, ...limits },
+          log: io.stderr,
         });
         io.stderr(
           `atlas mcp: serving ${stats.docs} docs (${stats.chunks} chunks) over stdio; ${options.maxSearches} searches per session; ask model: ${spec}.${filterRule(filter)}\n`,

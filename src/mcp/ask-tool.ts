@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { LanguageModel } from 'ai';
 import { z } from 'zod';
 import type { ModelPrice } from '../agent/cost.ts';
@@ -9,7 +10,7 @@ import type { AgentRun, RunLimits } from '../agent/run-types.ts';
 import { headingPathText } from '../agent/tool-values.ts';
 import type { IndexBackend, SearchFilter } from '../index/types.ts';
 import { askOutput } from './output-schemas.ts';
-import { toolError, toolResult } from './results.ts';
+import { logged, toolError, toolResult, type CallLog } from './results.ts';
 import { versionRefusal } from './search-tools.ts';
 import { chunkUri } from './uris.ts';
 
@@ -40,7 +41,7 @@ export const askInput = z.object({
  * @example
  * registerAskTool(server, { index, filter }, { model: createOfflineModel(), modelSpec: 'offline' });
  */
-export function registerAskTool(server: McpServer, context: { index: IndexBackend; filter?: SearchFilter; filterRule: string }, options: AskToolOptions): void {
+export function registerAskTool(server: McpServer, context: { index: IndexBackend; filter?: SearchFilter; filterRule: string; log?: CallLog }, options: AskToolOptions): void {
   const maxSearches = options.maxSearches ?? 6;
   server.registerTool(
     'ask',
@@ -51,7 +52,7 @@ export function registerAskTool(server: McpServer, context: { index: IndexBacken
       outputSchema: askOutput,
       annotations: { readOnlyHint: true, openWorldHint: options.modelSpec !== 'offline', idempotentHint: false },
     },
-    async (args, extra) => {
+    logged(context.log, 'ask', async (args: z.infer<typeof askInput>, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => {
       const refusal = versionRefusal(args.version, context.filter?.version);
       if (refusal !== undefined) return toolError(`${refusal} The question was not run.`);
       const version = args.version === undefined || args.version === '' ? undefined : args.version;
@@ -77,7 +78,7 @@ export function registerAskTool(server: McpServer, context: { index: IndexBacken
         ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
       });
       return askResult(run, options.modelSpec);
-    },
+    }),
   );
 }
 

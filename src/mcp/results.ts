@@ -41,3 +41,29 @@ export function toolError(message: string): CallToolResult {
 export function resourceLink(chunk: LinkedChunk): ResourceLink {
   return { type: 'resource_link', uri: chunkUri(chunk.chunk_id), name: chunk.chunk_id, title: chunk.heading_path, mimeType: 'text/markdown' };
 }
+
+/** Receives one line per tool call (the CLI writes them to stderr). */
+export type CallLog = (line: string) => void;
+
+/**
+ * Wraps a tool handler so each call is logged in one line: the tool, its arguments, and the
+ * outcome (`ok`, with the budget of a search, or the error text).
+ *
+ * @example
+ * logged(io.stderr, 'search_docs', handler); // 'atlas mcp: search_docs {"query":"lease"} -> ok (search 1 of 6, 5 left)\n'
+ */
+export function logged<P extends [args: unknown, ...rest: unknown[]]>(
+  log: CallLog | undefined,
+  tool: string,
+  handler: (...params: P) => Promise<CallToolResult>,
+): (...params: P) => Promise<CallToolResult> {
+  if (log === undefined) return handler;
+  return async (...params) => {
+    const result = await handler(...params);
+    const budget = (result.structuredContent as { budget?: unknown } | undefined)?.budget;
+    const first = result.content[0];
+    const outcome = result.isError ? `error: ${first?.type === 'text' ? first.text : 'no text'}` : `ok${typeof budget === 'string' ? ` (${budget})` : ''}`;
+    log(`atlas mcp: ${tool} ${JSON.stringify(params[0])} -> ${outcome}\n`);
+    return result;
+  };
+}

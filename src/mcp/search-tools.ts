@@ -4,7 +4,7 @@ import type { SearchSession, ToolOutcome, ToolValue } from '../agent/search-sess
 import { agentTools, chunkInput, readSectionInput, searchDocsInput } from '../agent/tools.ts';
 import { budgetFields, budgetRule } from './budget.ts';
 import { readNeighborsOutput, readSectionOutput, searchDocsOutput } from './output-schemas.ts';
-import { toolError, toolResult, type LinkedChunk } from './results.ts';
+import { logged, toolError, toolResult, type CallLog, type LinkedChunk } from './results.ts';
 import { chunkUri } from './uris.ts';
 
 /** What the search tools of one MCP session share. */
@@ -16,6 +16,8 @@ export interface SearchToolsContext {
   serial: <T>(task: () => Promise<T>) => Promise<T>;
   /** Sentence naming the enforced filters, appended to each description ('' when none). */
   filterRule: string;
+  /** One line per call (tool, arguments, outcome), e.g. to stderr. */
+  log?: CallLog;
 }
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
@@ -28,7 +30,7 @@ const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
  * registerSearchTools(server, { session, serial: createSerialQueue(), filterRule: '' });
  */
 export function registerSearchTools(server: McpServer, context: SearchToolsContext): void {
-  const { session, serial, filterRule } = context;
+  const { session, serial, filterRule, log } = context;
   server.registerTool(
     'search_docs',
     {
@@ -38,7 +40,7 @@ export function registerSearchTools(server: McpServer, context: SearchToolsConte
       outputSchema: searchDocsOutput,
       annotations: { ...READ_ONLY, idempotentHint: false },
     },
-    (args) => serial(() => searchDocs(context, args)),
+    logged(log, 'search_docs', (args: { query: string; version?: string; page?: number }) => serial(() => searchDocs(context, args))),
   );
   server.registerTool(
     'read_section',
@@ -49,7 +51,7 @@ export function registerSearchTools(server: McpServer, context: SearchToolsConte
       outputSchema: readSectionOutput,
       annotations: { ...READ_ONLY, idempotentHint: true },
     },
-    (args) => serial(async () => passageResult(await session.readSection(args))),
+    logged(log, 'read_section', (args: { chunk_id: string; offset?: number; query?: string }) => serial(async () => passageResult(await session.readSection(args)))),
   );
   server.registerTool(
     'read_neighbors',
@@ -60,7 +62,7 @@ export function registerSearchTools(server: McpServer, context: SearchToolsConte
       outputSchema: readNeighborsOutput,
       annotations: { ...READ_ONLY, idempotentHint: true },
     },
-    (args) => serial(async () => neighborsResult(await session.readNeighbors(args))),
+    logged(log, 'read_neighbors', (args: { chunk_id: string }) => serial(async () => neighborsResult(await session.readNeighbors(args)))),
   );
 }
 

@@ -204,6 +204,22 @@ describe('reading', () => {
   });
 });
 
+describe('call log', () => {
+  it('writes one line per call: tool, arguments, outcome', async () => {
+    const lines: string[] = [];
+    const mcp = await connect({ maxSearches: 1, log: (line) => lines.push(line) });
+    await mcp.call('search_docs', { query: 'lease' });
+    await mcp.call('search_docs', { query: 'retries' });
+    await mcp.call('read_neighbors', { chunk_id: 'leases#1' });
+    expect(lines).toEqual([
+      'atlas mcp: search_docs {"query":"lease"} -> ok (search 1 of 1, none left: answer from the passages you have)\n',
+      'atlas mcp: search_docs {"query":"retries"} -> error: search budget exhausted (1 searches used): answer now from the passages you have.\n',
+      'atlas mcp: read_neighbors {"chunk_id":"leases#1"} -> ok\n',
+    ]);
+    await mcp.close();
+  });
+});
+
 describe('errors are tool results, never protocol errors', () => {
   it('answers bad arguments with isError and the field at fault', async () => {
     const mcp = await connect();

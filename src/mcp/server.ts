@@ -7,6 +7,7 @@ import { registerAskTool, type AskToolOptions } from './ask-tool.ts';
 import { budgetRule } from './budget.ts';
 import { registerResources } from './resources.ts';
 import { registerSearchTools } from './search-tools.ts';
+import type { CallLog } from './results.ts';
 import { createSerialQueue } from './serial.ts';
 
 /** The version of this Atlas (package.json), announced as the MCP server's version. */
@@ -25,6 +26,8 @@ export interface AtlasMcpServerOptions {
   readTokens?: number;
   /** The model of the `ask` tool; without it there is no `ask` tool. */
   ask?: AskToolOptions;
+  /** Receives one line per tool call (tool, arguments, outcome); `atlas mcp` writes them to stderr. */
+  log?: CallLog;
 }
 
 /**
@@ -54,8 +57,8 @@ export function createAtlasMcpServer(options: AtlasMcpServerOptions): McpServer 
       instructions: instructions(session.maxSearches, rule, options.ask !== undefined),
     },
   );
-  registerSearchTools(server, { session, serial: createSerialQueue(), filterRule: rule, ...(filter?.version ? { fixedVersion: filter.version } : {}) });
-  if (options.ask) registerAskTool(server, { index: options.index, filter, filterRule: rule }, options.ask);
+  registerSearchTools(server, { session, serial: createSerialQueue(), filterRule: rule, ...(filter?.version ? { fixedVersion: filter.version } : {}), ...(options.log ? { log: options.log } : {}) });
+  if (options.ask) registerAskTool(server, { index: options.index, filter, filterRule: rule, ...(options.log ? { log: options.log } : {}) }, options.ask);
   registerResources(server, { index: options.index, ...(filter ? { filter } : {}) });
   return server;
 }
