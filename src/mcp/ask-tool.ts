@@ -11,8 +11,8 @@ import { headingPathText } from '../agent/tool-values.ts';
 import type { IndexBackend, SearchFilter } from '../index/types.ts';
 import { askOutput } from './output-schemas.ts';
 import { logged, toolError, toolResult, type CallLog } from './results.ts';
-import { versionRefusal } from './search-tools.ts';
 import { chunkUri } from './uris.ts';
+import { versionRefusal } from './version-argument.ts';
 
 /** The model the `ask` tool runs, and the limits of each run. */
 export interface AskToolOptions extends RunLimits {
@@ -53,7 +53,7 @@ export function registerAskTool(server: McpServer, context: { index: IndexBacken
       annotations: { readOnlyHint: true, openWorldHint: options.modelSpec !== 'offline', idempotentHint: false },
     },
     logged(context.log, 'ask', async (args: z.infer<typeof askInput>, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => {
-      const refusal = versionRefusal(args.version, context.filter?.version);
+      const refusal = await versionRefusal(context.index, args.version, context.filter?.version);
       if (refusal !== undefined) return toolError(`${refusal} The question was not run.`);
       const version = args.version === undefined || args.version === '' ? undefined : args.version;
       const filter = version === undefined ? context.filter : { ...context.filter, version };

@@ -1,15 +1,19 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { SearchSession, ToolOutcome, ToolValue } from '../agent/search-session.ts';
+import type { IndexBackend } from '../index/types.ts';
 import { agentTools, chunkInput, readSectionInput, searchDocsInput } from '../agent/tools.ts';
 import { budgetFields, budgetRule } from './budget.ts';
 import { readNeighborsOutput, readSectionOutput, searchDocsOutput } from './output-schemas.ts';
 import { logged, toolError, toolResult, type CallLog, type LinkedChunk } from './results.ts';
 import { chunkUri } from './uris.ts';
+import { versionRefusal } from './version-argument.ts';
 
 /** What the search tools of one MCP session share. */
 export interface SearchToolsContext {
   session: SearchSession;
+  /** The session's index (release lines a `version` argument must name). */
+  index: IndexBackend;
   /** The version the server enforces, if any: a different `version` argument is refused. */
   fixedVersion?: string;
   /** Runs the session's calls one at a time. */
@@ -27,7 +31,7 @@ const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
  * session of this MCP session with the agent's own input schemas.
  *
  * @example
- * registerSearchTools(server, { session, serial: createSerialQueue(), filterRule: '' });
+ * registerSearchTools(server, { session, index, serial: createSerialQueue(), filterRule: '' });
  */
 export function registerSearchTools(server: McpServer, context: SearchToolsContext): void {
   const { session, serial, filterRule, log } = context;
@@ -68,7 +72,7 @@ export function registerSearchTools(server: McpServer, context: SearchToolsConte
 
 async function searchDocs(context: SearchToolsContext, args: { query: string; version?: string; page?: number }): Promise<CallToolResult> {
   const { session, fixedVersion } = context;
-  const refusal = versionRefusal(args.version, fixedVersion);
+  const refusal = await versionRefusal(context.index, args.version, fixedVersion);
   if (refusal !== undefined) return toolError(`${refusal} This search was not run and did not count (${budgetFields(session).budget}).`);
   const outcome = await session.searchDocs(args);
   if (!outcome.ok) return toolError(outcome.error);
@@ -79,19 +83,6 @@ async function searchDocs(context: SearchToolsContext, args: { query: string; ve
   const results = (outcome.value.results as ToolValue[]).map(withUri);
   const note = outcome.value.note as string | undefined;
   return toolResult({ results, ...(note === undefined ? {} : { note }), ...budget }, results);
-}
-
-/**
- * Why a `version` argument is refused: the server fixed another one (an argument may narrow
- * the search to a release line, never move it off the enforced one). Undefined when allowed.
- *
- * @example
- * versionRefusal('2.x', '3.x'); // 'version "2.x" refused: this server only searches version "3.x" (and pages for all versions). Omit version, or pass "3.x".'
- * versionRefusal('3.x', '3.x'); // undefined
- */
-export function versionRefusal(version: string | undefined, fixedVersion: string | undefined): string | undefined {
-  if (fixedVersion === undefined || version === undefined || version === '' || version === fixedVersion) return undefined;
-  return `version ${JSON.stringify(version)} refused: this server only searches version ${JSON.stringify(fixedVersion)} (and pages for all versions). Omit version, or pass ${JSON.stringify(fixedVersion)}.`;
 }
 
 function passageResult(outcome: ToolOutcome): CallToolResult {

@@ -141,6 +141,14 @@ describe('enforced filters', () => {
     await mcp.close();
   });
 
+  it('refuses a version that is not a release line of the index (a typo would match only the pages for all versions)', async () => {
+    const mcp = await connect();
+    expect(errorText(await mcp.call('search_docs', { query: 'lease timeout', version: '3' }))).toBe(
+      'version "3" is not a release line of these docs (known: 2.x, 3.x). Pass one of them, or omit version. This search was not run and did not count (search 0 of 6, 6 left).',
+    );
+    await mcp.close();
+  });
+
   it('answers a guessed chunk id outside the filter "not found", exactly like an unknown id, in tools and resources', async () => {
     const filter: SearchFilter = { version: '3.x' };
     const hidden = (await index.search('ORBIT_LEASE_TIMEOUT', { k: 20 })).find((hit) => hit.appliesTo === '2.x')!.chunkId;

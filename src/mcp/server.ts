@@ -57,7 +57,7 @@ export function createAtlasMcpServer(options: AtlasMcpServerOptions): McpServer 
       instructions: instructions(session.maxSearches, rule, options.ask !== undefined),
     },
   );
-  registerSearchTools(server, { session, serial: createSerialQueue(), filterRule: rule, ...(filter?.version ? { fixedVersion: filter.version } : {}), ...(options.log ? { log: options.log } : {}) });
+  registerSearchTools(server, { session, index: options.index, serial: createSerialQueue(), filterRule: rule, ...(filter?.version ? { fixedVersion: filter.version } : {}), ...(options.log ? { log: options.log } : {}) });
   if (options.ask) registerAskTool(server, { index: options.index, filter, filterRule: rule, ...(options.log ? { log: options.log } : {}) }, options.ask);
   registerResources(server, { index: options.index, ...(filter ? { filter } : {}) });
   return server;
