@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
 import type { SearchSession, ToolOutcome, ToolValue } from '../agent/search-session.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { agentTools, chunkInput, readSectionInput, searchDocsInput } from '../agent/tools.ts';
@@ -44,7 +45,7 @@ export function registerSearchTools(server: McpServer, context: SearchToolsConte
       outputSchema: searchDocsOutput,
       annotations: { ...READ_ONLY, idempotentHint: false },
     },
-    logged(log, 'search_docs', (args: { query: string; version?: string; page?: number }) => serial(() => searchDocs(context, args))),
+    logged(log, 'search_docs', (args: z.infer<typeof searchDocsInput>) => serial(() => searchDocs(context, args))),
   );
   server.registerTool(
     'read_section',
@@ -55,7 +56,7 @@ export function registerSearchTools(server: McpServer, context: SearchToolsConte
       outputSchema: readSectionOutput,
       annotations: { ...READ_ONLY, idempotentHint: true },
     },
-    logged(log, 'read_section', (args: { chunk_id: string; offset?: number; query?: string }) => serial(async () => passageResult(await session.readSection(args)))),
+    logged(log, 'read_section', (args: z.infer<typeof readSectionInput>) => serial(async () => passageResult(await session.readSection(args)))),
   );
   server.registerTool(
     'read_neighbors',
@@ -66,11 +67,11 @@ export function registerSearchTools(server: McpServer, context: SearchToolsConte
       outputSchema: readNeighborsOutput,
       annotations: { ...READ_ONLY, idempotentHint: true },
     },
-    logged(log, 'read_neighbors', (args: { chunk_id: string }) => serial(async () => neighborsResult(await session.readNeighbors(args)))),
+    logged(log, 'read_neighbors', (args: z.infer<typeof chunkInput>) => serial(async () => neighborsResult(await session.readNeighbors(args)))),
   );
 }
 
-async function searchDocs(context: SearchToolsContext, args: { query: string; version?: string; page?: number }): Promise<CallToolResult> {
+async function searchDocs(context: SearchToolsContext, args: z.infer<typeof searchDocsInput>): Promise<CallToolResult> {
   const { session, fixedVersion } = context;
   const refusal = await versionRefusal(context.index, args.version, fixedVersion);
   if (refusal !== undefined) return toolError(`${refusal} This search was not run and did not count (${budgetFields(session).budget}).`);
