@@ -147,6 +147,9 @@ describe('createMcpHttpHandler over loopback HTTP', () => {
     );
     const notJson = await post(endpoint, undefined, '{"jsonrpc":');
     expect([notJson.status, ((await notJson.json()) as { error: { code: number } }).error.code]).toEqual([400, -32700]);
+    const huge = await post(endpoint, undefined, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { padding: 'x'.repeat(5 * 1024 * 1024) } }));
+    expect([huge.status, ((await huge.json()) as { error: { message: string } }).error.message]).toEqual([413, 'Request body too large: at most 4194304 bytes.']);
+    expect(endpoint.handler.sessionCount()).toBe(0);
     const get = await fetch(endpoint.url, { headers: { accept: 'text/event-stream' } });
     expect(get.status).toBe(400);
     await get.body?.cancel();

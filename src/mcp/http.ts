@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { DEFAULT_MAX_REQUEST_BODY_SIZE, readRequestBody } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { AtlasError } from '../errors.ts';
@@ -116,9 +117,12 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     if (request.method !== 'POST') {
       return jsonRpcError(400, -32000, `Bad Request: ${request.method} needs the mcp-session-id header of an open session. Open one first: POST initialize without it.`);
     }
+    // Read as the transport would: bounded, so a huge body without a session costs nothing.
+    const read = await readRequestBody(request, DEFAULT_MAX_REQUEST_BODY_SIZE);
+    if (read.tooLarge) return jsonRpcError(413, -32600, `Request body too large: at most ${DEFAULT_MAX_REQUEST_BODY_SIZE} bytes.`);
     let body: unknown;
     try {
-      body = await request.json();
+      body = JSON.parse(read.text);
     } catch {
       return jsonRpcError(400, -32700, 'Parse error: the body must be a JSON-RPC message (JSON).');
     }
