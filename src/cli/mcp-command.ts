@@ -1,0 +1,66 @@
+import type { Command } from 'commander';
+import { createAtlasMcpServer, filterRule } from '../mcp/server.ts';
+import { serveStdio } from '../mcp/stdio.ts';
+import type { CliIO } from './io.ts';
+import { cliFilter, groupsOption, labelOption, type AccessOptions } from './access-options.ts';
+import { MODEL_SPEC_HELP } from './ask-command.ts';
+import { cliModel } from './model-option.ts';
+import { nonEmpty } from './option-values.ts';
+import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
+import { releaseLineNotes } from './release-lines.ts';
+import { requireIndex } from './require-index.ts';
+import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
+
+interface McpOptions extends AccessOptions {
+  db: string;
+  maxSearches: number;
+  model?: string;
+  /** ms, from `--timeout <seconds>`. */
+  timeout?: number;
+  /** ms, from `--deadline <seconds>`. */
+  deadline?: number;
+}
+
+/**
+ * `atlas mcp`: the MCP server over stdio (for Claude Desktop, Claude Code, Cursor, ...). One
+ * MCP session per process: one search session, its budget and seen passages, under the filters
+ * of the command line. stdout carries the protocol only; every message goes to stderr.
+ */
+export function registerMcpCommand(program: Command, io: CliIO): void {
+  program
+    .command('mcp')
+    .description('Serve the index to MCP clients over stdio: search_docs, read_section, read_neighbors, ask, and chunk/doc resources.')
+    .addOption(dbOption())
+    .addOption(versionOption())
+    .addOption(labelOption())
+    .addOption(groupsOption())
+    .option('--max-searches <n>', 'search_docs calls per MCP session (and per ask run)', positiveInt('--max-searches'), 6)
+    .option('--model <spec>', `model of the ask tool: ${MODEL_SPEC_HELP}`, nonEmpty('--model', 'offline'))
+    .addOption(timeoutOption())
+    .addOption(deadlineOption())
+    .action(async (options: McpOptions) => {
+      const filter = cliFilter(io.env, options);
+      const limits = resolveRunLimits(io.env, options);
+      await requireIndex(io, options.db);
+      const { model, spec, price } = cliModel(io, options.model);
+      const index = openIndex(io, options.db);
+      try {
+        for (const note of await releaseLineNotes(index, options.version)) io.stderr(`atlas: note: ${note}\n`);
+        const stats = await index.stats();
+        const server = createAtlasMcpServer({
+          index,
+          ...(filter ? { filter } : {}),
+          maxSearches: options.maxSearches,
+          ask: { model, modelSpec: spec, price, maxSearches: options.maxSearches, now: io.now, ...limits },
+          log: io.stderr,
+        });
+        io.stderr(
+          `atlas mcp: serving ${stats.docs} docs (${stats.chunks} chunks) over stdio; ${options.maxSearches} searches per session; ask model: ${spec}.${filterRule(filter)}\n`,
+        );
+        // The protocol needs the process's own streams (CliIO carries text only).
+        await serveStdio(server, { input: process.stdin, output: process.stdout });
+      } finally {
+        await index.close();
+      }
+    });
+}

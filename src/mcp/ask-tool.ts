@@ -1,0 +1,134 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { LanguageModel } from 'ai';
+import { z } from 'zod';
+import type { ModelPrice } from '../agent/cost.ts';
+import type { RunEvent } from '../agent/events.ts';
+import { agenticRun } from '../agent/run.ts';
+import type { AgentRun, RunLimits } from '../agent/run-types.ts';
+import { headingPathText } from '../agent/tool-values.ts';
+import type { IndexBackend, SearchFilter } from '../index/types.ts';
+import { askOutput } from './output-schemas.ts';
+import { logged, toolError, toolResult, type CallLog } from './results.ts';
+import { chunkUri } from './uris.ts';
+import { versionRefusal } from './version-argument.ts';
+
+/** The model the `ask` tool runs, and the limits of each run. */
+export interface AskToolOptions extends RunLimits {
+  model: LanguageModel;
+  /** How the model is named in results, e.g. `offline` or `openai:gpt-5-mini`. */
+  modelSpec: string;
+  price?: ModelPrice | null;
+  /** Searches of each ask run (default 6); a run's searches do not use the session's budget. */
+  maxSearches?: number;
+  /** Clock in ms for the run's deadline and latency (default `performance.now`). */
+  now?: () => number;
+}
+
+/** Arguments of `ask`. */
+export const askInput = z.object({
+  question: z.string().trim().min(1, { error: 'question must be a non-empty text, e.g. "How do I set the lease duration?"' }).describe('The question, in full.'),
+  version: z.string().optional().describe('Release line to restrict to, e.g. "3.x". Omit to search every version.'),
+});
+
+/**
+ * Registers `ask`: a full agentic run (search, read, search again, answer) with the configured
+ * model, under the server's filter, returning the answer, its verified citations and a summary
+ * of the trace. Each call is a run of its own, with its own search budget; search progress is
+ * sent as progress notifications when the client asks for them.
+ *
+ * @example
+ * registerAskTool(server, { index, filter }, { model: createOfflineModel(), modelSpec: 'offline' });
+ */
+export function registerAskTool(server: McpServer, context: { index: IndexBackend; filter?: SearchFilter; filterRule: string; log?: CallLog }, options: AskToolOptions): void {
+  const maxSearches = options.maxSearches ?? 6;
+  server.registerTool(
+    'ask',
+    {
+      title: 'Ask the docs',
+      description: `Answer a question from the docs with ${options.modelSpec === 'offline' ? "Atlas's offline planner (extractive, no model)" : `the model ${options.modelSpec}`}: it searches (up to ${maxSearches} times), reads, and answers with citations verified against the passages it was shown, or abstains. Returns the answer, the citations (with atlas://chunk links) and a summary of the run. Its searches do not use this session's search_docs budget.${context.filterRule}`,
+      inputSchema: askInput,
+      outputSchema: askOutput,
+      annotations: { readOnlyHint: true, openWorldHint: options.modelSpec !== 'offline', idempotentHint: false },
+    },
+    logged(context.log, 'ask', async (args: z.infer<typeof askInput>, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => {
+      const refusal = await versionRefusal(context.index, args.version, context.filter?.version);
+      if (refusal !== undefined) return toolError(`${refusal} The question was not run.`);
+      const version = args.version === undefined || args.version === '' ? undefined : args.version;
+      const filter = version === undefined ? context.filter : { ...context.filter, version };
+      const progressToken = extra._meta?.progressToken;
+      let searches = 0;
+      const onEvent = (event: RunEvent) => {
+        if (progressToken === undefined || event.type !== 'search-end') return;
+        searches += 1;
+        const message = `search ${searches} of ${maxSearches}: ${event.step.query}`;
+        extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: searches, total: maxSearches, message } }).catch(() => undefined);
+      };
+      const run = await agenticRun(args.question, {
+        model: options.model,
+        index: context.index,
+        maxSearches,
+        price: options.price ?? null,
+        abortSignal: extra.signal,
+        onEvent,
+        ...(filter ? { filter } : {}),
+        ...(options.now ? { now: options.now } : {}),
+        ...(options.callTimeoutMs === undefined ? {} : { callTimeoutMs: options.callTimeoutMs }),
+        ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
+      });
+      return askResult(run, options.modelSpec);
+    }),
+  );
+}
+
+/**
+ * The tool result of a finished run: an error result when the model failed (no answer),
+ * else the answer, citations and trace summary.
+ *
+ * @example
+ * askResult(run, 'offline').structuredContent; // { answer: '...', abstained: false, citations: [...], trace: {...} }
+ */
+export function askResult(run: AgentRun, modelSpec: string): CallToolResult {
+  const { stopReason, errors } = run.trace;
+  if (stopReason === 'error' || stopReason === 'timeout' || stopReason === 'deadline') {
+    const cause = (errors.at(-1) ?? 'unknown error').replace(/\.$/, '');
+    return toolError(`ask failed: the run of model "${modelSpec}" ended without an answer (stop: ${stopReason}): ${cause}. Ask again later, or search with search_docs and read_section yourself.`);
+  }
+  const citations = run.answer.citations.map((citation) => ({
+    doc_id: citation.docId,
+    chunk_id: citation.chunkId,
+    quote: citation.quote,
+    heading_path: headingPathText(citation),
+    source_path: citation.sourcePath,
+    start_line: citation.startLine,
+    end_line: citation.endLine,
+    uri: chunkUri(citation.chunkId),
+  }));
+  const structured = {
+    answer: run.answer.text,
+    abstained: run.answer.abstained,
+    citations,
+    trace: {
+      model: modelSpec,
+      stop_reason: stopReason,
+      searches: run.trace.steps.map((step) => ({
+        query: step.query,
+        ...(step.filter.version === undefined ? {} : { version: step.filter.version }),
+        new_doc_ids: step.newDocIds,
+        ...(step.note === undefined ? {} : { note: step.note }),
+      })),
+      reads: run.trace.reads.map((read) => ({ tool: read.tool, chunk_id: read.chunkId, found: read.found })),
+      dropped_citations: run.trace.droppedCitations.length,
+      ...(run.trace.abstainReason === undefined ? {} : { abstain_reason: run.trace.abstainReason }),
+      model_calls: run.usage.modelCalls,
+      input_tokens: run.usage.inputTokens,
+      output_tokens: run.usage.outputTokens,
+      cost_usd: run.usage.costUsd,
+      latency_ms: run.latencyMs,
+    },
+  };
+  // One link per cited chunk, in citation order.
+  const linked = [...new Map(citations.map((citation) => [citation.chunk_id, citation])).values()];
+  return toolResult(structured, linked);
+}

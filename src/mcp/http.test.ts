@@ -1,0 +1,188 @@
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSqliteIndex } from '../index/sqlite.ts';
+import { createTestDoc } from '../index/test-docs.ts';
+import type { IndexBackend } from '../index/types.ts';
+import { createMcpHttpHandler, type McpHttpHandler, type McpHttpOptions } from './http.ts';
+
+let index: IndexBackend;
+beforeAll(async () => {
+  index = createSqliteIndex({ path: ':memory:' });
+  await index.ingest([
+    createTestDoc({ docId: 'queues', title: 'Queues', sections: ['Queues hold jobs until a worker leases them.', { heading: 'Priorities', text: 'Queues have priorities from 1 to 9.' }] }),
+    createTestDoc({ docId: 'vault', title: 'Vault', labels: { acl: ['staff'] }, sections: ['The queues vault key rotates weekly.'] }),
+    createTestDoc({ docId: 'signing', title: 'Signing', labels: { acl: ['admins'] }, sections: ['Admin signing keys rotate daily.'] }),
+  ]);
+});
+afterAll(async () => {
+  await index.close();
+});
+
+/** The handler behind a loopback node:http server, with a clock the test moves. */
+async function startEndpoint(options: Omit<McpHttpOptions, 'index' | 'now'> = {}) {
+  const clock = { ms: 0 };
+  let ids = 0;
+  const handler = createMcpHttpHandler({ index, now: () => clock.ms, sessionId: () => `session-${++ids}`, ...options });
+  // Stands in for the server's token auth: the principal comes from a test header.
+  const server = createAdaptorServer({
+    fetch: (request: Request) => {
+      const groups = request.headers.get('x-test-groups');
+      return handler(request, groups === null ? {} : { principal: { groups: groups.split(',') } });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+  const clients: Client[] = [];
+  return {
+    handler,
+    clock,
+    url,
+    connect: async (groups?: string) => {
+      const client = new Client({ name: 'atlas-http-test', version: '0.0.0' });
+      const transport = new StreamableHTTPClientTransport(url, groups === undefined ? {} : { requestInit: { headers: { 'x-test-groups': groups } } });
+      await client.connect(transport);
+      clients.push(client);
+      return { client, transport, call: async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult };
+    },
+    stop: async () => {
+      await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
+      await handler.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+type Endpoint = Awaited<ReturnType<typeof startEndpoint>>;
+const ids = (result: CallToolResult) => (result.structuredContent as { results: Array<{ chunk_id: string }> }).results.map((hit) => hit.chunk_id);
+const budget = (result: CallToolResult) => (result.structuredContent as { budget: string }).budget;
+
+/** A raw request on an existing session id (what a client whose session ended would send). */
+function post(endpoint: Endpoint, sessionId: string | undefined, body: string, groups?: string) {
+  return fetch(endpoint.url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
+      ...(groups === undefined ? {} : { 'x-test-groups': groups }),
+    },
+    body,
+  });
+}
+const LIST_TOOLS = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' });
+
+describe('createMcpHttpHandler over loopback HTTP', () => {
+  it('keeps one search session per MCP session: seen passages and budget persist across requests, not across sessions', async () => {
+    const endpoint = await startEndpoint({ maxSearches: 3 });
+    const a = await endpoint.connect();
+    const b = await endpoint.connect();
+    expect([a.transport.sessionId, b.transport.sessionId]).toEqual(['session-1', 'session-2']);
+    expect(endpoint.handler.sessionCount()).toBe(2);
+    const first = await a.call('search_docs', { query: 'queues' });
+    expect(ids(first)).toEqual(['queues#0', 'queues#1']);
+    const again = await a.call('search_docs', { query: 'queues priorities' });
+    expect(ids(again)).toEqual([]);
+    expect(again.structuredContent).toMatchObject({ note: '2 already-seen passages skipped; no new passages: search for something else or answer', budget: 'search 2 of 3, 1 left' });
+    const other = await b.call('search_docs', { query: 'queues priorities' });
+    expect(ids(other).sort()).toEqual(['queues#0', 'queues#1']);
+    expect(budget(other)).toBe('search 1 of 3, 2 left');
+    await endpoint.stop();
+  });
+
+  it('enforces the principal it was built for', async () => {
+    const anonymous = await startEndpoint();
+    const staff = await startEndpoint({ principal: { groups: ['staff'] }, sessionId: () => 'staff-1' });
+    expect(ids(await (await anonymous.connect()).call('search_docs', { query: 'queues vault' })).sort()).toEqual(['queues#0', 'queues#1']);
+    expect(ids(await (await staff.connect()).call('search_docs', { query: 'queues vault' })).sort()).toEqual(['queues#0', 'queues#1', 'vault#0']);
+    // A session id of one handler means nothing to another (one handler per token).
+    expect((await post(staff, 'staff-1', LIST_TOOLS)).status).toBe(200);
+    expect((await post(anonymous, 'staff-1', LIST_TOOLS)).status).toBe(404);
+    await Promise.all([anonymous.stop(), staff.stop()]);
+  });
+
+  it('closes a session idle for longer than idleMs, by the injected clock', async () => {
+    const endpoint = await startEndpoint({ idleMs: 60_000 });
+    const a = await endpoint.connect();
+    endpoint.clock.ms = 60_000;
+    expect(budget(await a.call('search_docs', { query: 'queues' }))).toBe('search 1 of 6, 5 left');
+    endpoint.clock.ms = 120_001;
+    const expired = await post(endpoint, 'session-1', LIST_TOOLS);
+    expect(expired.status).toBe(404);
+    expect(await expired.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32001, message: 'Session not found: it ended, expired or never existed. Start a new session: POST initialize without an mcp-session-id header.' },
+      id: null,
+    });
+    expect(endpoint.handler.sessionCount()).toBe(0);
+    await endpoint.stop();
+  });
+
+  it('bounds the number of sessions, closing the least recently used first', async () => {
+    const endpoint = await startEndpoint({ maxSessions: 2 });
+    const a = await endpoint.connect();
+    await endpoint.connect();
+    await a.call('search_docs', { query: 'queues' }); // session-1 is now the most recently used
+    await endpoint.connect();
+    expect(endpoint.handler.sessionCount()).toBe(2);
+    expect((await post(endpoint, 'session-2', LIST_TOOLS)).status).toBe(404);
+    expect((await post(endpoint, 'session-1', LIST_TOOLS)).status).toBe(200);
+    expect((await post(endpoint, 'session-3', LIST_TOOLS)).status).toBe(200);
+    await endpoint.stop();
+  });
+
+  it('ends a session on DELETE, and answers requests without a session with the fix', async () => {
+    const endpoint = await startEndpoint();
+    const a = await endpoint.connect();
+    await a.transport.terminateSession();
+    expect(endpoint.handler.sessionCount()).toBe(0);
+    expect((await post(endpoint, 'session-1', LIST_TOOLS)).status).toBe(404);
+    const noSession = await post(endpoint, undefined, LIST_TOOLS);
+    expect(noSession.status).toBe(400);
+    expect(((await noSession.json()) as { error: { message: string } }).error.message).toBe(
+      'Bad Request: no mcp-session-id header. Open a session first: POST initialize without it, then send the mcp-session-id of its response on every request.',
+    );
+    const notJson = await post(endpoint, undefined, '{"jsonrpc":');
+    expect([notJson.status, ((await notJson.json()) as { error: { code: number } }).error.code]).toEqual([400, -32700]);
+    const huge = await post(endpoint, undefined, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { padding: 'x'.repeat(5 * 1024 * 1024) } }));
+    expect([huge.status, ((await huge.json()) as { error: { message: string } }).error.message]).toEqual([413, 'Request body too large: at most 4194304 bytes.']);
+    expect(endpoint.handler.sessionCount()).toBe(0);
+    const get = await fetch(endpoint.url, { headers: { accept: 'text/event-stream' } });
+    expect(get.status).toBe(400);
+    await get.body?.cancel();
+    await endpoint.stop();
+  });
+
+  it('runs each session as the principal of the request that opened it, and refuses its id to any other principal', async () => {
+    const endpoint = await startEndpoint();
+    const staff = await endpoint.connect('staff');
+    const anonymous = await endpoint.connect();
+    expect(ids(await staff.call('search_docs', { query: 'queues vault' })).sort()).toEqual(['queues#0', 'queues#1', 'vault#0']);
+    expect(ids(await anonymous.call('search_docs', { query: 'queues vault' })).sort()).toEqual(['queues#0', 'queues#1']);
+    expect((await post(endpoint, 'session-1', LIST_TOOLS, 'staff')).status).toBe(200);
+    for (const groups of [undefined, 'admins', 'staff,admins']) expect((await post(endpoint, 'session-1', LIST_TOOLS, groups)).status).toBe(404);
+    expect((await post(endpoint, 'session-2', LIST_TOOLS, 'staff')).status).toBe(404);
+    await endpoint.stop();
+  });
+
+  it('lets a request principal only narrow the handler\'s own principal', async () => {
+    const endpoint = await startEndpoint({ principal: { groups: ['staff', 'finance'] } });
+    expect(ids(await (await endpoint.connect('staff')).call('search_docs', { query: 'queues vault' })).sort()).toEqual(['queues#0', 'queues#1', 'vault#0']);
+    // finance is allowed by the handler but the vault is staff's; admins is not allowed by the handler.
+    expect(ids(await (await endpoint.connect('finance,admins')).call('search_docs', { query: 'queues vault signing' })).sort()).toEqual(['queues#0', 'queues#1']);
+    const direct = await startEndpoint();
+    expect(ids(await (await direct.connect('finance,admins')).call('search_docs', { query: 'queues vault signing' })).sort()).toEqual(['queues#0', 'queues#1', 'signing#0']);
+    await direct.stop();
+
+    await endpoint.stop();
+  });
+
+  it('refuses bounds that are not positive whole numbers', () => {
+    expect(() => createMcpHttpHandler({ index, maxSessions: 0 })).toThrow(
+      'Atlas: createMcpHttpHandler maxSessions must be a positive whole number, got 0. Pass e.g. maxSessions: 100, or leave it out.',
+    );
+  });
+});

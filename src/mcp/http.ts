@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { DEFAULT_MAX_REQUEST_BODY_SIZE, readRequestBody } from '@modelcontextprotocol/sdk/server/requestBody.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { AtlasError } from '../errors.ts';
+import { principalGroups } from '../index/filter.ts';
+import type { Principal } from '../index/types.ts';
+import { createAtlasMcpServer, enforcedFilter, type AtlasMcpServerOptions } from './server.ts';
+
+/** Open MCP sessions per handler when none is given. */
+export const DEFAULT_MAX_SESSIONS = 100;
+/** A session unused for this long is closed (30 minutes) when none is given. */
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+
+/** Options of {@link createMcpHttpHandler}: the server of each session, and the session bounds. */
+export interface McpHttpOptions extends AtlasMcpServerOptions {
+  /** Open sessions at most (default {@link DEFAULT_MAX_SESSIONS}); a new one past it closes the least recently used. */
+  maxSessions?: number;
+  /** A session with no request for longer is closed (default {@link DEFAULT_SESSION_IDLE_MS}), by `now`. */
+  idleMs?: number;
+  /** Clock in ms (default `Date.now`); sessions expire by it, checked on each request. */
+  now?: () => number;
+  /** Makes session ids (default `crypto.randomUUID`). */
+  sessionId?: () => string;
+}
+
+/** Who sends a request, as the server's authentication found it (e.g. from the bearer token). */
+export interface McpRequestContext {
+  /** The request's principal; undefined means anonymous (public pages only, unless the handler's own principal says more). */
+  principal?: Principal;
+}
+
+/** A web-standard MCP endpoint (Streamable HTTP): one MCP session, and search session, per `mcp-session-id`. */
+export interface McpHttpHandler {
+  (request: Request, context?: McpRequestContext): Promise<Response>;
+  /** Sessions open now (expired ones are counted until the next request closes them). */
+  sessionCount(): number;
+  /** Closes every session (a server shutting down). */
+  close(): Promise<void>;
+}
+
+interface Session {
+  server: McpServer;
+  transport: WebStandardStreamableHTTPServerTransport;
+  lastUsed: number;
+  /** The principal that opened the session (its groups, sorted, as JSON): only it may use the session. */
+  owner: string;
+}
+
+/**
+ * Builds the `/mcp` endpoint of an HTTP server: POST an `initialize` without `mcp-session-id` to
+ * open a session (the response carries its id), then send that id on every request (POST, GET
+ * for the event stream, DELETE to end it). Each session has its own MCP server and
+ * SearchSession: its own budget, seen passages and query log, under the handler's filter and the
+ * principal of the request that opened it (`context.principal`, intersected with the handler's
+ * own `principal` when both are set). A session is bound to that principal: a request of another
+ * principal naming its id gets the same 404 as an unknown id. Sessions are bounded in number
+ * (`maxSessions`, least recently used closed first) and idle time (`idleMs`, by `now`).
+ *
+ * @example
+ * const mcp = createMcpHttpHandler({ index, maxSearches: 6 });
+ * app.all('/mcp', (c) => mcp(c.req.raw, { principal: c.get('principal') })); // after token auth
+ */
+export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
+  const { maxSessions = DEFAULT_MAX_SESSIONS, idleMs = DEFAULT_SESSION_IDLE_MS, now = Date.now, sessionId = randomUUID, principal: fixedPrincipal, ...serverOptions } = options;
+  // The handler's own principal joins the filter, so a request's principal can only narrow it.
+  const filter = enforcedFilter(serverOptions.filter, fixedPrincipal);
+  checkBound('maxSessions', maxSessions);
+  checkBound('idleMs', idleMs);
+  // Insertion order is use order: a session is moved to the end on each request.
+  const sessions = new Map<string, Session>();
+
+  const closeSession = async (id: string) => {
+    const session = sessions.get(id);
+    if (!session) return;
+    sessions.delete(id);
+    await session.server.close();
+  };
+
+  const sweep = async (at: number) => {
+    const expired = [...sessions].filter(([, session]) => at - session.lastUsed > idleMs).map(([id]) => id);
+    await Promise.all(expired.map(closeSession));
+  };
+
+  const open = async (request: Request, body: unknown, principal: Principal | undefined, owner: string): Promise<Response> => {
+    while (sessions.size >= maxSessions) await closeSession(sessions.keys().next().value!);
+    const server = createAtlasMcpServer({ ...serverOptions, ...(filter ? { filter } : {}), ...(principal ? { principal } : {}) });
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: sessionId,
+      onsessioninitialized: (id) => {
+        sessions.set(id, { server, transport, lastUsed: now(), owner });
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+      },
+    });
+    await server.connect(transport);
+    return transport.handleRequest(request, { parsedBody: body });
+  };
+
+  const handle = async (request: Request, context: McpRequestContext = {}): Promise<Response> => {
+    const at = now();
+    await sweep(at);
+    const owner = ownerKey(context.principal);
+    const id = request.headers.get('mcp-session-id');
+    if (id !== null) {
+      const session = sessions.get(id);
+      if (!session || session.owner !== owner) {
+        return jsonRpcError(404, -32001, 'Session not found: it ended, expired or never existed. Start a new session: POST initialize without an mcp-session-id header.');
+      }
+      session.lastUsed = at;
+      sessions.delete(id);
+      sessions.set(id, session);
+      return session.transport.handleRequest(request);
+    }
+    if (request.method !== 'POST') {
+      return jsonRpcError(400, -32000, `Bad Request: ${request.method} needs the mcp-session-id header of an open session. Open one first: POST initialize without it.`);
+    }
+    // Read as the transport would: bounded, so a huge body without a session costs nothing.
+    const read = await readRequestBody(request, DEFAULT_MAX_REQUEST_BODY_SIZE);
+    if (read.tooLarge) return jsonRpcError(413, -32600, `Request body too large: at most ${DEFAULT_MAX_REQUEST_BODY_SIZE} bytes.`);
+    let body: unknown;
+    try {
+      body = JSON.parse(read.text);
+    } catch {
+      return jsonRpcError(400, -32700, 'Parse error: the body must be a JSON-RPC message (JSON).');
+    }
+    const messages = Array.isArray(body) ? body : [body];
+    if (!messages.some((message) => isInitializeRequest(message))) {
+      return jsonRpcError(400, -32000, 'Bad Request: no mcp-session-id header. Open a session first: POST initialize without it, then send the mcp-session-id of its response on every request.');
+    }
+    return open(request, body, context.principal, owner);
+  };
+
+  return Object.assign(handle, {
+    sessionCount: () => sessions.size,
+    close: async () => {
+      await Promise.all([...sessions.keys()].map(closeSession));
+    },
+  });
+}
+
+function ownerKey(principal: Principal | undefined): string {
+  return principal === undefined ? 'anonymous' : JSON.stringify([...principalGroups(principal)].sort());
+}
+
+function jsonRpcError(status: number, code: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), { status, headers: { 'content-type': 'application/json' } });
+}
+
+function checkBound(name: string, value: number): void {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new AtlasError('usage', `Atlas: createMcpHttpHandler ${name} must be a positive whole number, got ${String(value)}. Pass e.g. ${name}: ${name === 'idleMs' ? DEFAULT_SESSION_IDLE_MS : DEFAULT_MAX_SESSIONS}, or leave it out.`);
+  }
+}

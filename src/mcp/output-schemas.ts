@@ -1,0 +1,83 @@
+// The structuredContent of each MCP tool, as zod schemas: the SDK lists them as each tool's
+// outputSchema and checks every result against them. Objects accept extra fields, so a field the
+// search session adds later does not break a result.
+import { z } from 'zod';
+
+const budgetFields = {
+  searches_used: z.number().int().min(0).describe('Searches of this MCP session so far, duplicates included.'),
+  max_searches: z.number().int().min(0).describe('Searches allowed per MCP session.'),
+  budget: z.string().describe('The budget in words, e.g. "search 2 of 6, 4 left".'),
+};
+
+const identityFields = {
+  chunk_id: z.string(),
+  doc_id: z.string(),
+  heading: z.string(),
+  heading_path: z.string().describe('"Title > Section > Subsection".'),
+  applies_to: z.string().describe('Release line of the page, or "all".'),
+  uri: z.string().describe('The resource that reads this chunk in full: atlas://chunk/<chunk_id>.'),
+};
+
+const pageFields = {
+  next_offset: z.number().int().min(0).nullable().optional().describe('Where the next page starts; null at the end of the section.'),
+  total_chars: z.number().int().min(0).optional(),
+  remaining_chars: z.number().int().min(0).optional(),
+  remaining_tokens: z.number().int().min(0).optional(),
+  complete: z.boolean().describe('true when this page reaches the end of the section.'),
+  note: z.string().optional(),
+};
+
+/** structuredContent of `search_docs`. */
+export const searchDocsOutput = z.looseObject({
+  results: z.array(z.looseObject({ ...identityFields, score: z.number(), snippet: z.string() })),
+  note: z.string().optional().describe('Skipped already-seen passages, weak matches, no new passages.'),
+  ...budgetFields,
+});
+
+/** structuredContent of `read_section`. */
+export const readSectionOutput = z.looseObject({
+  ...identityFields,
+  title: z.string(),
+  text: z.string(),
+  offset: z.number().int().min(0),
+  ...pageFields,
+  query_matches: z.array(z.looseObject({ offset: z.number().int().min(0), terms: z.array(z.string()) })).optional(),
+  prev_chunk_id: z.string().nullable(),
+  next_chunk_id: z.string().nullable(),
+});
+
+/** structuredContent of `read_neighbors`. */
+export const readNeighborsOutput = z.looseObject({
+  chunks: z.array(z.looseObject({ ...identityFields, title: z.string(), text: z.string(), ...pageFields })),
+});
+
+/** structuredContent of `ask`. */
+export const askOutput = z.looseObject({
+  answer: z.string(),
+  abstained: z.boolean(),
+  citations: z.array(
+    z.looseObject({
+      doc_id: z.string(),
+      chunk_id: z.string(),
+      quote: z.string().describe('Verbatim text of the passage, verified against what the run was shown.'),
+      heading_path: z.string(),
+      source_path: z.string(),
+      start_line: z.number().int().min(0),
+      end_line: z.number().int().min(0),
+      uri: z.string(),
+    }),
+  ),
+  trace: z.looseObject({
+    model: z.string(),
+    stop_reason: z.string(),
+    searches: z.array(z.looseObject({ query: z.string(), version: z.string().optional(), new_doc_ids: z.array(z.string()), note: z.string().optional() })),
+    reads: z.array(z.looseObject({ tool: z.string(), chunk_id: z.string(), found: z.boolean() })),
+    dropped_citations: z.number().int().min(0).describe('Citations the check refused (not shown).'),
+    abstain_reason: z.string().optional(),
+    model_calls: z.number().int().min(0),
+    input_tokens: z.number().int().min(0),
+    output_tokens: z.number().int().min(0),
+    cost_usd: z.number().nullable().describe('null when the price or the token counts are unknown.'),
+    latency_ms: z.number(),
+  }),
+});
