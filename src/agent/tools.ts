@@ -73,7 +73,8 @@ export function withoutNullOptionals(schema: z.ZodType, value: unknown): unknown
   );
 }
 
-const descriptions = {
+/** What the model is told each tool does; MCP clients get the same words. */
+export const toolDescriptions = {
   search_docs:
     'Search the documentation. Returns up to 5 passages not shown before (chunk_id, doc_id, heading, heading_path, applies_to, score, snippet). Repeating a query is refused; ask for its next results with page: 2, 3, ...',
   read_section:
@@ -106,7 +107,7 @@ export function createAgentTools(labels: readonly LabelChoice[] = []): AgentTool
   if (labels.length === 0) return DEFAULT_TOOL_SET;
   const searchInput = searchDocsInput.extend(Object.fromEntries(labels.map((label) => [label.name, labelArgument(label)])));
   return {
-    tools: { ...DEFAULT_TOOL_SET.tools, search_docs: tool({ description: descriptions.search_docs, inputSchema: precomputedSchema(searchInput) }) },
+    tools: { ...DEFAULT_TOOL_SET.tools, search_docs: tool({ description: toolDescriptions.search_docs, inputSchema: precomputedSchema(searchInput) }) },
     inputs: { ...DEFAULT_TOOL_SET.inputs, search_docs: searchInput },
     labels: [...labels],
   };
@@ -123,9 +124,9 @@ function labelArgument(label: LabelChoice) {
 
 const DEFAULT_TOOL_SET: AgentToolSet = {
   tools: {
-    search_docs: tool({ description: descriptions.search_docs, inputSchema: precomputedSchema(searchDocsInput) }),
-    read_section: tool({ description: descriptions.read_section, inputSchema: precomputedSchema(readSectionInput) }),
-    read_neighbors: tool({ description: descriptions.read_neighbors, inputSchema: precomputedSchema(chunkInput) }),
+    search_docs: tool({ description: toolDescriptions.search_docs, inputSchema: precomputedSchema(searchDocsInput) }),
+    read_section: tool({ description: toolDescriptions.read_section, inputSchema: precomputedSchema(readSectionInput) }),
+    read_neighbors: tool({ description: toolDescriptions.read_neighbors, inputSchema: precomputedSchema(chunkInput) }),
   },
   inputs: { search_docs: searchDocsInput, read_section: readSectionInput, read_neighbors: chunkInput },
   labels: [],

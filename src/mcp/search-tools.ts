@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { SearchSession, ToolOutcome, ToolValue } from '../agent/search-session.ts';
 import type { IndexBackend } from '../index/types.ts';
-import { agentTools, chunkInput, readSectionInput, searchDocsInput } from '../agent/tools.ts';
+import { chunkInput, readSectionInput, searchDocsInput, toolDescriptions } from '../agent/tools.ts';
 import { budgetFields, budgetRule } from './budget.ts';
 import { readNeighborsOutput, readSectionOutput, searchDocsOutput } from './output-schemas.ts';
 import { logged, toolError, toolResult, type CallLog, type LinkedChunk } from './results.ts';
@@ -40,7 +40,7 @@ export function registerSearchTools(server: McpServer, context: SearchToolsConte
     'search_docs',
     {
       title: 'Search the docs',
-      description: `${agentTools.search_docs.description} ${budgetRule(session.maxSearches)}${filterRule}`,
+      description: `${toolDescriptions.search_docs} ${budgetRule(session.maxSearches)}${filterRule}`,
       inputSchema: searchDocsInput,
       outputSchema: searchDocsOutput,
       annotations: { ...READ_ONLY, idempotentHint: false },
@@ -51,7 +51,7 @@ export function registerSearchTools(server: McpServer, context: SearchToolsConte
     'read_section',
     {
       title: 'Read a section',
-      description: `${agentTools.read_section.description}${filterRule}`,
+      description: `${toolDescriptions.read_section}${filterRule}`,
       inputSchema: readSectionInput,
       outputSchema: readSectionOutput,
       annotations: { ...READ_ONLY, idempotentHint: true },
@@ -62,7 +62,7 @@ export function registerSearchTools(server: McpServer, context: SearchToolsConte
     'read_neighbors',
     {
       title: 'Read the neighbouring sections',
-      description: `${agentTools.read_neighbors.description}${filterRule}`,
+      description: `${toolDescriptions.read_neighbors}${filterRule}`,
       inputSchema: chunkInput,
       outputSchema: readNeighborsOutput,
       annotations: { ...READ_ONLY, idempotentHint: true },
