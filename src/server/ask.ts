@@ -10,6 +10,7 @@ import { releaseLineNotes } from '../cli/release-lines.ts';
 import { errorBody, errorReply, readJsonBody } from './http.ts';
 import { narrowFilter, requestedFilterFields } from './request-filter.ts';
 import type { ServerDeps, ServerEnv } from './types.ts';
+import { yieldingModel } from './yielding-model.ts';
 
 /** Search budget of an ask when neither the server nor the request names one (as `atlas ask`). */
 export const DEFAULT_MAX_SEARCHES = 6;
@@ -47,7 +48,8 @@ export interface PreparedAsk {
 /**
  * The routedAsk options of one request, as `atlas ask` builds them from its flags: the server's
  * model, limits, policy and route default; the filter narrowed by the request (see
- * `narrowFilter`) with the token's principal; `maxSearches` capped at the server's. Notes say
+ * `narrowFilter`) with the token's principal; `maxSearches` capped at the server's; the model
+ * lets the event loop turn before each call (`yieldingModel`). Notes say
  * what was narrowed or capped, and name an unknown release line.
  *
  * @example
@@ -64,7 +66,7 @@ export async function prepareAsk(deps: ServerDeps, request: AskRequest, principa
     notes,
     options: {
       route: request.route ?? deps.route ?? 'agentic',
-      model: deps.model,
+      model: yieldingModel(deps.model),
       index: deps.index,
       price: deps.price,
       maxSearches: Math.min(request.maxSearches ?? serverMax, serverMax),
