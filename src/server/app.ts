@@ -23,6 +23,8 @@ export interface AppOptions {
   routes?: Array<Hono<ServerEnv>>;
   /** Web-standard handlers mounted at a path behind auth and limits, e.g. `{ '/mcp': mcpHandler }`. */
   mounts?: Record<string, (request: Request) => Response | Promise<Response>>;
+  /** A quiet event stream gets a `: keep-alive` comment this often (default 15000 ms; 0: never). */
+  keepAliveMs?: number;
   /** The remote address of a request, for per-client limits without a token (default: Node's socket address, else "unknown"). */
   remoteAddress?: (c: Context<ServerEnv>) => string;
 }
@@ -60,7 +62,7 @@ export function createApp(deps: ServerDeps, options: AppOptions = {}): Hono<Serv
     const [stats, indexVersion] = await Promise.all([deps.index.stats(), deps.index.indexVersion()]);
     return c.json({ ok: true, docs: stats.docs, chunks: stats.chunks, indexVersion });
   });
-  app.route('/', createAskRoutes(deps));
+  app.route('/', createAskRoutes(deps, options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }));
   app.route('/', createSearchRoutes(deps));
   for (const routes of options.routes ?? []) app.route('/', routes);
   for (const [path, handler] of Object.entries(options.mounts ?? {})) app.mount(path, handler);

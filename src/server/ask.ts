@@ -12,6 +12,9 @@ import { narrowFilter, requestedFilterFields } from './request-filter.ts';
 import type { ServerDeps, ServerEnv } from './types.ts';
 import { yieldingModel } from './yielding-model.ts';
 
+/** How often a stream with no event sends an SSE comment (`: keep-alive`), so proxies keep it open. */
+export const DEFAULT_KEEP_ALIVE_MS = 15_000;
+
 /** Search budget of an ask when neither the server nor the request names one (as `atlas ask`). */
 export const DEFAULT_MAX_SEARCHES = 6;
 
@@ -104,12 +107,14 @@ export function runStatus(run: RoutedRun): 200 | 502 | 504 {
 /**
  * The ask routes. `/v1/ask` answers the run JSON; `/v1/ask/stream` streams the run's events as
  * SSE (`event: <type>` and `data: <event JSON>`), then `event: run` with the run JSON, and aborts
- * the run when the client goes away.
+ * the run when the client goes away. A stream quiet for `keepAliveMs` (default 15 s; 0: never)
+ * gets a `: keep-alive` comment line, which SSE clients ignore.
  *
  * @example
  * app.route('/', createAskRoutes(deps));
  */
-export function createAskRoutes(deps: ServerDeps): Hono<ServerEnv> {
+export function createAskRoutes(deps: ServerDeps, options: { keepAliveMs?: number } = {}): Hono<ServerEnv> {
+  const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   const routes = new Hono<ServerEnv>();
 
   routes.post('/v1/ask', async (c) => {
@@ -128,9 +133,16 @@ export function createAskRoutes(deps: ServerDeps): Hono<ServerEnv> {
       stream.onAbort(() => aborter.abort(new Error('the client closed the stream')));
       c.req.raw.signal.addEventListener('abort', () => aborter.abort(new Error('the client closed the connection')), { once: true });
       let writes = Promise.resolve();
+      let quiet = false;
       const onEvent = (event: RunEvent) => {
+        quiet = false;
         writes = writes.then(() => stream.writeSSE({ event: event.type, data: JSON.stringify(event) }));
       };
+      // Every keepAliveMs, a comment if no event went out since the last tick.
+      const keepAlive = keepAliveMs > 0 ? setInterval(() => {
+        if (quiet) writes = writes.then(() => stream.write(': keep-alive\n\n').then(() => {}));
+        quiet = true;
+      }, keepAliveMs) : undefined;
       try {
         const run = await routedAsk(prepared.question, { ...prepared.options, onEvent, abortSignal: aborter.signal });
         await writes;
@@ -139,6 +151,8 @@ export function createAskRoutes(deps: ServerDeps): Hono<ServerEnv> {
         await writes;
         const reply = errorReply(error, 'POST /v1/ask/stream', deps.log ?? (() => {}));
         await stream.writeSSE({ event: 'error', data: JSON.stringify(reply.body) });
+      } finally {
+        clearInterval(keepAlive);
       }
     });
   });
