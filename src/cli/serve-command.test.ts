@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordingIO } from '../eval/test-cli.ts';
-import { parseSse } from '../server/test-server.ts';
+import { createGatedModel, parseSse } from '../server/test-server.ts';
 import { ORBIT_DOCS } from '../testing/orbit-index.ts';
 import { Command } from 'commander';
 import { runCli } from './main.ts';
@@ -79,6 +79,30 @@ describe('atlas serve in process (stop injected)', () => {
       `atlas: note: ATLAS_GROUPS is ignored by serve: the groups of a request come from its token (map tokens to groups with --auth FILE).\natlas serve: no auth, model offline\nlistening on ${url}\natlas serve: test stop: stopping\natlas serve: stopped\n`,
     );
     await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+  });
+});
+
+describe('atlas serve stopping with a stream in flight', () => {
+  it('waits the grace, drops the connection (the run\'s model call is aborted), then closes', async () => {
+    const io = recordingIO({ cwd: dir });
+    const model = createGatedModel();
+    let reading: Promise<string> | undefined;
+    const program = new Command('atlas').exitOverride();
+    registerServeCommand(program, io, {
+      resolveModel: () => ({ model, spec: 'gated', price: null }),
+      shutdownGraceMs: 50,
+      stopRequested: async () => {
+        const url = /listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(io.err.join(''))![1]!;
+        const response = await fetch(`${url}/v1/ask/stream`, { method: 'POST', body: JSON.stringify({ question: 'What does ORB-1202 mean?' }) });
+        reading = response.text().catch((error: Error) => `stream cut: ${error.message}`);
+        await model.started(1);
+        return 'test stop';
+      },
+    });
+    await program.parseAsync(['serve', '--port', '0', '--db', db], { from: 'user' });
+    expect(model.signals[0]!.aborted).toBe(true);
+    expect(await reading).toMatch(/^stream cut: /);
+    expect(io.err.join('')).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\natlas serve: test stop: stopping\natlas serve: stopped\n$/);
   });
 });
 
