@@ -63,6 +63,7 @@ const PRINTED_BY: Record<string, string[]> = {
   'config/load.ts': ['ingest', 'search', 'ask', 'eval retrieval', 'eval compare', 'eval decisions'],
   // Names where access comes from, in a config error any command may print: the commands that take --groups.
   'agent/model-labels.ts': ['search|ask'],
+  'cli/serve-command.ts': ['serve'],
 };
 /** Files whose `--words` are data, not suggestions (a docs sample of a CLI help text). */
 const NOT_MESSAGES = new Set(['index/backend-suite-definitions.ts']);

@@ -16,6 +16,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   ask: async () => (await import('./ask-command.ts')).registerAskCommand,
   eval: async () => (await import('./eval-command.ts')).registerEvalCommands,
   mcp: async () => (await import('./mcp-command.ts')).registerMcpCommand,
+  serve: async () => (await import('./serve-command.ts')).registerServeCommand,
 };
 
 /**
