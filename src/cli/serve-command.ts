@@ -14,6 +14,7 @@ import type { CliIO } from './io.ts';
 import { MODEL_SPEC_HELP } from './ask-command.ts';
 import { cliModel, type CliModel } from './model-option.ts';
 import { nonEmpty } from './option-values.ts';
+import { commandConfig, configOption, indexDocsRoot, modelLabelNotes } from './config-option.ts';
 import { commandPolicy } from './policy-option.ts';
 import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
 import { releaseLineNotes } from './release-lines.ts';
@@ -34,6 +35,7 @@ interface ServeOptions {
   deadline?: number;
   policy?: string;
   strict?: boolean;
+  config?: string;
   auth?: string;
   cors?: string[];
   maxConcurrent: number;
@@ -77,7 +79,8 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
     .addOption(timeoutOption())
     .addOption(deadlineOption())
     .option('--policy <file>', 'policy file of mandatory retrievals (YAML, see docs/policy.md)', nonEmpty('--policy', 'examples/allergy/policy.yaml'))
-    .option('--strict', 'with --policy: abstain when the answer cites none of the pages a fired rule requires')
+    .option('--strict', 'with a policy (--policy, or policy: in the config): abstain when the answer cites none of the pages a fired rule requires')
+    .addOption(configOption())
     .option('--auth <file>', 'YAML/JSON file mapping bearer tokens to access groups (default: ATLAS_TOKEN, one token, public pages)', nonEmpty('--auth', 'auth.yaml'))
     .addOption(new Option('--cors <origin>', 'allow browser requests from this origin (repeatable); default: none').argParser(collectOrigins))
     .option('--max-concurrent <n>', 'requests in flight at once, all clients', positiveInt('--max-concurrent'), DEFAULT_SERVER_LIMITS.maxConcurrent)
@@ -90,7 +93,8 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
       if (!(ROUTES as readonly string[]).includes(options.route)) {
         throw new AtlasError('usage', `Atlas: --route must be "classic", "agentic" or "auto", got "${options.route}".`);
       }
-      const policy = commandPolicy(io, options);
+      const config = await commandConfig(io, options, await indexDocsRoot(io, options.db));
+      const policy = commandPolicy(io, options, config);
       const limits = resolveRunLimits(io.env, options);
       // The principal of a request comes from its token: ATLAS_GROUPS is not the server's.
       const filter = cliFilter({}, { ...(options.version ? { version: options.version } : {}), ...(options.label ? { label: options.label } : {}) });
@@ -102,9 +106,10 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
       const limiter = createConcurrencyLimiter({ maxConcurrent: options.maxConcurrent, maxConcurrentPerClient: options.maxConcurrentPerClient }, io.now);
       let server: Server | undefined;
       try {
-        for (const note of await releaseLineNotes(index, options.version)) io.stderr(`atlas: note: ${note}\n`);
+        const notes = [...(await releaseLineNotes(index, options.version)), ...(await modelLabelNotes(index, config, filter))];
+        for (const note of notes) io.stderr(`atlas: note: ${note}\n`);
         const app = createApp(
-          { index, model, modelSpec: spec, price, now: io.now, maxSearches: options.maxSearches, limits, route: options.route as Route, firstTurn: options.firstTurn, log: (line) => io.stderr(`${line}\n`), ...(filter ? { filter } : {}), ...policy },
+          { index, model, modelSpec: spec, price, now: io.now, maxSearches: options.maxSearches, limits, route: options.route as Route, firstTurn: options.firstTurn, log: (line) => io.stderr(`${line}\n`), ...(filter ? { filter } : {}), ...policy, ...(config && config.modelLabels.length > 0 ? { modelLabels: config.modelLabels } : {}) },
           {
             ...(auth ? { auth } : {}),
             limits: { maxBodyBytes: options.maxBody },

@@ -2,6 +2,7 @@
 // auth middleware puts on each request. Route modules are Hono sub-apps typed with ServerEnv.
 import type { LanguageModel } from 'ai';
 import type { ModelPrice } from '../agent/cost.ts';
+import type { ModelLabel } from '../agent/model-labels.ts';
 import type { Policy } from '../agent/policy.ts';
 import type { Route } from '../agent/route.ts';
 import type { RunLimits } from '../agent/run-types.ts';
@@ -30,6 +31,8 @@ export interface ServerDeps {
   limits?: RunLimits;
   policy?: Policy;
   policyStrict?: boolean;
+  /** Labels the model may set on `search_docs` (`model_labels` of atlas.config.yaml). */
+  modelLabels?: ModelLabel[];
   /** Route of an ask that names none (`--route`, default `agentic`, as `atlas ask`). */
   route?: Route;
   /** `required` (default) or `auto` (`--first-turn`). */
