@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createOfflineModel } from '../agent/offline/model.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
+import { createScriptedModel } from '../testing/scripted-model.ts';
 import { askInConversation } from './ask.ts';
 import { openConversationStore, type ConversationStore } from './store.ts';
 
@@ -74,18 +75,18 @@ describe('askInConversation (offline planner, Orbit)', () => {
   it('keeps everything across a restart: turns, times, seen passages and the query log', async () => {
     const file = path.join(dir, 'index.db.state.db');
     const { id } = store.create({ principal: staff });
-    const first = (await askInConversation(store, id, FIRST, staff, { model, index, wallClock: () => Date.parse('2026-01-02T00:00:00.000Z') }))!;
+    const first = (await askInConversation(store, id, FIRST, staff, { model, index }))!;
     store.close();
 
     store = openConversationStore({ path: file, randomId: ids(), now: clock() });
     const stored = store.get(id, staff)!;
-    expect(stored.turns.map((turn) => [turn.turn, turn.question, turn.abstained, turn.startedAt])).toEqual([[1, FIRST, false, '2026-01-02T00:00:00.000Z']]);
+    expect(stored.turns.map((turn) => [turn.turn, turn.question, turn.abstained, turn.startedAt])).toEqual([[1, FIRST, false, '2026-01-02T03:04:07.000Z']]);
     expect(stored.turns[0]?.citations).toEqual(first.run.answer.citations);
     expect(stored.turns[0]?.trace.searches.map((search) => search.query)).toEqual(first.run.trace.steps.map((step) => step.query));
     expect(store.passages(id).map((passage) => passage.chunkId)).toEqual(first.run.trace.evidence.map((item) => item.chunkId));
 
     const reply = (await askInConversation(store, id, FOLLOW_UP, staff, { model, index }))!;
-    expect(reply.turn.turn).toBe(2);
+    expect(reply.turn?.turn).toBe(2);
     expect(reply.run.trace.steps[0]?.query).toBe('and how do I cancel it? Orbit enqueue job');
     const firstSeen = new Set(first.run.trace.evidence.map((item) => item.chunkId));
     expect(reply.run.trace.evidence.filter((item) => firstSeen.has(item.chunkId))).toEqual([]);
@@ -111,6 +112,14 @@ describe('askInConversation (offline planner, Orbit)', () => {
     expect(await askInConversation(store, id, FIRST, { groups: [] }, { model, index })).toBeUndefined();
     expect(await askInConversation(store, 'no-such-id', FIRST, staff, { model, index })).toBeUndefined();
     expect(store.get(id, staff)?.turns).toEqual([]);
+  });
+
+  it('does not store a turn whose model failed, so a retry starts from the same state', async () => {
+    const { id } = store.create({ principal: staff });
+    const failed = (await askInConversation(store, id, FIRST, staff, { model: createScriptedModel([]), index, maxRetries: 0 }))!;
+    expect([failed.run.trace.stopReason, failed.turn]).toEqual(['error', undefined]);
+    expect(store.get(id, staff)?.turns).toEqual([]);
+    expect(store.passages(id)).toEqual([]);
   });
 
   it('searches with the filter the conversation was created with', async () => {
