@@ -81,7 +81,8 @@ export const DEFAULT_WEAK_SCORE = 9.2;
  * duplicate queries, keeps a query log and the evidence set, and enforces the search budget,
  * the chunk budget and the version/label filters. Sections are shown in pages of at most
  * `readTokens` tokens; the evidence set records exactly each page shown. Create one per run;
- * never share it.
+ * never share it. A conversation's later turns pass its `SearchMemory`: their sessions skip what
+ * earlier turns were shown (and name it in `shown_earlier`) with a budget of their own.
  *
  * @example
  * const session = new SearchSession({ index, filter: { version: '3.x' }, readTokens: 800 });

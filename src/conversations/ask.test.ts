@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '../agent/offline/model.ts';
 import type { IndexBackend } from '../index/types.ts';
+import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
 import { createScriptedModel } from '../testing/scripted-model.ts';
 import { askInConversation } from './ask.ts';
@@ -112,6 +113,20 @@ describe('askInConversation (offline planner, Orbit)', () => {
     expect(await askInConversation(store, id, FIRST, { groups: [] }, { model, index })).toBeUndefined();
     expect(await askInConversation(store, 'no-such-id', FIRST, staff, { model, index })).toBeUndefined();
     expect(store.get(id, staff)?.turns).toEqual([]);
+  });
+
+  it('20 conversations asked at once share no evidence: each stores exactly what its own turns were shown', async () => {
+    // Twenty pages that share no word, so each question finds exactly its own page.
+    const names = 'amber basil cedar delta ember fjord garnet harbor indigo jasper kestrel lumen marlin nectar onyx pepper quartz raven saffron tundra'.split(' ');
+    const small = createMemoryIndex(names.map((name, n) => makeDoc(`topic-${n}`, 'all', [[name, `${name} enables ${name}ness.`]])));
+    const conversations = names.map(() => store.create({ principal: staff }).id);
+    const replies = await Promise.all(conversations.map((id, n) => askInConversation(store, id, `Explain ${names[n]}.`, staff, { model, index: small })));
+    replies.forEach((reply, n) => {
+      const shown = reply!.run.trace.evidence.map((item) => item.chunkId);
+      expect(shown).toEqual([`topic-${n}#0`]);
+      expect(store.passages(conversations[n]!).map((passage) => passage.chunkId)).toEqual(shown);
+      expect(store.get(conversations[n]!, staff)?.turns.map((turn) => turn.question)).toEqual([`Explain ${names[n]}.`]);
+    });
   });
 
   it('does not store a turn whose model failed, so a retry starts from the same state', async () => {
