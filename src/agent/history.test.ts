@@ -117,6 +117,19 @@ describe('SearchMemory: one search session per conversation', () => {
     expect(two.trace.toolChoices).toEqual(['required', 'none']);
     expect(two.answer.citations.map((kept) => kept.chunkId)).toEqual(['deploy#1']);
     expect(two.trace.evidence).toEqual([]);
+    // The skipped passages are named (not shown), with their rank in this query's ranking, so the model can re-read one.
+    const result = second.requests[1]!.prompt.flatMap((message) => (message.role === 'tool' ? message.content : []))[0];
+    expect(result?.type === 'tool-result' ? result.output : undefined).toEqual({
+      type: 'json',
+      value: {
+        results: [],
+        note: '2 already-seen passages skipped; no new passages: search for something else or answer',
+        shown_earlier: [
+          { chunk_id: 'deploy#0', doc_id: 'deploy', heading_path: 'Deploying', rank: 0 },
+          { chunk_id: 'deploy#1', doc_id: 'deploy', heading_path: 'Deploying > Rolling back', rank: 1 },
+        ],
+      },
+    });
   });
 
   it('refuses duplicate queries only within a turn: the same query in a later turn runs and shows the next unseen passages', async () => {

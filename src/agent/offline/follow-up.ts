@@ -70,3 +70,23 @@ function searchedQuestion(before: string[], question: string): string {
   // Keep the release line in the text, so the next follow-up carries it on.
   return expanded.version && detectVersion(expanded.question) !== expanded.version ? `${expanded.question} ${expanded.version}` : expanded.question;
 }
+
+/**
+ * The analysis a follow-up's answer is chosen with: the question as asked (its parts, names and
+ * identifiers, so the abstention rules judge only what it names itself), with the terms its
+ * searches carried added to its topic words, so a sentence about the earlier subject ("its
+ * logs" of systemd) outranks one about another.
+ *
+ * @example
+ * answerAnalysis(analyzeQuestion('and how do I read its logs?'), searched).terms; // ['read', 'log', 'orbit', 'deploy', 'systemd']
+ */
+export function answerAnalysis(asked: QuestionAnalysis, searched: QuestionAnalysis): QuestionAnalysis {
+  if (asked === searched) return asked;
+  const carried = searched.terms.filter((term) => !asked.terms.includes(term));
+  if (carried.length === 0) return asked;
+  return {
+    ...asked,
+    terms: [...asked.terms, ...carried],
+    parts: asked.parts.map((part) => ({ ...part, terms: [...part.terms, ...carried.filter((term) => !part.terms.includes(term))] })),
+  };
+}
