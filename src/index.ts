@@ -43,3 +43,17 @@ export { CONFIG_FILE_NAME, loadConfig, type LoadConfigOptions } from './config/l
 export { parseConfig, type AtlasConfig } from './config/schema.ts';
 export { createOfflineModel, type OfflineModelOptions } from './agent/offline/index.ts';
 export { defaultModelSpec, resolveModel, type ResolvedModel } from './models/index.ts';
+export { DEFAULT_HISTORY_TOKENS, DEFAULT_HISTORY_TURNS, historyMessages, type ConversationTurn, type HistoryBounds, type HistoryTrace } from './agent/history.ts';
+export { SearchMemory, type RememberedPassage } from './agent/search-memory.ts';
+export {
+  askInConversation,
+  openConversationStore,
+  openStateDatabase,
+  stateDbPath,
+  STATE_SCHEMA_VERSION,
+  type ConversationAskOptions,
+  type ConversationReply,
+  type ConversationStore,
+  type StoredConversation,
+  type StoredTurn,
+} from './conversations/index.ts';

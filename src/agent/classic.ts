@@ -26,8 +26,15 @@ export async function classicAsk(question: string, options: ClassicAskOptions): 
   // The one retrieval is the question itself: the model makes no search, so model labels change nothing here, but a bad one fails as on every route.
   checkModelLabels(options.modelLabels);
   // A policy's required searches come on top of the one retrieval.
-  const session = new SearchSession({ index: options.index, filter: options.filter, principal: options.principal, maxSearches: 1 + policySearchCount(options.policy), k });
-  const recorder = new RunRecorder(options, buildSystemPrompt({ maxSearches: 1, filter: options.filter }), question);
+  const session = new SearchSession({
+    index: options.index,
+    filter: options.filter,
+    principal: options.principal,
+    maxSearches: 1 + policySearchCount(options.policy),
+    k,
+    ...(options.memory ? { memory: options.memory } : {}),
+  });
+  const recorder = new RunRecorder(options, buildSystemPrompt({ maxSearches: 1, filter: options.filter, history: (options.history?.length ?? 0) > 0 }), question);
   const started = recorder.startedAt;
   recorder.emit({ type: 'run-start', question });
   const review = await startPolicy(options, question, session, recorder);

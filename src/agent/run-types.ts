@@ -5,10 +5,12 @@ import type { Answer, DroppedCitation } from './answer.ts';
 import type { ModelPrice } from './cost.ts';
 import type { EvidenceSource } from './evidence.ts';
 import type { ModelLabel } from './model-labels.ts';
+import type { ConversationTurn, HistoryBounds, HistoryTrace } from './history.ts';
 import type { Policy } from './policy.ts';
 import type { PolicyTrace } from './policy-run.ts';
 import type { RunEventHandler } from './events.ts';
 import type { ModelCallOutcome, ToolChoice } from './model-call.ts';
+import type { SearchMemory } from './search-memory.ts';
 import type { ReadStep, SearchStep } from './search-session.ts';
 import type { StopReason } from './stop-conditions.ts';
 
@@ -59,6 +61,18 @@ export interface AskOptions extends RunLimits {
    * carry); a model-chosen value only narrows `filter`, never widens it (docs/policy.md).
    */
   modelLabels?: ModelLabel[];
+  /**
+   * Earlier turns of the conversation, oldest first: shown to the model before the question as
+   * prior conversation (never as instructions), within `historyBounds` (docs/conversations.md).
+   */
+  history?: ConversationTurn[];
+  /** How much of `history` the model sees (default: the last 6 turns, within about 4000 tokens). */
+  historyBounds?: HistoryBounds;
+  /**
+   * The conversation's search memory: passages earlier turns were shown are skipped and stay
+   * citable; the run adds what it was shown when it ends. Budgets stay per run.
+   */
+  memory?: SearchMemory;
 }
 
 /** One model call as recorded in the trace. */
@@ -100,6 +114,8 @@ export interface RunTrace {
   errors: string[];
   /** The rules of the run's policy that fired, and its flags; absent when the run had no policy. */
   policy?: PolicyTrace;
+  /** The earlier turns the run was given and how many the bounds dropped; absent without history. */
+  history?: HistoryTrace;
 }
 
 export interface RunUsage {

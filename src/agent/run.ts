@@ -51,10 +51,11 @@ export async function agenticRun(question: string, options: AgenticRunOptions): 
     maxSearches: options.maxSearches ?? 6,
     maxChunks: options.maxChunks,
     ...(options.weakScore === undefined ? {} : { weakScore: options.weakScore }),
+    ...(options.memory ? { memory: options.memory } : {}),
   });
   // Model labels: a search_docs argument each, an enum of the values on the pages this run may read.
   const toolSet = createAgentTools((await modelLabelChoices(options.index, options.modelLabels, session.filter)).offered);
-  const system = buildSystemPrompt({ maxSearches: session.maxSearches, filter: options.filter, labels: toolSet.labels });
+  const system = buildSystemPrompt({ maxSearches: session.maxSearches, filter: options.filter, labels: toolSet.labels, history: (options.history?.length ?? 0) > 0 });
   const recorder = new RunRecorder(options, system, question, toolSet.tools);
   const started = recorder.startedAt;
   const conditions = [

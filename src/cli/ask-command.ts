@@ -9,6 +9,7 @@ import { nonEmpty } from './option-values.ts';
 import { cliFilter, groupsOption, labelOption } from './access-options.ts';
 import { commandConfig, configOption, indexDocsRoot, modelLabelNotes } from './config-option.ts';
 import { commandPolicy } from './policy-option.ts';
+import { cliConversationTurn, conversationOption, openCliStore, resolveConversation, stateOption, statePath } from './conversation-cli.ts';
 import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
 import { releaseLineNotes } from './release-lines.ts';
 import { requireIndex } from './require-index.ts';
@@ -31,6 +32,8 @@ interface AskOptions {
   policy?: string;
   strict?: boolean;
   config?: string;
+  conversation?: string;
+  state?: string;
 }
 
 /** The model specs as the help of ask and eval lists them. */
@@ -59,6 +62,8 @@ export function registerAskCommand(program: Command, io: CliIO): void {
     .option('--policy <file>', 'policy file of mandatory retrievals (YAML, see docs/policy.md)', nonEmpty('--policy', 'examples/allergy/policy.yaml'))
     .option('--strict', 'with a policy (--policy, or policy: in the config): abstain when the answer cites none of the pages a fired rule requires')
     .addOption(configOption())
+    .addOption(conversationOption())
+    .addOption(stateOption())
     .option('--json', 'print the whole run as JSON')
     .action(async (question: string, options: AskOptions) => {
       if (options.firstTurn !== 'required' && options.firstTurn !== 'auto') {
@@ -75,24 +80,36 @@ export function registerAskCommand(program: Command, io: CliIO): void {
       const { model, spec, price } = cliModel(io, options.model);
       const index = openIndex(io, options.db);
       let run: AgentRun;
+      let conversationId: string | undefined;
       try {
         const notes = [...(await releaseLineNotes(index, options.version)), ...(await modelLabelNotes(index, config, filter))];
         for (const note of notes) io.stderr(`atlas: note: ${note}\n`);
-        run = await routedAsk(question, {
+        const askOptions = {
           route: options.route as Route,
           model,
           index,
           price,
           maxSearches: options.maxSearches,
-          firstTurn: options.firstTurn,
+          firstTurn: options.firstTurn as 'required' | 'auto',
           now: io.now,
           ...limits,
-          ...(filter ? { filter } : {}),
           ...policy,
           ...(config && config.modelLabels.length > 0 ? { modelLabels: config.modelLabels } : {}),
-          onEvent: (event) => progress(io, event),
-        });
-        io.stdout(options.json ? `${JSON.stringify({ model: spec, ...(config ? { config: config.source } : {}), ...run, notes })}\n` : formatRun(run, spec));
+          onEvent: (event: RunEvent) => progress(io, event),
+        };
+        if (options.conversation === undefined) {
+          run = await routedAsk(question, { ...askOptions, ...(filter ? { filter } : {}) });
+        } else {
+          // A turn of a stored conversation: it sees the earlier turns and skips what they were shown (docs/conversations.md).
+          const store = openCliStore(io, options);
+          try {
+            conversationId = resolveConversation(io, store, options.conversation, filter, statePath(io, options));
+            run = await cliConversationTurn(store, conversationId, question, filter, askOptions);
+          } finally {
+            store.close();
+          }
+        }
+        io.stdout(options.json ? `${JSON.stringify({ model: spec, ...(config ? { config: config.source } : {}), ...(conversationId ? { conversationId } : {}), ...run, notes })}\n` : formatRun(run, spec));
       } finally {
         await index.close();
       }
