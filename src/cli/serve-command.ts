@@ -6,7 +6,11 @@ import { getRequestListener } from '@hono/node-server';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ROUTES, type Route } from '../agent/route.ts';
 import { AtlasError } from '../errors.ts';
+import { openConversationStore, type ConversationStore } from '../conversations/store.ts';
+import { createMcpHttpHandler, type McpHttpHandler } from '../mcp/http.ts';
 import { createApp } from '../server/app.ts';
+import { conversationsApp } from '../server/conversations.ts';
+import type { ServerDeps } from '../server/types.ts';
 import { parseAuthFile, singleTokenAuth, type AuthConfig } from '../server/auth.ts';
 import { createConcurrencyLimiter, DEFAULT_SERVER_LIMITS, type ConcurrencyLimiter } from '../server/limits.ts';
 import { cliFilter, labelOption } from './access-options.ts';
@@ -16,6 +20,7 @@ import { cliModel, type CliModel } from './model-option.ts';
 import { nonEmpty } from './option-values.ts';
 import { commandConfig, configOption, indexDocsRoot, modelLabelNotes } from './config-option.ts';
 import { commandPolicy } from './policy-option.ts';
+import { stateOption, statePath } from './conversation-cli.ts';
 import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
 import { releaseLineNotes } from './release-lines.ts';
 import { requireIndex } from './require-index.ts';
@@ -36,6 +41,7 @@ interface ServeOptions {
   policy?: string;
   strict?: boolean;
   config?: string;
+  state?: string;
   auth?: string;
   cors?: string[];
   maxConcurrent: number;
@@ -81,6 +87,7 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
     .option('--policy <file>', 'policy file of mandatory retrievals (YAML, see docs/policy.md)', nonEmpty('--policy', 'examples/allergy/policy.yaml'))
     .option('--strict', 'with a policy (--policy, or policy: in the config): abstain when the answer cites none of the pages a fired rule requires')
     .addOption(configOption())
+    .addOption(stateOption())
     .option('--auth <file>', 'YAML/JSON file mapping bearer tokens to access groups (default: ATLAS_TOKEN, one token, public pages)', nonEmpty('--auth', 'auth.yaml'))
     .addOption(new Option('--cors <origin>', 'allow browser requests from this origin (repeatable); default: none').argParser(collectOrigins))
     .option('--max-concurrent <n>', 'requests in flight at once, all clients', positiveInt('--max-concurrent'), DEFAULT_SERVER_LIMITS.maxConcurrent)
@@ -105,18 +112,23 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
       const index = openIndex(io, options.db);
       const limiter = createConcurrencyLimiter({ maxConcurrent: options.maxConcurrent, maxConcurrentPerClient: options.maxConcurrentPerClient }, io.now);
       let server: Server | undefined;
+      let store: ConversationStore | undefined;
+      let mcp: McpHttpHandler | undefined;
       try {
         const notes = [...(await releaseLineNotes(index, options.version)), ...(await modelLabelNotes(index, config, filter))];
         for (const note of notes) io.stderr(`atlas: note: ${note}\n`);
-        const app = createApp(
-          { index, model, modelSpec: spec, price, now: io.now, maxSearches: options.maxSearches, limits, route: options.route as Route, firstTurn: options.firstTurn, log: (line) => io.stderr(`${line}\n`), ...(filter ? { filter } : {}), ...policy, ...(config && config.modelLabels.length > 0 ? { modelLabels: config.modelLabels } : {}) },
-          {
-            ...(auth ? { auth } : {}),
-            limits: { maxBodyBytes: options.maxBody },
-            limiter,
-            ...(options.cors ? { corsOrigins: options.cors } : {}),
-          },
-        );
+        store = openConversationStore({ path: statePath(io, options) });
+        const serverDeps: ServerDeps = { index, model, modelSpec: spec, price, now: io.now, maxSearches: options.maxSearches, limits, route: options.route as Route, firstTurn: options.firstTurn as 'required' | 'auto', log: (line: string) => io.stderr(`${line}\n`), ...(filter ? { filter } : {}), ...policy, ...(config && config.modelLabels.length > 0 ? { modelLabels: config.modelLabels } : {}) };
+        // The MCP endpoint: the search session of docs/mcp.md per MCP session, under the server's filter and the token's principal.
+        mcp = createMcpHttpHandler({ index, maxSearches: options.maxSearches, now: io.now, ask: { model, modelSpec: spec, price, maxSearches: options.maxSearches, now: io.now, ...limits }, ...(filter ? { filter } : {}) });
+        const app = createApp(serverDeps, {
+          ...(auth ? { auth } : {}),
+          routes: [conversationsApp(serverDeps, store)],
+          mounts: { '/mcp': mcp },
+          limits: { maxBodyBytes: options.maxBody },
+          limiter,
+          ...(options.cors ? { corsOrigins: options.cors } : {}),
+        });
         server = createServer(getRequestListener(app.fetch));
         const address = await listen(server, options.port, options.host);
         if (!auth && !isLoopback(options.host)) io.stderr(`atlas: warning: no ATLAS_TOKEN or --auth FILE: anyone who reaches ${options.host} can ask and read the public pages.\n`);
@@ -126,6 +138,8 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
         io.stderr(`atlas serve: ${signal}: stopping\n`);
       } finally {
         if (server) await close(server, limiter, deps.shutdownGraceMs ?? SHUTDOWN_GRACE_MS);
+        await mcp?.close();
+        store?.close();
         await index.close();
       }
       io.stderr('atlas serve: stopped\n');

@@ -193,7 +193,7 @@ describe('routes and mounts of other modules', () => {
     const { Hono } = await import('hono');
     const extra = new Hono<import('./types.ts').ServerEnv>().get('/v1/whoami', (c) => c.json({ principal: c.get('principal'), client: c.get('client') }));
     const seen: string[] = [];
-    const app = createApp(testDeps(index), { auth, limits: { maxConcurrentPerClient: 1 }, routes: [extra], mounts: { '/mcp': async (request) => (seen.push(new URL(request.url).pathname), new Response('mcp ok')) } });
+    const app = createApp(testDeps(index), { auth, limits: { maxConcurrentPerClient: 1 }, routes: [extra], mounts: { '/mcp': async (request, context) => (seen.push(`${new URL(request.url).pathname} ${JSON.stringify(context.principal)}`), new Response('mcp ok')) } });
     expect((await app.request('/v1/whoami')).status).toBe(401);
     expect((await app.request('/mcp', { method: 'POST' })).status).toBe(401);
     const headers = { authorization: `Bearer ${'c'.repeat(20)}` };
@@ -203,7 +203,7 @@ describe('routes and mounts of other modules', () => {
     // One slot per request (a client limit of 1 admits it), at the bare path and below it.
     expect((await app.request('/mcp/messages', { method: 'POST', headers })).status).toBe(200);
     expect((await app.request('/mcp/messages', { method: 'POST' })).status).toBe(401);
-    expect(seen).toEqual(['/', '/messages']);
+    expect(seen).toEqual(['/mcp {"groups":["staff"]}', '/mcp/messages {"groups":["staff"]}']);
   });
 });
 

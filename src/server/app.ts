@@ -10,6 +10,7 @@ import { errorBody, errorResponse } from './http.ts';
 import { createConcurrencyLimiter, createLimitMiddleware, DEFAULT_SERVER_LIMITS, type ConcurrencyLimiter, type ServerLimits } from './limits.ts';
 import { createSearchRoutes } from './search.ts';
 import type { ServerDeps, ServerEnv } from './types.ts';
+import type { Principal } from '../index/types.ts';
 
 /** How the HTTP shell is configured (the flags of `atlas serve` that are not ask options). */
 export interface AppOptions {
@@ -21,8 +22,11 @@ export interface AppOptions {
   corsOrigins?: string[];
   /** More route modules (conversations, chat completions), mounted at `/` behind the same middleware as /v1/*. */
   routes?: Array<Hono<ServerEnv>>;
-  /** Web-standard handlers mounted at a path behind auth and limits, e.g. `{ '/mcp': mcpHandler }`. */
-  mounts?: Record<string, (request: Request) => Response | Promise<Response>>;
+  /**
+   * Web-standard handlers mounted at a path (and below it) behind auth and limits, given the
+   * request's principal from its token, e.g. `{ '/mcp': mcpHandler }`.
+   */
+  mounts?: Record<string, (request: Request, context: { principal: Principal | undefined }) => Response | Promise<Response>>;
   /** The concurrency limiter (default: one made from `limits`); `atlas serve` keeps it to wait for requests in flight on shutdown. */
   limiter?: ConcurrencyLimiter;
   /** A quiet event stream gets a `: keep-alive` comment this often (default 15000 ms; 0: never). */
@@ -67,7 +71,12 @@ export function createApp(deps: ServerDeps, options: AppOptions = {}): Hono<Serv
   app.route('/', createAskRoutes(deps, options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }));
   app.route('/', createSearchRoutes(deps));
   for (const routes of options.routes ?? []) app.route('/', routes);
-  for (const [path, handler] of Object.entries(options.mounts ?? {})) app.mount(path, handler);
+  for (const [path, handler] of Object.entries(options.mounts ?? {})) {
+    const prefix = path.replace(/\/$/, '');
+    const answer = (c: Context<ServerEnv>) => handler(c.req.raw, { principal: c.get('principal') });
+    app.all(prefix, answer);
+    app.all(`${prefix}/*`, answer);
+  }
 
   app.notFound((c) => c.json(errorBody('not-found', `Atlas: no route ${c.req.method} ${c.req.path}. The API: GET /healthz, POST /v1/ask, POST /v1/ask/stream, GET /v1/search?q=, GET /v1/chunks/:chunkId (docs/server.md).`), 404));
   app.onError((error, c) => errorResponse(c, error, log));
