@@ -59,6 +59,7 @@ const PRINTED_BY: Record<string, string[]> = {
   'cli/model-option.ts': ['ask', 'eval retrieval', 'eval compare', 'eval decisions'],
   'cli/policy-option.ts': ['ask', 'eval compare'],
   'cli/run-limits.ts': ['ask', 'eval retrieval', 'eval compare', 'eval decisions'],
+  'cli/serve-command.ts': ['serve'],
 };
 /** Files whose `--words` are data, not suggestions (a docs sample of a CLI help text). */
 const NOT_MESSAGES = new Set(['index/backend-suite-definitions.ts']);

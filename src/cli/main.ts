@@ -15,6 +15,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   search: async () => (await import('./search-command.ts')).registerSearchCommand,
   ask: async () => (await import('./ask-command.ts')).registerAskCommand,
   eval: async () => (await import('./eval-command.ts')).registerEvalCommands,
+  serve: async () => (await import('./serve-command.ts')).registerServeCommand,
 };
 
 /**

@@ -34,7 +34,13 @@ export function registerSearchCommand(program: Command, io: CliIO): void {
     });
 }
 
-function hitJson(hit: Hit) {
+/**
+ * A hit as `atlas search --json` prints it (and `GET /v1/search` answers it).
+ *
+ * @example
+ * hitJson(hit); // { chunkId: "leases#1", docId: "leases", heading, appliesTo, score: 4.2, snippet, sourcePath, startLine, endLine }
+ */
+export function hitJson(hit: Hit) {
   return {
     chunkId: hit.chunkId,
     docId: hit.docId,

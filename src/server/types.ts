@@ -3,6 +3,7 @@
 import type { LanguageModel } from 'ai';
 import type { ModelPrice } from '../agent/cost.ts';
 import type { Policy } from '../agent/policy.ts';
+import type { Route } from '../agent/route.ts';
 import type { RunLimits } from '../agent/run-types.ts';
 import type { IndexBackend, Principal, SearchFilter } from '../index/types.ts';
 
@@ -29,6 +30,12 @@ export interface ServerDeps {
   limits?: RunLimits;
   policy?: Policy;
   policyStrict?: boolean;
+  /** Route of an ask that names none (`--route`, default `agentic`, as `atlas ask`). */
+  route?: Route;
+  /** `required` (default) or `auto` (`--first-turn`). */
+  firstTurn?: 'required' | 'auto';
+  /** The server log (unexpected failures with their stack); default: none. */
+  log?: (line: string) => void;
 }
 
 /**
@@ -39,5 +46,7 @@ export interface ServerDeps {
 export interface ServerEnv {
   Variables: {
     principal: Principal | undefined;
+    /** Who the request counts against in per-client limits: `token:<name>`, else `address:<remote address>`. */
+    client: string;
   };
 }

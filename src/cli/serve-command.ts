@@ -1,0 +1,208 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { getRequestListener } from '@hono/node-server';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { ROUTES, type Route } from '../agent/route.ts';
+import { AtlasError } from '../errors.ts';
+import { createApp } from '../server/app.ts';
+import { parseAuthFile, singleTokenAuth, type AuthConfig } from '../server/auth.ts';
+import { DEFAULT_SERVER_LIMITS } from '../server/limits.ts';
+import { cliFilter, labelOption } from './access-options.ts';
+import type { CliIO } from './io.ts';
+import { MODEL_SPEC_HELP } from './ask-command.ts';
+import { cliModel } from './model-option.ts';
+import { nonEmpty } from './option-values.ts';
+import { commandPolicy } from './policy-option.ts';
+import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
+import { releaseLineNotes } from './release-lines.ts';
+import { requireIndex } from './require-index.ts';
+import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
+
+interface ServeOptions {
+  port: number;
+  host: string;
+  db: string;
+  model?: string;
+  maxSearches: number;
+  version?: string;
+  label?: Record<string, string[]>;
+  firstTurn: string;
+  route: string;
+  timeout?: number;
+  deadline?: number;
+  policy?: string;
+  strict?: boolean;
+  auth?: string;
+  cors?: string[];
+  maxConcurrent: number;
+  maxConcurrentPerClient: number;
+  maxBody: number;
+}
+
+/** How long a stopping server waits for requests in flight before it closes their connections. */
+export const SHUTDOWN_GRACE_MS = 5_000;
+
+/** What `atlas serve` waits on besides the network; tests pass their own. */
+export interface ServeCommandDeps {
+  /** Resolves with a name (`SIGTERM`) when the server should stop (default: the first SIGINT or SIGTERM of the process). */
+  stopRequested?: () => Promise<string>;
+}
+
+/**
+ * `atlas serve`: the JSON and streaming API of docs/server.md over the index at `--db`, on
+ * `--host`:`--port` (`--port 0` picks a free port), with the ask options of `atlas ask` as the
+ * defaults and bounds of every request. Prints `listening on http://HOST:PORT` on stderr; on
+ * SIGINT or SIGTERM it stops accepting, lets requests in flight finish (up to 5 s), then closes
+ * the index.
+ */
+export function registerServeCommand(program: Command, io: CliIO, deps: ServeCommandDeps = {}): void {
+  program
+    .command('serve')
+    .description('Serve the index over HTTP: ask, stream a run, search, read chunks (docs/server.md).')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', portNumber, 8787)
+    .option('--host <address>', 'address to listen on (127.0.0.1 is this machine only)', nonEmpty('--host', '127.0.0.1'), '127.0.0.1')
+    .addOption(dbOption())
+    .option('--model <spec>', MODEL_SPEC_HELP, nonEmpty('--model', 'offline'))
+    .option('--max-searches <n>', 'search budget of an ask (a request may ask for fewer)', positiveInt('--max-searches'), 6)
+    .addOption(versionOption())
+    .addOption(labelOption())
+    .option('--first-turn <policy>', 'required (always search first) or auto (may answer directly)', 'required')
+    .option('--route <route>', 'route of an ask that names none: agentic, classic or auto', 'agentic')
+    .addOption(timeoutOption())
+    .addOption(deadlineOption())
+    .option('--policy <file>', 'policy file of mandatory retrievals (YAML, see docs/policy.md)', nonEmpty('--policy', 'examples/allergy/policy.yaml'))
+    .option('--strict', 'with --policy: abstain when the answer cites none of the pages a fired rule requires')
+    .option('--auth <file>', 'YAML/JSON file mapping bearer tokens to access groups (default: ATLAS_TOKEN, one token, public pages)', nonEmpty('--auth', 'auth.yaml'))
+    .addOption(new Option('--cors <origin>', 'allow browser requests from this origin (repeatable); default: none').argParser(collectOrigins))
+    .option('--max-concurrent <n>', 'requests in flight at once, all clients', positiveInt('--max-concurrent'), DEFAULT_SERVER_LIMITS.maxConcurrent)
+    .option('--max-concurrent-per-client <n>', 'requests in flight at once per token (or address)', positiveInt('--max-concurrent-per-client'), DEFAULT_SERVER_LIMITS.maxConcurrentPerClient)
+    .option('--max-body <bytes>', 'largest request body', positiveInt('--max-body'), DEFAULT_SERVER_LIMITS.maxBodyBytes)
+    .action(async (options: ServeOptions) => {
+      if (options.firstTurn !== 'required' && options.firstTurn !== 'auto') {
+        throw new AtlasError('usage', `Atlas: --first-turn must be "required" or "auto", got "${options.firstTurn}".`);
+      }
+      if (!(ROUTES as readonly string[]).includes(options.route)) {
+        throw new AtlasError('usage', `Atlas: --route must be "classic", "agentic" or "auto", got "${options.route}".`);
+      }
+      const policy = commandPolicy(io, options);
+      const limits = resolveRunLimits(io.env, options);
+      // The principal of a request comes from its token: ATLAS_GROUPS is not the server's.
+      const filter = cliFilter({}, { ...(options.version ? { version: options.version } : {}), ...(options.label ? { label: options.label } : {}) });
+      if (io.env.ATLAS_GROUPS?.trim()) io.stderr('atlas: note: ATLAS_GROUPS is ignored by serve: the groups of a request come from its token (map tokens to groups with --auth FILE).\n');
+      const auth = serverAuth(io, options.auth);
+      await requireIndex(io, options.db);
+      const { model, spec, price } = cliModel(io, options.model);
+      const index = openIndex(io, options.db);
+      let server: Server | undefined;
+      try {
+        for (const note of await releaseLineNotes(index, options.version)) io.stderr(`atlas: note: ${note}\n`);
+        const app = createApp(
+          { index, model, modelSpec: spec, price, now: io.now, maxSearches: options.maxSearches, limits, route: options.route as Route, firstTurn: options.firstTurn, log: (line) => io.stderr(`${line}\n`), ...(filter ? { filter } : {}), ...policy },
+          {
+            ...(auth ? { auth } : {}),
+            limits: { maxConcurrent: options.maxConcurrent, maxConcurrentPerClient: options.maxConcurrentPerClient, maxBodyBytes: options.maxBody },
+            ...(options.cors ? { corsOrigins: options.cors } : {}),
+          },
+        );
+        server = createServer(getRequestListener(app.fetch));
+        const address = await listen(server, options.port, options.host);
+        if (!auth && !isLoopback(options.host)) io.stderr(`atlas: warning: no ATLAS_TOKEN or --auth FILE: anyone who reaches ${options.host} can ask and read the public pages.\n`);
+        io.stderr(`atlas serve: ${auth ? `${auth.tokens.length} token${auth.tokens.length === 1 ? '' : 's'} from ${auth.source}` : 'no auth'}, model ${spec}\n`);
+        io.stderr(`listening on ${serverUrl(address)}\n`);
+        const signal = await (deps.stopRequested ?? processStopSignal)();
+        io.stderr(`atlas serve: ${signal}: stopping\n`);
+      } finally {
+        if (server) await close(server);
+        await index.close();
+      }
+      io.stderr('atlas serve: stopped\n');
+    });
+}
+
+/** The auth of the server: `--auth FILE` wins over `ATLAS_TOKEN`; neither is no auth. */
+function serverAuth(io: CliIO, file: string | undefined): AuthConfig | undefined {
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(path.resolve(io.cwd, file), 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : String((error as Error).message);
+      throw new AtlasError('usage', `Atlas: cannot read the auth file ${JSON.stringify(file)}: ${why}. Pass a YAML file of tokens, e.g. atlas serve --auth auth.yaml (format in docs/server.md).`);
+    }
+    if (io.env.ATLAS_TOKEN?.trim()) io.stderr('atlas: note: --auth FILE is used; ATLAS_TOKEN is ignored.\n');
+    return parseAuthFile(text, file);
+  }
+  const token = io.env.ATLAS_TOKEN;
+  return token === undefined || token === '' ? undefined : singleTokenAuth(token, 'ATLAS_TOKEN');
+}
+
+function portNumber(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value.trim()) || port > 65_535) throw new InvalidArgumentError(`--port must be a port number from 0 to 65535, got "${value}" (e.g. --port 8787, or --port 0 for a free one).`);
+  return port;
+}
+
+function collectOrigins(value: string, previous: string[] | undefined): string[] {
+  let origin: string;
+  try {
+    origin = new URL(value).origin;
+  } catch {
+    origin = 'null';
+  }
+  if (origin === 'null' || origin !== value.replace(/\/$/, '')) {
+    throw new InvalidArgumentError(`--cors must be an origin (scheme, host and port, no path), got "${value}" (e.g. --cors https://docs.example.com).`);
+  }
+  return [...(previous ?? []), origin];
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      const why = error.code === 'EADDRINUSE' ? `port ${port} is in use` : error.code === 'EADDRNOTAVAIL' ? `${host} is not an address of this machine` : error.code === 'EACCES' ? `permission denied for port ${port}` : error.message;
+      reject(new AtlasError('usage', `Atlas: cannot listen on ${host}:${port}: ${why}. Pass another --port (0 picks a free one) or --host.`));
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+/** Stops accepting, waits for requests in flight (up to the grace), then drops what is left. */
+async function close(server: Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, SHUTDOWN_GRACE_MS);
+  });
+  await Promise.race([closed, grace]);
+  clearTimeout(timer);
+  server.closeAllConnections();
+  await closed;
+}
+
+function serverUrl(address: AddressInfo): string {
+  const host = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
+function processStopSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

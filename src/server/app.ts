@@ -1,0 +1,76 @@
+// The `atlas serve` app: a Hono fetch handler over the library. Health is open; /v1/* (and any
+// handler mounted behind it, like /mcp) goes through CORS, auth, the body limit and the
+// concurrency limits, in that order.
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { createAskRoutes } from './ask.ts';
+import { createAuthMiddleware, type AuthConfig } from './auth.ts';
+import { errorBody, errorResponse } from './http.ts';
+import { createConcurrencyLimiter, createLimitMiddleware, DEFAULT_SERVER_LIMITS, type ServerLimits } from './limits.ts';
+import { createSearchRoutes } from './search.ts';
+import type { ServerDeps, ServerEnv } from './types.ts';
+
+/** How the HTTP shell is configured (the flags of `atlas serve` that are not ask options). */
+export interface AppOptions {
+  /** Accepted bearer tokens; absent or empty: no auth (every request anonymous: public pages only). */
+  auth?: AuthConfig;
+  /** Defaults: {@link DEFAULT_SERVER_LIMITS}. */
+  limits?: Partial<ServerLimits>;
+  /** Origins allowed by CORS (`--cors ORIGIN`); absent: no CORS headers, browsers refuse other origins. */
+  corsOrigins?: string[];
+  /** More route modules (conversations, chat completions), mounted at `/` behind the same middleware as /v1/*. */
+  routes?: Array<Hono<ServerEnv>>;
+  /** Web-standard handlers mounted at a path behind auth and limits, e.g. `{ '/mcp': mcpHandler }`. */
+  mounts?: Record<string, (request: Request) => Response | Promise<Response>>;
+  /** The remote address of a request, for per-client limits without a token (default: Node's socket address, else "unknown"). */
+  remoteAddress?: (c: Context<ServerEnv>) => string;
+}
+
+/**
+ * Creates the app: `GET /healthz`, `POST /v1/ask`, `POST /v1/ask/stream`, `GET /v1/search`,
+ * `GET /v1/chunks/:chunkId`, plus `options.routes` and `options.mounts`. Every error is
+ * `{ error: { code, message } }` with its status (an unknown route is a 404 of that shape).
+ * Serve it with `@hono/node-server` (`serve({ fetch: app.fetch })`) or test it with `app.request`.
+ *
+ * @example
+ * const app = createApp({ index, model: createOfflineModel(), modelSpec: 'offline', price: null, now: () => performance.now() });
+ * const response = await app.request('/v1/ask', { method: 'POST', body: JSON.stringify({ question: 'What is ORB-1202?' }) });
+ */
+export function createApp(deps: ServerDeps, options: AppOptions = {}): Hono<ServerEnv> {
+  const limits = { ...DEFAULT_SERVER_LIMITS, ...options.limits };
+  const log = deps.log ?? (() => {});
+  const app = new Hono<ServerEnv>();
+  const guarded = ['/v1/*', ...Object.keys(options.mounts ?? {}).flatMap((path) => [path, `${path}/*`])];
+  const guard: Array<MiddlewareHandler<ServerEnv>> = [
+    ...(options.corsOrigins && options.corsOrigins.length > 0
+      ? [cors({ origin: options.corsOrigins, allowHeaders: ['Authorization', 'Content-Type'], allowMethods: ['GET', 'POST', 'OPTIONS'], exposeHeaders: ['Retry-After'], maxAge: 600 })]
+      : []),
+    createAuthMiddleware(options.auth, options.remoteAddress ?? nodeRemoteAddress),
+    bodyLimit({
+      maxSize: limits.maxBodyBytes,
+      onError: (c) => c.json(errorBody('body-too-large', `Atlas: the request body is over ${limits.maxBodyBytes} bytes, the server's limit; send a shorter body.`), 413),
+    }),
+    createLimitMiddleware(createConcurrencyLimiter(limits, deps.now)),
+  ];
+  for (const path of guarded) app.use(path, ...guard);
+
+  app.get('/healthz', async (c) => {
+    const [stats, indexVersion] = await Promise.all([deps.index.stats(), deps.index.indexVersion()]);
+    return c.json({ ok: true, docs: stats.docs, chunks: stats.chunks, indexVersion });
+  });
+  app.route('/', createAskRoutes(deps));
+  app.route('/', createSearchRoutes(deps));
+  for (const routes of options.routes ?? []) app.route('/', routes);
+  for (const [path, handler] of Object.entries(options.mounts ?? {})) app.mount(path, handler);
+
+  app.notFound((c) => c.json(errorBody('not-found', `Atlas: no route ${c.req.method} ${c.req.path}. The API: GET /healthz, POST /v1/ask, POST /v1/ask/stream, GET /v1/search?q=, GET /v1/chunks/:chunkId (docs/server.md).`), 404));
+  app.onError((error, c) => errorResponse(c, error, log));
+  return app;
+}
+
+/** The socket address of a request served by @hono/node-server (`c.env.incoming`), else "unknown". */
+function nodeRemoteAddress(c: Context<ServerEnv>): string {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress ?? 'unknown';
+}
