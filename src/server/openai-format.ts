@@ -26,6 +26,8 @@ export interface AtlasCompletionExtension {
   latencyMs: number;
   route?: AgentRun['route'];
   routeReason?: string;
+  /** How the request's filter was narrowed or its budget capped (the `notes` of POST /v1/ask). */
+  notes: string[];
 }
 
 /** Identity of one completion: every chunk of a stream carries the same. */
@@ -59,7 +61,7 @@ export function answerContent(answer: AgentRun['answer']): string {
  * @example
  * completionOf(run, { id: 'chatcmpl-1', created: 1764600000 }).choices[0].message.content;
  */
-export function completionOf(run: AgentRun, identity: CompletionIdentity) {
+export function completionOf(run: AgentRun, identity: CompletionIdentity, notes: string[] = []) {
   return {
     id: identity.id,
     object: 'chat.completion' as const,
@@ -67,7 +69,7 @@ export function completionOf(run: AgentRun, identity: CompletionIdentity) {
     model: ATLAS_MODEL_ID,
     choices: [{ index: 0, message: { role: 'assistant' as const, content: answerContent(run.answer), refusal: null }, logprobs: null, finish_reason: 'stop' as const }],
     usage: usageOf(run.usage),
-    atlas: extensionOf(run),
+    atlas: extensionOf(run, notes),
   };
 }
 
@@ -120,7 +122,7 @@ export function contentDeltas(content: string): string[] {
 }
 
 /** The `atlas` extension of a finished run. */
-export function extensionOf(run: AgentRun): AtlasCompletionExtension {
+export function extensionOf(run: AgentRun, notes: string[] = []): AtlasCompletionExtension {
   return {
     question: run.question,
     abstained: run.answer.abstained,
@@ -130,6 +132,7 @@ export function extensionOf(run: AgentRun): AtlasCompletionExtension {
     latencyMs: run.latencyMs,
     ...(run.route === undefined ? {} : { route: run.route }),
     ...(run.routeReason === undefined ? {} : { routeReason: run.routeReason }),
+    notes,
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_HISTORY_TURNS, narrowFilter, parseChatRequest } from './openai-request.ts';
+import { MAX_HISTORY_TURNS, parseChatRequest } from './openai-request.ts';
 
 describe('parseChatRequest', () => {
   it('makes the last user message the question and earlier user/assistant pairs the turns, ignoring system messages', () => {
@@ -18,7 +18,7 @@ describe('parseChatRequest', () => {
     expect(parsed).toEqual({
       ok: true,
       request: {
-        question: 'and how do I roll\nthat back?',
+        ask: { question: 'and how do I roll\nthat back?' },
         history: [{ question: 'How do I deploy 3.x?', answer: 'Run orbit deploy.', citations: [] }],
         stream: true,
         includeUsage: true,
@@ -39,8 +39,8 @@ describe('parseChatRequest', () => {
   });
 
   it('takes the atlas extension and names the field of a bad one', () => {
-    const ok = parseChatRequest({ model: 'atlas', messages: [{ role: 'user', content: 'q' }], atlas: { version: '3.x', labels: { team: ['ops'] }, route: 'auto', maxSearches: 3 } });
-    expect(ok).toEqual({ ok: true, request: { question: 'q', history: [], stream: false, includeUsage: false, version: '3.x', labels: { team: ['ops'] }, route: 'auto', maxSearches: 3 } });
+    const ok = parseChatRequest({ model: 'atlas', messages: [{ role: 'user', content: 'q' }], atlas: { version: '3.x', labels: { team: ['ops'], store: 'Aundh' }, route: 'auto', maxSearches: 3 } });
+    expect(ok).toEqual({ ok: true, request: { ask: { question: 'q', version: '3.x', labels: { team: ['ops'], store: ['Aundh'] }, route: 'auto', maxSearches: 3 }, history: [], stream: false, includeUsage: false } });
     const bad = parseChatRequest({ model: 'atlas', messages: [{ role: 'user', content: 'q' }], atlas: { principal: { groups: ['admins'] } } });
     expect(bad.ok === false && bad.problem.param).toBe('atlas');
     expect(bad.ok === false && bad.problem.message).toBe(
@@ -48,25 +48,5 @@ describe('parseChatRequest', () => {
     );
     const noMessages = parseChatRequest({ model: 'atlas', messages: [] });
     expect(noMessages.ok === false && noMessages.problem.param).toBe('messages');
-  });
-});
-
-describe('narrowFilter', () => {
-  it('takes a version the server leaves open and keeps the server labels', () => {
-    expect(narrowFilter({ labels: { team: 'ops' } }, { version: '2.x' })).toEqual({ ok: true, filter: { version: '2.x', labels: { team: 'ops' } } });
-    expect(narrowFilter(undefined, {})).toEqual({ ok: true, filter: undefined });
-  });
-
-  it('narrows a fixed label to its own values and refuses others', () => {
-    expect(narrowFilter({ labels: { store: ['Aundh', 'Baner'] } }, { labels: { store: 'Aundh' } })).toEqual({ ok: true, filter: { labels: { store: 'Aundh' } } });
-    expect(narrowFilter({ labels: { store: ['Baner'] } }, { labels: { store: ['Aundh', 'Baner'] } })).toEqual({
-      ok: false,
-      problem: {
-        status: 400,
-        code: 'filter_widened',
-        param: 'atlas.labels.store',
-        message: 'Atlas: atlas.labels.store "Aundh" is outside this server\'s filter (store: Baner). Pass one of those values or leave the label out.',
-      },
-    });
   });
 });

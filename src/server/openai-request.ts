@@ -1,18 +1,16 @@
 // The body of POST /v1/chat/completions, validated, and what a run is asked from it: the
-// question (the last user message), the earlier turns, and the request's own narrowing filter.
+// question (the last user message), the earlier turns, and the ask fields of the extension.
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { ROUTES, type Route } from '../agent/route.ts';
 import type { ConversationTurn } from '../agent/history.ts';
-import type { SearchFilter } from '../index/types.ts';
+import type { AskRequest } from './ask.ts';
 
 /** The one model `/v1/models` lists and `/v1/chat/completions` accepts. */
 export const ATLAS_MODEL_ID = 'atlas';
 
 /** Earlier turns a chat completion passes to the run at most (the most recent ones are kept). */
 export const MAX_HISTORY_TURNS = 8;
-
-/** Longest single search budget a request may ask for through `atlas.maxSearches`. */
-export const MAX_REQUEST_SEARCHES = 20;
 
 const textPart = z.object({ type: z.literal('text'), text: z.string() }).passthrough();
 const contentSchema = z.union([z.string(), z.array(z.union([textPart, z.object({ type: z.string() }).passthrough()])), z.null()]);
@@ -33,13 +31,13 @@ export const chatCompletionBodySchema = z
     messages: z.array(messageSchema).min(1),
     stream: z.boolean().nullish(),
     stream_options: z.object({ include_usage: z.boolean().nullish() }).passthrough().nullish(),
-    /** Atlas's extension: narrows the server's filter and picks the route; never sets who is asking. */
+    /** Atlas's extension: the fields of POST /v1/ask besides the question; never who is asking. */
     atlas: z
       .object({
         version: z.string().min(1).optional(),
         labels: z.record(z.string().min(1), labelValueSchema).optional(),
         route: z.enum(ROUTES as [Route, ...Route[]]).optional(),
-        maxSearches: z.number().int().min(1).max(MAX_REQUEST_SEARCHES).optional(),
+        maxSearches: z.number().int().min(1).optional(),
       })
       .strict()
       .optional(),
@@ -49,21 +47,17 @@ export const chatCompletionBodySchema = z
 /** The parsed body of a chat completion request. */
 export type ChatCompletionBody = z.infer<typeof chatCompletionBodySchema>;
 
-/** What a chat completion asks of a run. */
+/** What a chat completion asks of a run: `ask` is what POST /v1/ask would be sent. */
 export interface ChatRequest {
-  question: string;
+  ask: AskRequest;
   history: ConversationTurn[];
   stream: boolean;
   includeUsage: boolean;
-  route?: Route;
-  maxSearches?: number;
-  version?: string;
-  labels?: Record<string, string | string[]>;
 }
 
 /** A request the endpoint refuses: the message names the field, the value and the fix. */
 export interface ChatRequestProblem {
-  status: 400 | 404 | 500 | 502;
+  status: ContentfulStatusCode;
   code: string;
   param: string | null;
   message: string;
@@ -77,7 +71,7 @@ export interface ChatRequestProblem {
  *
  * @example
  * parseChatRequest({ model: 'atlas', messages: [{ role: 'user', content: 'What is ORB-1202?' }] });
- * // { ok: true, request: { question: 'What is ORB-1202?', history: [], stream: false, includeUsage: false } }
+ * // { ok: true, request: { ask: { question: 'What is ORB-1202?' }, history: [], stream: false, includeUsage: false } }
  */
 export function parseChatRequest(body: unknown): { ok: true; request: ChatRequest } | { ok: false; problem: ChatRequestProblem } {
   const parsed = chatCompletionBodySchema.safeParse(body);
@@ -118,54 +112,18 @@ export function parseChatRequest(body: unknown): { ok: true; request: ChatReques
   return {
     ok: true,
     request: {
-      question,
+      ask: {
+        question,
+        ...(data.atlas?.route ? { route: data.atlas.route } : {}),
+        ...(data.atlas?.maxSearches ? { maxSearches: data.atlas.maxSearches } : {}),
+        ...(data.atlas?.version ? { version: data.atlas.version } : {}),
+        ...(data.atlas?.labels ? { labels: Object.fromEntries(Object.entries(data.atlas.labels).map(([name, value]) => [name, [value].flat()])) } : {}),
+      },
       history: turnsOf(dialogue.slice(0, -1)),
       stream: data.stream === true,
       includeUsage: data.stream_options?.include_usage === true,
-      ...(data.atlas?.route ? { route: data.atlas.route } : {}),
-      ...(data.atlas?.maxSearches ? { maxSearches: data.atlas.maxSearches } : {}),
-      ...(data.atlas?.version ? { version: data.atlas.version } : {}),
-      ...(data.atlas?.labels ? { labels: data.atlas.labels } : {}),
     },
   };
-}
-
-/**
- * The server's filter narrowed by a request: a version the server does not fix is taken, the
- * same one is kept, another is refused; a label the server fixes accepts only values among its
- * own. The request can never widen what the server enforces.
- *
- * @example
- * narrowFilter({ version: '3.x' }, { labels: { team: 'ops' } }); // { ok: true, filter: { version: '3.x', labels: { team: 'ops' } } }
- */
-export function narrowFilter(
-  base: SearchFilter | undefined,
-  request: { version?: string; labels?: Record<string, string | string[]> },
-): { ok: true; filter: SearchFilter | undefined } | { ok: false; problem: ChatRequestProblem } {
-  const refuse = (param: string, message: string) => ({ ok: false as const, problem: { status: 400 as const, code: 'filter_widened', param, message } });
-  if (request.version !== undefined && base?.version !== undefined && request.version !== base.version) {
-    return refuse('atlas.version', `Atlas: atlas.version "${request.version}" is outside this server's version filter "${base.version}". Leave it out or pass "${base.version}".`);
-  }
-  const labels: Record<string, string | string[]> = { ...base?.labels };
-  for (const [name, value] of Object.entries(request.labels ?? {})) {
-    const wanted = Array.isArray(value) ? value : [value];
-    const enforced = base?.labels?.[name];
-    if (enforced !== undefined) {
-      const allowed = Array.isArray(enforced) ? enforced : [enforced];
-      const outside = wanted.filter((item) => !allowed.includes(item));
-      if (outside.length > 0) {
-        return refuse(`atlas.labels.${name}`, `Atlas: atlas.labels.${name} "${outside.join('", "')}" is outside this server's filter (${name}: ${allowed.join(', ')}). Pass one of those values or leave the label out.`);
-      }
-    }
-    labels[name] = value;
-  }
-  const version = request.version ?? base?.version;
-  const filter: SearchFilter = {
-    ...base,
-    ...(version === undefined ? {} : { version }),
-    ...(Object.keys(labels).length > 0 ? { labels } : {}),
-  };
-  return { ok: true, filter: Object.keys(filter).length === 0 ? undefined : filter };
 }
 
 type Message = ChatCompletionBody['messages'][number];

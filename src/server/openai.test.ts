@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '../agent/offline/index.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
+import { createApp, type AppOptions } from './app.ts';
 import { createOpenAiApp } from './openai.ts';
 import { listenOnLoopback, type ListeningApp } from './test-listen.ts';
 import type { ServerDeps, ServerEnv } from './types.ts';
@@ -26,8 +27,9 @@ function deps(overrides: Partial<ServerDeps> = {}): ServerDeps {
   return { index, model: createOfflineModel(), modelSpec: 'offline', price: null, now: () => 0, ...overrides };
 }
 
-function appOf(serverDeps: ServerDeps): Hono<ServerEnv> {
-  return new Hono<ServerEnv>().route('/', createOpenAiApp(serverDeps, { createId: () => 'test-1', wallClock: () => 1_764_600_000_000, logError: () => {} }));
+/** The real server app (auth, limits, error handler) with the OpenAI routes mounted as `atlas serve` mounts them. */
+function appOf(serverDeps: ServerDeps, options: AppOptions = {}): Hono<ServerEnv> {
+  return createApp(serverDeps, { ...options, routes: [createOpenAiApp(serverDeps, { createId: () => 'test-1', wallClock: () => 1_764_600_000_000 })] });
 }
 
 beforeAll(async () => {
@@ -117,21 +119,45 @@ describe('the official openai client against the app on loopback', () => {
     });
   });
 
-  it('ends a stream that asked for a widened filter with a 400 before any chunk', async () => {
+  it('narrows the server filter as POST /v1/ask does, and refuses an acl label in OpenAI error shape', async () => {
     const narrow = await listenOnLoopback(appOf(deps({ filter: { version: '3.x' } })));
     try {
       const narrowClient = new OpenAI({ baseURL: `${narrow.url}/v1`, apiKey: 'unused', maxRetries: 0 });
-      const body = { model: 'atlas', messages: [{ role: 'user' as const, content: QUESTION }], stream: true as const, atlas: { version: '2.x' } };
+      const messages = [{ role: 'user' as const, content: 'What is ORB-1202?' }];
+      const completion = await narrowClient.chat.completions.create({ model: 'atlas', messages, atlas: { version: '2.x' } } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming);
+      const atlas = (completion as unknown as { atlas: { notes: string[]; trace: { steps: Array<{ filter: unknown }> } } }).atlas;
+      expect(atlas.notes).toEqual(['version "2.x" is outside the server\'s release line "3.x"; only pages for all versions match.']);
+      expect(atlas.trace.steps[0]?.filter).toEqual({ version: 'all' });
+
+      const body = { model: 'atlas', messages, stream: true, atlas: { labels: { acl: 'admins' } } } as OpenAI.Chat.ChatCompletionCreateParamsStreaming;
       const error = await narrowClient.chat.completions.create(body).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(OpenAI.BadRequestError);
       expect((error as InstanceType<typeof OpenAI.BadRequestError>).error).toEqual({
-        message: 'Atlas: atlas.version "2.x" is outside this server\'s version filter "3.x". Leave it out or pass "3.x".',
+        message:
+          'Atlas: labels.acl: access is not a label filter; the groups of a request come from its bearer token (the auth file of the server, docs/server.md). Leave labels.acl out.',
         type: 'invalid_request_error',
-        code: 'filter_widened',
-        param: 'atlas.version',
+        code: 'invalid-request',
+        param: null,
       });
     } finally {
       await narrow.close();
+    }
+  });
+});
+
+describe('the openai client and the server token', () => {
+  it('gets through with the token as its API key and a 401 without it', async () => {
+    const token = 'a'.repeat(24);
+    const guarded = await listenOnLoopback(appOf(deps(), { auth: { tokens: [{ name: 'team', token, principal: undefined }], source: 'ATLAS_TOKEN' } }));
+    try {
+      const allowed = new OpenAI({ baseURL: `${guarded.url}/v1`, apiKey: token, maxRetries: 0 });
+      expect((await allowed.models.list()).data.map((model) => model.id)).toEqual(['atlas']);
+      const refused = new OpenAI({ baseURL: `${guarded.url}/v1`, apiKey: 'b'.repeat(24), maxRetries: 0 });
+      const error = await refused.chat.completions.create({ model: 'atlas', messages: [{ role: 'user', content: 'What is ORB-1202?' }] }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
+      expect((error as InstanceType<typeof OpenAI.AuthenticationError>).status).toBe(401);
+    } finally {
+      await guarded.close();
     }
   });
 });
