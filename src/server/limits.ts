@@ -90,7 +90,7 @@ export function createLimitMiddleware(limiter: ConcurrencyLimiter): MiddlewareHa
     if (!admission.ok) {
       c.header('Retry-After', String(admission.retryAfterSeconds));
       const who = admission.scope === 'client' ? 'this client' : 'the server';
-      return c.json(errorBody('too-many-requests', `Atlas: ${who} already has ${admission.limit} requests in flight (the limit); retry after ${admission.retryAfterSeconds} s.`), 429);
+      return c.json(errorBody('too-many-requests', `Atlas: ${who} already has ${admission.limit} request${admission.limit === 1 ? '' : 's'} in flight (the limit); retry after ${admission.retryAfterSeconds} s.`), 429);
     }
     let streaming = false;
     try {

@@ -1,0 +1,117 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordingIO } from '../eval/test-cli.ts';
+import { parseSse } from '../server/test-server.ts';
+import { ORBIT_DOCS } from '../testing/orbit-index.ts';
+import { runCli } from './main.ts';
+
+const repoRoot = path.join(import.meta.dirname, '..', '..');
+const TOKEN = 'serve-test-token-0123456789';
+let dir: string;
+let db: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'atlas-serve-'));
+  db = path.join(dir, 'index.db');
+  expect(await runCli(['ingest', ORBIT_DOCS, '--db', db], recordingIO({ cwd: dir }))).toBe(0);
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('atlas serve: usage errors before listening', () => {
+  it.each([
+    [['--port', '70000'], {}, 'error: option \'--port <n>\' argument \'70000\' is invalid. --port must be a port number from 0 to 65535, got "70000" (e.g. --port 8787, or --port 0 for a free one).'],
+    [['--cors', 'https://docs.example.com/page'], {}, 'argument \'https://docs.example.com/page\' is invalid. --cors must be an origin (scheme, host and port, no path), got "https://docs.example.com/page" (e.g. --cors https://docs.example.com).'],
+    [['--route', 'fast'], {}, 'Atlas: --route must be "classic", "agentic" or "auto", got "fast".'],
+    [['--auth', 'missing.yaml'], {}, 'Atlas: cannot read the auth file "missing.yaml": no such file. Pass a YAML file of tokens, e.g. atlas serve --auth auth.yaml (format in docs/server.md).'],
+    [[], { ATLAS_TOKEN: 'short' }, 'Atlas: ATLAS_TOKEN must be at least 16 characters long; make one with openssl rand -hex 24. Or unset it to serve without auth (loopback only).'],
+  ])('%j (env %j) exits 2: %s', async (args, env, message) => {
+    const io = { ...recordingIO({ cwd: dir }), env };
+    expect(await runCli(['serve', '--db', db, ...args], io)).toBe(2);
+    expect(io.err.join('')).toContain(message);
+  });
+
+  it('an invalid auth file names the file, the field and the fix', async () => {
+    await writeFile(path.join(dir, 'auth.yaml'), 'tokens:\n  - name: ci\n    token: tiny\n');
+    const io = recordingIO({ cwd: dir });
+    expect(await runCli(['serve', '--db', db, '--auth', 'auth.yaml'], io)).toBe(2);
+    expect(io.err.join('')).toBe('Atlas: invalid auth file auth.yaml:\n  auth.yaml: tokens[0].token: must be at least 16 characters long; make one with openssl rand -hex 24\nSee docs/server.md for the format.\n');
+  });
+
+  it('a port in use is a usage error with the fix', async () => {
+    const { createServer } = await import('node:net');
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    const io = recordingIO({ cwd: dir });
+    expect(await runCli(['serve', '--db', db, '--port', String(port)], io)).toBe(2);
+    expect(io.err.join('')).toContain(`Atlas: cannot listen on 127.0.0.1:${port}: port ${port} is in use. Pass another --port (0 picks a free one) or --host.\n`);
+    await new Promise((resolve) => taken.close(resolve));
+  });
+});
+
+describe('atlas serve --port 0: the real process on an ingested Orbit index', () => {
+  let child: ChildProcess;
+  let stderr = '';
+  let url = '';
+  let exited: Promise<number | null>;
+
+  beforeAll(async () => {
+    child = spawn(process.execPath, ['bin/atlas.js', 'serve', '--port', '0', '--db', db, '--model', 'offline'], { cwd: repoRoot, env: { ...process.env, ATLAS_TOKEN: TOKEN }, stdio: ['ignore', 'ignore', 'pipe'] });
+    exited = new Promise((resolve) => child.once('exit', resolve));
+    url = await new Promise<string>((resolve, reject) => {
+      child.stderr!.setEncoding('utf8');
+      child.stderr!.on('data', (text: string) => {
+        stderr += text;
+        const match = /listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(stderr);
+        if (match) resolve(match[1]!);
+      });
+      child.once('exit', (code) => reject(new Error(`atlas serve exited ${code} before listening:\n${stderr}`)));
+    });
+  });
+  afterAll(async () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+
+  const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+
+  it('health needs no token', async () => {
+    const response = await fetch(`${url}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ ok: true, docs: 46, chunks: 359 });
+  });
+
+  it('/v1 without the token is a 401', async () => {
+    const response = await fetch(`${url}/v1/ask`, { method: 'POST', body: JSON.stringify({ question: 'What does ORB-1202 mean?' }) });
+    expect(response.status).toBe(401);
+    expect((await response.json()).error.code).toBe('unauthorized');
+  });
+
+  it('ask answers the run with verified citations', async () => {
+    const response = await fetch(`${url}/v1/ask`, { method: 'POST', headers: auth, body: JSON.stringify({ question: 'What does ORB-1202 mean?' }) });
+    expect(response.status).toBe(200);
+    const run = await response.json();
+    expect(run.model).toBe('offline');
+    expect(run.answer.abstained).toBe(false);
+    expect(run.answer.citations[0].docId).toBe('error-codes');
+  });
+
+  it('the stream sends the run events, then the run', async () => {
+    const response = await fetch(`${url}/v1/ask/stream`, { method: 'POST', headers: auth, body: JSON.stringify({ question: 'What does ORB-1202 mean?' }) });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const events = parseSse(await response.text());
+    const types = [...new Set(events.map((event) => event.event))];
+    expect(types).toEqual(['run-start', 'search-start', 'search-end', 'read', 'answer', 'run-end', 'run']);
+    expect((events.at(-1)!.data as { answer: { citations: Array<{ docId: string }> } }).answer.citations[0]!.docId).toBe('error-codes');
+  });
+
+  it('SIGTERM closes the server and the index, exit code 0', async () => {
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stderr).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\natlas serve: SIGTERM: stopping\natlas serve: stopped\n$/);
+  });
+});

@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOfflineModel } from '../agent/offline/index.ts';
+import { routedAsk } from '../agent/route.ts';
+import type { IndexBackend } from '../index/types.ts';
+import { createOrbitIndex } from '../testing/orbit-index.ts';
+import { createScriptedModel } from '../testing/scripted-model.ts';
+import { createApp } from './app.ts';
+import { createGatedModel, parseSse, post, testDeps } from './test-server.ts';
+
+let index: IndexBackend;
+beforeAll(async () => {
+  index = await createOrbitIndex();
+});
+afterAll(async () => {
+  await index.close();
+});
+
+const QUESTION = 'What does ORB-1202 mean?';
+
+describe('GET /healthz', () => {
+  it('answers the index stats without auth', async () => {
+    const app = createApp(testDeps(index), { auth: { source: 'test', tokens: [{ name: 'a', token: 'a'.repeat(20), principal: undefined }] } });
+    const response = await app.request('/healthz');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true, docs: 46, chunks: 359, indexVersion: await index.indexVersion() });
+  });
+
+  it('is a 503 naming the cause when the index fails, with no stack', async () => {
+    const broken: IndexBackend = { ...index, stats: async () => Promise.reject(new (await import('../errors.ts')).AtlasError('index-io', 'Atlas: cannot read /x/index.db: disk I/O error.')) };
+    const response = await createApp(testDeps(broken)).request('/healthz');
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ error: { code: 'index-io', message: 'Atlas: cannot read /x/index.db: disk I/O error.' } });
+  });
+});
+
+describe('errors', () => {
+  it('an unknown route is a 404 in the error shape', async () => {
+    const response = await createApp(testDeps(index)).request('/v1/nope', { method: 'DELETE' });
+    expect(response.status).toBe(404);
+    const body = await response.json();
+    expect(body.error.code).toBe('not-found');
+    expect(body.error.message).toMatch(/^Atlas: no route DELETE \/v1\/nope\. The API: GET \/healthz, POST \/v1\/ask/);
+  });
+
+  it('an unexpected failure is a 500 that says nothing of its internals; the log gets the stack', async () => {
+    const log: string[] = [];
+    const broken: IndexBackend = { ...index, search: async () => Promise.reject(new TypeError('secret internal detail')) };
+    const response = await createApp(testDeps(broken, { log: (line) => log.push(line) })).request('/v1/search?q=lease');
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(JSON.parse(text)).toEqual({ error: { code: 'internal', message: 'Atlas: unexpected server failure; the server log has the details. Please report it with the request you sent.' } });
+    expect(text).not.toContain('secret');
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatch(/^atlas serve: GET \/v1\/search: unexpected failure: TypeError: secret internal detail\n\s+at /);
+  });
+
+  it.each([
+    ['', 'invalid-request', 'Atlas: the request body is empty; send JSON, e.g. {"question": "How do I set the lease duration?"}'],
+    ['{"question": ', 'invalid-json', 'Atlas: the request body is not valid JSON (Unexpected end of JSON input); send e.g. {"question": "How do I set the lease duration?"}'],
+    ['[1]', 'invalid-request', 'Atlas: invalid request: body: must be a JSON object, e.g. {"question": "How do I set the lease duration?"}. Send e.g. {"question": "How do I set the lease duration?"}'],
+    ['{"question": "  "}', 'invalid-request', 'Atlas: invalid request: question: must not be empty (or only whitespace). Send e.g. {"question": "How do I set the lease duration?"}'],
+    ['{"question": "q", "maxSearches": 0}', 'invalid-request', 'Atlas: invalid request: maxSearches: must be at least 1. Send e.g. {"question": "How do I set the lease duration?"}'],
+    ['{"question": "q", "route": "fast"}', 'invalid-request', 'Atlas: invalid request: route: must be one of classic, agentic, auto. Send e.g. {"question": "How do I set the lease duration?"}'],
+    ['{"question": "q", "labels": {"store": []}}', 'invalid-request', 'Atlas: invalid request: labels.store: must list at least one value. Send e.g. {"question": "How do I set the lease duration?"}'],
+    ['{"question": "q", "groups": ["admins"]}', 'invalid-request', 'Atlas: invalid request: groups: the groups of a request come from its bearer token, never its body; leave it out. Send e.g. {"question": "How do I set the lease duration?"}'],
+    ['{"question": "q", "temperature": 1}', 'invalid-request', 'Atlas: invalid request: unknown field "temperature"; an ask has question, version, labels, maxSearches and route. Send e.g. {"question": "How do I set the lease duration?"}'],
+    ['{"question": "q", "labels": {"acl": "admins"}}', 'invalid-request', 'Atlas: labels.acl: access is not a label filter; the groups of a request come from its bearer token (the auth file of the server, docs/server.md). Leave labels.acl out.'],
+  ])('POST /v1/ask with %j is a 400 naming the field', async (body, code, message) => {
+    for (const path of ['/v1/ask', '/v1/ask/stream']) {
+      const response = await createApp(testDeps(index)).request(path, post(body));
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error: { code, message } });
+    }
+  });
+
+  it('a body over the limit is a 413, with or without a content-length', async () => {
+    const app = createApp(testDeps(index), { limits: { maxBodyBytes: 100 } });
+    const big = JSON.stringify({ question: 'x'.repeat(200) });
+    const sized = await app.request('/v1/ask', post(big));
+    expect(sized.status).toBe(413);
+    expect(await sized.json()).toEqual({ error: { code: 'body-too-large', message: "Atlas: the request body is over 100 bytes, the server's limit; send a shorter body." } });
+    const stream = new ReadableStream({ start: (controller) => (controller.enqueue(new TextEncoder().encode(big)), controller.close()) });
+    const chunked = await app.request('/v1/ask', { method: 'POST', body: stream, duplex: 'half', headers: { 'transfer-encoding': 'chunked' } } as RequestInit);
+    expect(chunked.status).toBe(413);
+  });
+});
+
+describe('POST /v1/ask', () => {
+  it('answers the run JSON of atlas ask --json: the same run routedAsk gives with the same options', async () => {
+    const response = await createApp(testDeps(index)).request('/v1/ask', post({ question: QUESTION }));
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    const expected = await routedAsk(QUESTION, { route: 'agentic', model: createOfflineModel(), index, price: null, maxSearches: 6, firstTurn: 'required', now: () => 0 });
+    expect(body).toEqual(JSON.parse(JSON.stringify({ model: 'offline', ...expected, notes: [] })));
+    expect(body.answer.citations[0].docId).toBe('error-codes');
+    expect(body.route).toBe('agentic');
+  });
+
+  it('takes the route asked for, and caps maxSearches at the server\'s with a note', async () => {
+    const app = createApp(testDeps(index, { maxSearches: 2 }));
+    const body = await (await app.request('/v1/ask', post({ question: QUESTION, maxSearches: 9, route: 'classic' }))).json();
+    expect(body.route).toBe('classic');
+    expect(body.notes).toEqual(["maxSearches 9 is above the server's 2; 2 searches allowed."]);
+    const agentic = await (await app.request('/v1/ask', post({ question: QUESTION, maxSearches: 9 }))).json();
+    expect(agentic.trace.steps).toHaveLength(2);
+  });
+
+  it('narrows the server filter with the request, never widens it', async () => {
+    const app = createApp(testDeps(index, { filter: { version: '3.x' } }));
+    const body = await (await app.request('/v1/ask', post({ question: 'How do I set the lease duration?', version: '2.x', labels: { section: 'guides' } }))).json();
+    expect(body.notes).toEqual(['version "2.x" is outside the server\'s release line "3.x"; only pages for all versions match.']);
+    expect(body.trace.steps[0].filter).toEqual({ version: 'all', labels: { section: ['guides'] } });
+  });
+
+  it('a run the model failed is a 502 with the cause, and the run', async () => {
+    const model = createScriptedModel([
+      () => {
+        throw new Error('provider exploded');
+      },
+    ]);
+    const response = await createApp(testDeps(index, { model, modelSpec: 'scripted', limits: { callTimeoutMs: 1000 } })).request('/v1/ask', post({ question: QUESTION }));
+    expect(response.status).toBe(502);
+    const body = await response.json();
+    expect(body.error.code).toBe('model-call');
+    expect(body.error.message).toMatch(/^Atlas: the run of model "scripted" ended without an answer \(stop: error\): .*provider exploded.*\. The run is in "run"\.$/);
+    expect(body.run.trace.stopReason).toBe('error');
+  });
+});
+
+describe('POST /v1/ask/stream', () => {
+  it('streams the run events in order, then the run', async () => {
+    const response = await createApp(testDeps(index)).request('/v1/ask/stream', post({ question: QUESTION }));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const events = parseSse(await response.text());
+    const expected = await routedAsk(QUESTION, { route: 'agentic', model: createOfflineModel(), index, price: null, maxSearches: 6, now: () => 0 });
+    const types = events.map((event) => event.event);
+    expect(types[0]).toBe('run-start');
+    expect(types.slice(-3)).toEqual(['answer', 'run-end', 'run']);
+    expect(types.filter((type) => type === 'search-start')).toHaveLength(expected.trace.steps.length);
+    expect(types.filter((type) => type === 'read')).toHaveLength(expected.trace.reads.length);
+    for (const event of events.slice(0, -1)) expect((event.data as { type: string }).type).toBe(event.event);
+    expect(events[1]!.data).toEqual({ type: 'search-start', query: QUESTION });
+    expect(events.at(-1)!.data).toEqual(JSON.parse(JSON.stringify({ model: 'offline', ...expected, notes: [] })));
+  });
+
+  it('a client that goes away aborts the run: the model call sees the abort', async () => {
+    const model = createGatedModel();
+    const response = await createApp(testDeps(index, { model })).request('/v1/ask/stream', post({ question: QUESTION }));
+    const reader = response.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toBe(`event: run-start\ndata: {"type":"run-start","question":"${QUESTION}"}\n\n`);
+    await model.started(1);
+    expect(model.signals[0]!.aborted).toBe(false);
+    await reader.cancel();
+    expect(model.signals[0]!.aborted).toBe(true);
+    expect(model.signals).toHaveLength(1);
+  });
+});
+
+describe('CORS', () => {
+  it('is off by default: no Access-Control headers', async () => {
+    const response = await createApp(testDeps(index)).request('/v1/search?q=lease', { headers: { origin: 'https://evil.example' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('with origins, answers their preflight without a token and allows only them', async () => {
+    const app = createApp(testDeps(index), { corsOrigins: ['https://docs.example.com'], auth: { source: 'test', tokens: [{ name: 'a', token: 'a'.repeat(20), principal: undefined }] } });
+    const preflight = await app.request('/v1/ask', { method: 'OPTIONS', headers: { origin: 'https://docs.example.com', 'access-control-request-method': 'POST' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://docs.example.com');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization,Content-Type');
+    const other = await app.request('/v1/search?q=lease', { headers: { origin: 'https://evil.example', authorization: `Bearer ${'a'.repeat(20)}` } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});

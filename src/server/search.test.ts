@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hitJson } from '../cli/search-command.ts';
+import type { IndexBackend } from '../index/types.ts';
+import { createOrbitIndex } from '../testing/orbit-index.ts';
+import { createApp } from './app.ts';
+import { testDeps } from './test-server.ts';
+
+let index: IndexBackend;
+beforeAll(async () => {
+  index = await createOrbitIndex();
+});
+afterAll(async () => {
+  await index.close();
+});
+
+describe('GET /v1/search', () => {
+  it('answers { query, hits, notes } like atlas search --json, k and version applied in the index', async () => {
+    const response = await createApp(testDeps(index)).request('/v1/search?q=lease+duration&k=3&version=2.x');
+    expect(response.status).toBe(200);
+    const expected = await index.search('lease duration', { k: 3, filter: { version: '2.x' } });
+    expect(await response.json()).toEqual({ query: 'lease duration', hits: expected.map(hitJson), notes: [] });
+    expect(expected.every((hit) => hit.appliesTo === '2.x' || hit.appliesTo === 'all')).toBe(true);
+  });
+
+  it('defaults to k 5, takes repeatable labels, and notes an unknown release line', async () => {
+    const app = createApp(testDeps(index));
+    const body = await (await app.request('/v1/search?q=worker&label=section%3Dguides&label=section%3Dapi')).json();
+    expect(body.hits).toEqual((await index.search('worker', { k: 5, filter: { labels: { section: ['guides', 'api'] } } })).map(hitJson));
+    expect(body.hits).toHaveLength(5);
+    const unknown = await (await app.request('/v1/search?q=worker&version=9.x')).json();
+    expect(unknown.notes).toEqual(['--version "9.x" is not a release line of this index (known: 2.x, 3.x); only pages for all versions match.']);
+  });
+
+  it('the server filter holds: a request for another release line sees only pages for all versions', async () => {
+    const app = createApp(testDeps(index, { filter: { version: '3.x' } }));
+    const body = await (await app.request('/v1/search?q=lease&k=10&version=2.x')).json();
+    expect(body.hits.map((hit: { appliesTo: string }) => hit.appliesTo)).toEqual(Array(body.hits.length).fill('all'));
+    expect(body.notes).toEqual(['version "2.x" is outside the server\'s release line "3.x"; only pages for all versions match.']);
+  });
+
+  it.each([
+    ['/v1/search', 'Atlas: invalid search: q: is required: the text to search for, e.g. ?q=lease+timeout.'],
+    ['/v1/search?q=%20', 'Atlas: invalid search: q: must not be empty, e.g. ?q=lease+timeout.'],
+    ['/v1/search?q=x&k=0', 'Atlas: invalid search: k: must be from 1 to 50, e.g. k=5.'],
+    ['/v1/search?q=x&k=two', 'Atlas: invalid search: k: must be a whole number of results from 1 to 50, e.g. k=5.'],
+    ['/v1/search?q=x&label=store', 'Atlas: invalid search: label: must be name=value or name=value1,value2, got "store" (e.g. label=store%3DAundh).'],
+    ['/v1/search?q=x&groups=admins', 'Atlas: invalid search: query: unknown parameter "groups"; a search takes q, k, version and label.'],
+  ])('%s is a 400 naming the parameter', async (path, message) => {
+    const response = await createApp(testDeps(index)).request(path);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: { code: 'invalid-request', message } });
+  });
+});
+
+describe('GET /v1/chunks/:chunkId', () => {
+  it('answers the whole chunk', async () => {
+    const response = await createApp(testDeps(index)).request('/v1/chunks/error-codes%234');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ chunk: JSON.parse(JSON.stringify(await index.getChunk('error-codes#4'))) });
+  });
+
+  it('a chunk outside the server filter is a 404 like an unknown id', async () => {
+    const twoX = (await index.getChunk('config-reference-2x#1'))!;
+    expect(twoX.appliesTo).toBe('2.x');
+    const app = createApp(testDeps(index, { filter: { version: '3.x' } }));
+    const hidden = await app.request(`/v1/chunks/${encodeURIComponent(twoX.chunkId)}`);
+    expect(hidden.status).toBe(404);
+    expect((await hidden.json()).error.message).toBe(`Atlas: no chunk "${twoX.chunkId}" (the id is unknown or outside what this request may read). Chunk ids look like "leases#1": take them from /v1/search hits.`);
+    expect((await createApp(testDeps(index)).request(`/v1/chunks/${encodeURIComponent(twoX.chunkId)}`)).status).toBe(200);
+  });
+});
