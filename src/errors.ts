@@ -27,6 +27,10 @@ export type AtlasErrorCode =
   | 'index-io'
   /** The index file is truncated, corrupt or not an SQLite database. */
   | 'index-damaged'
+  /** The conversations state database has another schema version, or is not one. */
+  | 'state-schema'
+  /** The conversations state database cannot be opened, read or written. */
+  | 'state-io'
   | 'invalid-dataset'
   | 'model-config'
   | 'model-call'

@@ -39,3 +39,17 @@ export { checkPolicyCitations, runPolicyRetrievals, type PolicyFiring, type Poli
 export type { RunEvent, RunEventHandler } from './agent/events.ts';
 export { createOfflineModel, type OfflineModelOptions } from './agent/offline/index.ts';
 export { defaultModelSpec, resolveModel, type ResolvedModel } from './models/index.ts';
+export { DEFAULT_HISTORY_TOKENS, DEFAULT_HISTORY_TURNS, historyMessages, type ConversationTurn, type HistoryBounds, type HistoryTrace } from './agent/history.ts';
+export { SearchMemory, type RememberedPassage } from './agent/search-memory.ts';
+export {
+  askInConversation,
+  openConversationStore,
+  openStateDatabase,
+  stateDbPath,
+  STATE_SCHEMA_VERSION,
+  type ConversationAskOptions,
+  type ConversationReply,
+  type ConversationStore,
+  type StoredConversation,
+  type StoredTurn,
+} from './conversations/index.ts';

@@ -23,8 +23,15 @@ export interface ClassicAskOptions extends AskOptions {
 export async function classicAsk(question: string, options: ClassicAskOptions): Promise<AgentRun> {
   const k = options.k ?? 5;
   // A policy's required searches come on top of the one retrieval.
-  const session = new SearchSession({ index: options.index, filter: options.filter, principal: options.principal, maxSearches: 1 + policySearchCount(options.policy), k });
-  const recorder = new RunRecorder(options, buildSystemPrompt({ maxSearches: 1, filter: options.filter }), question);
+  const session = new SearchSession({
+    index: options.index,
+    filter: options.filter,
+    principal: options.principal,
+    maxSearches: 1 + policySearchCount(options.policy),
+    k,
+    ...(options.memory ? { memory: options.memory } : {}),
+  });
+  const recorder = new RunRecorder(options, buildSystemPrompt({ maxSearches: 1, filter: options.filter, history: (options.history?.length ?? 0) > 0 }), question);
   const started = recorder.startedAt;
   recorder.emit({ type: 'run-start', question });
   const review = await startPolicy(options, question, session, recorder);

@@ -140,14 +140,18 @@ export async function routedAsk(question: string, options: RoutedAskOptions): Pr
   // escalated run does not start twice.
   const onEvent = options.onEvent;
   const held: RunEvent[] = [];
+  // The classic pass works on a copy of the conversation's memory: kept, its passages are remembered; set aside, they are not.
+  const classicMemory = options.memory?.clone();
   const classic = await classicAsk(question, {
     ...options,
+    ...(classicMemory ? { memory: classicMemory } : {}),
     k: classicK,
     ...(onEvent ? { onEvent: (event: RunEvent) => (event.type === 'answer' || event.type === 'run-end' ? held.push(event) : onEvent(event)) } : {}),
   });
   const context: RouteContext = { question, classic, weakScore: options.weakScore ?? DEFAULT_WEAK_SCORE };
   const reason = firstReason(options.escalateWhen ?? defaultRouteChecks(), context);
   if (reason === undefined) {
+    if (classicMemory) options.memory?.merge(classicMemory);
     for (const event of held) onEvent?.(event);
     return { ...classic, route: 'classic', routeReason: keptReason(classic) };
   }

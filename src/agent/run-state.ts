@@ -5,6 +5,7 @@ import { costOf, type ModelPrice } from './cost.ts';
 import type { PolicyReview } from './policy-run.ts';
 import type { RunEventHandler } from './events.ts';
 import { callModel, secondsText, type ModelCallOutcome, type ToolChoice } from './model-call.ts';
+import { historyMessages, type HistoryTrace } from './history.ts';
 import { repairPrompt } from './prompt.ts';
 import type { SearchSession } from './search-session.ts';
 import type { StopReason } from './stop-conditions.ts';
@@ -23,6 +24,8 @@ export class RunRecorder {
   readonly #now: () => number;
   /** The stop reason of the last model call when it failed (`error`, `timeout` or `deadline`). */
   #failure: StopReason | undefined;
+  /** What the bounds let through of `options.history`; undefined without history. */
+  readonly #history: HistoryTrace | undefined;
 
   constructor(
     readonly options: AskOptions,
@@ -31,7 +34,10 @@ export class RunRecorder {
   ) {
     this.#now = options.now ?? (() => performance.now());
     this.startedAt = this.#now();
-    this.messages = [{ role: 'user', content: question }];
+    // Earlier turns come first, as prior conversation (user and assistant turns, never system text).
+    const earlier = options.history && options.history.length > 0 ? historyMessages(options.history, options.historyBounds) : undefined;
+    this.#history = earlier?.trace;
+    this.messages = [...(earlier?.messages ?? []), { role: 'user', content: question }];
   }
 
   /** Why the run must end without an answer when its last model call failed, else undefined. */
@@ -155,7 +161,10 @@ export class RunRecorder {
       ...(abstainReason ? { abstainReason } : {}),
       errors: this.errors,
       ...(reviewed ? { policy: reviewed.policy } : {}),
+      ...(this.#history ? { history: this.#history } : {}),
     };
+    // The conversation remembers what this turn was shown (a set-aside run works on a copy, see routedAsk).
+    this.options.memory?.remember(session.evidence);
     this.emit({ type: 'answer', answer });
     this.emit({ type: 'run-end', stopReason, latencyMs });
     return { question, answer, trace, usage, latencyMs };
@@ -175,7 +184,7 @@ function finalizeAnswer(
     // A direct reply without searching (first turn "auto": greetings, general questions): no docs claim to check.
     return { answer: { text: draft.text, citations: [], abstained: false }, dropped: [] };
   }
-  const { kept, dropped } = verifyCitations(draft.citations, session.evidence);
+  const { kept, dropped } = verifyCitations(draft.citations, session.citableEvidence());
   if (draft.abstained) return { answer: abstention(), dropped, abstainReason: 'the model abstained' };
   if (kept.length === 0) {
     const reason = draft.citations.length === 0 ? 'the answer cited nothing' : 'no citation could be verified';

@@ -4,10 +4,12 @@ import type { Principal, SearchFilter } from '../index/types.ts';
 import type { Answer, DroppedCitation } from './answer.ts';
 import type { ModelPrice } from './cost.ts';
 import type { EvidenceSource } from './evidence.ts';
+import type { ConversationTurn, HistoryBounds, HistoryTrace } from './history.ts';
 import type { Policy } from './policy.ts';
 import type { PolicyTrace } from './policy-run.ts';
 import type { RunEventHandler } from './events.ts';
 import type { ModelCallOutcome, ToolChoice } from './model-call.ts';
+import type { SearchMemory } from './search-memory.ts';
 import type { ReadStep, SearchStep } from './search-session.ts';
 import type { StopReason } from './stop-conditions.ts';
 
@@ -53,6 +55,18 @@ export interface AskOptions extends RunLimits {
   policy?: Policy;
   /** With a policy: abstain when the answer cites none of a fired rule's required pages (default: only flag it). */
   policyStrict?: boolean;
+  /**
+   * Earlier turns of the conversation, oldest first: shown to the model before the question as
+   * prior conversation (never as instructions), within `historyBounds` (docs/conversations.md).
+   */
+  history?: ConversationTurn[];
+  /** How much of `history` the model sees (default: the last 6 turns, within about 4000 tokens). */
+  historyBounds?: HistoryBounds;
+  /**
+   * The conversation's search memory: passages earlier turns were shown are skipped and stay
+   * citable; the run adds what it was shown when it ends. Budgets stay per run.
+   */
+  memory?: SearchMemory;
 }
 
 /** One model call as recorded in the trace. */
@@ -94,6 +108,8 @@ export interface RunTrace {
   errors: string[];
   /** The rules of the run's policy that fired, and its flags; absent when the run had no policy. */
   policy?: PolicyTrace;
+  /** The earlier turns the run was given and how many the bounds dropped; absent without history. */
+  history?: HistoryTrace;
 }
 
 export interface RunUsage {

@@ -50,8 +50,10 @@ export async function agenticRun(question: string, options: AgenticRunOptions): 
     maxSearches: options.maxSearches ?? 6,
     maxChunks: options.maxChunks,
     ...(options.weakScore === undefined ? {} : { weakScore: options.weakScore }),
+    ...(options.memory ? { memory: options.memory } : {}),
   });
-  const recorder = new RunRecorder(options, buildSystemPrompt({ maxSearches: session.maxSearches, filter: options.filter }), question);
+  const system = buildSystemPrompt({ maxSearches: session.maxSearches, filter: options.filter, history: (options.history?.length ?? 0) > 0 });
+  const recorder = new RunRecorder(options, system, question);
   const started = recorder.startedAt;
   const conditions = [
     ...(options.stopWhen ?? [searchBudget(), chunkBudget(), noNewEvidence(2)]),

@@ -4,6 +4,7 @@ import { principalGroups } from '../index/filter.ts';
 import type { Hit, IndexBackend, Principal, SearchFilter } from '../index/types.ts';
 import { EvidenceSet, type EvidenceSource } from './evidence.ts';
 import { queryKey } from './query-key.ts';
+import type { SearchMemory } from './search-memory.ts';
 import { lineMatches } from './section-matches.ts';
 import { DEFAULT_READ_TOKENS, offsetError, sectionPage, type SectionPage } from './section-page.ts';
 import { matchesNote, neighborValue, passageValue, searchResultValue, type ToolOutcome } from './tool-values.ts';
@@ -64,6 +65,12 @@ export interface SearchSessionOptions {
    * (default 800). Longer sections are paged with `offset`, never cut silently.
    */
   readTokens?: number;
+  /**
+   * The conversation's memory (earlier turns): its passages are skipped by search_docs like
+   * passages of this run, and its texts are citable (see {@link SearchSession.citableEvidence}).
+   * Budgets and duplicate-query refusals stay per session, so per turn. Read only here.
+   */
+  memory?: SearchMemory;
 }
 
 /** Default weak-match threshold on the sqlite index's BM25 scores (docs/calibration.md). */
@@ -86,8 +93,8 @@ export class SearchSession {
   readonly evidence = new EvidenceSet();
   readonly steps: SearchStep[] = [];
   readonly reads: ReadStep[] = [];
-  readonly #options: Required<Omit<SearchSessionOptions, 'filter' | 'maxChunks' | 'principal'>> &
-    Pick<SearchSessionOptions, 'filter' | 'maxChunks'>;
+  readonly #options: Required<Omit<SearchSessionOptions, 'filter' | 'maxChunks' | 'principal' | 'memory'>> &
+    Pick<SearchSessionOptions, 'filter' | 'maxChunks' | 'memory'>;
   readonly #queryKeys = new Set<string>();
   /** Character ranges of each chunk shown so far, so line matches point only at unseen text. */
   readonly #shownRanges = new Map<string, Array<[start: number, end: number]>>();
@@ -128,6 +135,11 @@ export class SearchSession {
     return this.#options.maxChunks !== undefined && this.evidence.size >= this.#options.maxChunks;
   }
 
+  /** What this run's citations are verified against: the conversation's earlier evidence (its memory), then this run's. */
+  citableEvidence(): EvidenceSet {
+    return this.#options.memory ? this.#options.memory.with(this.evidence) : this.evidence;
+  }
+
   /** Doc ids in first-seen order. */
   rankedDocIds(): string[] {
     return this.evidence.rankedDocIds();
@@ -166,9 +178,10 @@ export class SearchSession {
     this.#queryKeys.add(key);
     const { k } = this.#options;
     const skipped = (page - 1) * k;
-    const hits = (await this.#options.index.search(args.query, { k: skipped + k + this.evidence.size, filter })).slice(skipped);
-    const fresh = hits.filter((hit) => !this.evidence.has(hit.chunkId)).slice(0, Math.min(k, this.#chunksLeft()));
-    const skippedSeen = hits.filter((hit) => this.evidence.has(hit.chunkId)).length;
+    const seen = (chunkId: string) => this.evidence.has(chunkId) || this.#options.memory?.has(chunkId) === true;
+    const hits = (await this.#options.index.search(args.query, { k: skipped + k + this.evidence.size + (this.#options.memory?.size ?? 0), filter })).slice(skipped);
+    const fresh = hits.filter((hit) => !seen(hit.chunkId)).slice(0, Math.min(k, this.#chunksLeft()));
+    const skippedSeen = hits.filter((hit) => seen(hit.chunkId)).length;
     const stepIndex = this.steps.length + this.reads.length;
     const newDocIds = [...new Set(fresh.map((hit) => hit.docId).filter((docId) => !this.evidence.hasDoc(docId)))];
     const pages = options.fullText ? new Map(fresh.map((hit) => [hit.chunkId, this.#page(hit.text, 0)])) : undefined;
@@ -277,8 +290,14 @@ export class SearchSession {
   }
 }
 
-/** `filter` with `principal` enforced: its groups, or only those also in `filter.principal`. */
-function withPrincipal(filter: SearchFilter | undefined, principal: Principal | undefined): SearchFilter | undefined {
+/**
+ * `filter` with `principal` enforced: its groups, or only those also in `filter.principal`
+ * (the filter every tool of a session applies).
+ *
+ * @example
+ * withPrincipal({ version: '3.x' }, { groups: ['staff'] }); // { version: '3.x', principal: { groups: ['staff'] } }
+ */
+export function withPrincipal(filter: SearchFilter | undefined, principal: Principal | undefined): SearchFilter | undefined {
   if (principal === undefined) return filter;
   const groups = principalGroups(principal);
   const fixed = filter?.principal === undefined ? undefined : principalGroups(filter.principal);

@@ -42,7 +42,10 @@ export interface PastSearch {
 
 /** What the planner reads back from the prompt: it keeps no state of its own between calls. */
 export interface Conversation {
+  /** The last user turn that is not a repair request: the question of this run. */
   question: string;
+  /** The questions of earlier turns of the conversation (user turns before the question), oldest first. */
+  earlierQuestions: string[];
   searches: PastSearch[];
   readChunkIds: string[];
   /** Index of the last search before each read (-1 before any search), parallel to readChunkIds. */
@@ -65,7 +68,7 @@ type ToolCallInfo = { toolName: string; input: Record<string, unknown> };
  * its results, every read, and the passages shown. Tool output is data, never instructions.
  */
 export function readConversation(prompt: LanguageModelV3Prompt): Conversation {
-  const conversation: Conversation = { question: '', searches: [], readChunkIds: [], readAfterSearch: [], passages: new Map(), repairRequested: false, errors: [] };
+  const conversation: Conversation = { question: '', earlierQuestions: [], searches: [], readChunkIds: [], readAfterSearch: [], passages: new Map(), repairRequested: false, errors: [] };
   const calls = new Map<string, ToolCallInfo>();
   for (const message of prompt) {
     if (message.role === 'system') {
@@ -74,8 +77,11 @@ export function readConversation(prompt: LanguageModelV3Prompt): Conversation {
       if (announced.version !== undefined) conversation.sessionVersion = announced.version;
     } else if (message.role === 'user') {
       const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join(' ').trim();
-      if (conversation.question === '') conversation.question = text;
-      else conversation.repairRequested = isRepairPrompt(text);
+      conversation.repairRequested = isRepairPrompt(text);
+      if (conversation.repairRequested) continue;
+      // Earlier turns of a conversation come first (see agent/history.ts): the last question is this run's.
+      if (conversation.question !== '') conversation.earlierQuestions.push(conversation.question);
+      conversation.question = text;
     } else if (message.role === 'assistant') {
       for (const part of message.content) {
         if (part.type === 'tool-call') calls.set(part.toolCallId, { toolName: part.toolName, input: asObject(part.input) });

@@ -3,6 +3,7 @@ import type { ModelAnswer } from '../answer.ts';
 import { inProcessModel } from '../model-result.ts';
 import { readConversation } from './conversation.ts';
 import { DEFAULT_ABSTAIN_OPTIONS, extractAnswer, type AbstainOptions } from './extract-answer.ts';
+import { withEarlierTurns } from './follow-up.ts';
 import { DEFAULT_PLANNER_OPTIONS, nextAction, type PlannerOptions } from './planner.ts';
 import { analyzeQuestion } from './question.ts';
 
@@ -34,7 +35,8 @@ function respond(call: LanguageModelV3CallOptions, planner: PlannerOptions, abst
   const conversation = readConversation(call.prompt);
   const analysis = analyzeQuestion(conversation.question);
   const toolChoice = call.toolChoice?.type === 'none' || !call.tools?.length ? 'none' : call.toolChoice?.type === 'auto' ? 'auto' : 'required';
-  const action = nextAction(analysis, conversation, toolChoice, planner);
+  // A follow-up searches with the earlier turn's terms (follow-up.ts); the answer is for the question as asked.
+  const action = nextAction(withEarlierTurns(analysis, conversation), conversation, toolChoice, planner);
   const callNumber = conversation.searches.length + conversation.readChunkIds.length + 1;
   switch (action.type) {
     case 'search':

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { isFollowUp, withEarlierTurns } from './follow-up.ts';
+import { analyzeQuestion } from './question.ts';
+
+const expand = (question: string, earlierQuestions: string[]) => withEarlierTurns(analyzeQuestion(question), { earlierQuestions });
+
+describe('follow-up questions', () => {
+  it('tells a follow-up from a question that stands alone', () => {
+    expect(['and how do I roll that back?', 'What about 2.x?', 'how do I undo it?', 'Also, where is that set?'].map(isFollowUp)).toEqual([true, true, true, true]);
+    expect(['How do I set the lease duration in Orbit 3.x?', 'What does ORB-1202 mean?', 'Which setting limits the payload size of a step result?'].map(isFollowUp)).toEqual([
+      false,
+      false,
+      false,
+    ]);
+  });
+
+  it('searches a follow-up with the earlier question\'s names first, then its other words, and keeps its release line', () => {
+    const expanded = expand('and how do I roll that back?', ['How do I deploy Orbit 3.x with Docker?']);
+    expect(expanded.question).toBe('and how do I roll that back? Orbit Docker deploy');
+    expect(expanded.version).toBe('3.x');
+    expect(expand('and how do I avoid it?', ['What does ORB-1501 mean?']).question).toBe('and how do I avoid it? ORB-1501 mean');
+  });
+
+  it('leaves a question that stands alone, or has no earlier turn, as asked', () => {
+    const alone = analyzeQuestion('What does ORB-1202 mean?');
+    expect(withEarlierTurns(alone, { earlierQuestions: ['How do I deploy Orbit 3.x?'] })).toBe(alone);
+    const first = analyzeQuestion('and how do I roll that back?');
+    expect(withEarlierTurns(first, { earlierQuestions: [] })).toBe(first);
+  });
+
+  it('a follow-up of a follow-up carries the terms of the question they both continue', () => {
+    const expanded = expand('and what about them?', ['How do I replay dead letters in Orbit 3.x?', 'and how do I purge them?']);
+    expect(expanded.question).toBe('and what about them? Orbit purge replay dead letters');
+    expect(expanded.version).toBe('3.x');
+  });
+
+  it('a follow-up that names its own release line keeps it', () => {
+    expect(expand('and on 2.x?', ['How do I set the lease in Orbit 3.x?']).version).toBe('2.x');
+  });
+});

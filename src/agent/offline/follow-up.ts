@@ -1,0 +1,69 @@
+// Follow-up questions: "and how do I roll that back?" names nothing itself; its searches carry the earlier turn's terms.
+import type { Conversation } from './conversation.ts';
+import { analyzeQuestion, detectVersion, originalWords, type QuestionAnalysis } from './question.ts';
+import { contentTerms } from './text.ts';
+
+/** Words that open a question continuing the last one ("and ...", "what about ..."). */
+const CONTINUATION = /^(?:and|also|so|then|but|or|plus|what about|how about|what if|same for|and what about)\b/i;
+/** Words that point back at something said earlier instead of naming it. */
+const REFERRING = /\b(?:that|this|it|its|these|those|them|they|their|there|the same|the former|the latter|the above|the previous|the last one)\b/i;
+/** A question with at most this many content terms, and a referring word, leans on the earlier turn. */
+const MAX_OWN_TERMS = 3;
+/** Earlier terms a follow-up's searches carry at most. */
+const MAX_CARRIED_TERMS = 8;
+
+/**
+ * Whether a question continues the conversation rather than standing alone: it opens with a
+ * continuation ("and ...", "what about ..."), or it has a referring word ("that", "it", "them")
+ * and few content terms of its own and names nothing (no identifier, no proper name).
+ *
+ * @example
+ * isFollowUp('and how do I roll that back?'); // true
+ * isFollowUp('How do I set the lease duration in Orbit 3.x?'); // false
+ */
+export function isFollowUp(question: string): boolean {
+  const text = question.trim();
+  if (CONTINUATION.test(text)) return true;
+  const analysis = analyzeQuestion(text);
+  return REFERRING.test(text) && analysis.anchors.length === 0 && analysis.terms.length <= MAX_OWN_TERMS;
+}
+
+/**
+ * The question as the planner searches it: unchanged when it stands alone or the conversation
+ * has no earlier turn; for a follow-up, the question followed by the content words of the
+ * earlier question it continues (as written, at most {@link MAX_CARRIED_TERMS}, words it already
+ * has left out; its names and identifiers first, as written), that earlier question itself expanded the same way when it was a follow-up
+ * too. The release line named earlier stays in play unless the follow-up names its own. Only the
+ * searches and reads use this; the answer is chosen for the question as asked.
+ *
+ * @example
+ * // earlier turn: 'How do I deploy Orbit with Docker?'
+ * withEarlierTurns(analyzeQuestion('and how do I stop it safely?'), conversation).question;
+ * // 'and how do I stop it safely? deploy Orbit Docker'
+ */
+export function withEarlierTurns(analysis: QuestionAnalysis, conversation: Pick<Conversation, 'earlierQuestions'>): QuestionAnalysis {
+  const earlier = conversation.earlierQuestions;
+  if (earlier.length === 0 || !isFollowUp(analysis.question)) return analysis;
+  const previous = searchedQuestion(earlier.slice(0, -1), earlier.at(-1)!);
+  const own = new Set(contentTerms(analysis.question));
+  const previousAnalysis = analyzeQuestion(previous);
+  // Names and identifiers as written ("ORB-1501", "Kubernetes"), then the other content words.
+  const anchors = previousAnalysis.anchors.filter((anchor) => !contentTerms(anchor).every((term) => own.has(term)));
+  const inAnchors = new Set(anchors.flatMap((anchor) => contentTerms(anchor)));
+  const others = originalWords(previous, previousAnalysis.terms.filter((term) => !own.has(term) && !inAnchors.has(term)));
+  const carried = [...anchors, ...others].slice(0, MAX_CARRIED_TERMS);
+  // A release line ("3.x") is a filter, not a word to search: it is carried as the version.
+  const searchable = carried.filter((word) => !/^\d+(?:\.x|\.\d+)*$/i.test(word));
+  if (searchable.length === 0 && previousAnalysis.version === undefined) return analysis;
+  const expanded = analyzeQuestion(`${analysis.question} ${searchable.join(' ')}`.trim());
+  const version = analysis.version ?? previousAnalysis.version;
+  return { ...expanded, ...(version ? { version } : {}) };
+}
+
+/** An earlier question as it was searched: expanded by the questions before it when it was a follow-up. */
+function searchedQuestion(before: string[], question: string): string {
+  if (before.length === 0 || !isFollowUp(question)) return question;
+  const expanded = withEarlierTurns(analyzeQuestion(question), { earlierQuestions: before });
+  // Keep the release line in the text, so the next follow-up carries it on.
+  return expanded.version && detectVersion(expanded.question) !== expanded.version ? `${expanded.question} ${expanded.version}` : expanded.question;
+}

@@ -1,0 +1,122 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createOfflineModel } from '../agent/offline/model.ts';
+import type { IndexBackend } from '../index/types.ts';
+import { createOrbitIndex } from '../testing/orbit-index.ts';
+import { askInConversation } from './ask.ts';
+import { openConversationStore, type ConversationStore } from './store.ts';
+
+// A real pair of Orbit pages: enqueueing a job (3.x), then a follow-up that names nothing itself.
+// (Orbit has no rollback page; "cancel it" after "enqueue a job" is the same shape of follow-up.)
+const FIRST = 'How do I enqueue a job in Orbit 3.x?';
+const FOLLOW_UP = 'and how do I cancel it?';
+
+let index: IndexBackend;
+let dir: string;
+let store: ConversationStore;
+const model = createOfflineModel();
+const ids = () => {
+  let next = 0;
+  return () => `conversation-${++next}`;
+};
+const clock = () => {
+  let ms = Date.parse('2026-01-02T03:04:05.000Z');
+  return () => (ms += 1000);
+};
+const staff = { groups: ['staff'] };
+
+beforeAll(async () => {
+  index = await createOrbitIndex();
+});
+afterAll(async () => {
+  await index.close();
+});
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'atlas-conversations-'));
+  store = openConversationStore({ path: path.join(dir, 'index.db.state.db'), randomId: ids(), now: clock() });
+});
+afterEach(async () => {
+  store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('askInConversation (offline planner, Orbit)', () => {
+  it('answers a follow-up with the earlier turn\'s terms and release line, skipping what the first turn was shown', async () => {
+    const { id } = store.create({ principal: staff });
+    const first = await askInConversation(store, id, FIRST, staff, { model, index });
+    const reply = await askInConversation(store, id, FOLLOW_UP, staff, { model, index });
+    expect(reply?.conversationId).toBe('conversation-1');
+    const run = reply!.run;
+    expect(run.trace.steps[0]?.query).toBe('and how do I cancel it? Orbit enqueue job');
+    expect(run.trace.steps.every((step) => step.filter.version === '3.x')).toBe(true);
+    expect(run.answer.citations[0]?.chunkId).toBe('api-client#4');
+    expect(run.answer.citations[0]?.headingPath).toEqual(['Client API', 'Looking up and cancelling jobs']);
+    // Nothing the first turn was shown is shown again.
+    const firstSeen = new Set(first!.run.trace.evidence.map((item) => item.chunkId));
+    expect(run.trace.evidence.filter((item) => firstSeen.has(item.chunkId))).toEqual([]);
+    expect(run.trace.steps[0]?.skippedSeen).toBe(2);
+    expect(run.trace.history).toMatchObject({ given: 1, shown: 1, dropped: 0, cut: false });
+    // A budget per turn: the follow-up searched as much as the first turn.
+    expect([first!.run.trace.steps.length, run.trace.steps.length]).toEqual([3, 3]);
+    expect(run.trace.steps.some((step) => step.note === 'budget-exhausted')).toBe(false);
+  });
+
+  it('asked without the conversation, the same follow-up searches as written and loses the release line', async () => {
+    const { id } = store.create({ principal: staff });
+    const run = (await askInConversation(store, id, FOLLOW_UP, staff, { model, index }))!.run;
+    expect(run.trace.steps[0]?.query).toBe(FOLLOW_UP);
+    expect(run.trace.steps[0]?.filter.version).toBeUndefined();
+    expect(run.trace.history).toBeUndefined();
+  });
+
+  it('keeps everything across a restart: turns, times, seen passages and the query log', async () => {
+    const file = path.join(dir, 'index.db.state.db');
+    const { id } = store.create({ principal: staff });
+    const first = (await askInConversation(store, id, FIRST, staff, { model, index, wallClock: () => Date.parse('2026-01-02T00:00:00.000Z') }))!;
+    store.close();
+
+    store = openConversationStore({ path: file, randomId: ids(), now: clock() });
+    const stored = store.get(id, staff)!;
+    expect(stored.turns.map((turn) => [turn.turn, turn.question, turn.abstained, turn.startedAt])).toEqual([[1, FIRST, false, '2026-01-02T00:00:00.000Z']]);
+    expect(stored.turns[0]?.citations).toEqual(first.run.answer.citations);
+    expect(stored.turns[0]?.trace.searches.map((search) => search.query)).toEqual(first.run.trace.steps.map((step) => step.query));
+    expect(store.passages(id).map((passage) => passage.chunkId)).toEqual(first.run.trace.evidence.map((item) => item.chunkId));
+
+    const reply = (await askInConversation(store, id, FOLLOW_UP, staff, { model, index }))!;
+    expect(reply.turn.turn).toBe(2);
+    expect(reply.run.trace.steps[0]?.query).toBe('and how do I cancel it? Orbit enqueue job');
+    const firstSeen = new Set(first.run.trace.evidence.map((item) => item.chunkId));
+    expect(reply.run.trace.evidence.filter((item) => firstSeen.has(item.chunkId))).toEqual([]);
+  });
+
+  it('two conversations share nothing: the second starts with no history and no seen passages', async () => {
+    const a = store.create({ principal: staff });
+    const b = store.create({ principal: staff });
+    expect([a.id, b.id]).toEqual(['conversation-1', 'conversation-2']);
+    await askInConversation(store, a.id, FIRST, staff, { model, index });
+    const other = (await askInConversation(store, b.id, FIRST, staff, { model, index }))!;
+    expect(other.run.trace.steps[0]?.skippedSeen).toBe(0);
+    expect(other.run.trace.history).toBeUndefined();
+    expect(store.get(b.id, staff)?.turns.length).toBe(1);
+    expect(store.passages(b.id).length).toBe(other.run.trace.evidence.length);
+  });
+
+  it('a conversation is not found by another principal, exactly like an unknown id', async () => {
+    const { id } = store.create({ principal: staff });
+    expect(store.get(id, { groups: ['staff'] })?.id).toBe(id);
+    expect(store.get(id, undefined)).toBeUndefined();
+    expect(store.get(id, { groups: ['staff', 'admin'] })).toBeUndefined();
+    expect(await askInConversation(store, id, FIRST, { groups: [] }, { model, index })).toBeUndefined();
+    expect(await askInConversation(store, 'no-such-id', FIRST, staff, { model, index })).toBeUndefined();
+    expect(store.get(id, staff)?.turns).toEqual([]);
+  });
+
+  it('searches with the filter the conversation was created with', async () => {
+    const { id, filter } = store.create({ principal: staff, filter: { version: '2.x' } });
+    expect(filter).toEqual({ version: '2.x' });
+    const run = (await askInConversation(store, id, 'How do I set the lease timeout?', staff, { model, index }))!.run;
+    expect(run.trace.steps.map((step) => step.filter)).toEqual(run.trace.steps.map(() => ({ version: '2.x', principal: { groups: ['staff'] } })));
+  });
+});

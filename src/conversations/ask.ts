@@ -1,0 +1,63 @@
+// One turn of a stored conversation: the run sees the earlier turns and the conversation's search memory.
+import type { ConversationTurn } from '../agent/history.ts';
+import { routedAsk, type RoutedAskOptions, type RoutedRun } from '../agent/route.ts';
+import { SearchMemory } from '../agent/search-memory.ts';
+import { withPrincipal } from '../agent/search-session.ts';
+import type { Principal } from '../index/types.ts';
+import type { ConversationStore, StoredConversation, StoredTurn } from './store.ts';
+
+/** The options of a conversation turn: those of `routedAsk`, minus what the conversation fixes. */
+export type ConversationAskOptions = Omit<RoutedAskOptions, 'history' | 'memory' | 'filter' | 'principal'> & {
+  /** Wall clock in ms for the turn's stored start time (default `Date.now`). */
+  wallClock?: () => number;
+};
+
+/** A finished turn: the run (the AgentRun of this turn) and the turn as stored. */
+export interface ConversationReply {
+  conversationId: string;
+  run: RoutedRun;
+  turn: StoredTurn;
+}
+
+/**
+ * Asks `question` as the next turn of conversation `id`, as `principal`: the run is given the
+ * earlier turns (`history`, bounded, see docs/conversations.md), searches with the filter and
+ * principal the conversation was created with, skips the passages its earlier turns were shown
+ * and may cite them (its search memory), with a fresh search budget. The turn, the passages it
+ * was shown and its searches are stored before this returns. Undefined when the conversation
+ * does not exist or belongs to another principal (the same answer for both).
+ *
+ * @example
+ * const { id } = store.create({ principal });
+ * await askInConversation(store, id, 'How do I enqueue a job in Orbit 3.x?', principal, { model, index });
+ * const reply = await askInConversation(store, id, 'and how do I cancel it?', principal, { model, index });
+ * reply?.run.trace.steps[0]?.query; // 'and how do I cancel it? Orbit enqueue job'
+ */
+export async function askInConversation(
+  store: ConversationStore,
+  id: string,
+  question: string,
+  principal: Principal | undefined,
+  options: ConversationAskOptions,
+): Promise<ConversationReply | undefined> {
+  const conversation = store.get(id, principal);
+  if (!conversation) return undefined;
+  const startedAt = (options.wallClock ?? Date.now)();
+  const runPrincipal: Principal = { groups: conversation.groups };
+  const filter = withPrincipal(conversation.filter, runPrincipal);
+  const memory = await SearchMemory.restore(store.passages(id), (chunkId) => options.index.getChunk(chunkId, filter));
+  const run = await routedAsk(question, {
+    ...options,
+    filter: conversation.filter,
+    principal: runPrincipal,
+    history: historyOf(conversation),
+    memory,
+  });
+  const turn = store.saveTurn(id, { question, run, startedAt, passages: memory.takeChanges() });
+  return { conversationId: id, run, turn };
+}
+
+/** The earlier turns of a stored conversation, as a run is given them. */
+export function historyOf(conversation: StoredConversation): ConversationTurn[] {
+  return conversation.turns.map((turn) => ({ question: turn.question, answer: turn.answer, citations: turn.citations }));
+}
