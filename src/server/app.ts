@@ -6,8 +6,11 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { createAskRoutes } from './ask.ts';
 import { createAuthMiddleware, type AuthConfig } from './auth.ts';
+import { createFacetsApp } from './facets.ts';
 import { errorBody, errorResponse } from './http.ts';
 import { createConcurrencyLimiter, createLimitMiddleware, DEFAULT_SERVER_LIMITS, type ServerLimits } from './limits.ts';
+import { createOpenAiApp } from './openai.ts';
+import { createPageApp } from './page.ts';
 import { createSearchRoutes } from './search.ts';
 import type { ServerDeps, ServerEnv } from './types.ts';
 
@@ -62,6 +65,8 @@ export function createApp(deps: ServerDeps, options: AppOptions = {}): Hono<Serv
   app.route('/', createAskRoutes(deps));
   app.route('/', createSearchRoutes(deps));
   for (const routes of options.routes ?? []) app.route('/', routes);
+  // Facets, chat completions and the page, after options.routes (a test may mount its own in their place).
+  for (const routes of [createFacetsApp(deps), createOpenAiApp(deps), createPageApp()]) app.route('/', routes);
   for (const [path, handler] of Object.entries(options.mounts ?? {})) app.mount(path, handler);
 
   app.notFound((c) => c.json(errorBody('not-found', `Atlas: no route ${c.req.method} ${c.req.path}. The API: GET /healthz, POST /v1/ask, POST /v1/ask/stream, GET /v1/search?q=, GET /v1/chunks/:chunkId (docs/server.md).`), 404));

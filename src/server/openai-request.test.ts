@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_HISTORY_TURNS, parseChatRequest } from './openai-request.ts';
+import { parseChatRequest } from './openai-request.ts';
 
 describe('parseChatRequest', () => {
   it('makes the last user message the question and earlier user/assistant pairs the turns, ignoring system messages', () => {
@@ -26,14 +26,14 @@ describe('parseChatRequest', () => {
     });
   });
 
-  it('keeps a user message without a reply as a turn with an empty answer, and only the last turns', () => {
-    const messages = Array.from({ length: MAX_HISTORY_TURNS + 2 }, (_, turn) => [
+  it('keeps a user message without a reply as a turn with an empty answer, and every turn (the run bounds them)', () => {
+    const messages = Array.from({ length: 10 }, (_, turn) => [
       { role: 'user', content: `q${turn}` },
       { role: 'assistant', content: `a${turn}` },
     ]).flat();
     const parsed = parseChatRequest({ model: 'atlas', messages: [{ role: 'user', content: 'lonely' }, ...messages, { role: 'user', content: 'now?' }] });
     if (!parsed.ok) throw new Error(parsed.problem.message);
-    expect(parsed.request.history.map((turn) => `${turn.question}=${turn.answer}`)).toEqual(['q2=a2', 'q3=a3', 'q4=a4', 'q5=a5', 'q6=a6', 'q7=a7', 'q8=a8', 'q9=a9']);
+    expect(parsed.request.history.map((turn) => `${turn.question}=${turn.answer}`)).toEqual(['lonely=', 'q0=a0', 'q1=a1', 'q2=a2', 'q3=a3', 'q4=a4', 'q5=a5', 'q6=a6', 'q7=a7', 'q8=a8', 'q9=a9']);
     const short = parseChatRequest({ model: 'atlas', messages: [{ role: 'user', content: 'first' }, { role: 'user', content: 'second' }] });
     expect(short.ok && short.request.history).toEqual([{ question: 'first', answer: '', citations: [] }]);
   });

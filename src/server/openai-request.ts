@@ -9,9 +9,6 @@ import type { AskRequest } from './ask.ts';
 /** The one model `/v1/models` lists and `/v1/chat/completions` accepts. */
 export const ATLAS_MODEL_ID = 'atlas';
 
-/** Earlier turns a chat completion passes to the run at most (the most recent ones are kept). */
-export const MAX_HISTORY_TURNS = 8;
-
 const textPart = z.object({ type: z.literal('text'), text: z.string() }).passthrough();
 const contentSchema = z.union([z.string(), z.array(z.union([textPart, z.object({ type: z.string() }).passthrough()])), z.null()]);
 
@@ -67,7 +64,8 @@ export interface ChatRequestProblem {
  * Validates a chat completion body and turns its messages into a question and earlier turns:
  * the last message must be the user's and is the question; each earlier user message with the
  * assistant reply after it is one turn (the reply's "Sources:" list and `[n]` markers removed);
- * system and developer messages are ignored (policy and access never come from the body).
+ * system and developer messages are ignored (policy and access never come from the body). Every
+ * turn is passed on: the run bounds what its model sees (`historyBounds`, docs/conversations.md).
  *
  * @example
  * parseChatRequest({ model: 'atlas', messages: [{ role: 'user', content: 'What is ORB-1202?' }] });
@@ -137,7 +135,7 @@ function turnsOf(messages: Message[]): ConversationTurn[] {
     const answer = next?.role === 'assistant' ? stripSources(messageText(next.content)) : '';
     turns.push({ question: messageText(message.content).trim(), answer, citations: [] });
   }
-  return turns.slice(-MAX_HISTORY_TURNS);
+  return turns;
 }
 
 /** The text of a message: a string, or its text parts joined by newlines (images and other parts are left out). */

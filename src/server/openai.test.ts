@@ -104,6 +104,24 @@ describe('the official openai client against the app on loopback', () => {
     expect(chunks.every((chunk) => chunk.id === 'chatcmpl-test-1' && chunk.object === 'chat.completion.chunk' && chunk.model === 'atlas')).toBe(true);
   });
 
+  it('passes the earlier messages as history: a follow-up that names nothing searches with the earlier question', async () => {
+    const first = 'How do I enqueue a job in Orbit 3.x?';
+    const reply = await client.chat.completions.create({ model: 'atlas', messages: [{ role: 'user', content: first }] });
+    const messages = [
+      { role: 'system' as const, content: 'You are a helpful assistant.' },
+      { role: 'user' as const, content: first },
+      { role: 'assistant' as const, content: reply.choices[0]?.message.content ?? '' },
+      { role: 'user' as const, content: 'and how do I cancel it?' },
+    ];
+    const followUp = await client.chat.completions.create({ model: 'atlas', messages });
+    const atlas = (followUp as unknown as { atlas: { question: string; citations: Array<{ chunkId: string }>; trace: { steps: Array<{ query: string; filter: { version?: string } }>; history?: unknown } } }).atlas;
+    expect(atlas.question).toBe('and how do I cancel it?');
+    expect(atlas.trace.steps[0]?.query).toBe('and how do I cancel it? Orbit enqueue job');
+    expect(atlas.trace.steps[0]?.filter.version).toBe('3.x');
+    expect(atlas.trace.history).toMatchObject({ given: 1, shown: 1, dropped: 0 });
+    expect(atlas.citations[0]?.chunkId).toBe('api-client#4');
+  });
+
   it('refuses another model with a 404 in OpenAI error shape', async () => {
     const error = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: QUESTION }] }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.NotFoundError);

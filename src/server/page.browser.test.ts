@@ -7,9 +7,6 @@ import { createOfflineModel } from '../agent/offline/index.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
 import { createApp, type AppOptions } from './app.ts';
-import { createFacetsApp } from './facets.ts';
-import { createOpenAiApp } from './openai.ts';
-import { createPageApp } from './page.ts';
 import { listenOnLoopback, type ListeningApp } from './test-listen.ts';
 import type { ServerDeps } from './types.ts';
 
@@ -34,7 +31,7 @@ let browser: Browser | undefined;
 
 async function serveOrbit(options: AppOptions = {}): Promise<ListeningApp> {
   const deps: ServerDeps = { index, model: createOfflineModel(), modelSpec: 'offline', price: null, now: () => 0 };
-  return listenOnLoopback(createApp(deps, { ...options, routes: [createPageApp(), createFacetsApp(deps), createOpenAiApp(deps)] }));
+  return listenOnLoopback(createApp(deps, options));
 }
 
 /** A page that may only reach `origin`: any other request is aborted and recorded, as are console errors and dialogs. */
