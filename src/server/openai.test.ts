@@ -7,6 +7,7 @@ import { createOrbitIndex } from '../testing/orbit-index.ts';
 import { createApp, type AppOptions } from './app.ts';
 import { createOpenAiApp } from './openai.ts';
 import { listenOnLoopback, type ListeningApp } from './test-listen.ts';
+import { createGatedModel } from './test-server.ts';
 import type { ServerDeps, ServerEnv } from './types.ts';
 
 const QUESTION =
@@ -159,6 +160,28 @@ describe('the official openai client against the app on loopback', () => {
       });
     } finally {
       await narrow.close();
+    }
+  });
+});
+
+describe('a streamed completion the client abandons', () => {
+  it('aborts the run: the model call in flight sees its signal aborted', async () => {
+    const model = createGatedModel();
+    const gated = await listenOnLoopback(appOf(deps({ model })));
+    try {
+      const gatedClient = new OpenAI({ baseURL: `${gated.url}/v1`, apiKey: 'unused', maxRetries: 0 });
+      const controller = new AbortController();
+      const stream = await gatedClient.chat.completions.create({ model: 'atlas', messages: [{ role: 'user', content: QUESTION }], stream: true }, { signal: controller.signal });
+      const iterator = stream[Symbol.asyncIterator]();
+      expect((await iterator.next()).value?.choices[0]?.delta).toEqual({ role: 'assistant', content: '' });
+      await model.started(1);
+      expect(model.signals[0]?.aborted).toBe(false);
+      controller.abort();
+      await expect.poll(() => model.signals[0]?.aborted).toBe(true);
+      expect(model.signals).toHaveLength(1);
+    } finally {
+      model.release();
+      await gated.close();
     }
   });
 });
