@@ -158,6 +158,42 @@ describe('POST /v1/ask/stream', () => {
   });
 });
 
+describe('POST /v1/ask, client gone', () => {
+  it('the request signal aborting (the connection closed) aborts the model call; the run ends with the error', async () => {
+    const model = createGatedModel();
+    const aborter = new AbortController();
+    const request = new Request('http://atlas.test/v1/ask', { ...post({ question: QUESTION }), signal: aborter.signal });
+    const pending = createApp(testDeps(index, { model })).request(request);
+    await model.started(1);
+    aborter.abort(new Error('client went away'));
+    const response = await pending;
+    expect(model.signals[0]!.aborted).toBe(true);
+    expect(response.status).toBe(502);
+    expect((await response.json()).run.trace.stopReason).toBe('error');
+  });
+});
+
+describe('routes and mounts of other modules', () => {
+  const auth = { source: 'test', tokens: [{ name: 'ci', token: 'c'.repeat(20), principal: { groups: ['staff'] } }] };
+
+  it('sit behind the same auth, and see the principal and client of the token', async () => {
+    const { Hono } = await import('hono');
+    const extra = new Hono<import('./types.ts').ServerEnv>().get('/v1/whoami', (c) => c.json({ principal: c.get('principal'), client: c.get('client') }));
+    const seen: string[] = [];
+    const app = createApp(testDeps(index), { auth, limits: { maxConcurrentPerClient: 1 }, routes: [extra], mounts: { '/mcp': async (request) => (seen.push(new URL(request.url).pathname), new Response('mcp ok')) } });
+    expect((await app.request('/v1/whoami')).status).toBe(401);
+    expect((await app.request('/mcp', { method: 'POST' })).status).toBe(401);
+    const headers = { authorization: `Bearer ${'c'.repeat(20)}` };
+    expect(await (await app.request('/v1/whoami', { headers })).json()).toEqual({ principal: { groups: ['staff'] }, client: 'token:ci' });
+    const mcp = await app.request('/mcp', { method: 'POST', headers });
+    expect([mcp.status, await mcp.text()]).toEqual([200, 'mcp ok']);
+    // One slot per request (a client limit of 1 admits it), at the bare path and below it.
+    expect((await app.request('/mcp/messages', { method: 'POST', headers })).status).toBe(200);
+    expect((await app.request('/mcp/messages', { method: 'POST' })).status).toBe(401);
+    expect(seen).toEqual(['/', '/messages']);
+  });
+});
+
 describe('CORS', () => {
   it('is off by default: no Access-Control headers', async () => {
     const response = await createApp(testDeps(index)).request('/v1/search?q=lease', { headers: { origin: 'https://evil.example' } });

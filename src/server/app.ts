@@ -44,7 +44,8 @@ export function createApp(deps: ServerDeps, options: AppOptions = {}): Hono<Serv
   const limits = { ...DEFAULT_SERVER_LIMITS, ...options.limits };
   const log = deps.log ?? (() => {});
   const app = new Hono<ServerEnv>();
-  const guarded = ['/v1/*', ...Object.keys(options.mounts ?? {}).flatMap((path) => [path, `${path}/*`])];
+  // `/mcp/*` matches `/mcp` too: one pattern per prefix, so no request takes two slots.
+  const guarded = ['/v1/*', ...Object.keys(options.mounts ?? {}).map((path) => `${path.replace(/\/$/, '')}/*`)];
   const guard: Array<MiddlewareHandler<ServerEnv>> = [
     ...(options.corsOrigins && options.corsOrigins.length > 0
       ? [cors({ origin: options.corsOrigins, allowHeaders: ['Authorization', 'Content-Type'], allowMethods: ['GET', 'POST', 'OPTIONS'], exposeHeaders: ['Retry-After'], maxAge: 600 })]

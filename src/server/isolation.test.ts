@@ -45,7 +45,7 @@ describe('20 concurrent asks with different principals and filters', () => {
     await ready;
     const model = createGatedModel();
     const app = createApp(testDeps(index, { model }), { auth, limits: { maxConcurrent: 20, maxConcurrentPerClient: 20 } });
-    const ask = (request: (typeof REQUESTS)[number]) => app.request('/v1/ask', post(request.body, request.token.token)).then((response) => response.json());
+    const ask = async (request: (typeof REQUESTS)[number]): Promise<any> => (await app.request('/v1/ask', post(request.body, request.token.token))).json();
     const pending = REQUESTS.map(ask);
     await model.started(20); // every run is in flight before any model call answers
     model.release();
@@ -66,6 +66,6 @@ describe('20 concurrent asks with different principals and filters', () => {
     for (const request of REQUESTS) alone.push(await ask(request));
     expect(runs).toEqual(alone);
     // The teams' own pages reached their teams (the test would pass vacuously otherwise).
-    expect(runs.filter((run, n) => run.trace.evidence.some((record: { docId: string }) => record.docId === `vault-${REQUESTS[n]!.token.name}`))).toHaveLength(16);
+    expect(runs.filter((run: any, n: number) => run.trace.evidence.some((record: { docId: string }) => record.docId === `vault-${REQUESTS[n]!.token.name}`))).toHaveLength(16);
   });
 });
