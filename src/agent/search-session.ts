@@ -7,7 +7,7 @@ import { queryKey } from './query-key.ts';
 import type { SearchMemory } from './search-memory.ts';
 import { lineMatches } from './section-matches.ts';
 import { DEFAULT_READ_TOKENS, offsetError, sectionPage, type SectionPage } from './section-page.ts';
-import { matchesNote, neighborValue, passageValue, searchResultValue, type ToolOutcome } from './tool-values.ts';
+import { headingPathText, matchesNote, neighborValue, passageValue, searchResultValue, type ToolOutcome } from './tool-values.ts';
 
 export type { ToolOutcome, ToolValue } from './tool-values.ts';
 
@@ -202,7 +202,11 @@ export class SearchSession {
       bestScore,
       note,
     });
-    return { ok: true, value: searchResultValue(fresh, { skippedSeen, weak, ...(pages ? { pages } : {}) }) };
+    const value = searchResultValue(fresh, { skippedSeen, weak, ...(pages ? { pages } : {}) });
+    // Passages skipped because an earlier turn was shown them are named, so the model can re-read one (the prompt of a turn holds only earlier answers).
+    const earlier = hits.filter((hit) => !this.evidence.has(hit.chunkId) && this.#options.memory?.has(hit.chunkId) === true).slice(0, k);
+    if (earlier.length > 0) value.shown_earlier = earlier.map((hit) => ({ chunk_id: hit.chunkId, doc_id: hit.docId, heading_path: headingPathText(hit) }));
+    return { ok: true, value };
   }
 
   /**

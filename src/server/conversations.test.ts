@@ -1,0 +1,126 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Hono } from 'hono';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createOfflineModel } from '../agent/offline/model.ts';
+import { openConversationStore, type ConversationStore } from '../conversations/store.ts';
+import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
+import { conversationsApp } from './conversations.ts';
+import type { ServerDeps, ServerEnv } from './types.ts';
+
+const index = createMemoryIndex([
+  makeDoc('deploy', '3.x', [
+    ['Deploying Orbit', 'Deploy a release with orbit deploy --tag and watch the rollout.'],
+    ['Rolling back a release', 'Roll back a bad release with orbit rollback --to the previous tag; running jobs finish first.'],
+  ]),
+  makeDoc('leases', 'all', [['Leases', 'A worker holds a job for lease_seconds before another worker may take it.']]),
+]);
+const deps: ServerDeps = { index, model: createOfflineModel(), modelSpec: 'offline', price: null, now: () => 0 };
+
+let dir: string;
+let file: string;
+let store: ConversationStore;
+
+/** The sub-app behind a stand-in for the server's auth: the principal comes from a test header. */
+function appWith(conversationStore: ConversationStore): Hono<ServerEnv> {
+  const app = new Hono<ServerEnv>();
+  app.use('*', async (c, next) => {
+    const groups = c.req.header('x-test-groups');
+    c.set('principal', groups === undefined ? undefined : { groups: groups.split(',').filter((group) => group !== '') });
+    await next();
+  });
+  app.route('/', conversationsApp(deps, conversationStore));
+  return app;
+}
+const post = (app: Hono<ServerEnv>, url: string, body?: unknown, groups = 'staff') =>
+  app.request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-test-groups': groups }, ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }) });
+const get = (app: Hono<ServerEnv>, url: string, groups = 'staff') => app.request(url, { headers: { 'x-test-groups': groups } });
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'atlas-server-conversations-'));
+  file = path.join(dir, 'index.db.state.db');
+  let next = 0;
+  store = openConversationStore({ path: file, randomId: () => `c-${++next}`, now: () => Date.parse('2026-03-04T05:06:07.000Z') });
+});
+afterEach(async () => {
+  store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('conversation routes', () => {
+  it('creates a conversation, answers two turns (the second a follow-up), and lists them, also after a restart', async () => {
+    const app = appWith(store);
+    const created = await post(app, '/v1/conversations');
+    expect([created.status, await created.json()]).toEqual([201, { id: 'c-1' }]);
+
+    const first = await post(app, '/v1/conversations/c-1/messages', { content: 'How do I deploy Orbit 3.x?' });
+    expect(first.status).toBe(200);
+    const one = await first.json();
+    expect([one.conversationId, one.turn, one.question, one.route]).toEqual(['c-1', 1, 'How do I deploy Orbit 3.x?', 'agentic']);
+
+    const second = await post(app, '/v1/conversations/c-1/messages', { content: 'and how do I roll that back?' });
+    const two = await second.json();
+    expect(two.turn).toBe(2);
+    expect(two.trace.steps[0].query).toBe('and how do I roll that back? Orbit deploy');
+    expect(two.trace.history).toEqual({ given: 1, shown: 1, dropped: 0, tokens: expect.any(Number), cut: false });
+    expect(two.answer.citations.map((citation: { chunkId: string }) => citation.chunkId)).toEqual(['deploy#1']);
+
+    store.close();
+    store = openConversationStore({ path: file });
+    const listed = await get(appWith(store), '/v1/conversations/c-1');
+    expect(listed.status).toBe(200);
+    const conversation = await listed.json();
+    expect(Object.keys(conversation)).toEqual(['id', 'createdAt', 'filter', 'turns']);
+    expect([conversation.id, conversation.createdAt]).toEqual(['c-1', '2026-03-04T05:06:07.000Z']);
+    expect(conversation.turns.map((turn: { turn: number; question: string }) => [turn.turn, turn.question])).toEqual([
+      [1, 'How do I deploy Orbit 3.x?'],
+      [2, 'and how do I roll that back?'],
+    ]);
+    expect(conversation.turns[1].citations[0].chunkId).toBe('deploy#1');
+  });
+
+  it('answers 404 for an unknown id and for another principal\'s conversation alike', async () => {
+    const app = appWith(store);
+    await post(app, '/v1/conversations');
+    const body = (id: string) => ({ error: { code: 'not-found', message: `no conversation "${id}": create one with POST /v1/conversations and use the id it returns.` } });
+    const other = await get(app, '/v1/conversations/c-1', 'billing');
+    expect([other.status, await other.json()]).toEqual([404, body('c-1')]);
+    const anonymous = await app.request('/v1/conversations/c-1');
+    expect(anonymous.status).toBe(404);
+    const unknown = await get(app, '/v1/conversations/nope');
+    expect([unknown.status, await unknown.json()]).toEqual([404, body('nope')]);
+    const message = await post(app, '/v1/conversations/c-1/messages', { content: 'How do I deploy?' }, 'billing');
+    expect([message.status, await message.json()]).toEqual([404, body('c-1')]);
+    expect(store.get('c-1', { groups: ['staff'] })?.turns).toEqual([]);
+  });
+
+  it('refuses bad bodies with 400 naming the field', async () => {
+    const app = appWith(store);
+    await post(app, '/v1/conversations');
+    const cases: Array<[unknown, string]> = [
+      [{ content: '   ' }, 'content: content must be a non-empty question.'],
+      [{}, 'content: Invalid input: expected string, received undefined.'],
+      ['{not json', 'the request body is not JSON: send e.g. {"content": "How do I deploy?"}.'],
+      [{ content: 'q', route: 'fast' }, 'route: Invalid option: expected one of "classic"|"agentic"|"auto".'],
+    ];
+    for (const [body, message] of cases) {
+      const response = await post(app, '/v1/conversations/c-1/messages', body);
+      expect([response.status, await response.json()]).toEqual([400, { error: { code: 'invalid-request', message } }]);
+    }
+  });
+
+  it('a conversation may narrow the server\'s filter to a version, never widen it', async () => {
+    const app = appWith(store);
+    const created = await post(app, '/v1/conversations', { version: '3.x' });
+    expect(created.status).toBe(201);
+    expect(store.get('c-1', { groups: ['staff'] })?.filter).toEqual({ version: '3.x' });
+    const fixed = new Hono<ServerEnv>();
+    fixed.route('/', conversationsApp({ ...deps, filter: { version: '2.x' } }, store));
+    const refused = await fixed.request('/v1/conversations', { method: 'POST', body: JSON.stringify({ version: '3.x' }) });
+    expect([refused.status, await refused.json()]).toEqual([
+      400,
+      { error: { code: 'invalid-request', message: 'version "3.x" is outside this server\'s version 2.x: leave version out, or pass "2.x".' } },
+    ]);
+  });
+});

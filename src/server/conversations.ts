@@ -1,0 +1,111 @@
+// The conversation routes of `atlas serve`: a Hono sub-app the server mounts (app.route('/', conversationsApp(deps, store))).
+import { Hono, type Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { z } from 'zod';
+import { ROUTES } from '../agent/route.ts';
+import { askInConversation } from '../conversations/ask.ts';
+import type { ConversationStore } from '../conversations/store.ts';
+import { AtlasError } from '../errors.ts';
+import type { ServerDeps, ServerEnv } from './types.ts';
+
+const createBody = z.strictObject({
+  version: z.string().trim().min(1).optional(),
+});
+const messageBody = z.strictObject({
+  content: z.string().trim().min(1, 'content must be a non-empty question'),
+  route: z.enum(ROUTES as [string, ...string[]]).optional(),
+});
+
+/**
+ * The conversation routes, reading the principal the auth middleware set (`c.get('principal')`):
+ *
+ * - `POST /v1/conversations` `{ version? }` -> `201 { id }`: a new conversation of this principal,
+ *   searching with the server's filter (narrowed to `version` when given).
+ * - `POST /v1/conversations/:id/messages` `{ content, route? }` -> the AgentRun JSON of the turn
+ *   plus `conversationId` and `turn`: the run sees the earlier turns and the conversation's
+ *   search memory (docs/conversations.md).
+ * - `GET /v1/conversations/:id` -> `{ id, createdAt, filter, turns }`.
+ *
+ * An unknown id and another principal's conversation are the same `404`; a bad body is `400`;
+ * errors are `{ error: { code, message } }`, never a stack.
+ *
+ * @example
+ * app.route('/', conversationsApp(deps, openConversationStore({ path: stateDbPath(dbPath) })));
+ * await app.request('/v1/conversations', { method: 'POST' }); // 201 { id: '…' }
+ */
+export function conversationsApp(deps: ServerDeps, store: ConversationStore): Hono<ServerEnv> {
+  const app = new Hono<ServerEnv>();
+
+  app.post('/v1/conversations', async (c) => {
+    const body = await readBody(c, createBody);
+    if (!body.ok) return body.response;
+    const fixed = deps.filter?.version;
+    const version = body.value.version;
+    if (fixed !== undefined && version !== undefined && version !== fixed) {
+      return fail(c, 400, 'invalid-request', `version "${version}" is outside this server's version ${fixed}: leave version out, or pass "${fixed}".`);
+    }
+    const filter = { ...deps.filter, ...(version === undefined ? {} : { version }) };
+    const conversation = store.create({ principal: c.get('principal'), filter });
+    return c.json({ id: conversation.id }, 201);
+  });
+
+  app.post('/v1/conversations/:id/messages', async (c) => {
+    const body = await readBody(c, messageBody);
+    if (!body.ok) return body.response;
+    const id = c.req.param('id');
+    try {
+      const reply = await askInConversation(store, id, body.value.content, c.get('principal'), {
+        model: deps.model,
+        index: deps.index,
+        price: deps.price,
+        now: deps.now,
+        route: (body.value.route ?? 'agentic') as (typeof ROUTES)[number],
+        ...(deps.maxSearches === undefined ? {} : { maxSearches: deps.maxSearches }),
+        ...deps.limits,
+        ...(deps.policy ? { policy: deps.policy, policyStrict: deps.policyStrict === true } : {}),
+        abortSignal: c.req.raw.signal,
+      });
+      if (!reply) return notFound(c, id);
+      return c.json({ conversationId: id, turn: reply.turn.turn, ...reply.run });
+    } catch (error) {
+      if (error instanceof AtlasError && error.code === 'usage') return fail(c, 400, 'invalid-request', error.message);
+      return fail(c, 500, 'internal', 'the turn failed inside Atlas; the conversation is unchanged. Try again, or report it with the server log.');
+    }
+  });
+
+  app.get('/v1/conversations/:id', (c) => {
+    const id = c.req.param('id');
+    const conversation = store.get(id, c.get('principal'));
+    if (!conversation) return notFound(c, id);
+    const { groups: _groups, ...shown } = conversation;
+    return c.json(shown);
+  });
+
+  return app;
+}
+
+function notFound(c: Context<ServerEnv>, id: string): Response {
+  return fail(c, 404, 'not-found', `no conversation "${id}": create one with POST /v1/conversations and use the id it returns.`);
+}
+
+function fail(c: Context<ServerEnv>, status: ContentfulStatusCode, code: string, message: string): Response {
+  return c.json({ error: { code, message } }, status);
+}
+
+/** The JSON body checked against `schema`; an empty body is `{}`; anything else bad is a 400 naming the field. */
+async function readBody<T>(c: Context<ServerEnv>, schema: z.ZodType<T>): Promise<{ ok: true; value: T } | { ok: false; response: Response }> {
+  const text = await c.req.text();
+  let raw: unknown = {};
+  if (text.trim() !== '') {
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      return { ok: false, response: fail(c, 400, 'invalid-request', 'the request body is not JSON: send e.g. {"content": "How do I deploy?"}.') };
+    }
+  }
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issue = parsed.error.issues[0];
+  const field = issue?.path.join('.') || 'body';
+  return { ok: false, response: fail(c, 400, 'invalid-request', `${field}: ${issue?.message ?? 'invalid'}.`) };
+}
