@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '../agent/offline/index.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
+import { openConversationStore } from '../conversations/store.ts';
 import { createApp, type AppOptions } from './app.ts';
+import { conversationsApp } from './conversations.ts';
 import { listenOnLoopback, type ListeningApp } from './test-listen.ts';
 import type { ServerDeps } from './types.ts';
 
@@ -146,6 +148,32 @@ describe('the web page in headless Chromium', () => {
     } finally {
       await page.close();
       await server.close();
+    }
+  });
+
+  it.skipIf(!installed)(reason('continues a conversation through the conversations API: a follow-up that names nothing is answered from the earlier turn'), async () => {
+    const store = openConversationStore({ path: ':memory:' });
+    const deps: ServerDeps = { index, model: createOfflineModel(), modelSpec: 'offline', price: null, now: () => 0 };
+    const server = await listenOnLoopback(createApp(deps, { routes: [conversationsApp(deps, store)] }));
+    const { page, foreign, problems } = await openPage(server.url);
+    try {
+      await page.goto(`${server.url}/`);
+      await expect.poll(() => page.locator('#version option').allInnerTexts()).toEqual(['Every version', '2.x', '3.x']);
+      for (const [position, question] of ['How do I enqueue a job in Orbit 3.x?', 'and how do I cancel it?'].entries()) {
+        await page.locator('#question').fill(question);
+        await page.locator('#question').press('Enter');
+        await expect.poll(() => page.locator('.turn').nth(position).locator('.answer-section').isVisible(), { timeout: 20_000 }).toBe(true);
+      }
+      expect(await page.locator('#conversation-mode').innerText()).toBe('Follow-up questions remember this conversation.');
+      const followUp = page.locator('.turn').nth(1);
+      expect(await followUp.locator('.trace li.search').first().innerText()).toMatch(/^Searched “and how do I cancel it\? Orbit enqueue job” in 3\.x: /);
+      expect(await followUp.locator('li.citation summary').first().innerText()).toBe('[1] Client API › Looking up and cancelling jobs api-client.md:114-115 verified');
+      expect(foreign).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+      await server.close();
+      store.close();
     }
   });
 

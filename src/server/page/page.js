@@ -316,13 +316,17 @@ function announce(message) {
 
 // ---------------------------------------------------------------- asking
 
-/** Asks through the conversations API; false when the server has none (the caller streams instead). */
+/**
+ * Asks through the conversations API; false when the server has none, or when a label is chosen
+ * (a conversation is created with a version only), and the caller streams the question instead.
+ */
 async function askInConversation(question, filters, turn, signal) {
-  if (state.conversations === false) return false;
-  const filterKey = JSON.stringify(filters);
+  if (state.conversations === false || filters.labels !== undefined) return false;
+  const body = filters.version ? { version: filters.version } : {};
+  const filterKey = JSON.stringify(body);
   if (state.conversationId === undefined || state.conversationFilter !== filterKey) {
     try {
-      const created = await (await send('/v1/conversations', { body: filters, signal })).json();
+      const created = await (await send('/v1/conversations', { body, signal })).json();
       state.conversations = true;
       state.conversationId = created.id;
       state.conversationFilter = filterKey;
