@@ -2,7 +2,6 @@
 // GET /v1/models, so the official `openai` client or a chat UI can use Atlas as a model.
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import type { ConversationTurn } from '../agent/history.ts';
 import { routedAsk, type RoutedAskOptions } from '../agent/route.ts';
 import type { RunEvent } from '../agent/events.ts';
 import type { AgentRun } from '../agent/run-types.ts';
@@ -22,14 +21,14 @@ export interface OpenAiAppOptions {
 }
 
 /**
- * The OpenAI-compatible routes as a Hono sub-app, mounted by the server app beside the others
- * (`createApp(deps, { routes: [createOpenAiApp(deps)] })`, behind its auth and limits). A chat
+ * The OpenAI-compatible routes as a Hono sub-app; `createApp` mounts it beside the other routes,
+ * behind the same auth and limits. A chat
  * completion is the ask of POST /v1/ask (`prepareAsk`: the server's filter narrowed by the
  * `atlas` extension, the token's principal, the server's route and budgets) with the earlier
  * messages as `history`. Errors have OpenAI's shape `{ error: { message, type, code, param } }`.
  *
  * @example
- * const app = createApp(deps, { routes: [createOpenAiApp(deps)] });
+ * const app = new Hono<ServerEnv>().route('/', createOpenAiApp(deps)); // createApp(deps) already has it
  * const client = new OpenAI({ baseURL: 'http://127.0.0.1:8787/v1', apiKey: process.env.ATLAS_TOKEN ?? 'none' });
  * const completion = await client.chat.completions.create({ model: 'atlas', messages: [{ role: 'user', content: 'What is ORB-1202?' }] });
  */
@@ -61,7 +60,7 @@ export function createOpenAiApp(deps: ServerDeps, options: OpenAiAppOptions = {}
     }
     const identity: CompletionIdentity = { id: `chatcmpl-${createId()}`, created: Math.floor(wallClock() / 1000) };
     const ask: Ask = (onEvent, abortSignal) => {
-      const runOptions: RoutedAskOptions & { history?: ConversationTurn[] } = {
+      const runOptions: RoutedAskOptions = {
         ...prepared.options,
         abortSignal,
         ...(onEvent ? { onEvent } : {}),

@@ -11,7 +11,9 @@ describe('createPageApp', () => {
     const cases = [
       ['/', 'text/html; charset=utf-8', '<script type="module" src="/page.js"></script>'],
       ['/page.css', 'text/css; charset=utf-8', ':focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }'],
-      ['/page.js', 'text/javascript; charset=utf-8', "const TOKEN_KEY = 'atlas-token';"],
+      ['/page.js', 'text/javascript; charset=utf-8', "import { HttpError, send, sseEvents, TOKEN_KEY } from './api.js';"],
+      ['/api.js', 'text/javascript; charset=utf-8', "export const TOKEN_KEY = 'atlas-token';"],
+      ['/render.js', 'text/javascript; charset=utf-8', 'export function showAnswer(turn, answer) {'],
     ] as const;
     for (const [path, type, excerpt] of cases) {
       const response = await app.request(path);
@@ -32,8 +34,10 @@ describe('createPageApp', () => {
     expect(scripts).toEqual(['<script type="module" src="/page.js">']);
     expect(html).not.toMatch(/<style|style="|\son[a-z]+="|javascript:|https?:\/\//);
     expect(html.match(/<link [^>]*>/g)).toEqual(['<link rel="icon" href="data:,">', '<link rel="stylesheet" href="/page.css">']);
-    const script = await (await app.request('/page.js')).text();
-    expect(script).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|eval\(|new Function|https?:\/\//);
+    for (const path of ['/page.js', '/api.js', '/render.js']) {
+      const script = await (await app.request(path)).text();
+      expect(script).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function|https?:\/\//);
+    }
     expect(PAGE_CSP).not.toContain('unsafe');
   });
 

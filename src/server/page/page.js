@@ -2,7 +2,8 @@
 // with citations that expand to their quoted passage. Vanilla JavaScript, no framework, no
 // network beyond this server; every text from the server is set with textContent (never HTML).
 
-const TOKEN_KEY = 'atlas-token';
+import { HttpError, send, sseEvents, TOKEN_KEY } from './api.js';
+import { createTurn, showAnswer, showError, showEvent, showRun, showTrace, traceItem } from './render.js';
 
 const $ = (id) => {
   const element = document.getElementById(id);
@@ -40,73 +41,6 @@ const state = {
   conversationFilter: '',
   controller: undefined,
 };
-
-class HttpError extends Error {
-  constructor(status, code, message) {
-    super(message);
-    this.status = status;
-    this.code = code;
-  }
-}
-
-// ---------------------------------------------------------------- HTTP
-
-function requestHeaders(json) {
-  const headers = {};
-  if (json) headers['content-type'] = 'application/json';
-  const token = localStorage.getItem(TOKEN_KEY);
-  if (token) headers.authorization = `Bearer ${token}`;
-  return headers;
-}
-
-async function errorOf(response) {
-  try {
-    const body = await response.json();
-    const message = body?.error?.message ?? `The server answered ${response.status}.`;
-    return new HttpError(response.status, body?.error?.code, message);
-  } catch {
-    return new HttpError(response.status, undefined, `The server answered ${response.status} ${response.statusText}.`);
-  }
-}
-
-async function send(path, { body, signal } = {}) {
-  const init = body === undefined ? { headers: requestHeaders(false), signal } : { method: 'POST', headers: requestHeaders(true), body: JSON.stringify(body), signal };
-  const response = await fetch(path, init);
-  if (!response.ok) throw await errorOf(response);
-  return response;
-}
-
-/** Server-sent events of a fetch response, as { event, data } (data is the joined data lines). */
-async function* sseEvents(response) {
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += value.replace(/\r\n/g, '\n');
-    let cut;
-    while ((cut = buffer.indexOf('\n\n')) !== -1) {
-      const event = parseSseBlock(buffer.slice(0, cut));
-      buffer = buffer.slice(cut + 2);
-      if (event) yield event;
-    }
-  }
-}
-
-function parseSseBlock(block) {
-  let event = 'message';
-  const data = [];
-  for (const line of block.split('\n')) {
-    if (line === '' || line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? '' : line.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'event') event = value;
-    if (field === 'data') data.push(value);
-  }
-  return data.length === 0 ? undefined : { event, data: data.join('\n') };
-}
 
 // ---------------------------------------------------------------- token and facets
 
@@ -169,149 +103,24 @@ function currentFilters() {
   return filters;
 }
 
-// ---------------------------------------------------------------- one turn on the page
-
-function addTurn(question) {
-  const node = elements.template.content.firstElementChild.cloneNode(true);
-  node.querySelector('.question').textContent = question;
-  elements.turns.append(node);
-  elements.empty.hidden = true;
-  return {
-    node,
-    trace: node.querySelector('.trace'),
-    pendingSearch: undefined,
-    searches: 0,
-    reads: 0,
-  };
-}
-
-function traceItem(turn, className) {
-  const item = document.createElement('li');
-  if (className) item.className = className;
-  turn.trace.append(item);
-  return item;
-}
-
-function code(text) {
-  const element = document.createElement('code');
-  element.textContent = text;
-  return element;
-}
-
-function searchWords(query, version, page) {
-  const where = version ? ` in ${version}` : '';
-  return `“${query}”${where}${page && page > 1 ? ` (page ${page})` : ''}`;
-}
-
-function showEvent(turn, event) {
-  if (event.type === 'run-start') {
-    traceItem(turn, 'run-start').textContent = 'Started.';
-  } else if (event.type === 'search-start') {
-    const item = traceItem(turn, 'search pending');
-    item.textContent = `Searching ${searchWords(event.query, event.version, event.page)}`;
-    turn.pendingSearch = item;
-  } else if (event.type === 'search-end') {
-    showSearch(turn, event.step);
-  } else if (event.type === 'read') {
-    showRead(turn, event.read);
-  } else if (event.type === 'run-end') {
-    traceItem(turn, 'run-end').textContent = `Finished (stop: ${event.stopReason}).`;
-  }
-}
-
-function showSearch(turn, step) {
-  const item = turn.pendingSearch ?? traceItem(turn, 'search');
-  turn.pendingSearch = undefined;
-  turn.searches += 1;
-  item.className = 'search';
-  const passages = step.chunkIds.length;
-  item.replaceChildren(`Searched ${searchWords(step.query, step.filter?.version, step.page)}: ${passages} passage${passages === 1 ? '' : 's'}, `);
-  if (step.newDocIds.length === 0) item.append('no new documents');
-  else {
-    item.append(`new document${step.newDocIds.length === 1 ? '' : 's'}: `);
-    step.newDocIds.forEach((docId, position) => {
-      if (position > 0) item.append(', ');
-      item.append(code(docId));
-    });
-  }
-  if (step.note) item.append(` (${step.note.replace(/-/g, ' ')})`);
-  item.append('.');
-}
-
-function showRead(turn, read) {
-  turn.reads += 1;
-  const item = traceItem(turn, 'read');
-  item.append(read.tool === 'read_neighbors' ? 'Read the sections around ' : 'Read ', code(read.chunkId));
-  if (read.offset) item.append(` from character ${read.offset}`);
-  item.append(read.found ? '.' : ' (not found).');
-}
-
-/** The trace of a run that did not stream (a conversation turn): its searches and reads, in order. */
-function showTrace(turn, trace) {
-  for (const step of trace.steps ?? []) showSearch(turn, step);
-  for (const read of trace.reads ?? []) showRead(turn, read);
-  traceItem(turn, 'run-end').textContent = `Finished (stop: ${trace.stopReason}).`;
-}
-
-function showAnswer(turn, answer) {
-  const section = turn.node.querySelector('.answer-section');
-  section.hidden = false;
-  section.classList.toggle('abstained', answer.abstained);
-  section.querySelector('.answer-heading').textContent = answer.abstained ? 'Abstained: the docs do not say' : 'Answer';
-  section.querySelector('.answer').textContent = answer.text;
-  const list = section.querySelector('.citations');
-  list.replaceChildren(...answer.citations.map((citation, position) => citationItem(citation, position + 1)));
-  section.querySelector('.citations-heading').hidden = answer.citations.length === 0;
-}
-
-function citationItem(citation, number) {
-  const item = document.createElement('li');
-  item.className = 'citation';
-  const details = document.createElement('details');
-  const summary = document.createElement('summary');
-  const verified = document.createElement('span');
-  verified.className = 'verified';
-  verified.textContent = 'verified';
-  summary.append(`[${number}] ${citation.headingPath.join(' › ')} `, code(`${citation.sourcePath}:${citation.startLine}-${citation.endLine}`), ' ', verified);
-  const quote = document.createElement('blockquote');
-  quote.textContent = citation.quote;
-  const where = document.createElement('p');
-  where.className = 'muted';
-  where.append('Quoted from ', code(citation.chunkId), ` (${citation.sourcePath}, lines ${citation.startLine}-${citation.endLine}).`);
-  details.append(summary, quote, where);
-  item.append(details);
-  return item;
-}
-
-function showRun(turn, run) {
-  if (turn.node.querySelector('.answer-section').hidden) showAnswer(turn, run.answer);
-  const notes = [...(run.notes ?? [])];
-  if (run.answer.abstained && run.trace.abstainReason) notes.unshift(`Why: ${run.trace.abstainReason}`);
-  const dropped = run.trace.droppedCitations?.length ?? 0;
-  if (dropped > 0) notes.push(`${dropped} citation${dropped === 1 ? ' was' : 's were'} dropped: not found in the passages read.`);
-  turn.node.querySelector('.run-notes').textContent = notes.join(' ');
-  const parts = [
-    run.route ? `route ${run.route}` : undefined,
-    `${run.trace.steps.length} search${run.trace.steps.length === 1 ? '' : 'es'}`,
-    `${run.trace.reads.length} read${run.trace.reads.length === 1 ? '' : 's'}`,
-    `stop ${run.trace.stopReason}`,
-    `${Math.round(run.latencyMs)} ms`,
-  ];
-  turn.node.querySelector('.run-summary').textContent = parts.filter(Boolean).join(' · ');
-  const cited = run.answer.citations.length;
-  announce(run.answer.abstained ? 'Atlas abstained: the docs do not say.' : `Answer ready with ${cited} verified citation${cited === 1 ? '' : 's'}.`);
-}
-
-function showError(turn, message) {
-  const error = turn.node.querySelector('.error');
-  error.hidden = false;
-  error.textContent = message;
-  if (turn.pendingSearch) turn.pendingSearch.classList.remove('pending');
-  announce(message);
-}
-
 function announce(message) {
   elements.status.textContent = message;
+}
+
+function addTurn(question) {
+  const turn = createTurn(elements.template, question);
+  elements.turns.append(turn.node);
+  elements.empty.hidden = true;
+  return turn;
+}
+
+function finishTurn(turn, run) {
+  announce(showRun(turn, run));
+}
+
+function failTurn(turn, message) {
+  showError(turn, message);
+  announce(message);
 }
 
 // ---------------------------------------------------------------- asking
@@ -345,7 +154,7 @@ async function askInConversation(question, filters, turn, signal) {
   turn.trace.replaceChildren();
   showTrace(turn, run.trace);
   showAnswer(turn, run.answer);
-  showRun(turn, run);
+  finishTurn(turn, run);
   return true;
 }
 
@@ -355,7 +164,7 @@ async function askStreaming(question, filters, turn, signal) {
   for await (const { event, data } of sseEvents(response)) {
     const payload = JSON.parse(data);
     if (event === 'answer') showAnswer(turn, payload.answer);
-    else if (event === 'run') showRun(turn, payload);
+    else if (event === 'run') finishTurn(turn, payload);
     else if (event === 'error') throw new HttpError(0, payload.error?.code, payload.error?.message ?? 'The run failed.');
     else showEvent(turn, payload);
   }
@@ -372,10 +181,10 @@ async function ask(question) {
     const answered = await askInConversation(question, filters, turn, controller.signal);
     if (!answered) await askStreaming(question, filters, turn, controller.signal);
   } catch (error) {
-    if (controller.signal.aborted) showError(turn, 'Stopped.');
+    if (controller.signal.aborted) failTurn(turn, 'Stopped.');
     else {
       if (error instanceof HttpError && error.status === 401) showTokenPanel(`${error.message} Enter the token, then ask again.`);
-      showError(turn, error instanceof Error ? error.message : String(error));
+      failTurn(turn, error instanceof Error ? error.message : String(error));
     }
   } finally {
     state.controller = undefined;
