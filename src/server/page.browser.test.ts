@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '../agent/offline/index.ts';
@@ -22,17 +23,30 @@ const ARTIFACTS = path.join(process.cwd(), 'test-artifacts');
 
 const installed = existsSync(CHROMIUM);
 
-/** Each mutation batch of the page: how many searches the trace shows and whether the answer is shown yet. */
-interface Frame {
-  searches: number;
-  answered: boolean;
-}
-
 let index: IndexBackend;
 let browser: Browser | undefined;
 
-async function serveOrbit(options: AppOptions = {}): Promise<ListeningApp> {
-  const deps: ServerDeps = { index, model: createOfflineModel(), modelSpec: 'offline', price: null, now: () => 0 };
+/** The offline planner with its second call held until `release()`: the run has searched once and cannot have answered yet. */
+function createHeldModel(): { model: LanguageModelV3; release: () => void } {
+  const offline = createOfflineModel() as LanguageModelV3;
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let calls = 0;
+  const model: LanguageModelV3 = {
+    ...offline,
+    async doGenerate(call: LanguageModelV3CallOptions) {
+      calls += 1;
+      if (calls === 2) await held;
+      return offline.doGenerate(call);
+    },
+  };
+  return { model, release: () => release() };
+}
+
+async function serveOrbit(options: AppOptions = {}, model: LanguageModelV3 = createOfflineModel() as LanguageModelV3): Promise<ListeningApp> {
+  const deps: ServerDeps = { index, model, modelSpec: 'offline', price: null, now: () => 0 };
   return listenOnLoopback(createApp(deps, options));
 }
 
@@ -79,7 +93,8 @@ describe('the web page in headless Chromium', () => {
   const reason = (title: string) => (installed ? title : `${title}: skipped, chromium not installed at ${CHROMIUM} (apt-get install chromium; .ci/run installs it)`);
 
   it.skipIf(!installed)(reason('streams the trace of the README question, then the answer with a verified citation that expands to its quote'), async () => {
-    const server = await serveOrbit();
+    const held = createHeldModel();
+    const server = await serveOrbit({}, held.model);
     const { page, foreign, problems } = await openPage(server.url);
     try {
       await page.goto(`${server.url}/`);
@@ -87,23 +102,19 @@ describe('the web page in headless Chromium', () => {
       await expect.poll(() => page.locator('#index-status').innerText()).toMatch(/^46 documents, \d+ passages indexed\./);
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('question');
 
-      // Record, per DOM mutation batch, what the turn shows: a streamed trace has searches before the answer.
-      await page.evaluate(() => {
-        const frames: Frame[] = [];
-        (window as unknown as { frames_: Frame[] }).frames_ = frames;
-        new MutationObserver(() => {
-          const section = document.querySelector('.answer-section');
-          frames.push({ searches: document.querySelectorAll('.trace li.search').length, answered: section !== null && !section.hasAttribute('hidden') });
-        }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
-      });
       await page.locator('#question').fill(QUESTION);
       await page.locator('#question').press('Enter');
 
+      // The model's second call is held: the first search reached the page while the run still works.
       const answer = page.locator('.turn .answer-section');
+      await expect.poll(() => page.locator('.trace li.search').count(), { timeout: 20_000 }).toBe(1);
+      expect(await answer.isVisible()).toBe(false);
+      expect(await page.locator('#ask-button').isDisabled()).toBe(true);
+      expect(await page.locator('.turns').getAttribute('aria-busy')).toBe('true');
+      held.release();
+
       await expect.poll(() => answer.isVisible(), { timeout: 20_000 }).toBe(true);
       await expect.poll(() => page.locator('.run-summary').innerText()).toBe('route agentic · 3 searches · 15 reads · stop model-done · 0 ms');
-      const frames = await page.evaluate(() => (window as unknown as { frames_: Frame[] }).frames_);
-      expect(frames.some((frame) => frame.searches >= 1 && !frame.answered)).toBe(true);
 
       expect(await page.locator('.turn .question').innerText()).toBe(QUESTION);
       expect(await page.locator('#conversation-mode').innerText()).toBe('Each question is answered on its own (this server keeps no conversations).');
