@@ -105,6 +105,24 @@ describe('the official openai client against the app on loopback', () => {
     expect(chunks.every((chunk) => chunk.id === 'chatcmpl-test-1' && chunk.object === 'chat.completion.chunk' && chunk.model === 'atlas')).toBe(true);
   });
 
+  it('sends each search of a streamed run as it happens, not all at the end (offline model, synchronous index)', async () => {
+    const response = await fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'atlas', messages: [{ role: 'user', content: QUESTION }], stream: true }),
+    });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const reads: string[] = [];
+    for (let read = await reader.read(); !read.done; read = await reader.read()) reads.push(read.value);
+    const searchEnds = reads.map((text) => (text.match(/"type":"search-end"/g) ?? []).length);
+    expect(searchEnds.reduce((sum, count) => sum + count, 0)).toBe(3);
+    // The first search's events arrived in a read before the one that carries the answer's content.
+    const firstSearch = searchEnds.findIndex((count) => count > 0);
+    const firstContent = reads.findIndex((text) => text.includes('"delta":{"content":"A step'));
+    expect(firstSearch).toBeGreaterThanOrEqual(0);
+    expect(firstSearch).toBeLessThan(firstContent);
+  });
+
   it('passes the earlier messages as history: a follow-up that names nothing searches with the earlier question', async () => {
     const first = 'How do I enqueue a job in Orbit 3.x?';
     const reply = await client.chat.completions.create({ model: 'atlas', messages: [{ role: 'user', content: first }] });
