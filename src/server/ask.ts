@@ -10,6 +10,7 @@ import { releaseLineNotes } from '../cli/release-lines.ts';
 import { errorBody, errorReply, readJsonBody } from './http.ts';
 import { narrowFilter, requestedFilterFields } from './request-filter.ts';
 import type { ServerDeps, ServerEnv } from './types.ts';
+import { yieldingIndex } from './yielding-index.ts';
 
 /** Search budget of an ask when neither the server nor the request names one (as `atlas ask`). */
 export const DEFAULT_MAX_SEARCHES = 6;
@@ -130,7 +131,7 @@ export function createAskRoutes(deps: ServerDeps): Hono<ServerEnv> {
         writes = writes.then(() => stream.writeSSE({ event: event.type, data: JSON.stringify(event) }));
       };
       try {
-        const run = await routedAsk(prepared.question, { ...prepared.options, onEvent, abortSignal: aborter.signal });
+        const run = await routedAsk(prepared.question, { ...prepared.options, index: yieldingIndex(prepared.options.index), onEvent, abortSignal: aborter.signal });
         await writes;
         await stream.writeSSE({ event: 'run', data: JSON.stringify(runJson(run, deps.modelSpec, prepared.notes)) });
       } catch (error) {
