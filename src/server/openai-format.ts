@@ -95,7 +95,12 @@ export function chunkOf(
   };
 }
 
-/** The usage-only chunk sent before `[DONE]` when the request asked `stream_options.include_usage`. */
+/**
+ * The usage-only chunk sent before `[DONE]` when the request asked `stream_options.include_usage`.
+ *
+ * @example
+ * usageChunkOf(identity, run.usage).usage; // { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } with the offline model
+ */
 export function usageChunkOf(identity: CompletionIdentity, usage: RunUsage) {
   return { id: identity.id, object: 'chat.completion.chunk' as const, created: identity.created, model: ATLAS_MODEL_ID, choices: [], usage: usageOf(usage) };
 }
@@ -121,7 +126,12 @@ export function contentDeltas(content: string): string[] {
   return deltas;
 }
 
-/** The `atlas` extension of a finished run. */
+/**
+ * The `atlas` extension of a finished run (docs/server-openai-and-page.md lists its fields).
+ *
+ * @example
+ * extensionOf(run, []).citations[0].chunkId; // 'api-results#3'
+ */
 export function extensionOf(run: AgentRun, notes: string[] = []): AtlasCompletionExtension {
   return {
     question: run.question,
