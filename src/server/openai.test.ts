@@ -1,3 +1,4 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { Hono } from 'hono';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -200,6 +201,44 @@ describe('a streamed completion the client abandons', () => {
     } finally {
       model.release();
       await gated.close();
+    }
+  });
+});
+
+describe('a run whose model fails', () => {
+  const failing = (): LanguageModelV3 => ({
+    ...(createOfflineModel() as LanguageModelV3),
+    doGenerate: async () => {
+      throw new Error('connection refused by the model server');
+    },
+  });
+
+  it('answers a 502 in OpenAI error shape, and a streamed one ends with the error event the client raises', async () => {
+    const broken = await listenOnLoopback(appOf(deps({ model: failing() })));
+    try {
+      const brokenClient = new OpenAI({ baseURL: `${broken.url}/v1`, apiKey: 'unused', maxRetries: 0 });
+      const messages = [{ role: 'user' as const, content: 'What is ORB-1202?' }];
+      const error = await brokenClient.chat.completions.create({ model: 'atlas', messages }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(OpenAI.InternalServerError);
+      const apiError = error as InstanceType<typeof OpenAI.InternalServerError>;
+      expect(apiError.status).toBe(502);
+      expect(apiError.error).toEqual({
+        message: 'Atlas: the run ended without an answer (stop: error): model call failed: connection refused by the model server. Ask again; if it persists, check the server\'s model and its limits.',
+        type: 'server_error',
+        code: 'model_call_failed',
+        param: null,
+      });
+
+      const stream = await brokenClient.chat.completions.create({ model: 'atlas', messages, stream: true });
+      const seen: string[] = [];
+      const streamError = await (async () => {
+        for await (const chunk of stream) seen.push(chunk.choices[0]?.delta.role ?? (chunk as { atlas?: { event?: { type: string } } }).atlas?.event?.type ?? 'content');
+      })().catch((caught: unknown) => caught);
+      expect(streamError).toBeInstanceOf(OpenAI.APIError);
+      expect((streamError as InstanceType<typeof OpenAI.APIError>).message).toBe(apiError.error && (apiError.error as { message: string }).message);
+      expect(seen).toEqual(['assistant', 'run-start', 'answer', 'run-end']);
+    } finally {
+      await broken.close();
     }
   });
 });
