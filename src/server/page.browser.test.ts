@@ -101,6 +101,11 @@ describe('the web page in headless Chromium', () => {
       await expect.poll(() => page.locator('#version option').allInnerTexts()).toEqual(['Every version', '2.x', '3.x']);
       await expect.poll(() => page.locator('#index-status').innerText()).toMatch(/^46 documents, \d+ passages indexed\./);
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('question');
+      // Every control is found by its role and label, as assistive technology finds it.
+      expect(await page.getByRole('textbox', { name: 'Your question' }).count()).toBe(1);
+      expect(await page.getByRole('combobox', { name: 'Version' }).count()).toBe(1);
+      expect(await page.getByRole('button', { name: 'Ask' }).count()).toBe(1);
+      expect(await page.getByRole('button', { name: 'Stop' }).isDisabled()).toBe(true);
 
       await page.locator('#question').fill(QUESTION);
       await page.locator('#question').press('Enter');
@@ -133,6 +138,7 @@ describe('the web page in headless Chromium', () => {
       const quote = first.locator('blockquote');
       expect(await quote.isVisible()).toBe(false);
       await first.locator('summary').focus();
+      expect(await first.locator('summary').evaluate((element) => getComputedStyle(element).outlineStyle + ' ' + getComputedStyle(element).outlineWidth)).toBe('solid 3px');
       await page.keyboard.press('Enter');
       await expect.poll(() => quote.isVisible()).toBe(true);
       expect(await quote.innerText()).toMatch(/^A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work\./);
