@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordingIO } from '../eval/test-cli.ts';
-import { parseSse } from '../server/test-server.ts';
+import { createGatedModel, parseSse } from '../server/test-server.ts';
 import { ORBIT_DOCS } from '../testing/orbit-index.ts';
+import { Command } from 'commander';
 import { runCli } from './main.ts';
+import { registerServeCommand } from './serve-command.ts';
 
 const repoRoot = path.join(import.meta.dirname, '..', '..');
 const TOKEN = 'serve-test-token-0123456789';
@@ -51,6 +53,56 @@ describe('atlas serve: usage errors before listening', () => {
     expect(await runCli(['serve', '--db', db, '--port', String(port)], io)).toBe(2);
     expect(io.err.join('')).toContain(`Atlas: cannot listen on 127.0.0.1:${port}: port ${port} is in use. Pass another --port (0 picks a free one) or --host.\n`);
     await new Promise((resolve) => taken.close(resolve));
+  });
+});
+
+describe('atlas serve in process (stop injected)', () => {
+  it('listens with the server filter and limits of its flags, then closes the server and the index', async () => {
+    const io = { ...recordingIO({ cwd: dir }), env: { ATLAS_GROUPS: 'admins' } };
+    let seen: { health: unknown; search: { hits: Array<{ appliesTo: string }>; notes: string[] } } | undefined;
+    let url = '';
+    const program = new Command('atlas').exitOverride();
+    registerServeCommand(program, io, {
+      stopRequested: async () => {
+        url = /listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(io.err.join(''))![1]!;
+        const health = await (await fetch(`${url}/healthz`)).json();
+        const search = await (await fetch(`${url}/v1/search?q=lease&k=8&version=2.x`)).json();
+        seen = { health, search };
+        return 'test stop';
+      },
+    });
+    await program.parseAsync(['serve', '--port', '0', '--db', db, '--version', '3.x', '--model', 'offline'], { from: 'user' });
+    expect(seen!.health).toMatchObject({ ok: true, docs: 46, chunks: 359 });
+    expect(new Set(seen!.search.hits.map((hit) => hit.appliesTo))).toEqual(new Set(['all']));
+    expect(seen!.search.notes).toEqual(['version "2.x" is outside the server\'s release line "3.x"; only pages for all versions match.']);
+    expect(io.err.join('')).toBe(
+      `atlas: note: ATLAS_GROUPS is ignored by serve: the groups of a request come from its token (map tokens to groups with --auth FILE).\natlas serve: no auth, model offline\nlistening on ${url}\natlas serve: test stop: stopping\natlas serve: stopped\n`,
+    );
+    await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+  });
+});
+
+describe('atlas serve stopping with a stream in flight', () => {
+  it('waits the grace, drops the connection (the run\'s model call is aborted), then closes', async () => {
+    const io = recordingIO({ cwd: dir });
+    const model = createGatedModel();
+    let reading: Promise<string> | undefined;
+    const program = new Command('atlas').exitOverride();
+    registerServeCommand(program, io, {
+      resolveModel: () => ({ model, spec: 'gated', price: null }),
+      shutdownGraceMs: 50,
+      stopRequested: async () => {
+        const url = /listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(io.err.join(''))![1]!;
+        const response = await fetch(`${url}/v1/ask/stream`, { method: 'POST', body: JSON.stringify({ question: 'What does ORB-1202 mean?' }) });
+        reading = response.text().catch((error: Error) => `stream cut: ${error.message}`);
+        await model.started(1);
+        return 'test stop';
+      },
+    });
+    await program.parseAsync(['serve', '--port', '0', '--db', db], { from: 'user' });
+    expect(model.signals[0]!.aborted).toBe(true);
+    expect(await reading).toMatch(/^stream cut: /);
+    expect(io.err.join('')).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\natlas serve: test stop: stopping\natlas serve: stopped\n$/);
   });
 });
 

@@ -8,11 +8,11 @@ import { ROUTES, type Route } from '../agent/route.ts';
 import { AtlasError } from '../errors.ts';
 import { createApp } from '../server/app.ts';
 import { parseAuthFile, singleTokenAuth, type AuthConfig } from '../server/auth.ts';
-import { DEFAULT_SERVER_LIMITS } from '../server/limits.ts';
+import { createConcurrencyLimiter, DEFAULT_SERVER_LIMITS, type ConcurrencyLimiter } from '../server/limits.ts';
 import { cliFilter, labelOption } from './access-options.ts';
 import type { CliIO } from './io.ts';
 import { MODEL_SPEC_HELP } from './ask-command.ts';
-import { cliModel } from './model-option.ts';
+import { cliModel, type CliModel } from './model-option.ts';
 import { nonEmpty } from './option-values.ts';
 import { commandPolicy } from './policy-option.ts';
 import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
@@ -48,14 +48,18 @@ export const SHUTDOWN_GRACE_MS = 5_000;
 export interface ServeCommandDeps {
   /** Resolves with a name (`SIGTERM`) when the server should stop (default: the first SIGINT or SIGTERM of the process). */
   stopRequested?: () => Promise<string>;
+  /** How long requests in flight may finish once stopping (default {@link SHUTDOWN_GRACE_MS}). */
+  shutdownGraceMs?: number;
+  /** Resolves `--model` (default: `cliModel`, as `atlas ask`). */
+  resolveModel?: (io: CliIO, spec: string | undefined) => CliModel;
 }
 
 /**
  * `atlas serve`: the JSON and streaming API of docs/server.md over the index at `--db`, on
  * `--host`:`--port` (`--port 0` picks a free port), with the ask options of `atlas ask` as the
  * defaults and bounds of every request. Prints `listening on http://HOST:PORT` on stderr; on
- * SIGINT or SIGTERM it stops accepting, lets requests in flight finish (up to 5 s), then closes
- * the index.
+ * SIGINT or SIGTERM it stops accepting, lets requests in flight finish (up to 5 s), closes the
+ * connections left (which aborts their runs), waits for those runs, then closes the index.
  */
 export function registerServeCommand(program: Command, io: CliIO, deps: ServeCommandDeps = {}): void {
   program
@@ -93,8 +97,9 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
       if (io.env.ATLAS_GROUPS?.trim()) io.stderr('atlas: note: ATLAS_GROUPS is ignored by serve: the groups of a request come from its token (map tokens to groups with --auth FILE).\n');
       const auth = serverAuth(io, options.auth);
       await requireIndex(io, options.db);
-      const { model, spec, price } = cliModel(io, options.model);
+      const { model, spec, price } = (deps.resolveModel ?? cliModel)(io, options.model);
       const index = openIndex(io, options.db);
+      const limiter = createConcurrencyLimiter({ maxConcurrent: options.maxConcurrent, maxConcurrentPerClient: options.maxConcurrentPerClient }, io.now);
       let server: Server | undefined;
       try {
         for (const note of await releaseLineNotes(index, options.version)) io.stderr(`atlas: note: ${note}\n`);
@@ -102,7 +107,8 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
           { index, model, modelSpec: spec, price, now: io.now, maxSearches: options.maxSearches, limits, route: options.route as Route, firstTurn: options.firstTurn, log: (line) => io.stderr(`${line}\n`), ...(filter ? { filter } : {}), ...policy },
           {
             ...(auth ? { auth } : {}),
-            limits: { maxConcurrent: options.maxConcurrent, maxConcurrentPerClient: options.maxConcurrentPerClient, maxBodyBytes: options.maxBody },
+            limits: { maxBodyBytes: options.maxBody },
+            limiter,
             ...(options.cors ? { corsOrigins: options.cors } : {}),
           },
         );
@@ -114,7 +120,7 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
         const signal = await (deps.stopRequested ?? processStopSignal)();
         io.stderr(`atlas serve: ${signal}: stopping\n`);
       } finally {
-        if (server) await close(server);
+        if (server) await close(server, limiter, deps.shutdownGraceMs ?? SHUTDOWN_GRACE_MS);
         await index.close();
       }
       io.stderr('atlas serve: stopped\n');
@@ -172,18 +178,24 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
   });
 }
 
-/** Stops accepting, waits for requests in flight (up to the grace), then drops what is left. */
-async function close(server: Server): Promise<void> {
+/**
+ * Stops accepting, waits for the requests in flight (up to the grace), then drops the connections
+ * left, which aborts their runs, and waits (up to the grace again) for those runs to end.
+ */
+async function close(server: Server, limiter: ConcurrencyLimiter, graceMs: number): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
-  let timer: NodeJS.Timeout | undefined;
-  const grace = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, SHUTDOWN_GRACE_MS);
-  });
-  await Promise.race([closed, grace]);
-  clearTimeout(timer);
+  await within(limiter.idle(), graceMs);
   server.closeAllConnections();
+  await within(limiter.idle(), graceMs);
   await closed;
+}
+
+/** `promise`, or nothing after `ms`. */
+async function within(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 function serverUrl(address: AddressInfo): string {

@@ -144,6 +144,19 @@ describe('POST /v1/ask/stream', () => {
     expect(events.at(-1)!.data).toEqual(JSON.parse(JSON.stringify({ model: 'offline', ...expected, notes: [] })));
   });
 
+  it('a stream quiet for keepAliveMs gets a comment line, and the events go on after it', async () => {
+    const model = createGatedModel();
+    const response = await createApp(testDeps(index, { model }), { keepAliveMs: 5 }).request('/v1/ask/stream', post({ question: QUESTION }));
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = decoder.decode((await reader.read()).value);
+    while (!text.includes(': keep-alive')) text += decoder.decode((await reader.read()).value);
+    expect(text).toBe(`event: run-start\ndata: {"type":"run-start","question":"${QUESTION}"}\n\n: keep-alive\n\n`.slice(0, text.length));
+    model.release();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value);
+    expect(parseSse(text).at(-1)!.event).toBe('run');
+  });
+
   it('a client that goes away aborts the run: the model call sees the abort', async () => {
     const model = createGatedModel();
     const response = await createApp(testDeps(index, { model })).request('/v1/ask/stream', post({ question: QUESTION }));

@@ -8,7 +8,7 @@ import { createAskRoutes } from './ask.ts';
 import { createAuthMiddleware, type AuthConfig } from './auth.ts';
 import { createFacetsApp } from './facets.ts';
 import { errorBody, errorResponse } from './http.ts';
-import { createConcurrencyLimiter, createLimitMiddleware, DEFAULT_SERVER_LIMITS, type ServerLimits } from './limits.ts';
+import { createConcurrencyLimiter, createLimitMiddleware, DEFAULT_SERVER_LIMITS, type ConcurrencyLimiter, type ServerLimits } from './limits.ts';
 import { createOpenAiApp } from './openai.ts';
 import { createPageApp } from './page.ts';
 import { createSearchRoutes } from './search.ts';
@@ -26,6 +26,10 @@ export interface AppOptions {
   routes?: Array<Hono<ServerEnv>>;
   /** Web-standard handlers mounted at a path behind auth and limits, e.g. `{ '/mcp': mcpHandler }`. */
   mounts?: Record<string, (request: Request) => Response | Promise<Response>>;
+  /** The concurrency limiter (default: one made from `limits`); `atlas serve` keeps it to wait for requests in flight on shutdown. */
+  limiter?: ConcurrencyLimiter;
+  /** A quiet event stream gets a `: keep-alive` comment this often (default 15000 ms; 0: never). */
+  keepAliveMs?: number;
   /** The remote address of a request, for per-client limits without a token (default: Node's socket address, else "unknown"). */
   remoteAddress?: (c: Context<ServerEnv>) => string;
 }
@@ -55,7 +59,7 @@ export function createApp(deps: ServerDeps, options: AppOptions = {}): Hono<Serv
       maxSize: limits.maxBodyBytes,
       onError: (c) => c.json(errorBody('body-too-large', `Atlas: the request body is over ${limits.maxBodyBytes} bytes, the server's limit; send a shorter body.`), 413),
     }),
-    createLimitMiddleware(createConcurrencyLimiter(limits, deps.now)),
+    createLimitMiddleware(options.limiter ?? createConcurrencyLimiter(limits, deps.now)),
   ];
   for (const path of guarded) app.use(path, ...guard);
 
@@ -63,7 +67,7 @@ export function createApp(deps: ServerDeps, options: AppOptions = {}): Hono<Serv
     const [stats, indexVersion] = await Promise.all([deps.index.stats(), deps.index.indexVersion()]);
     return c.json({ ok: true, docs: stats.docs, chunks: stats.chunks, indexVersion });
   });
-  app.route('/', createAskRoutes(deps));
+  app.route('/', createAskRoutes(deps, options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }));
   app.route('/', createSearchRoutes(deps));
   for (const routes of options.routes ?? []) app.route('/', routes);
   // Facets, chat completions and the page, after options.routes (a test may mount its own in their place).

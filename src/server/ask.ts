@@ -10,7 +10,10 @@ import { releaseLineNotes } from '../cli/release-lines.ts';
 import { errorBody, errorReply, readJsonBody } from './http.ts';
 import { narrowFilter, requestedFilterFields } from './request-filter.ts';
 import type { ServerDeps, ServerEnv } from './types.ts';
-import { yieldingIndex } from './yielding-index.ts';
+import { yieldingModel } from './yielding-model.ts';
+
+/** How often a stream with no event sends an SSE comment (`: keep-alive`), so proxies keep it open. */
+export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 
 /** Search budget of an ask when neither the server nor the request names one (as `atlas ask`). */
 export const DEFAULT_MAX_SEARCHES = 6;
@@ -48,7 +51,8 @@ export interface PreparedAsk {
 /**
  * The routedAsk options of one request, as `atlas ask` builds them from its flags: the server's
  * model, limits, policy and route default; the filter narrowed by the request (see
- * `narrowFilter`) with the token's principal; `maxSearches` capped at the server's. Notes say
+ * `narrowFilter`) with the token's principal; `maxSearches` capped at the server's; the model
+ * lets the event loop turn before each call (`yieldingModel`). Notes say
  * what was narrowed or capped, and name an unknown release line.
  *
  * @example
@@ -65,7 +69,7 @@ export async function prepareAsk(deps: ServerDeps, request: AskRequest, principa
     notes,
     options: {
       route: request.route ?? deps.route ?? 'agentic',
-      model: deps.model,
+      model: yieldingModel(deps.model),
       index: deps.index,
       price: deps.price,
       maxSearches: Math.min(request.maxSearches ?? serverMax, serverMax),
@@ -103,12 +107,14 @@ export function runStatus(run: RoutedRun): 200 | 502 | 504 {
 /**
  * The ask routes. `/v1/ask` answers the run JSON; `/v1/ask/stream` streams the run's events as
  * SSE (`event: <type>` and `data: <event JSON>`), then `event: run` with the run JSON, and aborts
- * the run when the client goes away.
+ * the run when the client goes away. A stream quiet for `keepAliveMs` (default 15 s; 0: never)
+ * gets a `: keep-alive` comment line, which SSE clients ignore.
  *
  * @example
  * app.route('/', createAskRoutes(deps));
  */
-export function createAskRoutes(deps: ServerDeps): Hono<ServerEnv> {
+export function createAskRoutes(deps: ServerDeps, options: { keepAliveMs?: number } = {}): Hono<ServerEnv> {
+  const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   const routes = new Hono<ServerEnv>();
 
   routes.post('/v1/ask', async (c) => {
@@ -127,17 +133,26 @@ export function createAskRoutes(deps: ServerDeps): Hono<ServerEnv> {
       stream.onAbort(() => aborter.abort(new Error('the client closed the stream')));
       c.req.raw.signal.addEventListener('abort', () => aborter.abort(new Error('the client closed the connection')), { once: true });
       let writes = Promise.resolve();
+      let quiet = false;
       const onEvent = (event: RunEvent) => {
+        quiet = false;
         writes = writes.then(() => stream.writeSSE({ event: event.type, data: JSON.stringify(event) }));
       };
+      // Every keepAliveMs, a comment if no event went out since the last tick.
+      const keepAlive = keepAliveMs > 0 ? setInterval(() => {
+        if (quiet) writes = writes.then(() => stream.write(': keep-alive\n\n').then(() => {}));
+        quiet = true;
+      }, keepAliveMs) : undefined;
       try {
-        const run = await routedAsk(prepared.question, { ...prepared.options, index: yieldingIndex(prepared.options.index), onEvent, abortSignal: aborter.signal });
+        const run = await routedAsk(prepared.question, { ...prepared.options, onEvent, abortSignal: aborter.signal });
         await writes;
         await stream.writeSSE({ event: 'run', data: JSON.stringify(runJson(run, deps.modelSpec, prepared.notes)) });
       } catch (error) {
         await writes;
         const reply = errorReply(error, 'POST /v1/ask/stream', deps.log ?? (() => {}));
         await stream.writeSSE({ event: 'error', data: JSON.stringify(reply.body) });
+      } finally {
+        clearInterval(keepAlive);
       }
     });
   });

@@ -24,6 +24,21 @@ describe('createConcurrencyLimiter', () => {
     expect(limiter.acquire('d').ok).toBe(false);
   });
 
+  it('idle() resolves once the last request in flight is released', async () => {
+    const limiter = createConcurrencyLimiter({ maxConcurrent: 3, maxConcurrentPerClient: 3 }, () => 0);
+    await limiter.idle();
+    const first = limiter.acquire('a');
+    const second = limiter.acquire('b');
+    let idle = false;
+    const waiting = limiter.idle().then(() => (idle = true));
+    if (first.ok) first.release();
+    await Promise.resolve();
+    expect(idle).toBe(false);
+    if (second.ok) second.release();
+    await waiting;
+    expect([idle, limiter.inFlight()]).toEqual([true, 0]);
+  });
+
   it('Retry-After is the mean duration of recent requests by the injected clock, rounded up', () => {
     let now = 0;
     const limiter = createConcurrencyLimiter({ maxConcurrent: 1, maxConcurrentPerClient: 1 }, () => now);

@@ -30,6 +30,8 @@ export interface ConcurrencyLimiter {
   acquire(client: string): Admission;
   /** Requests in flight now (all clients). */
   inFlight(): number;
+  /** Resolves once no request is in flight (at once when none is). */
+  idle(): Promise<void>;
 }
 
 /**
@@ -43,6 +45,7 @@ export interface ConcurrencyLimiter {
 export function createConcurrencyLimiter(limits: Pick<ServerLimits, 'maxConcurrent' | 'maxConcurrentPerClient'>, now: () => number): ConcurrencyLimiter {
   const perClient = new Map<string, number>();
   const durations: number[] = [];
+  const idleWaiters: Array<() => void> = [];
   let total = 0;
   const retryAfterSeconds = () => {
     if (durations.length === 0) return 1;
@@ -69,10 +72,12 @@ export function createConcurrencyLimiter(limits: Pick<ServerLimits, 'maxConcurre
           else perClient.set(client, left);
           durations.push(now() - started);
           if (durations.length > RECENT_DURATIONS) durations.shift();
+          if (total === 0) for (const resolve of idleWaiters.splice(0)) resolve();
         },
       };
     },
     inFlight: () => total,
+    idle: () => (total === 0 ? Promise.resolve() : new Promise((resolve) => idleWaiters.push(resolve))),
   };
 }
 

@@ -11,7 +11,6 @@ import { errorReply } from './http.ts';
 import { answerContent, chunkOf, completionOf, contentDeltas, extensionOf, usageChunkOf, type CompletionIdentity } from './openai-format.ts';
 import { ATLAS_MODEL_ID, parseChatRequest, type ChatRequestProblem } from './openai-request.ts';
 import type { ServerDeps, ServerEnv } from './types.ts';
-import { yieldingIndex } from './yielding-index.ts';
 
 /** Options of {@link createOpenAiApp}; everything that touches the outside is injectable. */
 export interface OpenAiAppOptions {
@@ -64,8 +63,7 @@ export function createOpenAiApp(deps: ServerDeps, options: OpenAiAppOptions = {}
       const runOptions: RoutedAskOptions = {
         ...prepared.options,
         abortSignal,
-        // A streamed run gives the event loop a turn before each index read, so its chunks go out as it works.
-        ...(onEvent ? { onEvent, index: yieldingIndex(prepared.options.index) } : {}),
+        ...(onEvent ? { onEvent } : {}),
         ...(parsed.request.history.length > 0 ? { history: parsed.request.history } : {}),
       };
       return routedAsk(prepared.question, runOptions);

@@ -53,6 +53,17 @@ describe('GET /v1/search', () => {
 });
 
 describe('GET /v1/chunks/:chunkId', () => {
+  it('takes ids with slashes, encoded or not (pages in subfolders)', async () => {
+    const { createMemoryIndex, makeDoc } = await import('../testing/memory-index.ts');
+    const nested = createMemoryIndex([makeDoc('guides/setup', 'all', [['Setup', 'Install Orbit.'], ['Config', 'Edit orbit.toml.']])]);
+    const app = createApp(testDeps(nested));
+    for (const path of ['/v1/chunks/guides%2Fsetup%231', '/v1/chunks/guides/setup%231']) {
+      const response = await app.request(path);
+      expect(response.status).toBe(200);
+      expect((await response.json()).chunk.text).toBe('Edit orbit.toml.');
+    }
+  });
+
   it('answers the whole chunk', async () => {
     const response = await createApp(testDeps(index)).request('/v1/chunks/error-codes%234');
     expect(response.status).toBe(200);

@@ -48,7 +48,8 @@ export function createSearchRoutes(deps: ServerDeps): Hono<ServerEnv> {
     return c.json({ query: query.q, hits: hits.map(hitJson), notes });
   });
 
-  routes.get('/v1/chunks/:chunkId', async (c) => {
+  // {.+}: a doc id of a nested page holds slashes (`guides/setup#1`), encoded or not.
+  routes.get('/v1/chunks/:chunkId{.+}', async (c) => {
     const chunkId = c.req.param('chunkId');
     const version = c.req.query('version');
     const { filter } = narrowFilter(deps.filter, version ? { version } : {}, c.get('principal'));

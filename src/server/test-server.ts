@@ -61,7 +61,8 @@ export interface ParsedEvent {
 }
 
 /**
- * Parses an SSE body (`event: x\ndata: {...}\n\n` blocks) into events with JSON data.
+ * Parses an SSE body (`event: x\ndata: {...}\n\n` blocks) into events with JSON data; comment
+ * blocks (`: keep-alive`) are skipped, as SSE clients do.
  *
  * @example
  * parseSse('event: run-start\ndata: {"type":"run-start"}\n\n'); // [{ event: 'run-start', data: { type: 'run-start' } }]
@@ -69,7 +70,7 @@ export interface ParsedEvent {
 export function parseSse(text: string): ParsedEvent[] {
   return text
     .split('\n\n')
-    .filter((block) => block.trim() !== '')
+    .filter((block) => block.trim() !== '' && !block.split('\n').every((line) => line.startsWith(':')))
     .map((block) => {
       const lines = block.split('\n');
       const event = lines.find((line) => line.startsWith('event: '))?.slice('event: '.length) ?? 'message';

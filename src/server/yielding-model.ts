@@ -1,0 +1,29 @@
+// In-process models (the offline planner, scripted models) and SQLite are synchronous: a run on
+// them never gives the event loop a turn, so its stream would flush only at its end, a
+// disconnect would go unnoticed, and concurrent asks would queue whole. The server lets the loop
+// turn before each model call instead; what the model answers is unchanged.
+import type { LanguageModel } from 'ai';
+
+/**
+ * `model` with one turn of the event loop (`setImmediate`) before each call, so pending I/O
+ * (stream writes, closed connections, other requests) goes first. A model given by id (a string)
+ * is returned as is.
+ *
+ * @example
+ * const model = yieldingModel(createOfflineModel()); // same answers, streams flush between calls
+ */
+export function yieldingModel(model: LanguageModel): LanguageModel {
+  if (typeof model === 'string') return model;
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  // A proxy, not a copy: provider models are class instances whose getters and methods use `this`.
+  return new Proxy(model, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target);
+      if ((key !== 'doGenerate' && key !== 'doStream') || typeof value !== 'function') return value;
+      return async (options: unknown) => {
+        await turn();
+        return (value as (options: unknown) => Promise<unknown>).call(target, options);
+      };
+    },
+  });
+}
