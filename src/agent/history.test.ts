@@ -5,6 +5,7 @@ import type { Citation } from './answer.ts';
 import { classicAsk } from './classic.ts';
 import { EARLIER_ANSWER_OPENING, historyMessages, type ConversationTurn } from './history.ts';
 import { HISTORY_LINE } from './prompt.ts';
+import { routedAsk } from './route.ts';
 import { agenticRun } from './run.ts';
 import { SearchMemory } from './search-memory.ts';
 
@@ -116,6 +117,19 @@ describe('SearchMemory: one search session per conversation', () => {
     expect(two.trace.toolChoices).toEqual(['required', 'none']);
     expect(two.answer.citations.map((kept) => kept.chunkId)).toEqual(['deploy#1']);
     expect(two.trace.evidence).toEqual([]);
+    // The skipped passages are named (not shown), with their rank in this query's ranking, so the model can re-read one.
+    const result = second.requests[1]!.prompt.flatMap((message) => (message.role === 'tool' ? message.content : []))[0];
+    expect(result?.type === 'tool-result' ? result.output : undefined).toEqual({
+      type: 'json',
+      value: {
+        results: [],
+        note: '2 already-seen passages skipped; no new passages: search for something else or answer',
+        shown_earlier: [
+          { chunk_id: 'deploy#0', doc_id: 'deploy', heading_path: 'Deploying', rank: 0 },
+          { chunk_id: 'deploy#1', doc_id: 'deploy', heading_path: 'Deploying > Rolling back', rank: 1 },
+        ],
+      },
+    });
   });
 
   it('refuses duplicate queries only within a turn: the same query in a later turn runs and shows the next unseen passages', async () => {
@@ -134,5 +148,26 @@ describe('SearchMemory: one search session per conversation', () => {
     await agenticRun('q', { model: createScriptedModel([search('orbit deploy'), answer]), index, memory, weakScore: 0 });
     const fresh = await agenticRun('q', { model: createScriptedModel([search('orbit deploy'), answer]), index, weakScore: 0 });
     expect(fresh.trace.steps[0]?.skippedSeen).toBe(0);
+  });
+
+  it('route auto remembers the passages of the arm whose answer is returned', async () => {
+    const index = createMemoryIndex(docs);
+    const kept = new SearchMemory();
+    const deployQuote = { doc_id: 'deploy', quote: 'Run orbit deploy with the release tag to ship a release.' };
+    const classic = await routedAsk('How do I deploy a release?', { model: createScriptedModel([{ answer: { text: 'Deploy.', citations: [deployQuote] } }]), index, memory: kept, route: 'auto', classicK: 2, weakScore: 0 });
+    expect(classic.route).toBe('classic');
+    expect(kept.passages().map((passage) => passage.chunkId)).toEqual(['deploy#0', 'leases#0']);
+
+    const escalated = new SearchMemory();
+    const model = createScriptedModel([
+      { answer: { text: '', citations: [], abstained: true } },
+      search('worker lease seconds'),
+      { answer: { text: 'Lease.', citations: [{ doc_id: 'leases', quote: 'A worker holds a job for the lease seconds.' }] } },
+    ]);
+    const run = await routedAsk('How long is the lease?', { model, index, memory: escalated, route: 'auto', classicK: 2, weakScore: 0, maxSearches: 1 });
+    expect(run.route).toBe('agentic');
+    // The set-aside classic pass was shown two passages; only the agent's one is remembered.
+    expect(run.escalatedFrom?.trace.evidence.length).toBe(2);
+    expect(escalated.passages().map((passage) => passage.chunkId)).toEqual(['leases#0']);
   });
 });

@@ -81,7 +81,8 @@ export const DEFAULT_WEAK_SCORE = 9.2;
  * duplicate queries, keeps a query log and the evidence set, and enforces the search budget,
  * the chunk budget and the version/label filters. Sections are shown in pages of at most
  * `readTokens` tokens; the evidence set records exactly each page shown. Create one per run;
- * never share it.
+ * never share it. A conversation's later turns pass its `SearchMemory`: their sessions skip what
+ * earlier turns were shown (and name it in `shown_earlier`) with a budget of their own.
  *
  * @example
  * const session = new SearchSession({ index, filter: { version: '3.x' }, readTokens: 800 });
@@ -204,8 +205,14 @@ export class SearchSession {
     });
     const value = searchResultValue(fresh, { skippedSeen, weak, ...(pages ? { pages } : {}) });
     // Passages skipped because an earlier turn was shown them are named, so the model can re-read one (the prompt of a turn holds only earlier answers).
-    const earlier = hits.filter((hit) => !this.evidence.has(hit.chunkId) && this.#options.memory?.has(hit.chunkId) === true).slice(0, k);
-    if (earlier.length > 0) value.shown_earlier = earlier.map((hit) => ({ chunk_id: hit.chunkId, doc_id: hit.docId, heading_path: headingPathText(hit) }));
+    const earlier = hits
+      .map((hit, rank) => ({ hit, rank }))
+      .filter(({ hit }) => !this.evidence.has(hit.chunkId) && this.#options.memory?.has(hit.chunkId) === true)
+      .slice(0, k);
+    if (earlier.length > 0) {
+      // `rank`: the passage's place in this page of the query's ranking (0 = best), seen passages included.
+      value.shown_earlier = earlier.map(({ hit, rank }) => ({ chunk_id: hit.chunkId, doc_id: hit.docId, heading_path: headingPathText(hit), rank }));
+    }
     return { ok: true, value };
   }
 

@@ -8,6 +8,7 @@ import { cliModel } from './model-option.ts';
 import { nonEmpty } from './option-values.ts';
 import { cliFilter, groupsOption, labelOption } from './access-options.ts';
 import { commandPolicy } from './policy-option.ts';
+import { cliConversationTurn, conversationOption, openCliStore, resolveConversation, stateOption, statePath } from './conversation-cli.ts';
 import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
 import { releaseLineNotes } from './release-lines.ts';
 import { requireIndex } from './require-index.ts';
@@ -29,6 +30,8 @@ interface AskOptions {
   deadline?: number;
   policy?: string;
   strict?: boolean;
+  conversation?: string;
+  state?: string;
 }
 
 /** The model specs as the help of ask and eval lists them. */
@@ -56,6 +59,8 @@ export function registerAskCommand(program: Command, io: CliIO): void {
     .addOption(dbOption())
     .option('--policy <file>', 'policy file of mandatory retrievals (YAML, see docs/policy.md)', nonEmpty('--policy', 'examples/allergy/policy.yaml'))
     .option('--strict', 'with --policy: abstain when the answer cites none of the pages a fired rule requires')
+    .addOption(conversationOption())
+    .addOption(stateOption())
     .option('--json', 'print the whole run as JSON')
     .action(async (question: string, options: AskOptions) => {
       if (options.firstTurn !== 'required' && options.firstTurn !== 'auto') {
@@ -71,23 +76,35 @@ export function registerAskCommand(program: Command, io: CliIO): void {
       const { model, spec, price } = cliModel(io, options.model);
       const index = openIndex(io, options.db);
       let run: AgentRun;
+      let conversationId: string | undefined;
       try {
         const notes = await releaseLineNotes(index, options.version);
         for (const note of notes) io.stderr(`atlas: note: ${note}\n`);
-        run = await routedAsk(question, {
+        const askOptions = {
           route: options.route as Route,
           model,
           index,
           price,
           maxSearches: options.maxSearches,
-          firstTurn: options.firstTurn,
+          firstTurn: options.firstTurn as 'required' | 'auto',
           now: io.now,
           ...limits,
-          ...(filter ? { filter } : {}),
           ...policy,
-          onEvent: (event) => progress(io, event),
-        });
-        io.stdout(options.json ? `${JSON.stringify({ model: spec, ...run, notes })}\n` : formatRun(run, spec));
+          onEvent: (event: RunEvent) => progress(io, event),
+        };
+        if (options.conversation === undefined) {
+          run = await routedAsk(question, { ...askOptions, ...(filter ? { filter } : {}) });
+        } else {
+          // A turn of a stored conversation: it sees the earlier turns and skips what they were shown (docs/conversations.md).
+          const store = openCliStore(io, options);
+          try {
+            conversationId = resolveConversation(io, store, options.conversation, filter, statePath(io, options));
+            run = await cliConversationTurn(store, conversationId, question, filter, askOptions);
+          } finally {
+            store.close();
+          }
+        }
+        io.stdout(options.json ? `${JSON.stringify({ model: spec, ...(conversationId ? { conversationId } : {}), ...run, notes })}\n` : formatRun(run, spec));
       } finally {
         await index.close();
       }

@@ -9,6 +9,8 @@ export interface CliIO {
   isTTY: boolean;
   /** Clock in ms. */
   now: () => number;
+  /** Standard input, read by the interactive `atlas chat` (absent: chat refuses to start). */
+  stdin?: NodeJS.ReadableStream;
 }
 
 /** The real process's IO. */
@@ -20,5 +22,6 @@ export function processIO(): CliIO {
     cwd: process.cwd(),
     isTTY: process.stderr.isTTY === true,
     now: () => performance.now(),
+    stdin: process.stdin,
   };
 }

@@ -58,8 +58,10 @@ const PRINTED_BY: Record<string, string[]> = {
   'corpus/parse-document.ts': ['ingest'],
   'cli/model-option.ts': ['ask', 'eval retrieval', 'eval compare', 'eval decisions'],
   'cli/policy-option.ts': ['ask', 'eval compare'],
-  'cli/run-limits.ts': ['ask', 'eval retrieval', 'eval compare', 'eval decisions'],
+  'cli/run-limits.ts': ['ask', 'chat', 'eval retrieval', 'eval compare', 'eval decisions'],
   'cli/serve-command.ts': ['serve'],
+  'cli/conversation-cli.ts': ['ask', 'chat'],
+  'cli/chat-command.ts': ['chat'],
 };
 /** Files whose `--words` are data, not suggestions (a docs sample of a CLI help text). */
 const NOT_MESSAGES = new Set(['index/backend-suite-definitions.ts']);

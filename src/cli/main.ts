@@ -14,6 +14,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   ingest: async () => (await import('./ingest-command.ts')).registerIngestCommand,
   search: async () => (await import('./search-command.ts')).registerSearchCommand,
   ask: async () => (await import('./ask-command.ts')).registerAskCommand,
+  chat: async () => (await import('./chat-command.ts')).registerChatCommand,
   eval: async () => (await import('./eval-command.ts')).registerEvalCommands,
   serve: async () => (await import('./serve-command.ts')).registerServeCommand,
 };

@@ -7,24 +7,25 @@ import type { Principal } from '../index/types.ts';
 import type { ConversationStore, StoredConversation, StoredTurn } from './store.ts';
 
 /** The options of a conversation turn: those of `routedAsk`, minus what the conversation fixes. */
-export type ConversationAskOptions = Omit<RoutedAskOptions, 'history' | 'memory' | 'filter' | 'principal'> & {
-  /** Wall clock in ms for the turn's stored start time (default `Date.now`). */
-  wallClock?: () => number;
-};
+export type ConversationAskOptions = Omit<RoutedAskOptions, 'history' | 'memory' | 'filter' | 'principal'>;
 
 /** A finished turn: the run (the AgentRun of this turn) and the turn as stored. */
 export interface ConversationReply {
   conversationId: string;
   run: RoutedRun;
-  turn: StoredTurn;
+  /** The turn as stored; absent when the run failed (stop reason error, timeout or deadline), which is not stored. */
+  turn?: StoredTurn;
 }
+
+const FAILED = new Set(['error', 'timeout', 'deadline']);
 
 /**
  * Asks `question` as the next turn of conversation `id`, as `principal`: the run is given the
  * earlier turns (`history`, bounded, see docs/conversations.md), searches with the filter and
  * principal the conversation was created with, skips the passages its earlier turns were shown
  * and may cite them (its search memory), with a fresh search budget. The turn, the passages it
- * was shown and its searches are stored before this returns. Undefined when the conversation
+ * was shown and its searches are stored before this returns; a run the model failed (stop reason
+ * `error`, `timeout`, `deadline`) is returned but not stored, so a retry starts from the same state. Undefined when the conversation
  * does not exist or belongs to another principal (the same answer for both).
  *
  * @example
@@ -42,7 +43,7 @@ export async function askInConversation(
 ): Promise<ConversationReply | undefined> {
   const conversation = store.get(id, principal);
   if (!conversation) return undefined;
-  const startedAt = (options.wallClock ?? Date.now)();
+  const startedAt = store.now();
   const runPrincipal: Principal = { groups: conversation.groups };
   const filter = withPrincipal(conversation.filter, runPrincipal);
   const memory = await SearchMemory.restore(store.passages(id), (chunkId) => options.index.getChunk(chunkId, filter));
@@ -53,6 +54,8 @@ export async function askInConversation(
     history: historyOf(conversation),
     memory,
   });
+  // A run that ended without an answer because the model failed (or the client went away) is not a turn to remember.
+  if (FAILED.has(run.trace.stopReason)) return { conversationId: id, run };
   const turn = store.saveTurn(id, { question, run, startedAt, passages: memory.takeChanges() });
   return { conversationId: id, run, turn };
 }

@@ -90,6 +90,8 @@ export interface ConversationStore {
   passages(id: string): RememberedPassage[];
   /** Appends a finished turn, its new or grown passages and its searches, in one transaction; returns the stored turn. */
   saveTurn(id: string, turn: { question: string; run: AgentRun; startedAt: number; passages: RememberedPassage[] }): StoredTurn;
+  /** The store's wall clock in ms (the times it stores). */
+  now(): number;
   close(): void;
 }
 
@@ -148,6 +150,7 @@ export function openConversationStore(options: ConversationStoreOptions): Conver
         return stored;
       })();
     },
+    now,
     close() {
       if (db.open) db.close();
     },

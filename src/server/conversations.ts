@@ -22,7 +22,7 @@ const messageBody = z.strictObject({
  * - `POST /v1/conversations` `{ version? }` -> `201 { id }`: a new conversation of this principal,
  *   searching with the server's filter (narrowed to `version` when given).
  * - `POST /v1/conversations/:id/messages` `{ content, route? }` -> the AgentRun JSON of the turn
- *   plus `conversationId` and `turn`: the run sees the earlier turns and the conversation's
+ *   plus `conversationId` and `turn` (null when the model failed: such a run is not stored): the run sees the earlier turns and the conversation's
  *   search memory (docs/conversations.md).
  * - `GET /v1/conversations/:id` -> `{ id, createdAt, filter, turns }`.
  *
@@ -66,7 +66,7 @@ export function conversationsApp(deps: ServerDeps, store: ConversationStore): Ho
         abortSignal: c.req.raw.signal,
       });
       if (!reply) return notFound(c, id);
-      return c.json({ conversationId: id, turn: reply.turn.turn, ...reply.run });
+      return c.json({ conversationId: id, turn: reply.turn?.turn ?? null, ...reply.run });
     } catch (error) {
       if (error instanceof AtlasError && error.code === 'usage') return fail(c, 400, 'invalid-request', error.message);
       return fail(c, 500, 'internal', 'the turn failed inside Atlas; the conversation is unchanged. Try again, or report it with the server log.');

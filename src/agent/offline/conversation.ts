@@ -132,7 +132,7 @@ function recordSearch(conversation: Conversation, call: ToolCallInfo, value: Rec
   const earlier = error === undefined && Array.isArray(value.shown_earlier) ? value.shown_earlier.map(asObject) : [];
   earlier.forEach((result, position) => {
     if (typeof result.chunk_id !== 'string' || conversation.passages.has(result.chunk_id)) return;
-    addPassage(conversation, { ...passageFields(result), texts: [], ...pageOf(result, false), searchIndex: conversation.searches.length, rank: results.length + position, score: 0 });
+    addPassage(conversation, { ...passageFields(result), texts: [], ...pageOf(result, false), searchIndex: conversation.searches.length, rank: Number.isInteger(result.rank) ? (result.rank as number) : results.length + position, score: 0 });
   });
   if (error === undefined && typeof value.note === 'string') search.note = value.note;
   conversation.searches.push(search);

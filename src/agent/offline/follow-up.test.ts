@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isFollowUp, withEarlierTurns } from './follow-up.ts';
+import { answerAnalysis, isFollowUp, withEarlierTurns } from './follow-up.ts';
 import { analyzeQuestion } from './question.ts';
 
 const expand = (question: string, earlierQuestions: string[]) => withEarlierTurns(analyzeQuestion(question), { earlierQuestions });
@@ -18,7 +18,7 @@ describe('follow-up questions', () => {
     const expanded = expand('and how do I roll that back?', ['How do I deploy Orbit 3.x with Docker?']);
     expect(expanded.question).toBe('and how do I roll that back? Orbit Docker deploy');
     expect(expanded.version).toBe('3.x');
-    expect(expand('and how do I avoid it?', ['What does ORB-1501 mean?']).question).toBe('and how do I avoid it? ORB-1501 mean');
+    expect(expand('and how do I avoid it?', ['What does ORB-1501 mean?']).question).toBe('and how do I avoid it? ORB-1501');
   });
 
   it('leaves a question that stands alone, or has no earlier turn, as asked', () => {
@@ -36,5 +36,14 @@ describe('follow-up questions', () => {
 
   it('a follow-up that names its own release line keeps it', () => {
     expect(expand('and on 2.x?', ['How do I set the lease in Orbit 3.x?']).version).toBe('2.x');
+  });
+
+  it('chooses a follow-up\'s answer for the question as asked, with the carried terms as topic words and no carried names', () => {
+    const asked = analyzeQuestion('and how do I read its logs?');
+    const searched = withEarlierTurns(asked, { earlierQuestions: ['How do I deploy Orbit with systemd?'] });
+    const chosen = answerAnalysis(asked, searched);
+    expect([chosen.question, chosen.anchors, chosen.parts.length]).toEqual(['and how do I read its logs?', [], 1]);
+    expect(chosen.terms).toEqual([...asked.terms, 'orbit', 'deploy', 'systemd']);
+    expect(answerAnalysis(asked, asked)).toBe(asked);
   });
 });

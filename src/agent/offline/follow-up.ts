@@ -9,6 +9,8 @@ const CONTINUATION = /^(?:and|also|so|then|but|or|plus|what about|how about|what
 const REFERRING = /\b(?:that|this|it|its|these|those|them|they|their|there|the same|the former|the latter|the above|the previous|the last one)\b/i;
 /** A question with at most this many content terms, and a referring word, leans on the earlier turn. */
 const MAX_OWN_TERMS = 3;
+/** Words of a question that ask rather than name ("What does X mean?", "How does X work?"): never carried. */
+const ASKING_WORDS = new Set(['mean', 'means', 'meaning', 'work', 'works', 'explain', 'difference', 'example', 'examples']);
 /** Earlier terms a follow-up's searches carry at most. */
 const MAX_CARRIED_TERMS = 8;
 
@@ -32,7 +34,8 @@ export function isFollowUp(question: string): boolean {
  * The question as the planner searches it: unchanged when it stands alone or the conversation
  * has no earlier turn; for a follow-up, the question followed by the content words of the
  * earlier question it continues (as written, at most {@link MAX_CARRIED_TERMS}, words it already
- * has left out; its names and identifiers first, as written), that earlier question itself expanded the same way when it was a follow-up
+ * has left out, and words that ask rather than name such as "mean"; its names and identifiers
+ * first, as written), that earlier question itself expanded the same way when it was a follow-up
  * too. The release line named earlier stays in play unless the follow-up names its own. Only the
  * searches and reads use this; the answer is chosen for the question as asked.
  *
@@ -50,7 +53,7 @@ export function withEarlierTurns(analysis: QuestionAnalysis, conversation: Pick<
   // Names and identifiers as written ("ORB-1501", "Kubernetes"), then the other content words.
   const anchors = previousAnalysis.anchors.filter((anchor) => !contentTerms(anchor).every((term) => own.has(term)));
   const inAnchors = new Set(anchors.flatMap((anchor) => contentTerms(anchor)));
-  const others = originalWords(previous, previousAnalysis.terms.filter((term) => !own.has(term) && !inAnchors.has(term)));
+  const others = originalWords(previous, previousAnalysis.terms.filter((term) => !own.has(term) && !inAnchors.has(term))).filter((word) => !ASKING_WORDS.has(word.toLowerCase()));
   const carried = [...anchors, ...others].slice(0, MAX_CARRIED_TERMS);
   // A release line ("3.x") is a filter, not a word to search: it is carried as the version.
   const searchable = carried.filter((word) => !/^\d+(?:\.x|\.\d+)*$/i.test(word));
@@ -66,4 +69,24 @@ function searchedQuestion(before: string[], question: string): string {
   const expanded = withEarlierTurns(analyzeQuestion(question), { earlierQuestions: before });
   // Keep the release line in the text, so the next follow-up carries it on.
   return expanded.version && detectVersion(expanded.question) !== expanded.version ? `${expanded.question} ${expanded.version}` : expanded.question;
+}
+
+/**
+ * The analysis a follow-up's answer is chosen with: the question as asked (its parts, names and
+ * identifiers, so the abstention rules judge only what it names itself), with the terms its
+ * searches carried added to its topic words, so a sentence about the earlier subject ("its
+ * logs" of systemd) outranks one about another.
+ *
+ * @example
+ * answerAnalysis(analyzeQuestion('and how do I read its logs?'), searched).terms; // ['read', 'log', 'orbit', 'deploy', 'systemd']
+ */
+export function answerAnalysis(asked: QuestionAnalysis, searched: QuestionAnalysis): QuestionAnalysis {
+  if (asked === searched) return asked;
+  const carried = searched.terms.filter((term) => !asked.terms.includes(term));
+  if (carried.length === 0) return asked;
+  return {
+    ...asked,
+    terms: [...asked.terms, ...carried],
+    parts: asked.parts.map((part) => ({ ...part, terms: [...part.terms, ...carried.filter((term) => !part.terms.includes(term))] })),
+  };
 }

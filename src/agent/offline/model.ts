@@ -3,7 +3,7 @@ import type { ModelAnswer } from '../answer.ts';
 import { inProcessModel } from '../model-result.ts';
 import { readConversation } from './conversation.ts';
 import { DEFAULT_ABSTAIN_OPTIONS, extractAnswer, type AbstainOptions } from './extract-answer.ts';
-import { withEarlierTurns } from './follow-up.ts';
+import { answerAnalysis, withEarlierTurns } from './follow-up.ts';
 import { DEFAULT_PLANNER_OPTIONS, nextAction, type PlannerOptions } from './planner.ts';
 import { analyzeQuestion } from './question.ts';
 
@@ -35,8 +35,9 @@ function respond(call: LanguageModelV3CallOptions, planner: PlannerOptions, abst
   const conversation = readConversation(call.prompt);
   const analysis = analyzeQuestion(conversation.question);
   const toolChoice = call.toolChoice?.type === 'none' || !call.tools?.length ? 'none' : call.toolChoice?.type === 'auto' ? 'auto' : 'required';
-  // A follow-up searches with the earlier turn's terms (follow-up.ts); the answer is for the question as asked.
-  const action = nextAction(withEarlierTurns(analysis, conversation), conversation, toolChoice, planner);
+  // A follow-up searches with the earlier turn's terms (follow-up.ts); the answer is for the question as asked, on that topic.
+  const searched = withEarlierTurns(analysis, conversation);
+  const action = nextAction(searched, conversation, toolChoice, planner);
   const callNumber = conversation.searches.length + conversation.readChunkIds.length + 1;
   switch (action.type) {
     case 'search':
@@ -49,7 +50,7 @@ function respond(call: LanguageModelV3CallOptions, planner: PlannerOptions, abst
     case 'direct':
       return [answerText({ text: DIRECT_REPLY, citations: [], abstained: false })];
     case 'answer':
-      return [answerText(extractAnswer(analysis, conversation, abstain))];
+      return [answerText(extractAnswer(answerAnalysis(analysis, searched), conversation, abstain))];
   }
 }
 

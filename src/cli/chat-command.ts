@@ -1,0 +1,110 @@
+import { createInterface } from 'node:readline';
+import type { Command } from 'commander';
+import type { RoutedRun } from '../agent/route.ts';
+import { ROUTES, type Route } from '../agent/route.ts';
+import { AtlasError } from '../errors.ts';
+import { cliFilter, groupsOption, labelOption } from './access-options.ts';
+import { MODEL_SPEC_HELP } from './ask-command.ts';
+import { cliConversationTurn, conversationOption, openCliStore, resolveConversation, stateOption, statePath } from './conversation-cli.ts';
+import type { CliIO } from './io.ts';
+import { cliModel } from './model-option.ts';
+import { nonEmpty } from './option-values.ts';
+import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
+import { requireIndex } from './require-index.ts';
+import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
+
+interface ChatOptions {
+  model?: string;
+  maxSearches: number;
+  version?: string;
+  label?: Record<string, string[]>;
+  groups?: string[];
+  route: string;
+  db: string;
+  state?: string;
+  conversation: string;
+  timeout?: number;
+  deadline?: number;
+}
+
+/** What ends a chat besides the end of input. */
+const EXIT = /^\/(?:exit|quit)$/i;
+
+/**
+ * `atlas chat`: an interactive conversation in the terminal. Each line read from stdin is a
+ * turn of one stored conversation (`--conversation new` by default, or an id to continue): the
+ * run sees the earlier turns and skips the passages they were shown; the answer and its
+ * citations go to stdout. `/exit` or the end of input (Ctrl-D) ends it; the conversation id is
+ * printed at the start and the end, so `atlas ask --conversation ID` can continue it.
+ */
+export function registerChatCommand(program: Command, io: CliIO): void {
+  program
+    .command('chat')
+    .description('Chat with the docs in the terminal: every question sees the earlier ones (/exit or Ctrl-D ends).')
+    .option('--model <spec>', MODEL_SPEC_HELP, nonEmpty('--model', 'offline'))
+    .option('--max-searches <n>', 'search budget of each turn', positiveInt('--max-searches'), 6)
+    .addOption(versionOption())
+    .addOption(labelOption())
+    .addOption(groupsOption())
+    .option('--route <route>', 'agentic, classic or auto (see atlas ask)', 'agentic')
+    .addOption(conversationOption().default('new'))
+    .addOption(stateOption())
+    .addOption(timeoutOption())
+    .addOption(deadlineOption())
+    .addOption(dbOption())
+    .action(async (options: ChatOptions) => {
+      if (!(ROUTES as readonly string[]).includes(options.route)) {
+        throw new AtlasError('usage', `Atlas: --route must be "classic", "agentic" or "auto", got "${options.route}".`);
+      }
+      if (!io.stdin) throw new AtlasError('usage', 'Atlas: atlas chat reads questions from stdin, and this process has none. Use atlas ask --conversation new "..." instead.');
+      const limits = resolveRunLimits(io.env, options);
+      const filter = cliFilter(io.env, options);
+      await requireIndex(io, options.db);
+      const { model, price } = cliModel(io, options.model);
+      const index = openIndex(io, options.db);
+      const store = openCliStore(io, options);
+      try {
+        const id = resolveConversation(io, store, options.conversation, filter, statePath(io, options));
+        io.stderr(`atlas chat: conversation ${id}. Ask a question; /exit or Ctrl-D ends.\n`);
+        const lines = createInterface({ input: io.stdin, terminal: false, crlfDelay: Number.POSITIVE_INFINITY });
+        for await (const line of lines) {
+          const question = line.trim();
+          if (question === '') continue;
+          if (EXIT.test(question)) break;
+          const run = await cliConversationTurn(store, id, question, filter, {
+            route: options.route as Route,
+            model,
+            index,
+            price,
+            maxSearches: options.maxSearches,
+            now: io.now,
+            ...limits,
+          });
+          io.stdout(formatTurn(run));
+        }
+        lines.close();
+        io.stderr(`atlas chat: conversation ${id} saved; continue it with atlas ask --conversation ${id} "..."\n`);
+      } finally {
+        store.close();
+        await index.close();
+      }
+    });
+}
+
+/**
+ * One turn as the chat prints it: the answer, its numbered citations (doc, heading, file:lines,
+ * quote) and one line of trace.
+ *
+ * @example
+ * formatTurn(run); // 'Call client.cancel(job_id) ...\n  [1] api-client > Looking up and cancelling jobs (api-client.md:40-52)\n ...'
+ */
+export function formatTurn(run: RoutedRun): string {
+  const lines = [run.answer.text];
+  run.answer.citations.forEach((citation, position) => {
+    lines.push(`  [${position + 1}] ${citation.docId} > ${citation.headingPath.slice(1).join(' > ') || citation.heading} (${citation.sourcePath}:${citation.startLine}-${citation.endLine})`);
+    lines.push(`      "${citation.quote.replace(/\s+/g, ' ')}"`);
+  });
+  const searches = run.trace.steps.map((step) => `"${step.query}"`).join(', ') || 'none';
+  lines.push(`  (searches: ${searches}; stop: ${run.trace.stopReason}${run.trace.abstainReason ? `; abstained: ${run.trace.abstainReason}` : ''})`, '');
+  return `${lines.join('\n')}\n`;
+}

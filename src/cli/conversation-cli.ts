@@ -1,0 +1,70 @@
+// The conversations of the CLI: `atlas ask --conversation ID` and `atlas chat` share the state database beside the index.
+import path from 'node:path';
+import { Option } from 'commander';
+import type { RoutedAskOptions, RoutedRun } from '../agent/route.ts';
+import { askInConversation } from '../conversations/ask.ts';
+import { stateDbPath } from '../conversations/state-db.ts';
+import { openConversationStore, type ConversationStore } from '../conversations/store.ts';
+import { AtlasError } from '../errors.ts';
+import type { IndexBackend, SearchFilter } from '../index/types.ts';
+import type { CliIO } from './io.ts';
+import { dbPath } from './options.ts';
+import { nonEmpty } from './option-values.ts';
+
+/** `--conversation ID`: continue a stored conversation, or `new` to start one. */
+export function conversationOption(): Option {
+  return new Option('--conversation <id>', 'continue this conversation (new: start one and print its id)').argParser(nonEmpty('--conversation', 'new'));
+}
+
+/** `--state PATH`: the conversations state database (default: the index file + ".state.db"). */
+export function stateOption(): Option {
+  return new Option('--state <path>', 'conversations state database (default: <db>.state.db)').argParser(nonEmpty('--state', '.atlas/index.db.state.db'));
+}
+
+/** The state database path of a command: `--state`, else beside `--db`. */
+export function statePath(io: CliIO, options: { db?: string; state?: string }): string {
+  return options.state === undefined ? stateDbPath(dbPath(io, options.db)) : path.resolve(io.cwd, options.state);
+}
+
+/** Opens the store of a command (its wall clock is the real one: the CLI is the edge). */
+export function openCliStore(io: CliIO, options: { db?: string; state?: string }): ConversationStore {
+  return openConversationStore({ path: statePath(io, options) });
+}
+
+/**
+ * The conversation a command works in: `new` creates one for the asker's groups and filter
+ * (announced on stderr with how to continue it); an id must be one of the asker's.
+ */
+export function resolveConversation(io: CliIO, store: ConversationStore, id: string, filter: SearchFilter | undefined, file: string): string {
+  const principal = filter?.principal;
+  if (id === 'new') {
+    const { principal: _principal, ...rest } = filter ?? {};
+    const created = store.create({ ...(principal ? { principal } : {}), filter: rest });
+    io.stderr(`atlas: conversation ${created.id} started (continue it with atlas ask --conversation ${created.id} "...", or atlas chat --conversation ${created.id})\n`);
+    return created.id;
+  }
+  const found = store.get(id, principal);
+  if (!found) {
+    throw new AtlasError(
+      'usage',
+      `Atlas: no conversation "${id}" in ${file} for these access groups. Pass an id printed by atlas ask --conversation new (with the same --groups), or start one with --conversation new.`,
+    );
+  }
+  if (filter?.version !== undefined && found.filter.version !== filter.version) {
+    io.stderr(`atlas: note: conversation ${id} searches version ${found.filter.version ?? 'any'} (as it was created); --version ${filter.version} is ignored.\n`);
+  }
+  return id;
+}
+
+/** One turn of conversation `id` with the command's options; the run, as `routedAsk` returns it. */
+export async function cliConversationTurn(
+  store: ConversationStore,
+  id: string,
+  question: string,
+  filter: SearchFilter | undefined,
+  options: Omit<RoutedAskOptions, 'history' | 'memory' | 'filter' | 'principal'> & { index: IndexBackend },
+): Promise<RoutedRun> {
+  const reply = await askInConversation(store, id, question, filter?.principal, options);
+  if (!reply) throw new AtlasError('internal', `Atlas: conversation ${id} disappeared during the turn.`);
+  return reply.run;
+}
