@@ -139,7 +139,7 @@ describe('the official openai client against the app on loopback', () => {
     expect(atlas.trace.steps[0]?.query).toBe('and how do I cancel it? Orbit enqueue job');
     expect(atlas.trace.steps[0]?.filter.version).toBe('3.x');
     expect(atlas.trace.history).toMatchObject({ given: 1, shown: 1, dropped: 0 });
-    expect(atlas.citations[0]?.chunkId).toBe('api-client#4');
+    expect(atlas.citations.map((citation) => citation.chunkId)).toContain('api-client#4');
   });
 
   it('refuses another model with a 404 in OpenAI error shape', async () => {
