@@ -127,7 +127,8 @@ describe('the web page in headless Chromium', () => {
       expect(searches).toHaveLength(3);
       expect(searches[0]).toMatch(/^Searched “A flow step that returns a big query result .*instead\?”: 5 passages, new documents: /);
       expect(searches[1]).toContain('(page 2)');
-      expect(await page.locator('.trace li.read').first().innerText()).toBe('Read api-results#3.');
+      expect(await page.locator('.trace li.read').first().innerText()).toBe('Read api-results#3, error-codes#4, flows#2, troubleshooting-memory#4, api-flow#6');
+      expect(await page.locator('.trace li.read').count()).toBe(3);
       expect(await answer.locator('.answer-heading').textContent()).toBe('Answer');
       expect(await answer.locator('.answer').innerText()).toMatch(/^A step that returns a large value directly fails with ORB-1202 PayloadTooLarge/);
 

@@ -69,15 +69,18 @@ function showSearch(turn, step) {
   item.append('.');
 }
 
+/** Reads in a row share one trace item: "Read flows#2, api-flow#3 (the sections around it)". */
 function showRead(turn, read) {
   turn.reads += 1;
-  const item = traceItem(turn, 'read');
-  item.append(read.tool === 'read_neighbors' ? 'Read the sections around ' : 'Read ', code(read.chunkId));
+  const last = turn.trace.lastElementChild;
+  const item = last !== null && last.classList.contains('read') ? last : traceItem(turn, 'read');
+  item.append(item === last ? ', ' : 'Read ', code(read.chunkId));
+  if (read.tool === 'read_neighbors') item.append(' (the sections around it)');
   if (read.offset) item.append(` from character ${read.offset}`);
-  item.append(read.found ? '.' : ' (not found).');
+  if (!read.found) item.append(' (not found)');
 }
 
-/** The trace of a run that did not stream (a conversation turn): its searches and reads, in order. */
+/** The trace of a run that did not stream (a conversation turn): its searches, then its reads. */
 export function showTrace(turn, trace) {
   for (const step of trace.steps ?? []) showSearch(turn, step);
   for (const read of trace.reads ?? []) showRead(turn, read);
