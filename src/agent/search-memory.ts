@@ -1,6 +1,8 @@
 // What one conversation's search session carries from turn to turn.
 import type { Chunk } from '../corpus/types.ts';
+import type { Hit } from '../index/types.ts';
 import { EvidenceSet, type EvidenceSource } from './evidence.ts';
+import { headingPathText } from './tool-values.ts';
 
 /** One passage an earlier turn was shown: the chunk id and exactly the texts shown (snippets, pages). */
 export interface RememberedPassage {
@@ -57,6 +59,22 @@ export class SearchMemory {
     const copy = new SearchMemory();
     for (const item of this.#evidence.items()) for (const text of item.shown) copy.#evidence.add(item.chunk, text, -1, item.source);
     return copy;
+  }
+
+  /**
+   * The hits of one search page that an earlier turn was shown and this run was not, at most
+   * `limit`, as search_docs names them in `shown_earlier`: id, doc, heading path and `rank`, the
+   * hit's place in the page of the query's ranking (0 = best, seen passages included).
+   *
+   * @example
+   * memory.shownEarlier(hits, session.evidence, 5); // [{ chunk_id: 'deploy#1', doc_id: 'deploy', heading_path: 'Deploying > Rolling back', rank: 0 }]
+   */
+  shownEarlier(hits: Hit[], current: EvidenceSet, limit: number): Array<{ chunk_id: string; doc_id: string; heading_path: string; rank: number }> {
+    return hits
+      .map((hit, rank) => ({ hit, rank }))
+      .filter(({ hit }) => !current.has(hit.chunkId) && this.has(hit.chunkId))
+      .slice(0, limit)
+      .map(({ hit, rank }) => ({ chunk_id: hit.chunkId, doc_id: hit.docId, heading_path: headingPathText(hit), rank }));
   }
 
   /** The passages added or grown since the last call (what a store must write), and forgets them. */

@@ -7,7 +7,7 @@ import { queryKey } from './query-key.ts';
 import type { SearchMemory } from './search-memory.ts';
 import { lineMatches } from './section-matches.ts';
 import { DEFAULT_READ_TOKENS, offsetError, sectionPage, type SectionPage } from './section-page.ts';
-import { headingPathText, matchesNote, neighborValue, passageValue, searchResultValue, type ToolOutcome } from './tool-values.ts';
+import { matchesNote, neighborValue, passageValue, searchResultValue, type ToolOutcome } from './tool-values.ts';
 
 export type { ToolOutcome, ToolValue } from './tool-values.ts';
 
@@ -204,15 +204,9 @@ export class SearchSession {
       note,
     });
     const value = searchResultValue(fresh, { skippedSeen, weak, ...(pages ? { pages } : {}) });
-    // Passages skipped because an earlier turn was shown them are named, so the model can re-read one (the prompt of a turn holds only earlier answers).
-    const earlier = hits
-      .map((hit, rank) => ({ hit, rank }))
-      .filter(({ hit }) => !this.evidence.has(hit.chunkId) && this.#options.memory?.has(hit.chunkId) === true)
-      .slice(0, k);
-    if (earlier.length > 0) {
-      // `rank`: the passage's place in this page of the query's ranking (0 = best), seen passages included.
-      value.shown_earlier = earlier.map(({ hit, rank }) => ({ chunk_id: hit.chunkId, doc_id: hit.docId, heading_path: headingPathText(hit), rank }));
-    }
+    // Passages skipped because an earlier turn was shown them are named, so the model can re-read one (a turn's prompt holds only earlier answers).
+    const earlier = this.#options.memory?.shownEarlier(hits, this.evidence, k) ?? [];
+    if (earlier.length > 0) value.shown_earlier = earlier;
     return { ok: true, value };
   }
 

@@ -67,9 +67,15 @@ export function registerChatCommand(program: Command, io: CliIO): void {
         const id = resolveConversation(io, store, options.conversation, filter, statePath(io, options));
         io.stderr(`atlas chat: conversation ${id}. Ask a question; /exit or Ctrl-D ends.\n`);
         const lines = createInterface({ input: io.stdin, terminal: false, crlfDelay: Number.POSITIVE_INFINITY });
+        // A prompt only where someone types (stderr is a terminal); piped input gets none.
+        const prompt = () => (io.isTTY ? io.stderr('> ') : undefined);
+        prompt();
         for await (const line of lines) {
           const question = line.trim();
-          if (question === '') continue;
+          if (question === '') {
+            prompt();
+            continue;
+          }
           if (EXIT.test(question)) break;
           const run = await cliConversationTurn(store, id, question, filter, {
             route: options.route as Route,
@@ -81,6 +87,7 @@ export function registerChatCommand(program: Command, io: CliIO): void {
             ...limits,
           });
           io.stdout(formatTurn(run));
+          prompt();
         }
         lines.close();
         io.stderr(`atlas chat: conversation ${id} saved; continue it with atlas ask --conversation ${id} "..."\n`);

@@ -21,7 +21,12 @@ export function stateOption(): Option {
   return new Option('--state <path>', 'conversations state database (default: <db>.state.db)').argParser(nonEmpty('--state', '.atlas/index.db.state.db'));
 }
 
-/** The state database path of a command: `--state`, else beside `--db`. */
+/**
+ * The state database path of a command: `--state`, else beside `--db`.
+ *
+ * @example
+ * statePath(io, { db: '.atlas/index.db' }); // '<cwd>/.atlas/index.db.state.db'
+ */
 export function statePath(io: CliIO, options: { db?: string; state?: string }): string {
   return options.state === undefined ? stateDbPath(dbPath(io, options.db)) : path.resolve(io.cwd, options.state);
 }
@@ -34,6 +39,9 @@ export function openCliStore(io: CliIO, options: { db?: string; state?: string }
 /**
  * The conversation a command works in: `new` creates one for the asker's groups and filter
  * (announced on stderr with how to continue it); an id must be one of the asker's.
+ *
+ * @example
+ * const id = resolveConversation(io, store, 'new', filter, statePath(io, options)); // stderr: "atlas: conversation … started ..."
  */
 export function resolveConversation(io: CliIO, store: ConversationStore, id: string, filter: SearchFilter | undefined, file: string): string {
   const principal = filter?.principal;
@@ -56,7 +64,12 @@ export function resolveConversation(io: CliIO, store: ConversationStore, id: str
   return id;
 }
 
-/** One turn of conversation `id` with the command's options; the run, as `routedAsk` returns it. */
+/**
+ * One turn of conversation `id` with the command's options; the run, as `routedAsk` returns it.
+ *
+ * @example
+ * const run = await cliConversationTurn(store, id, 'and how do I cancel it?', filter, { model, index });
+ */
 export async function cliConversationTurn(
   store: ConversationStore,
   id: string,
