@@ -6,8 +6,11 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { createAskRoutes } from './ask.ts';
 import { createAuthMiddleware, type AuthConfig } from './auth.ts';
+import { createFacetsApp } from './facets.ts';
 import { errorBody, errorResponse } from './http.ts';
 import { createConcurrencyLimiter, createLimitMiddleware, DEFAULT_SERVER_LIMITS, type ConcurrencyLimiter, type ServerLimits } from './limits.ts';
+import { createOpenAiApp } from './openai.ts';
+import { createPageApp } from './page.ts';
 import { createSearchRoutes } from './search.ts';
 import type { ServerDeps, ServerEnv } from './types.ts';
 import type { Principal } from '../index/types.ts';
@@ -71,6 +74,9 @@ export function createApp(deps: ServerDeps, options: AppOptions = {}): Hono<Serv
   app.route('/', createAskRoutes(deps, options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }));
   app.route('/', createSearchRoutes(deps));
   for (const routes of options.routes ?? []) app.route('/', routes);
+  // Facets, chat completions and the page, after options.routes (a test may mount its own in their place).
+  const labelNames = (deps.modelLabels ?? []).map((label) => label.name);
+  for (const routes of [createFacetsApp(deps, labelNames.length > 0 ? { labelNames } : {}), createOpenAiApp(deps), createPageApp()]) app.route('/', routes);
   for (const [path, handler] of Object.entries(options.mounts ?? {})) {
     const prefix = path.replace(/\/$/, '');
     const answer = (c: Context<ServerEnv>) => handler(c.req.raw, { principal: c.get('principal') });
@@ -78,7 +84,7 @@ export function createApp(deps: ServerDeps, options: AppOptions = {}): Hono<Serv
     app.all(`${prefix}/*`, answer);
   }
 
-  app.notFound((c) => c.json(errorBody('not-found', `Atlas: no route ${c.req.method} ${c.req.path}. The API: GET /healthz, POST /v1/ask, POST /v1/ask/stream, GET /v1/search?q=, GET /v1/chunks/:chunkId (docs/server.md).`), 404));
+  app.notFound((c) => c.json(errorBody('not-found', `Atlas: no route ${c.req.method} ${c.req.path}. The API: GET /healthz, POST /v1/ask, POST /v1/ask/stream, GET /v1/search?q=, GET /v1/chunks/:chunkId, /v1/conversations, POST /v1/chat/completions, GET /v1/models, GET /v1/facets, /mcp, and the page at / (docs/server.md).`), 404));
   app.onError((error, c) => errorResponse(c, error, log));
   return app;
 }

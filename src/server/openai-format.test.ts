@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import type { Citation } from '../agent/answer.ts';
+import { answerContent, contentDeltas } from './openai-format.ts';
+
+const citation = (quote: string, overrides: Partial<Citation> = {}): Citation => ({
+  docId: 'flows',
+  quote,
+  chunkId: 'flows#2',
+  heading: 'Results',
+  headingPath: ['Flows', 'Results'],
+  sourcePath: 'flows.md',
+  startLine: 4,
+  endLine: 9,
+  ...overrides,
+});
+
+describe('answerContent', () => {
+  it('puts each marker after the sentence its quote ends with, and unplaced ones after the text', () => {
+    const answer = {
+      text: 'Steps fail with ORB-1202 (PayloadTooLarge). Return a reference instead.',
+      citations: [
+        citation('Steps *fail* ... with `ORB-1202` ([PayloadTooLarge](errors.md))'),
+        citation('A sentence the answer does not say.', { sourcePath: 'other.md', headingPath: ['Other'], startLine: 1, endLine: 2 }),
+        citation('Return a reference instead.'),
+      ],
+      abstained: false,
+    };
+    expect(answerContent(answer)).toBe(
+      'Steps fail with ORB-1202 (PayloadTooLarge). [1] Return a reference instead. [3] [2]\n\nSources:\n[1] Flows > Results (flows.md:4-9)\n[2] Other (other.md:1-2)\n[3] Flows > Results (flows.md:4-9)',
+    );
+  });
+
+  it('gives an abstention its text alone', () => {
+    expect(answerContent({ text: "I couldn't find this in the docs.", citations: [], abstained: true })).toBe("I couldn't find this in the docs.");
+  });
+});
+
+describe('contentDeltas', () => {
+  it('cuts after whitespace into deltas of at most 64 characters (a longer word alone) that join to the content', () => {
+    const content = `${'word '.repeat(30)}${'x'.repeat(70)} end\n\nSources:`;
+    const deltas = contentDeltas(content);
+    expect(deltas.join('')).toBe(content);
+    expect(deltas.map((delta) => delta.length)).toEqual([60, 60, 30, 71, 13]);
+  });
+});

@@ -1,0 +1,226 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOfflineModel } from '../agent/offline/index.ts';
+import type { IndexBackend } from '../index/types.ts';
+import { createOrbitIndex } from '../testing/orbit-index.ts';
+import { openConversationStore } from '../conversations/store.ts';
+import { createApp, type AppOptions } from './app.ts';
+import { conversationsApp } from './conversations.ts';
+import { listenOnLoopback, type ListeningApp } from './test-listen.ts';
+import type { ServerDeps } from './types.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+/** The README's multi-hop demo question. */
+const QUESTION =
+  'A flow step that returns a big query result fails after finishing its work; which error is it and what should the step return instead?';
+const TOKEN = 'page-test-token-0123456789';
+/** Where the screenshot goes (gitignored; docs/server-openai-and-page.md says so). */
+const ARTIFACTS = path.join(process.cwd(), 'test-artifacts');
+
+const installed = existsSync(CHROMIUM);
+
+let index: IndexBackend;
+let browser: Browser | undefined;
+
+/** The offline planner with its second call held until `release()`: the run has searched once and cannot have answered yet. */
+function createHeldModel(): { model: LanguageModelV3; release: () => void } {
+  const offline = createOfflineModel() as LanguageModelV3;
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let calls = 0;
+  const model: LanguageModelV3 = {
+    ...offline,
+    async doGenerate(call: LanguageModelV3CallOptions) {
+      calls += 1;
+      if (calls === 2) await held;
+      return offline.doGenerate(call);
+    },
+  };
+  return { model, release: () => release() };
+}
+
+async function serveOrbit(options: AppOptions = {}, model: LanguageModelV3 = createOfflineModel() as LanguageModelV3): Promise<ListeningApp> {
+  const deps: ServerDeps = { index, model, modelSpec: 'offline', price: null, now: () => 0 };
+  return listenOnLoopback(createApp(deps, options));
+}
+
+/** A page that may only reach `origin`: any other request is aborted and recorded, as are console errors and dialogs. */
+async function openPage(origin: string): Promise<{ page: Page; foreign: string[]; problems: string[] }> {
+  const page = await browser!.newPage({ viewport: { width: 1100, height: 1400 } });
+  const foreign: string[] = [];
+  const problems: string[] = [];
+  await page.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(`${origin}/`)) return route.continue();
+    foreign.push(url);
+    return route.abort();
+  });
+  page.on('console', (message) => {
+    // The page probes POST /v1/conversations (404 without that API) and /v1/facets (401 before the token): expected, not problems.
+    const expected = /^Failed to load resource: the server responded with a status of (401|404)/.test(message.text());
+    if (message.type() === 'error' && !expected) problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('dialog', (dialog) => {
+    problems.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  return { page, foreign, problems };
+}
+
+beforeAll(async () => {
+  index = await createOrbitIndex();
+  if (installed) {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  }
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await index.close();
+});
+
+describe('the web page in headless Chromium', () => {
+  const reason = (title: string) => (installed ? title : `${title}: skipped, chromium not installed at ${CHROMIUM} (apt-get install chromium; .ci/run installs it)`);
+
+  it.skipIf(!installed)(reason('streams the trace of the README question, then the answer with a verified citation that expands to its quote'), async () => {
+    const held = createHeldModel();
+    const server = await serveOrbit({}, held.model);
+    const { page, foreign, problems } = await openPage(server.url);
+    try {
+      await page.goto(`${server.url}/`);
+      await expect.poll(() => page.locator('#version option').allInnerTexts()).toEqual(['Every version', '2.x', '3.x']);
+      await expect.poll(() => page.locator('#index-status').innerText()).toMatch(/^46 documents, \d+ passages indexed\./);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('question');
+      // Every control is found by its role and label, as assistive technology finds it.
+      expect(await page.getByRole('textbox', { name: 'Your question' }).count()).toBe(1);
+      expect(await page.getByRole('combobox', { name: 'Version' }).count()).toBe(1);
+      expect(await page.getByRole('button', { name: 'Ask' }).count()).toBe(1);
+      expect(await page.getByRole('button', { name: 'Stop' }).isDisabled()).toBe(true);
+
+      await page.locator('#question').fill(QUESTION);
+      await page.locator('#question').press('Enter');
+
+      // The model's second call is held: the first search reached the page while the run still works.
+      const answer = page.locator('.turn .answer-section');
+      await expect.poll(() => page.locator('.trace li.search').count(), { timeout: 20_000 }).toBe(1);
+      expect(await answer.isVisible()).toBe(false);
+      expect(await page.locator('#ask-button').isDisabled()).toBe(true);
+      expect(await page.locator('.turns').getAttribute('aria-busy')).toBe('true');
+      held.release();
+
+      await expect.poll(() => answer.isVisible(), { timeout: 20_000 }).toBe(true);
+      await expect.poll(() => page.locator('.run-summary').innerText()).toBe('route agentic · 3 searches · 15 reads · stop model-done · 0 ms');
+
+      expect(await page.locator('.turn .question').innerText()).toBe(QUESTION);
+      expect(await page.locator('#conversation-mode').innerText()).toBe('Each question is answered on its own (this server keeps no conversations).');
+      const searches = await page.locator('.trace li.search').allInnerTexts();
+      expect(searches).toHaveLength(3);
+      expect(searches[0]).toMatch(/^Searched “A flow step that returns a big query result .*instead\?”: 5 passages, new documents: /);
+      expect(searches[1]).toContain('(page 2)');
+      expect(await page.locator('.trace li.read').first().innerText()).toBe('Read api-results#3, error-codes#4, flows#2, troubleshooting-memory#4, api-flow#6');
+      expect(await page.locator('.trace li.read').count()).toBe(3);
+      expect(await answer.locator('.answer-heading').textContent()).toBe('Answer');
+      expect(await answer.locator('.answer').innerText()).toMatch(/^A step that returns a large value directly fails with ORB-1202 PayloadTooLarge/);
+
+      const citations = answer.locator('li.citation');
+      expect(await citations.count()).toBe(4);
+      const first = citations.first();
+      expect(await first.locator('summary').innerText()).toBe('[1] Results API › Passing large data between flow steps api-results.md:69-92 verified');
+      const quote = first.locator('blockquote');
+      expect(await quote.isVisible()).toBe(false);
+      await first.locator('summary').focus();
+      expect(await first.locator('summary').evaluate((element) => getComputedStyle(element).outlineStyle + ' ' + getComputedStyle(element).outlineWidth)).toBe('solid 3px');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => quote.isVisible()).toBe(true);
+      expect(await quote.innerText()).toMatch(/^A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work\./);
+      expect(await first.locator('details p').innerText()).toBe('Quoted from api-results#3 (api-results.md, lines 69-92).');
+      expect(await page.locator('#status').innerText()).toBe('Answer ready with 4 verified citations.');
+
+      await mkdir(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: path.join(ARTIFACTS, 'serve-page.png'), fullPage: true });
+
+      // A follow-up turn is added below the first; an unanswerable question is shown as an abstention.
+      await page.locator('#question').fill('Does Orbit support Apache Kafka as a broker?');
+      await page.locator('#question').press('Enter');
+      const second = page.locator('.turn').nth(1).locator('.answer-section');
+      await expect.poll(() => second.isVisible(), { timeout: 20_000 }).toBe(true);
+      expect(await second.getAttribute('class')).toBe('answer-section abstained');
+      expect(await second.locator('.answer-heading').textContent()).toBe('Abstained: the docs do not say');
+      expect(await second.locator('.answer').innerText()).toBe("I couldn't find this in the docs.");
+      expect(await second.locator('li.citation').count()).toBe(0);
+      await expect.poll(() => page.locator('#status').innerText()).toBe('Atlas abstained: the docs do not say.');
+      expect(await page.locator('.turn').count()).toBe(2);
+
+      expect(foreign).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+      await server.close();
+    }
+  });
+
+  it.skipIf(!installed)(reason('continues a conversation through the conversations API: a follow-up that names nothing is answered from the earlier turn'), async () => {
+    const store = openConversationStore({ path: ':memory:' });
+    const deps: ServerDeps = { index, model: createOfflineModel(), modelSpec: 'offline', price: null, now: () => 0 };
+    const server = await listenOnLoopback(createApp(deps, { routes: [conversationsApp(deps, store)] }));
+    const { page, foreign, problems } = await openPage(server.url);
+    try {
+      await page.goto(`${server.url}/`);
+      await expect.poll(() => page.locator('#version option').allInnerTexts()).toEqual(['Every version', '2.x', '3.x']);
+      for (const [position, question] of ['How do I enqueue a job in Orbit 3.x?', 'and how do I cancel it?'].entries()) {
+        await page.locator('#question').fill(question);
+        await page.locator('#question').press('Enter');
+        await expect.poll(() => page.locator('.turn').nth(position).locator('.answer-section').isVisible(), { timeout: 20_000 }).toBe(true);
+      }
+      expect(await page.locator('#conversation-mode').innerText()).toBe('Follow-up questions remember this conversation.');
+      const followUp = page.locator('.turn').nth(1);
+      expect(await followUp.locator('.trace li.search').first().innerText()).toMatch(/^Searched “and how do I cancel it\? Orbit enqueue job” in 3\.x: /);
+      const summaries = (await followUp.locator('li.citation summary').allInnerTexts()).map((text) => text.replace(/^\[\d+\] /, ''));
+      expect(summaries.some((summary) => /^Client API › Looking up and cancelling jobs api-client\.md:\d+-\d+ verified$/.test(summary))).toBe(true);
+      expect(foreign).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+      await server.close();
+      store.close();
+    }
+  });
+
+  it.skipIf(!installed)(reason('asks for the token when the server requires one and keeps it in localStorage'), async () => {
+    const server = await serveOrbit({ auth: { tokens: [{ name: 'team', token: TOKEN, principal: undefined }], source: 'ATLAS_TOKEN' } });
+    const { page, foreign, problems } = await openPage(server.url);
+    try {
+      await page.goto(`${server.url}/`);
+      const panel = page.locator('#token-panel');
+      await expect.poll(() => panel.isVisible()).toBe(true);
+      expect(await page.locator('#version option').allInnerTexts()).toEqual(['Every version']);
+      await page.locator('#token').fill(TOKEN);
+      await page.locator('#token').press('Enter');
+      await expect.poll(() => page.locator('#version option').allInnerTexts()).toEqual(['Every version', '2.x', '3.x']);
+      expect(await page.evaluate(() => localStorage.getItem('atlas-token'))).toBe(TOKEN);
+
+      await page.reload();
+      await expect.poll(() => page.locator('#version option').allInnerTexts()).toEqual(['Every version', '2.x', '3.x']);
+      await page.locator('#version').selectOption('3.x');
+      await page.locator('#question').fill('What is ORB-1202?');
+      await page.locator('#question').press('Enter');
+      await expect.poll(() => page.locator('.turn .answer-section').isVisible(), { timeout: 20_000 }).toBe(true);
+      expect(await page.locator('.trace li.search').first().innerText()).toMatch(/^Searched “What is ORB-1202\?” in 3\.x: /);
+      expect(foreign).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+      await server.close();
+    }
+  });
+});
