@@ -3,6 +3,7 @@ import { AtlasError } from '../errors.ts';
 import { principalGroups } from '../index/filter.ts';
 import type { Hit, IndexBackend, Principal, SearchFilter } from '../index/types.ts';
 import { EvidenceSet, type EvidenceSource } from './evidence.ts';
+import { DEFAULT_PAGE_DIVERSITY, diversePage, type PageDiversity } from './page-diversity.ts';
 import { queryKey } from './query-key.ts';
 import { lineMatches } from './section-matches.ts';
 import { DEFAULT_READ_TOKENS, offsetError, sectionPage, type SectionPage } from './section-page.ts';
@@ -64,6 +65,11 @@ export interface SearchSessionOptions {
    * (default 800). Longer sections are paged with `offset`, never cut silently.
    */
   readTokens?: number;
+  /**
+   * How pages from 3 on spread over documents (default {@link DEFAULT_PAGE_DIVERSITY}: a third
+   * passage of a page gives way to a page not seen yet); `false` keeps plain rank order.
+   */
+  pageDiversity?: PageDiversity | false;
 }
 
 /** Default weak-match threshold on the sqlite index's BM25 scores (docs/calibration.md). */
@@ -101,6 +107,7 @@ export class SearchSession {
       ...rest,
       filter: withPrincipal(options.filter, principal),
       readTokens: options.readTokens ?? DEFAULT_READ_TOKENS,
+      pageDiversity: options.pageDiversity ?? DEFAULT_PAGE_DIVERSITY,
     };
     const { readTokens } = this.#options;
     if (!Number.isInteger(readTokens) || readTokens < 1) {
@@ -138,7 +145,8 @@ export class SearchSession {
    * each (a cut page says so and names the read_section offset that reads on). `page` n (default
    * 1) starts at rank (n - 1) * k + 1 of the query's ranking: repeating a query with the next page
    * shows its next results (passages already seen are still skipped), while repeating the same
-   * page is refused as a duplicate.
+   * page is refused as a duplicate. From page 3 on, a page holds at most 2 passages of one
+   * document (those seen before included): a third gives way to a document not seen yet.
    */
   async searchDocs(args: { query: string; version?: string; page?: number }, options: { fullText?: boolean } = {}): Promise<ToolOutcome> {
     const filter = this.#effectiveFilter(args.version);
@@ -166,8 +174,15 @@ export class SearchSession {
     this.#queryKeys.add(key);
     const { k } = this.#options;
     const skipped = (page - 1) * k;
-    const hits = (await this.#options.index.search(args.query, { k: skipped + k + this.evidence.size, filter })).slice(skipped);
-    const fresh = hits.filter((hit) => !this.evidence.has(hit.chunkId)).slice(0, Math.min(k, this.#chunksLeft()));
+    const diversity = this.#options.pageDiversity;
+    const lookahead = diversity && page >= diversity.fromPage ? diversity.lookahead : 0;
+    const ranked = (await this.#options.index.search(args.query, { k: skipped + k + this.evidence.size + lookahead, filter })).slice(skipped);
+    const unseen = ranked.filter((hit) => !this.evidence.has(hit.chunkId));
+    const seenDocIds = this.evidence.items().map((item) => item.chunk.docId);
+    const ordered = lookahead > 0 && diversity ? diversePage(unseen.slice(0, k + lookahead), { k, maxPerDoc: diversity.maxPerDoc, seenDocIds }) : unseen;
+    const fresh = ordered.slice(0, Math.min(k, this.#chunksLeft()));
+    // The hits of the page itself: the lookahead ranks are not counted as skipped.
+    const hits = ranked.slice(0, k + seenDocIds.length);
     const skippedSeen = hits.filter((hit) => this.evidence.has(hit.chunkId)).length;
     const stepIndex = this.steps.length + this.reads.length;
     const newDocIds = [...new Set(fresh.map((hit) => hit.docId).filter((docId) => !this.evidence.hasDoc(docId)))];
