@@ -67,3 +67,11 @@ describe('extractAnswer abstains when a placeholder note asks the question', () 
     expect(measured.missingAnchorShare).toBe(1);
   });
 });
+
+describe('extractAnswer quotes', () => {
+  it('quotes at most 7 sentences of one passage: the caveat at the end of a section still joins', () => {
+    const steps = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'].map((word) => `The unlock call releases the ${word} worker lock.`);
+    const { answer } = measure('When is it safe to unlock a worker lock?', [{ chunk_id: 'admin#4', doc_id: 'admin', heading: 'Unlocking', snippet: steps.join(' ') }]);
+    expect(answer.citations).toEqual([{ doc_id: 'admin', quote: steps.slice(0, 7).join(' ... ') }]);
+  });
+});

@@ -30,7 +30,7 @@ export const DEFAULT_ABSTAIN_OPTIONS: AbstainOptions = { minCoverage: 0.4, maxMi
 /** Citations an extractive answer carries at most. */
 const MAX_QUOTES = 4;
 /** Sentences one citation quotes at most (of one passage, in order, elided with "..."). */
-const MAX_SENTENCES_PER_QUOTE = 5;
+const MAX_SENTENCES_PER_QUOTE = 7;
 /** A sentence joins the answer to carry more facts only when it scores this share of the best one. */
 const FILL_SHARE = 0.5;
 /** Another sentence of the passage answering a part joins when it scores this share of the part's best sentence. */
@@ -45,7 +45,7 @@ const MIN_FILL_TERMS = 2;
  * relation asked or continues it, and by the other sentences of that passage that score at least
  * 30% of it (the condition, caveat or value stated around the answer); then the best sentence of
  * each hop and of each page not yet quoted (a multi-hop answer draws on each). At most 4
- * citations of up to 5 sentences of one passage each. Quotes are verbatim with their doc id, so
+ * citations of up to 7 sentences of one passage each. Quotes are verbatim with their doc id, so
  * every citation verifies; the answer text is the quotes rendered as plain text. Abstains when
  * the evidence does not cover the question.
  *
