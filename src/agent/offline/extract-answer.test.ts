@@ -74,4 +74,16 @@ describe('extractAnswer quotes', () => {
     const { answer } = measure('When is it safe to unlock a worker lock?', [{ chunk_id: 'admin#4', doc_id: 'admin', heading: 'Unlocking', snippet: steps.join(' ') }]);
     expect(answer.citations).toEqual([{ doc_id: 'admin', quote: steps.slice(0, 7).join(' ... ') }]);
   });
+
+  it('quotes the best sentence of another page that scores 35% of the best answer and holds two question terms', () => {
+    const question = 'Which database server and JavaScript runtime versions does the current release need?';
+    const { answer } = measure(question, [
+      { chunk_id: 'index#5', doc_id: 'index', heading: 'Features', snippet: 'Designed to be used both from JavaScript or directly in the database server.' },
+      { chunk_id: 'requirements#0', doc_id: 'requirements', heading: 'Requirements', snippet: 'Each release needs a database server: PostgreSQL 12+ and Node 22.18+.' },
+    ]);
+    expect(answer.citations).toEqual([
+      { doc_id: 'index', quote: 'Designed to be used both from JavaScript or directly in the database server.' },
+      { doc_id: 'requirements', quote: 'Each release needs a database server: PostgreSQL 12+ and Node 22.18+.' },
+    ]);
+  });
 });

@@ -32,7 +32,7 @@ const MAX_QUOTES = 4;
 /** Sentences one citation quotes at most (of one passage, in order, elided with "..."). */
 const MAX_SENTENCES_PER_QUOTE = 7;
 /** A sentence joins the answer to carry more facts only when it scores this share of the best one. */
-const FILL_SHARE = 0.5;
+const FILL_SHARE = 0.35;
 /** Another sentence of the passage answering a part joins when it scores this share of the part's best sentence. */
 const SUPPORT_SHARE = 0.3;
 /** Question terms a sentence of another page must hold itself to join the answer. */
