@@ -3,7 +3,8 @@
  * (docs/calibration.md), across several dev sets at once (never on one corpus):
  *  - the weak-match score of search_docs (best BM25 score of a search), and
  *  - the offline planner's abstention rule (share of the question's names absent from the
- *    evidence, weighted share of its terms present), chosen so that on EVERY dataset at most
+ *    evidence, weighted share of its terms present, share of its terms held by a TODO note of
+ *    the evidence), chosen so that on EVERY dataset at most
  *    10% of answerable questions are abstained on, and as many unanswerable ones as possible.
  *
  * Usage: npx tsx scripts/calibrate.ts datasets/orbit ../shared/datasets/graphile-worker-dev ../shared/datasets/musique-dev [--json]
@@ -27,6 +28,7 @@ interface Row {
   /** Coverage of the evidence the final answer was written from; undefined when nothing was shown. */
   missingAnchorShare?: number;
   total?: number;
+  placeholderMatch?: number;
 }
 
 /** Best threshold on the first search's best score: flags most unanswerable queries, few answerable. */
@@ -45,10 +47,24 @@ export function chooseWeakThreshold(rows: Row[]): { threshold: number; flaggedUn
   return { threshold: best.threshold, flaggedUnanswerable: best.flaggedUnanswerable, flaggedAnswerable: best.flaggedAnswerable };
 }
 
+/** The rules searched, loosest first within each threshold (so a tie keeps the loosest). */
+function abstentionCandidates(): AbstainOptions[] {
+  const coverages = Array.from({ length: 26 }, (_, step) => (40 + 2 * step) / 100);
+  const anchorShares = [0.99, 0.67, 0.5, 0.4, 0.34, 0.2, 0];
+  const placeholderMatches = [1, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1];
+  return coverages.flatMap((minCoverage) =>
+    anchorShares.flatMap((maxMissingAnchorShare) => placeholderMatches.map((maxPlaceholderMatch) => ({ minCoverage, maxMissingAnchorShare, maxPlaceholderMatch }))),
+  );
+}
+
 /** Whether the abstention rule with these thresholds abstains on a row. */
 function abstains(row: Row, options: AbstainOptions): boolean {
   if (row.total === undefined || row.missingAnchorShare === undefined) return true;
-  return row.missingAnchorShare > options.maxMissingAnchorShare || row.total < options.minCoverage;
+  return (
+    row.missingAnchorShare > options.maxMissingAnchorShare ||
+    row.total < options.minCoverage ||
+    (row.placeholderMatch ?? 0) > options.maxPlaceholderMatch
+  );
 }
 
 /** Per dataset: unanswerable abstained and answerable abstained (shares), under `options`. */
@@ -76,22 +92,19 @@ export function abstentionRates(rows: Row[], options: AbstainOptions) {
 export function chooseAbstention(rows: Row[]): AbstainOptions {
   const datasets = [...new Set(rows.map((row) => row.dataset))];
   let best: { options: AbstainOptions; gain: number; wrong: number } = { options: DEFAULT_ABSTAIN_OPTIONS, gain: Number.NEGATIVE_INFINITY, wrong: 0 };
-  for (let coverageStep = 40; coverageStep <= 90; coverageStep += 2) {
-    for (const maxMissingAnchorShare of [0.99, 0.67, 0.5, 0.4, 0.34, 0.2, 0]) {
-      const options = { minCoverage: coverageStep / 100, maxMissingAnchorShare };
-      const rates = abstentionRates(rows, options);
-      if (rates.some((rate) => rate.answerableAbstained > 0.1)) continue;
-      let gain = 0;
-      for (const dataset of datasets) {
-        const own = rows.filter((row) => row.dataset === dataset);
-        const answerable = own.filter((row) => row.answerable);
-        const unanswerable = own.filter((row) => !row.answerable);
-        gain += unanswerable.length === 0 ? 0 : unanswerable.filter((row) => abstains(row, options)).length / unanswerable.length;
-        gain -= answerable.length === 0 ? 0 : answerable.filter((row) => abstains(row, options)).length / answerable.length;
-      }
-      const wrong = rows.filter((row) => row.answerable && abstains(row, options)).length;
-      if (gain > best.gain + 1e-9 || (Math.abs(gain - best.gain) <= 1e-9 && wrong < best.wrong)) best = { options, gain, wrong };
+  for (const options of abstentionCandidates()) {
+    const rates = abstentionRates(rows, options);
+    if (rates.some((rate) => rate.answerableAbstained > 0.1)) continue;
+    let gain = 0;
+    for (const dataset of datasets) {
+      const own = rows.filter((row) => row.dataset === dataset);
+      const answerable = own.filter((row) => row.answerable);
+      const unanswerable = own.filter((row) => !row.answerable);
+      gain += unanswerable.length === 0 ? 0 : unanswerable.filter((row) => abstains(row, options)).length / unanswerable.length;
+      gain -= answerable.length === 0 ? 0 : answerable.filter((row) => abstains(row, options)).length / answerable.length;
     }
+    const wrong = rows.filter((row) => row.answerable && abstains(row, options)).length;
+    if (gain > best.gain + 1e-9 || (Math.abs(gain - best.gain) <= 1e-9 && wrong < best.wrong)) best = { options, gain, wrong };
   }
   return best.options;
 }

@@ -4,6 +4,7 @@ import { principalGroups } from '../index/filter.ts';
 import type { Hit, IndexBackend, Principal, SearchFilter } from '../index/types.ts';
 import { EvidenceSet, type EvidenceSource } from './evidence.ts';
 import { narrowLabels } from './model-labels.ts';
+import { DEFAULT_PAGE_DIVERSITY, diversePage, type PageDiversity } from './page-diversity.ts';
 import { queryKey } from './query-key.ts';
 import type { SearchMemory } from './search-memory.ts';
 import { lineMatches } from './section-matches.ts';
@@ -74,6 +75,11 @@ export interface SearchSessionOptions {
    * Budgets and duplicate-query refusals stay per session, so per turn. Read only here.
    */
   memory?: SearchMemory;
+  /**
+   * How pages from 3 on spread over documents (default {@link DEFAULT_PAGE_DIVERSITY}: a third
+   * passage of a page gives way to a page not seen yet); `false` keeps plain rank order.
+   */
+  pageDiversity?: PageDiversity | false;
 }
 
 /** Default weak-match threshold on the sqlite index's BM25 scores (docs/calibration.md). */
@@ -112,6 +118,7 @@ export class SearchSession {
       ...rest,
       filter: withPrincipal(options.filter, principal),
       readTokens: options.readTokens ?? DEFAULT_READ_TOKENS,
+      pageDiversity: options.pageDiversity ?? DEFAULT_PAGE_DIVERSITY,
     };
     const { readTokens } = this.#options;
     if (!Number.isInteger(readTokens) || readTokens < 1) {
@@ -161,7 +168,9 @@ export class SearchSession {
    * shows its next results (passages already seen are still skipped), while repeating the same
    * page is refused as a duplicate. `labels` (the model labels the model chose) narrow the
    * enforced filter, never widen it (see `narrowLabels`): a value the enforced filter excludes
-   * leaves it as it is, and the result's note says so.
+   * leaves it as it is, and the result's note says so. From page 3 on, a page holds at most 2
+   * passages of one document (those seen before included): a third gives way to a document not
+   * seen yet.
    */
   async searchDocs(args: { query: string; version?: string; page?: number; labels?: Record<string, string> }, options: { fullText?: boolean } = {}): Promise<ToolOutcome> {
     const { filter, conflicts } = narrowLabels(this.#effectiveFilter(args.version), args.labels);
@@ -191,8 +200,16 @@ export class SearchSession {
     const { k } = this.#options;
     const skipped = (page - 1) * k;
     const seen = (chunkId: string) => this.evidence.has(chunkId) || this.#options.memory?.has(chunkId) === true;
-    const hits = (await this.#options.index.search(args.query, { k: skipped + k + this.evidence.size + (this.#options.memory?.size ?? 0), filter })).slice(skipped);
-    const fresh = hits.filter((hit) => !seen(hit.chunkId)).slice(0, Math.min(k, this.#chunksLeft()));
+    const remembered = this.#options.memory?.size ?? 0;
+    const diversity = this.#options.pageDiversity;
+    const lookahead = diversity && page >= diversity.fromPage ? diversity.lookahead : 0;
+    const ranked = (await this.#options.index.search(args.query, { k: skipped + k + this.evidence.size + remembered + lookahead, filter })).slice(skipped);
+    const unseen = ranked.filter((hit) => !seen(hit.chunkId));
+    const seenDocIds = this.evidence.items().map((item) => item.chunk.docId);
+    const ordered = lookahead > 0 && diversity ? diversePage(unseen.slice(0, k + lookahead), { k, maxPerDoc: diversity.maxPerDoc, seenDocIds }) : unseen;
+    const fresh = ordered.slice(0, Math.min(k, this.#chunksLeft()));
+    // The hits of the page itself: the lookahead ranks are not counted as skipped.
+    const hits = ranked.slice(0, k + this.evidence.size + remembered);
     const skippedSeen = hits.filter((hit) => seen(hit.chunkId)).length;
     const stepIndex = this.steps.length + this.reads.length;
     const newDocIds = [...new Set(fresh.map((hit) => hit.docId).filter((docId) => !this.evidence.hasDoc(docId)))];

@@ -63,7 +63,7 @@ describe('the official openai client against the app on loopback', () => {
     expect(content.startsWith('A step that returns a large value directly fails with ORB-1202 PayloadTooLarge after it has done all its work.')).toBe(true);
     expect(content).toContain('Small results are cheaper to return directly, because they avoid a round trip to the blob store. Step signatures and ctx are described in the Flow API. [1]');
     expect(content).toContain('the retention setting is described in Results backend. [2]');
-    expect(content).toContain('Store big data elsewhere and return a small reference to it. [3]');
+    expect(content).toContain('Store big data elsewhere and return a small reference to it. The limit\'s setting name for each release line and the blob-store pattern that handles this are described in Results backend; the error itself is listed in Error codes. [3]');
     expect(content.endsWith(`the Results API shows the pattern. [4]\n\n${SOURCES}`)).toBe(true);
     const atlas = (completion as unknown as { atlas: { citations: Array<{ chunkId: string }>; trace: { steps: unknown[]; stopReason: string }; route: string; abstained: boolean } }).atlas;
     expect(atlas.citations.map((citation) => citation.chunkId)).toEqual(['api-results#3', 'api-job#7', 'flows#2', 'api-flow#3']);

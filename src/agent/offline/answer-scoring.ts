@@ -74,7 +74,7 @@ export function createSentenceScorer(view: EvidenceView, conversation: Conversat
     if (version && mentionsOtherVersion(sentence.text, version)) score *= 0.2;
     // Prose answers; a line of a code sample or log is a poor quote, a TODO says the docs do not know.
     if (sentence.code) score *= 0.3;
-    if (isPlaceholderNote(sentence.text)) score *= 0.1;
+    if (sentence.placeholder || isPlaceholderNote(sentence.text)) score *= 0.1;
     // A line that mostly points to other pages ("[Error codes](error-codes.md): ...") is navigation.
     if (linkShare(sentence.text) > 0.4) score *= 0.3;
     // A table row answers only when it names what the question asks about.

@@ -1,5 +1,6 @@
 import type { Conversation, Passage } from './conversation.ts';
 import type { QuestionAnalysis } from './question.ts';
+import { placeholderNotes } from './plain-text.ts';
 import { RELATED } from './related-terms.ts';
 import { sentenceUnits, stem, termSet, words, type SentenceUnit } from './text.ts';
 
@@ -18,6 +19,8 @@ export interface Sentence {
   contextText: string;
   /** Position among its passage's sentences, from 0: neighbours in a passage are consecutive. */
   order: number;
+  /** Part of a placeholder note ("TODO: ..."), which says the docs do not know. */
+  placeholder: boolean;
 }
 
 /** Weak, generic words: they count half when matching a question. */
@@ -46,10 +49,13 @@ export class EvidenceView {
     );
     this.sentences = this.passages.flatMap((passage) => {
       const base = `${passage.headingPath ?? passage.title ?? ''} ${passage.heading}`;
+      const notes = passage.texts.flatMap(placeholderNotes);
       return uniqueSentences(passage).map(({ text, code, heading, isHeading }, order) => {
         const contextText = `${base} ${heading ?? ''}`;
         const context = termSet(contextText);
-        return { text, passage, terms: termSet(text), code, heading: isHeading === true, context, contextText: contextText.toLowerCase(), order };
+        const flat = text.replace(/\s+/g, ' ').trim();
+        const placeholder = notes.some((note) => note.includes(flat));
+        return { text, passage, terms: termSet(text), code, heading: isHeading === true, context, contextText: contextText.toLowerCase(), order, placeholder };
       });
     });
     const keys = new Set(analysis.keyTerms);

@@ -6,8 +6,8 @@ import { EvidenceView, type Sentence } from './evidence-view.ts';
 import { versionInPlay } from './planner.ts';
 import type { QuestionAnalysis } from './question.ts';
 import { relationsOf, statesRelation, type Relation } from './relations.ts';
-import { plainText, withoutPlaceholderNotes } from './plain-text.ts';
-import { contentTerms, stem, words } from './text.ts';
+import { placeholderNotes, plainText, withoutPlaceholderNotes } from './plain-text.ts';
+import { contentTerms, stem, termSet, words } from './text.ts';
 
 export { answerType, mentionsOtherVersion } from './answer-scoring.ts';
 
@@ -17,16 +17,22 @@ export interface AbstainOptions {
   minCoverage: number;
   /** Share of the question's names and identifiers ("Apache Kafka", "ORB-1202") that may be absent from the evidence. */
   maxMissingAnchorShare: number;
+  /**
+   * Weighted share of the question's terms a placeholder note of the evidence ("TODO: which
+   * VACUUM options should we recommend?") may hold: a note that asks what the question asks
+   * says the docs do not answer it.
+   */
+  maxPlaceholderMatch: number;
 }
 
-export const DEFAULT_ABSTAIN_OPTIONS: AbstainOptions = { minCoverage: 0.4, maxMissingAnchorShare: 0.4 };
+export const DEFAULT_ABSTAIN_OPTIONS: AbstainOptions = { minCoverage: 0.4, maxMissingAnchorShare: 0.4, maxPlaceholderMatch: 0.4 };
 
 /** Citations an extractive answer carries at most. */
 const MAX_QUOTES = 4;
 /** Sentences one citation quotes at most (of one passage, in order, elided with "..."). */
-const MAX_SENTENCES_PER_QUOTE = 5;
+const MAX_SENTENCES_PER_QUOTE = 7;
 /** A sentence joins the answer to carry more facts only when it scores this share of the best one. */
-const FILL_SHARE = 0.5;
+const FILL_SHARE = 0.35;
 /** Another sentence of the passage answering a part joins when it scores this share of the part's best sentence. */
 const SUPPORT_SHARE = 0.3;
 /** Question terms a sentence of another page must hold itself to join the answer. */
@@ -39,7 +45,7 @@ const MIN_FILL_TERMS = 2;
  * relation asked or continues it, and by the other sentences of that passage that score at least
  * 30% of it (the condition, caveat or value stated around the answer); then the best sentence of
  * each hop and of each page not yet quoted (a multi-hop answer draws on each). At most 4
- * citations of up to 5 sentences of one passage each. Quotes are verbatim with their doc id, so
+ * citations of up to 7 sentences of one passage each. Quotes are verbatim with their doc id, so
  * every citation verifies; the answer text is the quotes rendered as plain text. Abstains when
  * the evidence does not cover the question.
  *
@@ -171,6 +177,8 @@ export interface Coverage {
   total: number;
   /** Weighted share of the question's terms found in the single best passage. */
   bestPassage: number;
+  /** Weighted share of the question's terms held by the placeholder note (TODO) that holds most of them; 0 without notes. */
+  placeholderMatch: number;
 }
 
 /** Measures how well the evidence covers the question. */
@@ -187,17 +195,24 @@ export function coverage(analysis: QuestionAnalysis, view: EvidenceView): Covera
     0,
     ...view.passages.map((passage) => view.overlap(analysis.terms, new Set([...passage.texts, passage.heading].flatMap((text) => words(text).map(stem))))),
   );
+  const notes = view.passages.flatMap((passage) => passage.texts.flatMap(placeholderNotes));
+  const placeholderMatch = Math.max(0, ...notes.map((note) => view.overlap(analysis.terms, termSet(note))));
   return {
     missingAnchorShare: analysis.anchors.length === 0 ? 0 : missing / analysis.anchors.length,
     total: view.overlap(analysis.terms, seen),
     bestPassage,
+    placeholderMatch,
   };
 }
 
 /** The abstention rule: enough of the question's terms, and all of its key terms, occur in the evidence. */
 export function covers(analysis: QuestionAnalysis, view: EvidenceView, options: AbstainOptions): boolean {
   const measured = coverage(analysis, view);
-  return measured.missingAnchorShare <= options.maxMissingAnchorShare && measured.total >= options.minCoverage;
+  return (
+    measured.missingAnchorShare <= options.maxMissingAnchorShare &&
+    measured.total >= options.minCoverage &&
+    measured.placeholderMatch <= options.maxPlaceholderMatch
+  );
 }
 
 function bestSentence(

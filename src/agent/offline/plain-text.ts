@@ -4,8 +4,13 @@
  */
 import { decodeEntities } from '../../corpus/html.ts';
 
-/** A note that a page is unfinished ("TODO: which VACUUM options should we recommend?"): it says the docs do not know. */
-const PLACEHOLDER_NOTE = /\b(?:TODO|FIXME|TBD)\b[^\n]*/g;
+/**
+ * A note that a page is unfinished ("TODO: which VACUUM options should we recommend?"): it says
+ * the docs do not know. It runs to the end of its line, and on across hard wraps: while a line
+ * does not end a sentence, the next line of the same paragraph (not blank, not a list item,
+ * quote, table row, heading or fence) still belongs to the note.
+ */
+const PLACEHOLDER_NOTE = /\b(?:TODO|FIXME|TBD)\b[^\n]*(?:(?<![.!?][ \t]*)\n(?![ \t]*(?:\n|$|[-*+>|#]|\d+\.\s|```|~~~))[^\n]*)*/g;
 
 /**
  * True when a sentence is a placeholder note, not documentation.
@@ -18,7 +23,17 @@ export function isPlaceholderNote(sentence: string): boolean {
 }
 
 /**
- * A text without its placeholder notes (from "TODO" to the end of its line).
+ * The placeholder notes of a text, each as one line (hard wraps joined).
+ *
+ * @example
+ * placeholderNotes('Intro.\nTODO: post results on an\nRDS server.\nEnd.'); // ['TODO: post results on an RDS server.']
+ */
+export function placeholderNotes(text: string): string[] {
+  return [...text.matchAll(PLACEHOLDER_NOTE)].map((match) => match[0].replace(/\s+/g, ' ').trim());
+}
+
+/**
+ * A text without its placeholder notes (from "TODO" to the end of the note, hard wraps included).
  *
  * @example
  * withoutPlaceholderNotes('Intro.\nTODO: write this.'); // 'Intro.\n'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPlaceholderNote, plainText, withoutPlaceholderNotes } from './plain-text.ts';
+import { isPlaceholderNote, placeholderNotes, plainText, withoutPlaceholderNotes } from './plain-text.ts';
 import { entities, identifiers, linkTexts, sentences, sentenceUnits, stem } from './text.ts';
 
 describe('identifiers', () => {
@@ -104,5 +104,14 @@ describe('plainText and placeholder notes', () => {
     expect(isPlaceholderNote('TODO: which VACUUM options should we recommend?')).toBe(true);
     expect(isPlaceholderNote('Run VACUUM regularly.')).toBe(false);
     expect(withoutPlaceholderNotes('Intro.\nTODO: post perfTest results on RDS.\nEnd.')).toBe('Intro.\n\nEnd.');
+  });
+
+  it('follows a placeholder note across hard wraps to the end of its sentence, never past a blank line or a list', () => {
+    const text = 'Intro.\nTODO: post perfTest results in a more reasonable configuration, e.g. using an\nRDS PostgreSQL server and a worker running on EC2.\nEnd.';
+    expect(placeholderNotes(text)).toEqual(['TODO: post perfTest results in a more reasonable configuration, e.g. using an RDS PostgreSQL server and a worker running on EC2.']);
+    expect(withoutPlaceholderNotes(text)).toBe('Intro.\n\nEnd.');
+    expect(placeholderNotes('TODO: list the\n\nDefaults here.')).toEqual(['TODO: list the']);
+    expect(placeholderNotes('TODO: document the\n- first option')).toEqual(['TODO: document the']);
+    expect(placeholderNotes('No notes here.')).toEqual([]);
   });
 });
