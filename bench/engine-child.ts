@@ -12,7 +12,10 @@ import { parseArgs } from 'node:util';
 import { parseDocument, type DocumentSource, type ParseDocumentResult } from '../src/corpus/parse-document.ts';
 import { parsePagesStream } from '../src/corpus/parse-pages.ts';
 import type { Doc } from '../src/corpus/types.ts';
+import { ingestItems, ingestPageWorker } from '../src/index/ingest-items.ts';
+import type { IngestItem } from '../src/index/ingest-session.ts';
 import { createSqliteIndex } from '../src/index/sqlite.ts';
+import type { TokenizerOptions } from '../src/index/tokenize.ts';
 import { createEngine, ENGINE_NAMES, type EngineName } from './engines.ts';
 import type { BenchPage } from './musique-corpus.ts';
 
@@ -130,7 +133,7 @@ async function parseAndIngest(pagesPath: string, dbPath: string, writeDocs: stri
     const sources = (await readJsonLines<BenchPage>(pagesPath)).map((page) => ({ path: page.path, bytes: Buffer.from(page.markdown) }));
     const cpu = process.cpuUsage();
     const start = now();
-    await index.ingestStream(parsedBatches(sources, docs));
+    await index.ingestStream(parsedBatches(sources, docs, index.tokenizer));
     ingestMs = now() - start;
     ingestCpuMs = cpuMs(process.cpuUsage(cpu));
   } else {
@@ -166,12 +169,15 @@ async function parseAndIngest(pagesPath: string, dbPath: string, writeDocs: stri
   return result;
 }
 
-/** The parsed docs of `sources` batch by batch as `parsePagesStream` yields them, kept in `into` too. */
-async function* parsedBatches(sources: DocumentSource[], into: Doc[]): AsyncGenerator<Doc[]> {
-  for await (const { results } of parsePagesStream(sources)) {
+/**
+ * The parsed docs of `sources` batch by batch as `parsePagesStream` yields them, parsed by the
+ * ingest's workers (which also derive what the index computes per chunk), kept in `into` too.
+ */
+async function* parsedBatches(sources: DocumentSource[], into: Doc[], tokenizer: TokenizerOptions): AsyncGenerator<IngestItem[]> {
+  for await (const { results, extras } of parsePagesStream(sources, { worker: ingestPageWorker(tokenizer) })) {
     const docs = results.map((result, index) => parsedDoc(result, sources[into.length + index]!.path));
     into.push(...docs);
-    yield docs;
+    yield ingestItems({ docs, ...(extras ? { extras } : {}) }, tokenizer);
   }
 }
 

@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { streamCorpus, type CorpusStream } from '../corpus/index.ts';
-import type { Doc } from '../corpus/types.ts';
 import { AtlasError, CorpusError } from '../errors.ts';
 import { replaceIndexFile } from '../index/sqlite-rebuild.ts';
+import { ingestItems, ingestPageWorker } from '../index/ingest-items.ts';
+import type { IngestItem } from '../index/ingest-session.ts';
+import type { SqliteIndex } from '../index/sqlite.ts';
 import type { IngestReport } from '../index/types.ts';
 import { docsRoot } from './docs-root.ts';
 import type { CliIO } from './io.ts';
@@ -65,7 +67,7 @@ interface IngestContext {
 async function ingestInPlace(context: IngestContext): Promise<IngestReport> {
   const index = openIndex(context.io, context.options.db, { write: true });
   try {
-    return await index.ingestStream(docBatches(context.corpus), { beforeCommit: (report) => beforeCommit(context, report, report.removed.length) });
+    return await index.ingestStream(ingestBatches(context.corpus, index), { beforeCommit: (report) => beforeCommit(context, report, report.removed.length) });
   } finally {
     await index.close();
   }
@@ -77,15 +79,16 @@ async function rebuild(context: IngestContext): Promise<IngestReport> {
   return replaceIndexFile(context.file, async (temporary) => {
     const index = openIndexFile(context.io, temporary, { write: true });
     try {
-      return await index.ingestStream(docBatches(context.corpus), { beforeCommit: (report) => beforeCommit(context, report, indexed) });
+      return await index.ingestStream(ingestBatches(context.corpus, index), { beforeCommit: (report) => beforeCommit(context, report, indexed) });
     } finally {
       await index.close();
     }
   }, { busyTimeoutMs: busyTimeoutMs(context.io) });
 }
 
-async function* docBatches(corpus: CorpusStream): AsyncGenerator<Doc[]> {
-  for await (const batch of corpus.batches) yield batch.docs;
+/** The corpus's batches, parsed by workers that also derive what the index computes from each chunk (so this thread only writes). */
+async function* ingestBatches(corpus: CorpusStream, index: SqliteIndex): AsyncGenerator<IngestItem[]> {
+  for await (const batch of corpus.batches(ingestPageWorker(index.tokenizer))) yield ingestItems(batch, index.tokenizer);
 }
 
 /**

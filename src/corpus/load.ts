@@ -41,19 +41,17 @@ export async function loadCorpus(root: string, options: LoadCorpusOptions = {}):
   // Nothing else runs meanwhile: the default threads of parsePages, not those of a stream.
   const corpus = await openCorpusStream(root, options, defaultParseThreads);
   const docs: Doc[] = [];
-  for await (const batch of corpus.batches) docs.push(...batch.docs);
+  for await (const batch of corpus.batches()) docs.push(...batch.docs);
   return { docs, problems: corpus.problems() };
 }
 
-/** Options of {@link streamCorpus}: those of {@link loadCorpus}, and the worker module to parse with. */
+/** Options of {@link streamCorpus}: those of {@link loadCorpus}. */
 export interface StreamCorpusOptions extends LoadCorpusOptions {
   /**
    * Threads to parse on (1: this thread only). Default: this thread and a worker per other core
    * when there are 200 pages or more (see `defaultStreamThreads`).
    */
   threads?: number;
-  /** A worker module that also derives a value per page (see `PageWorker`); default the plain parser. */
-  worker?: PageWorker;
 }
 
 /** Consecutive valid documents of a {@link CorpusStream}, in path order. */
@@ -67,8 +65,11 @@ export interface CorpusBatch {
 export interface CorpusStream {
   /** The pages found (valid or not). */
   pages: number;
-  /** The valid documents in path order, batch by batch as they are parsed. Iterate once. */
-  batches: AsyncIterable<CorpusBatch>;
+  /**
+   * The valid documents in path order, batch by batch as they are parsed; `worker` (default the
+   * plain parser) may also derive a value per page (see `PageWorker`). Call it once.
+   */
+  batches(worker?: PageWorker): AsyncIterable<CorpusBatch>;
   /** Every problem found so far, in path order: all of them once `batches` has ended. */
   problems(): CorpusProblem[];
 }
@@ -81,7 +82,7 @@ export interface CorpusStream {
  *
  * @example
  * const corpus = await streamCorpus('./docs');
- * for await (const { docs } of corpus.batches) write(docs);
+ * for await (const { docs } of corpus.batches()) write(docs);
  * if (corpus.problems().length > 0) rollBack();
  */
 export async function streamCorpus(root: string, options: StreamCorpusOptions = {}): Promise<CorpusStream> {
@@ -96,9 +97,9 @@ async function openCorpusStream(
   const chunking = resolveChunkingOptions(options);
   const { sources, problems } = await readPages(root, options.fs);
   const threads = options.threads ?? defaultThreads(sources.length, availableParallelism());
-  const parseOptions: ParsePagesStreamOptions = { chunking, threads, ...(options.worker ? { worker: options.worker } : {}) };
   const pathById = new Map<string, string>();
-  async function* batches(): AsyncGenerator<CorpusBatch> {
+  async function* batches(worker?: PageWorker): AsyncGenerator<CorpusBatch> {
+    const parseOptions: ParsePagesStreamOptions = { chunking, threads, ...(worker ? { worker } : {}) };
     let position = 0;
     for await (const parsed of parsePagesStream(sources, parseOptions)) {
       const batch: CorpusBatch = { docs: [] };
@@ -130,7 +131,7 @@ async function openCorpusStream(
   }
   return {
     pages: sources.length,
-    batches: batches(),
+    batches,
     problems: () => [...problems].sort((left, right) => comparePaths(left.file, right.file)),
   };
 }
