@@ -10,7 +10,7 @@ import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { parseDocument, type DocumentSource, type ParseDocumentResult } from '../src/corpus/parse-document.ts';
-import { parsePagesStream } from '../src/corpus/parse-pages.ts';
+import { parsePages, parsePagesStream } from '../src/corpus/parse-pages.ts';
 import type { Doc } from '../src/corpus/types.ts';
 import { ingestItems, ingestPageWorker } from '../src/index/ingest-items.ts';
 import type { IngestItem } from '../src/index/ingest-session.ts';
@@ -129,13 +129,24 @@ async function parseAndIngest(pagesPath: string, dbPath: string, writeDocs: stri
   let parseMs: number | undefined;
   let ingestMs: number;
   let ingestCpuMs: number;
+  let chunks: number;
+  let peakRss: number;
   if (mode === 'stream') {
-    const sources = (await readJsonLines<BenchPage>(pagesPath)).map((page) => ({ path: page.path, bytes: Buffer.from(page.markdown) }));
+    // The pages as bytes, read one line at a time, as atlas ingest holds the files it read.
+    const sources: DocumentSource[] = [];
+    for await (const line of createInterface({ input: createReadStream(pagesPath), crlfDelay: Infinity })) {
+      if (line === '') continue;
+      const page = JSON.parse(line) as BenchPage;
+      sources.push({ path: page.path, bytes: Buffer.from(page.markdown) });
+    }
     const cpu = process.cpuUsage();
     const start = now();
-    await index.ingestStream(parsedBatches(sources, docs, index.tokenizer));
+    chunks = (await index.ingestStream(parsedBatches(sources, index.tokenizer))).chunks;
     ingestMs = now() - start;
     ingestCpuMs = cpuMs(process.cpuUsage(cpu));
+    peakRss = peakRssMB();
+    // The docs for the other engines, parsed again after the measurement (the ingest kept none).
+    if (writeDocs !== undefined) for (const result of await parsePages(sources, { threads: 1 })) docs.push(parsedDoc(result, ''));
   } else {
     // Pages are read one line at a time and parsed as they come: the markdown is never all in memory.
     parseMs = 0;
@@ -148,16 +159,17 @@ async function parseAndIngest(pagesPath: string, dbPath: string, writeDocs: stri
     }
     const cpu = process.cpuUsage();
     const start = now();
-    await index.ingest(docs);
+    chunks = (await index.ingest(docs)).chunks;
     ingestMs = now() - start;
     ingestCpuMs = cpuMs(process.cpuUsage(cpu));
+    peakRss = peakRssMB();
   }
   await index.close();
   const result: ChildResult = {
     engine: 'atlas-parse',
-    chunks: docs.reduce((sum, doc) => sum + doc.chunks.length, 0),
+    chunks,
     inputRssMB,
-    peakRssMB: peakRssMB(),
+    peakRssMB: peakRss,
     ...(parseMs === undefined ? {} : { parseMs }),
     ingestMs,
     ingestCpuMs,
@@ -171,18 +183,16 @@ async function parseAndIngest(pagesPath: string, dbPath: string, writeDocs: stri
 
 /**
  * The parsed docs of `sources` batch by batch as `parsePagesStream` yields them, parsed by the
- * ingest's workers (which also derive what the index computes per chunk), kept in `into` too.
+ * ingest's workers (which also derive what the index computes per chunk), as atlas ingest does.
  */
-async function* parsedBatches(sources: DocumentSource[], into: Doc[], tokenizer: TokenizerOptions): AsyncGenerator<IngestItem[]> {
+async function* parsedBatches(sources: DocumentSource[], tokenizer: TokenizerOptions): AsyncGenerator<IngestItem[]> {
   for await (const { results, extras } of parsePagesStream(sources, { worker: ingestPageWorker(tokenizer) })) {
-    const docs = results.map((result, index) => parsedDoc(result, sources[into.length + index]!.path));
-    into.push(...docs);
-    yield ingestItems({ docs, ...(extras ? { extras } : {}) }, tokenizer);
+    yield ingestItems({ docs: results.map((result) => parsedDoc(result, '')), ...(extras ? { extras } : {}) }, tokenizer);
   }
 }
 
 function parsedDoc(result: ParseDocumentResult, path: string): Doc {
-  if (!result.ok) throw new Error(`bench page ${path} did not parse: ${JSON.stringify(result.problems)}`);
+  if (!result.ok) throw new Error(`bench page ${path || result.problems[0]?.file} did not parse: ${JSON.stringify(result.problems)}`);
   return result.doc;
 }
 
