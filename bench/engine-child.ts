@@ -17,6 +17,7 @@ import type { IngestItem } from '../src/index/ingest-session.ts';
 import { createSqliteIndex } from '../src/index/sqlite.ts';
 import type { TokenizerOptions } from '../src/index/tokenize.ts';
 import { createEngine, ENGINE_NAMES, type EngineName } from './engines.ts';
+import { mainThreadCpuMs } from './measure.ts';
 import type { BenchPage } from './musique-corpus.ts';
 
 /** One query of the bench and its version filter (null: unfiltered). */
@@ -35,8 +36,10 @@ export interface ChildResult {
   peakRssMB: number;
   parseMs?: number;
   ingestMs: number;
-  /** CPU time (user + system) of the ingest. */
+  /** CPU time (user + system) of the ingest, every thread of the process. */
   ingestCpuMs: number;
+  /** atlas-parse on Linux: the CPU time of the main thread alone (the one writing SQLite). */
+  mainThreadCpuMs?: number;
   /** Per query, in order (after warm-up). */
   durations: number[];
   /** Per query, the CPU time of the process (user + system): what the query cost without the waits of a shared machine. */
@@ -131,6 +134,7 @@ async function parseAndIngest(pagesPath: string, dbPath: string, writeDocs: stri
   let ingestCpuMs: number;
   let chunks: number;
   let peakRss: number;
+  let mainCpuMs: number | undefined;
   if (mode === 'stream') {
     // The pages as bytes, read one line at a time, as atlas ingest holds the files it read.
     const sources: DocumentSource[] = [];
@@ -140,10 +144,12 @@ async function parseAndIngest(pagesPath: string, dbPath: string, writeDocs: stri
       sources.push({ path: page.path, bytes: Buffer.from(page.markdown) });
     }
     const cpu = process.cpuUsage();
+    const mainCpu = mainThreadCpuMs();
     const start = now();
     chunks = (await index.ingestStream(parsedBatches(sources, index.tokenizer))).chunks;
     ingestMs = now() - start;
     ingestCpuMs = cpuMs(process.cpuUsage(cpu));
+    if (mainCpu !== undefined) mainCpuMs = mainThreadCpuMs()! - mainCpu;
     peakRss = peakRssMB();
     // The docs for the other engines, parsed again after the measurement (the ingest kept none).
     if (writeDocs !== undefined) for (const result of await parsePages(sources, { threads: 1 })) docs.push(parsedDoc(result, ''));
@@ -158,10 +164,12 @@ async function parseAndIngest(pagesPath: string, dbPath: string, writeDocs: stri
       parseMs += now() - started;
     }
     const cpu = process.cpuUsage();
+    const mainCpu = mainThreadCpuMs();
     const start = now();
     chunks = (await index.ingest(docs)).chunks;
     ingestMs = now() - start;
     ingestCpuMs = cpuMs(process.cpuUsage(cpu));
+    if (mainCpu !== undefined) mainCpuMs = mainThreadCpuMs()! - mainCpu;
     peakRss = peakRssMB();
   }
   await index.close();
@@ -171,6 +179,7 @@ async function parseAndIngest(pagesPath: string, dbPath: string, writeDocs: stri
     inputRssMB,
     peakRssMB: peakRss,
     ...(parseMs === undefined ? {} : { parseMs }),
+    ...(mainCpuMs === undefined ? {} : { mainThreadCpuMs: mainCpuMs }),
     ingestMs,
     ingestCpuMs,
     durations: [],

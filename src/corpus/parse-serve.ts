@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { AtlasError } from '../errors.ts';
 import type { ResolvedChunkingOptions } from './chunking-options.ts';
 import { toWire, type WireResult } from './doc-wire.ts';
 import { parseDocument } from './parse-document.ts';
@@ -35,7 +36,7 @@ export interface ParseWorkerData {
  */
 export function serveParseBatches(extra?: (doc: Doc, data: unknown) => unknown): void {
   const port = parentPort;
-  if (port === null) throw new Error('serveParseBatches runs in a worker thread only');
+  if (port === null) throw new AtlasError('internal', 'Atlas: serveParseBatches runs in a worker thread only. Start the module with new Worker(url), or let parsePagesStream start it (PageWorker).');
   const { options, data } = workerData as ParseWorkerData;
   port.on('message', (batch: ParseBatch) => {
     const parsed = batch.sources.map((source) =>
