@@ -9,10 +9,15 @@
 import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { parseDocument } from '../src/corpus/parse-document.ts';
+import { parseDocument, type DocumentSource, type ParseDocumentResult } from '../src/corpus/parse-document.ts';
+import { parsePages, parsePagesStream } from '../src/corpus/parse-pages.ts';
 import type { Doc } from '../src/corpus/types.ts';
+import { ingestItems, ingestPageWorker } from '../src/index/ingest-items.ts';
+import type { IngestItem } from '../src/index/ingest-session.ts';
 import { createSqliteIndex } from '../src/index/sqlite.ts';
+import type { TokenizerOptions } from '../src/index/tokenize.ts';
 import { createEngine, ENGINE_NAMES, type EngineName } from './engines.ts';
+import { mainThreadCpuMs } from './measure.ts';
 import type { BenchPage } from './musique-corpus.ts';
 
 /** One query of the bench and its version filter (null: unfiltered). */
@@ -31,8 +36,10 @@ export interface ChildResult {
   peakRssMB: number;
   parseMs?: number;
   ingestMs: number;
-  /** CPU time (user + system) of the ingest. */
+  /** CPU time (user + system) of the ingest, every thread of the process. */
   ingestCpuMs: number;
+  /** atlas-parse on Linux: the CPU time of the main thread alone (the one writing SQLite). */
+  mainThreadCpuMs?: number;
   /** Per query, in order (after warm-up). */
   durations: number[];
   /** Per query, the CPU time of the process (user + system): what the query cost without the waits of a shared machine. */
@@ -61,10 +68,11 @@ async function main(): Promise<void> {
       db: { type: 'string', default: ':memory:' },
       k: { type: 'string', default: '10' },
       warmup: { type: 'string', default: '20' },
+      'parse-mode': { type: 'string', default: 'stream' },
     },
   });
   const engine = values.engine ?? '';
-  const result = engine === 'atlas-parse' ? await parseAndIngest(values.pages!, values.db, values['write-docs']) : await runEngine(engine, values);
+  const result = engine === 'atlas-parse' ? await parseAndIngest(values.pages!, values.db, values['write-docs'], values['parse-mode']) : await runEngine(engine, values);
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
@@ -111,33 +119,67 @@ async function atlasExtras(path: string, docs: Doc[], queries: BenchQuery[], k: 
   return { snippetDurations, reingestUnchangedMs, reingestOnePercentChangedMs };
 }
 
-async function parseAndIngest(pagesPath: string, dbPath: string, writeDocs: string | undefined): Promise<ChildResult> {
-  // Pages are read one line at a time and parsed as they come: the markdown is never all in memory.
+/**
+ * `stream` (what `atlas ingest` does): the pages parsed by `parsePagesStream` (in a worker per
+ * other core while this thread writes) and written batch by batch by `ingestStream`, timed from
+ * the first page handed out to the commit. `sequential`: every page parsed here first (timed as
+ * parse), then one `ingest` (timed as ingest), as before the streaming ingest.
+ */
+async function parseAndIngest(pagesPath: string, dbPath: string, writeDocs: string | undefined, mode: string): Promise<ChildResult> {
   const inputRssMB = megabytes(process.memoryUsage().rss);
-  const docs: Doc[] = [];
-  let parseMs = 0;
-  for await (const line of createInterface({ input: createReadStream(pagesPath), crlfDelay: Infinity })) {
-    if (line === '') continue;
-    const page = JSON.parse(line) as BenchPage;
-    const started = now();
-    const parsed = parseDocument({ path: page.path, bytes: Buffer.from(page.markdown) });
-    parseMs += now() - started;
-    if (!parsed.ok) throw new Error(`bench page ${page.path} did not parse: ${JSON.stringify(parsed.problems)}`);
-    docs.push(parsed.doc);
-  }
   const index = createSqliteIndex({ path: dbPath, rebuild: true });
-  const cpu = process.cpuUsage();
-  const start = now();
-  await index.ingest(docs);
-  const ingestMs = now() - start;
-  const ingestCpuMs = cpuMs(process.cpuUsage(cpu));
+  const docs: Doc[] = [];
+  let parseMs: number | undefined;
+  let ingestMs: number;
+  let ingestCpuMs: number;
+  let chunks: number;
+  let peakRss: number;
+  let mainCpuMs: number | undefined;
+  if (mode === 'stream') {
+    // The pages as bytes, read one line at a time, as atlas ingest holds the files it read.
+    const sources: DocumentSource[] = [];
+    for await (const line of createInterface({ input: createReadStream(pagesPath), crlfDelay: Infinity })) {
+      if (line === '') continue;
+      const page = JSON.parse(line) as BenchPage;
+      sources.push({ path: page.path, bytes: Buffer.from(page.markdown) });
+    }
+    const cpu = process.cpuUsage();
+    const mainCpu = mainThreadCpuMs();
+    const start = now();
+    chunks = (await index.ingestStream(parsedBatches(sources, index.tokenizer))).chunks;
+    ingestMs = now() - start;
+    ingestCpuMs = cpuMs(process.cpuUsage(cpu));
+    if (mainCpu !== undefined) mainCpuMs = mainThreadCpuMs()! - mainCpu;
+    peakRss = peakRssMB();
+    // The docs for the other engines, parsed again after the measurement (the ingest kept none).
+    if (writeDocs !== undefined) for (const result of await parsePages(sources, { threads: 1 })) docs.push(parsedDoc(result, ''));
+  } else {
+    // Pages are read one line at a time and parsed as they come: the markdown is never all in memory.
+    parseMs = 0;
+    for await (const line of createInterface({ input: createReadStream(pagesPath), crlfDelay: Infinity })) {
+      if (line === '') continue;
+      const page = JSON.parse(line) as BenchPage;
+      const started = now();
+      docs.push(parsedDoc(parseDocument({ path: page.path, bytes: Buffer.from(page.markdown) }), page.path));
+      parseMs += now() - started;
+    }
+    const cpu = process.cpuUsage();
+    const mainCpu = mainThreadCpuMs();
+    const start = now();
+    chunks = (await index.ingest(docs)).chunks;
+    ingestMs = now() - start;
+    ingestCpuMs = cpuMs(process.cpuUsage(cpu));
+    if (mainCpu !== undefined) mainCpuMs = mainThreadCpuMs()! - mainCpu;
+    peakRss = peakRssMB();
+  }
   await index.close();
   const result: ChildResult = {
     engine: 'atlas-parse',
-    chunks: docs.reduce((sum, doc) => sum + doc.chunks.length, 0),
+    chunks,
     inputRssMB,
-    peakRssMB: peakRssMB(),
-    parseMs,
+    peakRssMB: peakRss,
+    ...(parseMs === undefined ? {} : { parseMs }),
+    ...(mainCpuMs === undefined ? {} : { mainThreadCpuMs: mainCpuMs }),
     ingestMs,
     ingestCpuMs,
     durations: [],
@@ -146,6 +188,21 @@ async function parseAndIngest(pagesPath: string, dbPath: string, writeDocs: stri
   };
   if (writeDocs !== undefined) writeFileSync(writeDocs, docs.map((doc) => JSON.stringify(doc)).join('\n'));
   return result;
+}
+
+/**
+ * The parsed docs of `sources` batch by batch as `parsePagesStream` yields them, parsed by the
+ * ingest's workers (which also derive what the index computes per chunk), as atlas ingest does.
+ */
+async function* parsedBatches(sources: DocumentSource[], tokenizer: TokenizerOptions): AsyncGenerator<IngestItem[]> {
+  for await (const { results, extras } of parsePagesStream(sources, { worker: ingestPageWorker(tokenizer) })) {
+    yield ingestItems({ docs: results.map((result) => parsedDoc(result, '')), ...(extras ? { extras } : {}) }, tokenizer);
+  }
+}
+
+function parsedDoc(result: ParseDocumentResult, path: string): Doc {
+  if (!result.ok) throw new Error(`bench page ${path || result.problems[0]?.file} did not parse: ${JSON.stringify(result.problems)}`);
+  return result.doc;
 }
 
 /** The values of a JSON Lines file, read one line at a time (no whole-file string in memory). */

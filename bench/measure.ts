@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /** Summary of repeated timings, in milliseconds. */
 export interface Timings {
   p50: number;
@@ -38,4 +40,20 @@ export async function timeEach<T>(
     durations.push(now() - start);
   }
   return durations;
+}
+
+/**
+ * CPU time (ms) this process's main thread has used so far, from `/proc/self/task/<pid>/schedstat`
+ * (Linux); undefined where that is not readable. Beside `process.cpuUsage()`, which counts every
+ * thread: of a streamed ingest, the share of the thread that writes SQLite.
+ *
+ * @example
+ * const before = mainThreadCpuMs(); await work(); const used = mainThreadCpuMs()! - before!;
+ */
+export function mainThreadCpuMs(): number | undefined {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return undefined;
+  }
 }

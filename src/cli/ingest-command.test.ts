@@ -253,3 +253,39 @@ describe('item 13: small ones', () => {
     }
   });
 });
+
+describe('the streamed ingest: pages are written while later ones are parsed', () => {
+  /** 240 pages (enough for worker threads), the one at `bad` (if any) with invalid front matter. */
+  const writeManyPages = async (folder: string, bad?: number) => {
+    await mkdir(path.join(dir, folder));
+    for (let n = 0; n < 240; n++) {
+      const name = `page-${String(n).padStart(3, '0')}.md`;
+      const text = n === bad ? '---\napplies_to: 3\n---\n# Bad\n\nText.\n' : page(`p${n}`, `Page ${n} is about otters number ${n}.`);
+      await writeFile(path.join(dir, folder, name), text);
+    }
+  };
+
+  it('a bad page near the end fails the whole ingest, names it, and leaves the index as it was', async () => {
+    expect(await runCli(['ingest', 'docs'], io)).toBe(0);
+    await writeManyPages('many', 238);
+    clear();
+    expect(await runCli(['ingest', 'many'], io)).toBe(1);
+    expect(stderr()).toMatch(/^Atlas: 1 problem in the docs folder; nothing was written to the index\.\n {2}page-238\.md:2: applies_to: /);
+    expect(docIds()).toEqual(['leases', 'retries']);
+    clear();
+    expect(await runCli(['ingest', 'many', '--skip-invalid', '--json'], io)).toBe(0);
+    expect(JSON.parse(stdout())).toMatchObject({ docs: 239, skipped: ['page-238.md'], chunks: 239, removed: ['leases', 'retries'] });
+    expect(stderr()).toMatch(/^skipped page-238\.md:2: applies_to: /);
+    expect((docIds() as string[]).length).toBe(239);
+  });
+
+  it('a failed first ingest leaves no index file behind', async () => {
+    await writeManyPages('many', 5);
+    expect(await runCli(['ingest', 'many'], io)).toBe(1);
+    expect(stderr()).toContain('page-005.md:2: applies_to: ');
+    expect(existsSync(db())).toBe(false);
+    clear();
+    expect(await runCli(['ingest', 'many', '--skip-invalid'], io)).toBe(0);
+    expect(stdout()).toBe('Indexed 239 docs (239 chunks) into .atlas/index.db: 239 added, 0 updated, 0 unchanged, 0 removed.\n');
+  });
+});

@@ -1,12 +1,14 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { loadCorpus } from '../corpus/index.ts';
-import type { Doc } from '../corpus/types.ts';
+import { streamCorpus, type CorpusStream } from '../corpus/index.ts';
 import { AtlasError, CorpusError } from '../errors.ts';
 import { replaceIndexFile } from '../index/sqlite-rebuild.ts';
+import { ingestItems, ingestPageWorker } from '../index/ingest-items.ts';
+import type { IngestItem } from '../index/ingest-session.ts';
+import type { SqliteIndex } from '../index/sqlite.ts';
 import type { IngestReport } from '../index/types.ts';
 import type { AtlasConfig } from '../config/schema.ts';
-import type { SqliteIndex } from '../index/sqlite.ts';
 import { commandConfig, configOption, modelLabelNotes } from './config-option.ts';
 import { docsRoot } from './docs-root.ts';
 import type { CliIO } from './io.ts';
@@ -37,22 +39,24 @@ export function registerIngestCommand(program: Command, io: CliIO): void {
     .option('--json', 'print the ingest report as JSON')
     .action(async (dir: string, options: IngestOptions) => {
       const root = await docsRoot(io, dir);
-      const { docs, problems } = await loadCorpus(root, options.maxChunkChars ? { maxChunkChars: options.maxChunkChars } : {});
-      if (problems.length > 0 && !options.skipInvalid) throw new CorpusError(problems);
+      // Pages are parsed (in worker threads when there are many) while the index writes them.
+      const corpus = await streamCorpus(root, options.maxChunkChars ? { maxChunkChars: options.maxChunkChars } : {});
       // The folder given is the docs root the index records: atlas ask looks for atlas.config.yaml there.
       const given = path.resolve(io.cwd, dir);
       const config = await commandConfig(io, options, given);
-      for (const problem of problems) io.stderr(`skipped ${problem.file}${problem.line ? `:${problem.line}` : ''}: ${problem.field}: ${problem.message}\n`);
       const file = dbPath(io, options.db);
-      const context = { io, file, dir, given, config, docs, skipped: problems.length, options };
-      const report = options.rebuild ? await rebuild(context) : await ingestInPlace(context);
+      const context: IngestContext = { io, file, dir, given, config, corpus, options };
+      // A new index file is built beside and renamed into place, like --rebuild: a failed first ingest leaves no file.
+      const report = options.rebuild || !existsSync(file) ? await rebuild(context) : await ingestInPlace(context);
       // As the user gave it (or the default): the spelling they recognise, whatever the cwd.
       const shown = options.db;
+      const indexed = report.added.length + report.updated.length + report.unchanged.length;
       if (options.json) {
-        io.stdout(`${JSON.stringify({ db: file, docs: docs.length, skipped: problems.map((problem) => problem.file), rebuilt: options.rebuild === true, ...report })}\n`);
+        const skipped = corpus.problems().map((problem) => problem.file);
+        io.stdout(`${JSON.stringify({ db: file, docs: indexed, skipped, rebuilt: options.rebuild === true, ...report })}\n`);
       } else {
         io.stdout(
-          `Indexed ${docs.length} docs (${report.chunks} chunks) into ${shown}${options.rebuild ? ' (rebuilt from scratch)' : ''}: ` +
+          `Indexed ${indexed} docs (${report.chunks} chunks) into ${shown}${options.rebuild ? ' (rebuilt from scratch)' : ''}: ` +
             `${report.added.length} added, ${report.updated.length} updated, ${report.unchanged.length} unchanged, ${report.removed.length} removed.\n`,
         );
       }
@@ -66,8 +70,7 @@ interface IngestContext {
   /** The folder given, absolute: recorded as the index's docs root. */
   given: string;
   config: AtlasConfig | undefined;
-  docs: Doc[];
-  skipped: number;
+  corpus: CorpusStream;
   options: IngestOptions;
 }
 
@@ -75,8 +78,7 @@ interface IngestContext {
 async function ingestInPlace(context: IngestContext): Promise<IngestReport> {
   const index = openIndex(context.io, context.options.db, { write: true });
   try {
-    if (context.docs.length === 0) refuseEmpty(context, (await index.stats()).docs);
-    const report = await index.ingest(context.docs);
+    const report = await index.ingestStream(ingestBatches(context.corpus, index), { beforeCommit: (report) => beforeCommit(context, report, report.removed.length) });
     await afterIngest(context, index);
     return report;
   } finally {
@@ -84,13 +86,13 @@ async function ingestInPlace(context: IngestContext): Promise<IngestReport> {
   }
 }
 
-/** `--rebuild`: a new index in a temporary file, renamed over the old one once complete. */
+/** `--rebuild` (or a new index): a new index in a temporary file, renamed over the old one once complete. */
 async function rebuild(context: IngestContext): Promise<IngestReport> {
-  if (context.docs.length === 0) refuseEmpty(context, await existingDocCount(context));
+  const indexed = await existingDocCount(context);
   return replaceIndexFile(context.file, async (temporary) => {
     const index = openIndexFile(context.io, temporary, { write: true });
     try {
-      const report = await index.ingest(context.docs);
+      const report = await index.ingestStream(ingestBatches(context.corpus, index), { beforeCommit: (report) => beforeCommit(context, report, indexed) });
       await afterIngest(context, index);
       return report;
     } finally {
@@ -103,6 +105,23 @@ async function rebuild(context: IngestContext): Promise<IngestReport> {
 async function afterIngest(context: IngestContext, index: SqliteIndex): Promise<void> {
   await index.recordDocsRoot(context.given);
   for (const note of await modelLabelNotes(index, context.config, undefined)) context.io.stderr(`atlas: note: ${note}\n`);
+}
+
+/** The corpus's batches, parsed by workers that also derive what the index computes from each chunk (so this thread only writes). */
+async function* ingestBatches(corpus: CorpusStream, index: SqliteIndex): AsyncGenerator<IngestItem[]> {
+  for await (const batch of corpus.batches(ingestPageWorker(index.tokenizer))) yield ingestItems(batch, index.tokenizer);
+}
+
+/**
+ * Once every page is parsed and written, before the commit: invalid pages fail the ingest (all of
+ * them named) unless --skip-invalid, which lists them; a folder with no valid page must not empty
+ * an index of `indexed` docs. Throwing rolls the ingest back.
+ */
+function beforeCommit(context: IngestContext, report: IngestReport, indexed: number): void {
+  const problems = context.corpus.problems();
+  if (problems.length > 0 && !context.options.skipInvalid) throw new CorpusError(problems);
+  for (const problem of problems) context.io.stderr(`skipped ${problem.file}${problem.line ? `:${problem.line}` : ''}: ${problem.field}: ${problem.message}\n`);
+  if (report.added.length + report.updated.length + report.unchanged.length === 0) refuseEmpty(context, indexed, problems.length);
 }
 
 /** Docs in the index `--rebuild` replaces; one that cannot be read (damaged, old schema) counts 0. */
@@ -120,9 +139,9 @@ async function existingDocCount(context: IngestContext): Promise<number> {
 }
 
 /** Item of issue 9: a folder with no pages must not silently empty a non-empty index. */
-function refuseEmpty(context: IngestContext, indexed: number): void {
+function refuseEmpty(context: IngestContext, indexed: number, skipped: number): void {
   if (indexed === 0 || context.options.allowEmpty) return;
-  const found = context.skipped > 0 ? `no valid pages (${context.skipped} skipped as invalid)` : 'no pages (.md or .mdx files)';
+  const found = skipped > 0 ? `no valid pages (${skipped} skipped as invalid)` : 'no pages (.md or .mdx files)';
   throw new AtlasError(
     'invalid-corpus',
     `Atlas: ${context.dir} has ${found}; ingesting it would remove all ${indexed} docs from the index at ${context.options.db}. Nothing was changed. Check the folder, or pass --allow-empty to empty the index.`,

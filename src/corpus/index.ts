@@ -5,9 +5,19 @@
  * import { loadCorpus } from './corpus/index.ts';
  * const { docs, problems } = await loadCorpus('./docs', { maxChunkChars: 1800 });
  */
-export { loadCorpus, type LoadCorpusOptions, type LoadedCorpus } from './load.ts';
+export { loadCorpus, streamCorpus, type CorpusBatch, type CorpusStream, type LoadCorpusOptions, type LoadedCorpus, type StreamCorpusOptions } from './load.ts';
 export { nodeCorpusFileSystem, type CorpusFileSystem } from './list-pages.ts';
-export { defaultParseThreads, MIN_PAGES_FOR_WORKERS, parsePages, type ParsePagesOptions } from './parse-pages.ts';
+export {
+  defaultParseThreads,
+  defaultStreamThreads,
+  MIN_PAGES_FOR_WORKERS,
+  parsePages,
+  parsePagesStream,
+  type PageWorker,
+  type ParsedBatch,
+  type ParsePagesOptions,
+  type ParsePagesStreamOptions,
+} from './parse-pages.ts';
 export {
   DEFAULT_MAX_CHUNK_CHARS,
   DEFAULT_MIN_CHUNK_CHARS,

@@ -1,9 +1,10 @@
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { AtlasError, type CorpusProblem } from '../errors.ts';
 import { resolveChunkingOptions, type ChunkingOptions } from './chunking-options.ts';
 import { fileErrorFix, fileErrorText, listPages, nodeCorpusFileSystem, type CorpusFileSystem } from './list-pages.ts';
 import type { DocumentSource } from './parse-document.ts';
-import { parsePages } from './parse-pages.ts';
+import { defaultParseThreads, defaultStreamThreads, parsePagesStream, type PageWorker, type ParsePagesStreamOptions } from './parse-pages.ts';
 import type { Doc } from './types.ts';
 
 /** Result of {@link loadCorpus}: the valid documents and every problem found in the folder. */
@@ -37,31 +38,102 @@ export interface LoadCorpusOptions extends ChunkingOptions {
  * if (problems.length > 0) throw new CorpusError(problems);
  */
 export async function loadCorpus(root: string, options: LoadCorpusOptions = {}): Promise<LoadedCorpus> {
-  const resolved = resolveChunkingOptions(options);
-  const { sources, problems } = await readPages(root, options.fs);
-  const parsed = await parsePages(sources, { chunking: resolved, ...(options.threads === undefined ? {} : { threads: options.threads }) });
+  // Nothing else runs meanwhile: the default threads of parsePages, not those of a stream.
+  const corpus = await openCorpusStream(root, options, defaultParseThreads);
   const docs: Doc[] = [];
+  for await (const batch of corpus.batches()) docs.push(...batch.docs);
+  return { docs, problems: corpus.problems() };
+}
+
+/** Options of {@link streamCorpus}: those of {@link loadCorpus}. */
+export interface StreamCorpusOptions extends LoadCorpusOptions {
+  /**
+   * Threads to parse on (1: this thread only). Default: this thread and a worker per other core
+   * when there are 200 pages or more (see `defaultStreamThreads`).
+   */
+  threads?: number;
+}
+
+/** Consecutive valid documents of a {@link CorpusStream}, in path order. */
+export interface CorpusBatch {
+  docs: Doc[];
+  /** The extra value of each document (same positions) when a `PageWorker` parsed it; absent when this thread did. */
+  extras?: unknown[];
+}
+
+/** A docs folder read and being parsed: its valid documents as they come, and its problems. */
+export interface CorpusStream {
+  /** The pages found (valid or not). */
+  pages: number;
+  /**
+   * The valid documents in path order, batch by batch as they are parsed; `worker` (default the
+   * plain parser) may also derive a value per page (see `PageWorker`). Call it once.
+   */
+  batches(worker?: PageWorker): AsyncIterable<CorpusBatch>;
+  /** Every problem found so far, in path order: all of them once `batches` has ended. */
+  problems(): CorpusProblem[];
+}
+
+/**
+ * {@link loadCorpus} as a stream: the pages are read (and listing or reading problems found)
+ * before it returns; then `batches` yields the valid documents while the pages are parsed, in
+ * worker threads when there are many (see `parsePagesStream`), so a caller can write each batch
+ * to an index while the next is parsed. The same documents and problems as {@link loadCorpus}.
+ *
+ * @example
+ * const corpus = await streamCorpus('./docs');
+ * for await (const { docs } of corpus.batches()) write(docs);
+ * if (corpus.problems().length > 0) rollBack();
+ */
+export async function streamCorpus(root: string, options: StreamCorpusOptions = {}): Promise<CorpusStream> {
+  return openCorpusStream(root, options, defaultStreamThreads);
+}
+
+async function openCorpusStream(
+  root: string,
+  options: StreamCorpusOptions,
+  defaultThreads: (pages: number, cores: number) => number,
+): Promise<CorpusStream> {
+  const chunking = resolveChunkingOptions(options);
+  const { sources, problems } = await readPages(root, options.fs);
+  const threads = options.threads ?? defaultThreads(sources.length, availableParallelism());
   const pathById = new Map<string, string>();
-  parsed.forEach((result, index) => {
-    const { path } = sources[index]!;
-    if (!result.ok) {
-      problems.push(...result.problems);
-      return;
-    }
-    const { docId } = result.doc;
-    const firstPath = pathById.get(docId);
-    if (firstPath !== undefined) {
-      problems.push({
-        file: path,
-        field: 'id',
-        message: `id ${JSON.stringify(docId)} is used by both ${firstPath} and ${path}. Give one of them a unique id in its front matter, e.g. id: "${docId}-2".`,
+  async function* batches(worker?: PageWorker): AsyncGenerator<CorpusBatch> {
+    const parseOptions: ParsePagesStreamOptions = { chunking, threads, ...(worker ? { worker } : {}) };
+    let position = 0;
+    for await (const parsed of parsePagesStream(sources, parseOptions)) {
+      const batch: CorpusBatch = { docs: [] };
+      const extras: unknown[] = [];
+      parsed.results.forEach((result, index) => {
+        const { path } = sources[position + index]!;
+        if (!result.ok) {
+          problems.push(...result.problems);
+          return;
+        }
+        const { docId } = result.doc;
+        const firstPath = pathById.get(docId);
+        if (firstPath !== undefined) {
+          problems.push({
+            file: path,
+            field: 'id',
+            message: `id ${JSON.stringify(docId)} is used by both ${firstPath} and ${path}. Give one of them a unique id in its front matter, e.g. id: "${docId}-2".`,
+          });
+          return;
+        }
+        pathById.set(docId, path);
+        batch.docs.push(result.doc);
+        extras.push(parsed.extras?.[index]);
       });
-      return;
+      position += parsed.results.length;
+      if (parsed.extras !== undefined) batch.extras = extras;
+      if (batch.docs.length > 0) yield batch;
     }
-    pathById.set(docId, path);
-    docs.push(result.doc);
-  });
-  return { docs, problems: problems.sort((left, right) => comparePaths(left.file, right.file)) };
+  }
+  return {
+    pages: sources.length,
+    batches,
+    problems: () => [...problems].sort((left, right) => comparePaths(left.file, right.file)),
+  };
 }
 
 /**

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sharedFolder } from '../testing/shared-folder.ts';
 import { readPages } from './load.ts';
-import { defaultParseThreads, parsePages } from './parse-pages.ts';
+import { defaultParseThreads, defaultStreamThreads, parsePages, parsePagesStream } from './parse-pages.ts';
 
 const orbit = fileURLToPath(new URL('../../datasets/orbit/docs', import.meta.url));
 const fixtures = fileURLToPath(new URL('./__fixtures__', import.meta.url));
@@ -39,6 +39,53 @@ describe('parsePages', () => {
     await expect(parsePages([], { threads: 0.5 })).rejects.toThrow(
       'Atlas: threads must be a whole number of at least 1, got 0.5. Pass e.g. { threads: 4 }, or leave it out for one per core.',
     );
+  });
+});
+
+describe('parsePagesStream', () => {
+  it('yields the results in page order to a slow caller, batch by batch, as parsePages gives them', async () => {
+    const { sources } = await readPages(orbit);
+    const expected = await parsePages(sources, { threads: 1 });
+    const sizes: number[] = [];
+    const results = [];
+    for await (const batch of parsePagesStream(sources, { threads: 2, batchPages: 4, thisThreadParses: false })) {
+      sizes.push(batch.results.length);
+      results.push(...batch.results);
+      // A caller busy with each batch (an ingest writing it): the worker waits within its window.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(results).toEqual(expected);
+    expect(sizes).toEqual([...Array.from({ length: Math.floor(sources.length / 4) }, () => 4), ...(sources.length % 4 ? [sources.length % 4] : [])]);
+  });
+
+  it('parses here what a worker that cannot start was given, and says why', async () => {
+    const { sources } = await readPages(orbit);
+    const errors: Error[] = [];
+    const batches = [];
+    const worker = { url: new URL('./no-such-worker.js', import.meta.url) };
+    for await (const batch of parsePagesStream(sources, { threads: 2, batchPages: 8, thisThreadParses: false, worker, onWorkerError: (error) => errors.push(error) })) batches.push(batch);
+    expect(batches.flatMap((batch) => batch.results)).toEqual(await parsePages(sources, { threads: 1 }));
+    expect(batches.every((batch) => batch.extras === undefined)).toBe(true);
+    expect(errors.map((error) => (error as { code?: string }).code)).toEqual(['MODULE_NOT_FOUND']);
+  });
+
+  it('stops when the caller stops early', async () => {
+    const { sources } = await readPages(orbit);
+    let taken = 0;
+    for await (const batch of parsePagesStream(sources, { threads: 2, batchPages: 4, thisThreadParses: false })) {
+      taken += batch.results.length;
+      if (taken >= 8) break;
+    }
+    expect(taken).toBe(8);
+  });
+});
+
+describe('defaultStreamThreads', () => {
+  it('uses a thread per core, at most 8, for 200 pages or more on 2 cores or more, and this thread otherwise', () => {
+    expect(defaultStreamThreads(200, 2)).toBe(2);
+    expect(defaultStreamThreads(10_000, 16)).toBe(8);
+    expect(defaultStreamThreads(199, 4)).toBe(1);
+    expect(defaultStreamThreads(10_000, 1)).toBe(1);
   });
 });
 

@@ -7,7 +7,7 @@ import { AtlasError } from '../errors.ts';
 import { resolveChunkingOptions, type ChunkingOptions, type ResolvedChunkingOptions } from './chunking-options.ts';
 import { fromWire, type WireResult } from './doc-wire.ts';
 import { parseDocument, type DocumentSource, type ParseDocumentResult } from './parse-document.ts';
-import type { ParseBatch } from './parse-worker.ts';
+import type { ParseBatch, ParseBatchReply } from './parse-serve.ts';
 
 /** Fewest pages worth starting worker threads for: below this, starting them costs more than it saves. */
 export const MIN_PAGES_FOR_WORKERS = 200;
@@ -35,6 +35,30 @@ export interface ParsePagesOptions {
 }
 
 /**
+ * A module to run in the worker threads instead of the plain parser: it must answer like
+ * `parse-worker.ts` (see `serveParseBatches`), and may add one extra value per parsed page
+ * (e.g. what the index derives from its chunks), which {@link ParsedBatch.extras} carries.
+ */
+export interface PageWorker {
+  url: URL;
+  /** Passed to the worker beside the chunking options (`workerData.data`). */
+  data?: unknown;
+}
+
+/** Options of {@link parsePagesStream}. */
+export interface ParsePagesStreamOptions extends ParsePagesOptions {
+  /** Default: the plain parser (`parse-worker.ts`). */
+  worker?: PageWorker;
+}
+
+/** Consecutive results of {@link parsePagesStream}, in the order of the sources. */
+export interface ParsedBatch {
+  results: ParseDocumentResult[];
+  /** The extra value of each page, when a {@link PageWorker} parsed the batch and made them; absent when this thread parsed it. */
+  extras?: unknown[];
+}
+
+/**
  * Parses pages with {@link parseDocument}, in worker threads when there are enough of them. The
  * results are in the order of `sources` and identical to parsing each page in this thread. A
  * worker that fails (it cannot start, or dies) loses nothing: its pages are parsed in this
@@ -45,13 +69,43 @@ export interface ParsePagesOptions {
  * results[0]!.ok; // true
  */
 export async function parsePages(sources: DocumentSource[], options: ParsePagesOptions = {}): Promise<ParseDocumentResult[]> {
+  const threads = checkedThreads(options) ?? defaultParseThreads(sources.length, options.cores ?? availableParallelism());
+  const results: ParseDocumentResult[] = [];
+  for await (const batch of parsePagesStream(sources, { ...options, threads })) results.push(...batch.results);
+  return results;
+}
+
+/**
+ * {@link parsePages} as batches, yielded in the order of `sources` as soon as each is parsed,
+ * so the caller can use one (write it to an index) while the workers parse the next. This thread
+ * parses a batch itself only while the next one in order is not ready (so a caller busy with
+ * each batch leaves the parsing to the workers). By default it starts a worker per other core for
+ * {@link MIN_PAGES_FOR_WORKERS} pages or more (see {@link defaultStreamThreads}). Stopping early
+ * (`break`, or a thrown error in the loop) stops the workers.
+ *
+ * @example
+ * for await (const { results } of parsePagesStream(sources)) for (const result of results) if (result.ok) write(result.doc);
+ */
+export async function* parsePagesStream(sources: DocumentSource[], options: ParsePagesStreamOptions = {}): AsyncGenerator<ParsedBatch> {
   const resolved = resolveChunkingOptions(options.chunking ?? {});
+  const threads = Math.min(checkedThreads(options) ?? defaultStreamThreads(sources.length, options.cores ?? availableParallelism()), sources.length);
+  const batchPages = options.batchPages ?? DEFAULT_BATCH_PAGES;
+  if (threads <= 1) {
+    for (let start = 0; start < sources.length; start += batchPages) {
+      yield { results: sources.slice(start, start + batchPages).map((source) => parseDocument(source, resolved)) };
+    }
+    return;
+  }
+  yield* parseInWorkers(sources, resolved, threads, { ...options, batchPages });
+}
+
+/** `options.threads` when given (checked), else undefined. */
+function checkedThreads(options: ParsePagesOptions): number | undefined {
+  resolveChunkingOptions(options.chunking ?? {});
   if (options.threads !== undefined && !(Number.isInteger(options.threads) && options.threads >= 1)) {
     throw new AtlasError('usage', `Atlas: threads must be a whole number of at least 1, got ${JSON.stringify(options.threads)}. Pass e.g. { threads: 4 }, or leave it out for one per core.`);
   }
-  const threads = Math.min(options.threads ?? defaultParseThreads(sources.length, options.cores ?? availableParallelism()), sources.length);
-  if (threads <= 1) return sources.map((source) => parseDocument(source, resolved));
-  return parseInWorkers(sources, resolved, threads, options);
+  return options.threads;
 }
 
 /**
@@ -71,23 +125,53 @@ export function defaultParseThreads(pages: number, cores: number): number {
   return pages >= MIN_PAGES_FOR_WORKERS && cores > 2 ? Math.min(cores, 8) : 1;
 }
 
+/**
+ * How many threads {@link parsePagesStream} uses by default: one per core, 8 at most, for at
+ * least {@link MIN_PAGES_FOR_WORKERS} pages on 2 cores or more, else 1. Unlike
+ * {@link defaultParseThreads} a worker pays on 2 cores too, because the caller has work of its
+ * own for this thread (the SQLite inserts of an ingest).
+ *
+ * @example
+ * defaultStreamThreads(1000, 2); // 2
+ * defaultStreamThreads(1000, 1); // 1
+ * defaultStreamThreads(50, 8); // 1
+ */
+export function defaultStreamThreads(pages: number, cores: number): number {
+  return pages >= MIN_PAGES_FOR_WORKERS && cores >= 2 ? Math.min(cores, 8) : 1;
+}
+
 /** Pages per batch handed out: small enough to balance the end, large enough to keep messages few. */
 const DEFAULT_BATCH_PAGES = 64;
 
+/** Batches a worker holds at once, so it never waits for this thread to send the next one. */
+const BATCHES_IN_FLIGHT = 2;
+
 /**
- * Parses batches of pages in this thread and in `threads - 1` workers at once: a worker gets
- * two batches when it is ready (its parser loaded) and one more each time it posts a batch's
- * results; this thread takes the next batch between handling their messages. Each batch's results go to its
- * place; the pages of a worker that fails are parsed here.
+ * Parses batches of pages in `threads - 1` workers (and in this thread while the next batch in
+ * order is not ready), yielding them in order. A worker gets {@link BATCHES_IN_FLIGHT} batches
+ * when it is ready (its parser loaded) and one more each time it posts a batch's results; the
+ * batches of a worker that fails are parsed here.
  */
-async function parseInWorkers(
+async function* parseInWorkers(
   sources: DocumentSource[],
   options: ResolvedChunkingOptions,
   threads: number,
-  { onWorkerError, batchPages = DEFAULT_BATCH_PAGES, thisThreadParses = true }: ParsePagesOptions,
-): Promise<ParseDocumentResult[]> {
-  const results: ParseDocumentResult[] = new Array(sources.length);
+  { onWorkerError, batchPages, thisThreadParses = true, worker: pageWorker }: ParsePagesStreamOptions & { batchPages: number },
+): AsyncGenerator<ParsedBatch> {
+  const done = new Map<number, ParsedBatch>();
+  const orphans: ParseBatch[] = [];
   let next = 0;
+  let live = 0;
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    wake?.();
+    wake = undefined;
+  };
+  // Pages handed out but not yet yielded stay within this window, so a slow caller does not let
+  // parsed batches pile up in memory: the workers wait (hungry) until the caller takes one.
+  const window = Math.max(1, threads - 1) * (BATCHES_IN_FLIGHT + 1) * batchPages;
+  let yielded = 0;
+  const hungry: Array<() => void> = [];
   const takeBatch = (): ParseBatch | undefined => {
     if (next >= sources.length) return undefined;
     const batch = { id: next, sources: sources.slice(next, next + batchPages).map(({ path, bytes }) => ({ path, bytes })) };
@@ -95,69 +179,83 @@ async function parseInWorkers(
     return batch;
   };
   const parseHere = (batch: ParseBatch) => {
-    batch.sources.forEach((_, index) => (results[batch.id + index] = parseDocument(sources[batch.id + index]!, options)));
+    done.set(batch.id, { results: batch.sources.map((_, index) => parseDocument(sources[batch.id + index]!, options)) });
   };
-  const createWorker = workerFactory();
-  const pending = new Set<Promise<void>>();
+  const createWorker = workerFactory(pageWorker?.url ?? new URL(`./parse-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
   const workers: Worker[] = [];
   for (let count = 1; count < threads; count++) {
-    const worker = createWorker({ options });
+    const worker = createWorker({ options, data: pageWorker?.data });
     workers.push(worker);
-    // Two batches in flight, so a worker never waits for this thread to send its next one.
+    live += 1;
     const inFlight: ParseBatch[] = [];
     const send = () => {
+      if (next - yielded >= window) {
+        hungry.push(send);
+        return;
+      }
       const batch = takeBatch();
       if (batch) {
         inFlight.push(batch);
         worker.postMessage(batch);
       }
     };
-    const recover = () => inFlight.splice(0).forEach(parseHere);
-    const done = new Promise<void>((resolve) => {
-      worker.on('message', (reply: 'ready' | { id: number; results: WireResult[] }) => {
-        if (reply === 'ready') {
-          send();
-        } else {
-          inFlight.shift();
-          reply.results.forEach((result, index) => (results[reply.id + index] = fromWire(result)));
-        }
-        send();
-        if (inFlight.length === 0) resolve();
-      });
-      worker.on('error', (error) => {
-        onWorkerError?.(error);
-        recover();
-        resolve();
-      });
-      worker.on('exit', () => {
-        recover();
-        resolve();
-      });
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      live -= 1;
+      for (let at = hungry.indexOf(send); at !== -1; at = hungry.indexOf(send)) hungry.splice(at, 1);
+      orphans.push(...inFlight.splice(0));
+      notify();
+    };
+    worker.on('message', (reply: 'ready' | ParseBatchReply) => {
+      if (reply === 'ready') {
+        for (let count = 1; count < BATCHES_IN_FLIGHT; count++) send();
+      } else {
+        inFlight.shift();
+        done.set(reply.id, { results: reply.results.map((result: WireResult) => fromWire(result)), ...(reply.extras ? { extras: reply.extras } : {}) });
+        notify();
+      }
+      send();
     });
-    pending.add(done);
+    worker.on('error', (error) => {
+      onWorkerError?.(error);
+      end();
+    });
+    worker.on('exit', end);
   }
-  for (let batch = thisThreadParses ? takeBatch() : undefined; batch; batch = takeBatch()) {
-    parseHere(batch);
-    // Let the workers' messages in: their results, and their requests for more.
-    await new Promise((resolve) => setImmediate(resolve));
+  try {
+    while (yielded < sources.length) {
+      const ready = done.get(yielded);
+      if (ready !== undefined) {
+        done.delete(yielded);
+        yielded += ready.results.length;
+        yield ready;
+        for (const send of hungry.splice(0)) send();
+        // Let the workers' messages in (their results, and their requests for more) between batches.
+        await new Promise((resolve) => setImmediate(resolve));
+        continue;
+      }
+      const batch = orphans.shift() ?? ((thisThreadParses && next - yielded < window) || live === 0 ? takeBatch() : undefined);
+      if (batch !== undefined) {
+        parseHere(batch);
+        await new Promise((resolve) => setImmediate(resolve));
+        continue;
+      }
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  } finally {
+    await Promise.all(workers.map((worker) => worker.terminate()));
   }
-  await Promise.all(pending);
-  // Whatever no worker took (they all failed) is parsed here.
-  for (let batch = takeBatch(); batch; batch = takeBatch()) parseHere(batch);
-  await Promise.all(workers.map((worker) => worker.terminate()));
-  return results;
 }
 
 /**
- * Starts a worker on the module beside this one with this module's extension: `parse-worker.js`
- * when compiled; `parse-worker.ts` when running from the sources, with tsx's loader registered
- * in the worker first (as `bin/atlas.js` does; `--import` in a worker's execArgv does not reach
- * its module loader on Node 20).
+ * Starts workers on `url`: a compiled `.js` module as it is; a `.ts` source with tsx's loader
+ * registered in the worker first (as `bin/atlas.js` does; `--import` in a worker's execArgv
+ * does not reach its module loader on Node 20).
  */
-function workerFactory(): (workerData: unknown) => Worker {
-  const extension = extname(fileURLToPath(import.meta.url));
-  const url = new URL(`./parse-worker${extension}`, import.meta.url);
-  if (extension !== '.ts') return (workerData) => new Worker(url, { workerData });
+function workerFactory(url: URL): (workerData: unknown) => Worker {
+  if (extname(fileURLToPath(url)) !== '.ts') return (workerData) => new Worker(url, { workerData });
   // tsx 4's ESM register API (`tsx/esm/api`, import condition); resolved by path, as require() would pick its CommonJS build.
   const tsxApi = pathToFileURL(createRequire(import.meta.url).resolve('tsx/package.json').replace(/package\.json$/, 'dist/esm/api/index.mjs')).href;
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); });`;

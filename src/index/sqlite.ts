@@ -1,7 +1,7 @@
 import type { Chunk, Doc } from '../corpus/types.ts';
 import { AtlasError } from '../errors.ts';
 import { ACL_LABEL, ALL_VALUE, filterClause, type FilterClause } from './filter.ts';
-import { ingestDocs } from './ingest.ts';
+import { ingestDocs, ingestDocStream, type IngestSource, type IngestStreamOptions } from './ingest.ts';
 import { readMeta, writeMeta } from './schema.ts';
 import { closeIndexDatabase, openIndexDatabase } from './sqlite-open.ts';
 import { CHUNK_COLUMNS, chunkFromRow, createStatementCache, type ChunkRow } from './sqlite-rows.ts';
@@ -78,6 +78,17 @@ export interface SqliteIndex extends IndexBackend {
   docsRoot(): Promise<string | undefined>;
   /** Records the docs root (an absolute path) in the index's meta table. */
   recordDocsRoot(folder: string): Promise<void>;
+  /**
+   * {@link IndexBackend.ingest} for documents that arrive in batches (as `parseForIngest` yields
+   * them, parsed in worker threads while this thread writes): one transaction held open across
+   * the batches, the same rows and report; documents no batch brought are deleted once the
+   * source has ended; a source that throws, a failed check or a `beforeCommit` that throws rolls
+   * it all back.
+   *
+   * @example
+   * const report = await index.ingestStream(batches, { beforeCommit: () => { if (problems.length) throw new CorpusError(problems); } });
+   */
+  ingestStream(source: IngestSource, options?: IngestStreamOptions): Promise<IngestReport>;
 }
 
 /**
@@ -111,6 +122,19 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
   };
   const where = (filter: SearchFilter | undefined): FilterClause => filterClause(filter, 'c', { restricted: restricted() });
   const search = createSqliteSearch(statements, bm25, tokenizer, restricted);
+  // A streamed ingest holds its transaction open across awaits: a second ingest meanwhile would nest in it.
+  let ingesting = false;
+  const exclusive = async <T>(work: () => T | Promise<T>): Promise<T> => {
+    if (ingesting) {
+      throw new AtlasError('usage', `Atlas: an ingest into ${options.path} is still running on this index. Await it before starting another.`);
+    }
+    ingesting = true;
+    try {
+      return await work();
+    } finally {
+      ingesting = false;
+    }
+  };
 
   return {
     path: options.path,
@@ -148,7 +172,11 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
     },
 
     async ingest(docs: Doc[]): Promise<IngestReport> {
-      return ingestDocs(db, docs, tokenizer);
+      return exclusive(() => ingestDocs(db, docs, tokenizer));
+    },
+
+    async ingestStream(source: IngestSource, streamOptions?: IngestStreamOptions): Promise<IngestReport> {
+      return exclusive(() => ingestDocStream(db, source, tokenizer, streamOptions));
     },
 
     async indexVersion(): Promise<string> {

@@ -3,22 +3,22 @@ import { AtlasError } from '../errors.ts';
 
 /**
  * Throws when two documents of one ingest share an id, naming both files: every backend checks
- * this before writing anything.
+ * this before writing anything. `seen` (doc id -> source path) carries the documents of earlier
+ * batches of the same ingest, and gains those of `docs`.
  *
  * @example
  * assertUniqueDocIds([retries, { ...otherPage, docId: 'retries' }]);
  * // AtlasError: Atlas: two documents have the id "retries" (retries.md and guides/retries.md); ...
  */
-export function assertUniqueDocIds(docs: readonly Doc[]): void {
-  const byId = new Map<string, Doc>();
+export function assertUniqueDocIds(docs: readonly Pick<Doc, 'docId' | 'sourcePath'>[], seen: Map<string, string> = new Map()): void {
   for (const doc of docs) {
-    const first = byId.get(doc.docId);
-    if (first !== undefined) {
+    const firstPath = seen.get(doc.docId);
+    if (firstPath !== undefined) {
       throw new AtlasError(
         'invalid-corpus',
-        `Atlas: two documents have the id "${doc.docId}" (${first.sourcePath} and ${doc.sourcePath}); nothing was written to the index. Give each page a unique id in its front matter.`,
+        `Atlas: two documents have the id "${doc.docId}" (${firstPath} and ${doc.sourcePath}); nothing was written to the index. Give each page a unique id in its front matter.`,
       );
     }
-    byId.set(doc.docId, doc);
+    seen.set(doc.docId, doc.sourcePath);
   }
 }

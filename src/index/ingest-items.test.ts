@@ -1,0 +1,68 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { readPages } from '../corpus/load.ts';
+import { parsePagesStream } from '../corpus/parse-pages.ts';
+import type { Doc } from '../corpus/types.ts';
+import { sharedFolder } from '../testing/shared-folder.ts';
+import { ingestItems, ingestPageWorker } from './ingest-items.ts';
+import { createDeriveCaches, deriveDocValues } from './ingest-writer.ts';
+import { createSqliteIndex } from './sqlite.ts';
+import { DEFAULT_TOKENIZER } from './tokenize.ts';
+import type { IngestItem } from './ingest-session.ts';
+
+const orbit = fileURLToPath(new URL('../../datasets/orbit/docs', import.meta.url));
+const graphile = sharedFolder('corpora/graphile-worker/docs', process.env);
+
+/** Every page of `folder` parsed by ingest workers only, as ingest items. */
+async function workerItems(folder: string, tokenizer = DEFAULT_TOKENIZER): Promise<IngestItem[]> {
+  const { sources } = await readPages(folder);
+  const items: IngestItem[] = [];
+  for await (const batch of parsePagesStream(sources, { threads: 2, batchPages: 5, thisThreadParses: false, worker: ingestPageWorker(tokenizer) })) {
+    const docs: Doc[] = [];
+    const extras: unknown[] = [];
+    batch.results.forEach((result, position) => {
+      if (!result.ok) return;
+      docs.push(result.doc);
+      extras.push(batch.extras?.[position]);
+    });
+    items.push(...ingestItems({ docs, extras }, tokenizer));
+  }
+  return items;
+}
+
+describe('ingestPageWorker', () => {
+  it('derives in its workers exactly what the index derives while writing, for Orbit and the real Graphile Worker docs', async () => {
+    const folders = [orbit, ...(graphile.present ? [graphile.path] : [])];
+    for (const folder of folders) {
+      const items = await workerItems(folder);
+      expect(items.length).toBeGreaterThan(30);
+      expect(items.every((item) => item.derived !== undefined)).toBe(true);
+      const caches = createDeriveCaches();
+      for (const item of items) expect(item.derived).toEqual(deriveDocValues(item.doc, DEFAULT_TOKENIZER, caches));
+    }
+  });
+
+  it('gives the same search results through ingestStream as ingest() from the same docs', async () => {
+    const items = await workerItems(orbit);
+    const streamed = createSqliteIndex({ path: ':memory:' });
+    const whole = createSqliteIndex({ path: ':memory:' });
+    async function* source() {
+      for (let start = 0; start < items.length; start += 4) yield items.slice(start, start + 4);
+    }
+    expect(await streamed.ingestStream(source())).toEqual(await whole.ingest(items.map((item) => item.doc)));
+    for (const query of ['ORB-1202 payload too large', 'max_payload_kb', 'retry backoff', '--concurrency flag']) {
+      expect(await streamed.search(query, { k: 10 })).toEqual(await whole.search(query, { k: 10 }));
+    }
+    await Promise.all([streamed.close(), whole.close()]);
+  });
+
+  it('leaves values derived with other settings to the index', () => {
+    const doc = { docId: 'a', chunks: [{}] } as unknown as Doc;
+    const values = [{ headingPathJson: '[]', labelsJson: '{}', definitionsJson: '', definitionKeys: '', innerHeadings: '', idents: '' }];
+    const plain = { ...DEFAULT_TOKENIZER, identifiers: false };
+    expect(ingestItems({ docs: [doc], extras: [{ tag: 'identifiers=true', values }] }, plain)).toEqual([{ doc }]);
+    expect(ingestItems({ docs: [doc], extras: [{ tag: 'identifiers=false', values }] }, plain)).toEqual([{ doc, derived: values }]);
+    expect(ingestItems({ docs: [doc], extras: [{ tag: 'identifiers=false', values: [] }] }, plain)).toEqual([{ doc }]);
+    expect(ingestItems({ docs: [doc] }, plain)).toEqual([{ doc }]);
+  });
+});

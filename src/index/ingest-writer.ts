@@ -1,0 +1,155 @@
+import type Database from 'better-sqlite3';
+import type { Chunk, Doc } from '../corpus/types.ts';
+import { definitionKeysText, definitionsOf } from './definitions.ts';
+import { innerHeadingsText } from './heading-path.ts';
+import { identifierExpansions, type TokenizerOptions } from './tokenize.ts';
+
+/**
+ * The values of one chunk that the index computes rather than copies: what it defines, its
+ * identifier expansions, its heading path and labels as JSON. Everything else of its rows is a
+ * field of the chunk itself.
+ */
+export interface DerivedChunkValues {
+  /** JSON of the chunk's heading path (`chunks.heading_path`). */
+  headingPathJson: string;
+  /** JSON of the chunk's labels (`chunks.labels`). */
+  labelsJson: string;
+  /** JSON of its Definitions, or '' when it defines nothing (`chunks.definitions`). */
+  definitionsJson: string;
+  /** The keys of what it defines, space-separated, or '' (`definitions_fts.keys`). */
+  definitionKeys: string;
+  /** The headings between title and own heading (`chunks_fts.heading_path`). */
+  innerHeadings: string;
+  /** Identifier expansions of heading and text, space-separated (`chunks_fts.idents`). */
+  idents: string;
+}
+
+/**
+ * Caches one ingest keeps while deriving values: expansions of each identifier-like run (for
+ * the whole ingest) and what each heading defines (reset per document).
+ */
+export interface DeriveCaches {
+  expansions: Map<string, string[]>;
+  headings: Map<string, string[]>;
+}
+
+/**
+ * New caches for {@link deriveDocValues}.
+ *
+ * @example
+ * const caches = createDeriveCaches();
+ */
+export function createDeriveCaches(): DeriveCaches {
+  return { expansions: new Map(), headings: new Map() };
+}
+
+/**
+ * The derived values of each chunk of `doc`, in chunk order, as the index stores them with
+ * `tokenizer`'s settings (without identifier support a chunk defines nothing and expands nothing).
+ *
+ * @example
+ * deriveDocValues(doc, DEFAULT_TOKENIZER, createDeriveCaches())[0].idents; // 'max payload kb maxpayloadkb'
+ */
+export function deriveDocValues(doc: Pick<Doc, 'chunks'>, tokenizer: TokenizerOptions, caches: DeriveCaches): DerivedChunkValues[] {
+  caches.headings = new Map();
+  return doc.chunks.map((chunk) => deriveChunkValues(chunk, tokenizer, caches));
+}
+
+function deriveChunkValues(chunk: Chunk, tokenizer: TokenizerOptions, caches: DeriveCaches): DerivedChunkValues {
+  const definitions = tokenizer.identifiers ? definitionsOf(chunk, caches.headings) : { headings: [], lines: [] };
+  const definitionKeys = definitionKeysText(definitions);
+  return {
+    headingPathJson: JSON.stringify(chunk.headingPath),
+    labelsJson: JSON.stringify(chunk.labels),
+    definitionsJson: definitionKeys === '' ? '' : JSON.stringify(definitions),
+    definitionKeys,
+    innerHeadings: innerHeadingsText(chunk),
+    idents: tokenizer.identifiers ? identifierExpansions(`${chunk.heading}\n${chunk.text}`, caches.expansions).join(' ') : '',
+  };
+}
+
+/** A chunk's rowid in `chunks` and whether it has a `definitions_fts` row. */
+export interface StoredChunk {
+  id: number;
+  defines: boolean;
+}
+
+/** The prepared statements of one ingest: inserts of a document's rows, deletes by document or by rowid. */
+export interface IngestWriter {
+  /** Inserts the document and its chunks; `derived` (one per chunk) is computed here when absent. */
+  insertDoc(doc: Doc, derived?: readonly DerivedChunkValues[]): void;
+  /** Deletes a document and every row of its chunks, found through `chunks_by_doc`. */
+  deleteDoc(docId: string): void;
+  /** Deletes a document whose chunks are known by rowid: for a bulk load, which drops `chunks_by_doc`. */
+  deleteStoredDoc(docId: string, chunks: readonly StoredChunk[]): void;
+}
+
+/**
+ * The {@link IngestWriter} over `db`, deriving values with `tokenizer`'s settings.
+ *
+ * @example
+ * const writer = createIngestWriter(db, tokenizer);
+ * writer.deleteDoc('retries');
+ * writer.insertDoc(retries);
+ */
+export function createIngestWriter(db: Database.Database, tokenizer: TokenizerOptions): IngestWriter {
+  const insertDocRow = db.prepare(
+    'INSERT INTO docs (doc_id, content_hash, title, applies_to, source_path) VALUES (?, ?, ?, ?, ?)',
+  );
+  const insertChunkRow = db.prepare(
+    `INSERT INTO chunks (chunk_id, doc_id, ord, title, heading, heading_path, text, applies_to, labels,
+       source_path, start_line, end_line, prev_chunk_id, next_chunk_id, definitions)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertFtsRow = db.prepare(
+    'INSERT INTO chunks_fts (rowid, title, heading, heading_path, body, idents) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  const insertDefinitionsRow = db.prepare('INSERT INTO definitions_fts (rowid, keys) VALUES (?, ?)');
+  const insertLabel = db.prepare('INSERT OR IGNORE INTO chunk_labels (chunk_id, name, value) VALUES (?, ?, ?)');
+  const deleteByDoc = [
+    'DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE doc_id = ?)',
+    'DELETE FROM definitions_fts WHERE rowid IN (SELECT id FROM chunks WHERE doc_id = ? AND definitions != \'\')',
+    'DELETE FROM chunk_labels WHERE chunk_id IN (SELECT chunk_id FROM chunks WHERE doc_id = ?)',
+    'DELETE FROM chunks WHERE doc_id = ?',
+  ].map((sql) => db.prepare(sql));
+  const deleteDocRow = db.prepare('DELETE FROM docs WHERE doc_id = ?');
+  const deleteFtsRow = db.prepare('DELETE FROM chunks_fts WHERE rowid = ?');
+  const deleteDefinitionsRow = db.prepare('DELETE FROM definitions_fts WHERE rowid = ?');
+  const deleteLabelsOfRow = db.prepare('DELETE FROM chunk_labels WHERE chunk_id = (SELECT chunk_id FROM chunks WHERE id = ?)');
+  const deleteChunkRow = db.prepare('DELETE FROM chunks WHERE id = ?');
+  const caches = createDeriveCaches();
+
+  const insertChunk = (chunk: Chunk, values: DerivedChunkValues): void => {
+    const { lastInsertRowid } = insertChunkRow.run(
+      chunk.chunkId, chunk.docId, chunk.ord, chunk.title, chunk.heading, values.headingPathJson,
+      chunk.text, chunk.appliesTo, values.labelsJson, chunk.sourcePath, chunk.startLine,
+      chunk.endLine, chunk.prevChunkId ?? null, chunk.nextChunkId ?? null, values.definitionsJson,
+    );
+    insertFtsRow.run(lastInsertRowid, chunk.title, chunk.heading, values.innerHeadings, chunk.text, values.idents);
+    if (values.definitionKeys !== '') insertDefinitionsRow.run(lastInsertRowid, values.definitionKeys);
+    for (const [name, value] of Object.entries(chunk.labels)) {
+      for (const one of Array.isArray(value) ? value : [value]) insertLabel.run(chunk.chunkId, name, one);
+    }
+  };
+
+  return {
+    insertDoc(doc, derived) {
+      const values = derived ?? deriveDocValues(doc, tokenizer, caches);
+      insertDocRow.run(doc.docId, doc.contentHash, doc.title, doc.appliesTo, doc.sourcePath);
+      doc.chunks.forEach((chunk, position) => insertChunk(chunk, values[position]!));
+    },
+    deleteDoc(docId) {
+      for (const statement of deleteByDoc) statement.run(docId);
+      deleteDocRow.run(docId);
+    },
+    deleteStoredDoc(docId, chunks) {
+      for (const chunk of chunks) {
+        deleteFtsRow.run(chunk.id);
+        if (chunk.defines) deleteDefinitionsRow.run(chunk.id);
+        deleteLabelsOfRow.run(chunk.id);
+        deleteChunkRow.run(chunk.id);
+      }
+      deleteDocRow.run(docId);
+    },
+  };
+}
