@@ -198,6 +198,25 @@ describe('run limits and failed runs (issue 9 items 2 and 12)', () => {
     );
     expect(JSON.parse(stdout()).rows.length).toBeGreaterThan(0);
   });
+
+  it('eval retrieval and eval decisions exit 1 too when every run failed, after printing the report', async () => {
+    for (const argv of [
+      ['eval', 'retrieval', '--data', TINY, '--arms', 'agentic', '--json'],
+      ['eval', 'decisions', '--data', TINY, '--json'],
+    ]) {
+      io.out.length = 0;
+      const error = await runEval(argv, io, createScriptedModel([])).then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect((error as AtlasError).code, argv[1]).toBe('model-call');
+      expect((error as AtlasError).message).toMatch(
+        /^Atlas: every run of model "scripted" failed \(\d+ (agentic )?runs\), so nothing was measured; first: \S+: model call failed: scripted model: unexpected call \d+ \(only 0 turns scripted\)\. Check the model spec, its key and its server, or raise --timeout \/ --deadline\.$/,
+      );
+      const report = JSON.parse(stdout());
+      expect(report.failedRuns.count).toBe(report.failedRuns.of);
+    }
+  });
 });
 
 describe('empty options and unknown release lines (issue 9 item 11)', () => {

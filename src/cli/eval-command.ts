@@ -11,7 +11,7 @@ import { compareReport, compareSummary, writeReports } from '../eval/report-json
 import { retrievalRunCount, runRetrievalEval, type RetrievalArmGroup } from '../eval/retrieval.ts';
 import { createSqliteIndex } from '../index/sqlite.ts';
 import type { IndexBackend } from '../index/types.ts';
-import type { CaseResult } from '../eval/cases.ts';
+import type { CaseResult, FailedRuns } from '../eval/cases.ts';
 import { runFailed } from '../eval/cases.ts';
 import { AtlasError } from '../errors.ts';
 import { MODEL_SPEC_HELP } from './ask-command.ts';
@@ -145,6 +145,7 @@ function registerRetrieval(evalCommand: Command, { io, deps, resolve }: EvalCont
         }),
       );
       io.stdout(options.json ? `${JSON.stringify({ dataset: dataset.name, ...result })}\n` : formatRetrievalReport(dataset.name, result));
+      if (result.failedRuns && chosen) reportFailures(io, result.failedRuns, chosen.spec, 'agentic runs');
     });
 }
 
@@ -227,7 +228,25 @@ function registerDecisions(evalCommand: Command, { io, deps, resolve }: EvalCont
       }),
     );
     io.stdout(options.json ? `${JSON.stringify({ dataset: dataset.name, model: spec, ...report })}\n` : formatDecisionReport(dataset.name, report));
+    reportFailures(io, report.failedRuns, spec, 'runs');
   });
+}
+
+/**
+ * Exit semantics of `eval retrieval` (agentic arm) and `eval decisions`, as of `eval compare`:
+ * the report is printed either way; failed runs are counted on stderr with the first cause, and
+ * when every run failed nothing was measured, so the command exits 1.
+ */
+function reportFailures(io: CliIO, failed: FailedRuns, spec: string, what: string): void {
+  if (failed.count === 0) return;
+  if (failed.count < failed.of) {
+    io.stderr(`atlas: ${failed.count} of ${failed.of} ${what} failed (counted as finding nothing); first: ${failed.first}\n`);
+    return;
+  }
+  throw new AtlasError(
+    'model-call',
+    `Atlas: every run of model "${spec}" failed (${failed.of} ${what}), so nothing was measured; first: ${failed.first}. Check the model spec, its key and its server, or raise --timeout / --deadline.`,
+  );
 }
 
 /**

@@ -162,6 +162,26 @@ export function runFailed(run: AgentRun): boolean {
   return run.trace.stopReason === 'error' || run.trace.stopReason === 'timeout' || run.trace.stopReason === 'deadline';
 }
 
+/** How many runs of an eval the model failed (after the one retry), of how many, and the first one's cause. */
+export interface FailedRuns {
+  count: number;
+  of: number;
+  /** `<case id>: <last error>` of the first failed run; absent when none failed. */
+  first?: string;
+}
+
+/**
+ * Counts the runs the model failed (see {@link runFailed}).
+ *
+ * @example
+ * failedRuns([{ id: 'q1', run }]); // { count: 1, of: 1, first: 'q1: model call 1 timed out after 60 s' }
+ */
+export function failedRuns(items: ReadonlyArray<{ id: string; run: AgentRun }>): FailedRuns {
+  const failed = items.filter((item) => runFailed(item.run));
+  const first = failed[0];
+  return { count: failed.length, of: items.length, ...(first ? { first: `${first.id}: ${(first.run.trace.errors.at(-1) ?? first.run.trace.stopReason).replace(/\.$/, '')}` } : {}) };
+}
+
 /**
  * The run recorded for a case whose run threw even after the retry: it abstains, and its trace
  * carries the error.

@@ -27,6 +27,7 @@ describe('atlas eval decisions (scripted model, tiny dataset)', () => {
         },
         { id: 'line-4', question: 'How are cron schedules run?', expectSearch: true, searched: false, answer: 'Hello! No need to search for that.', queries: [] },
       ],
+      failedRuns: { count: 0, of: 4 },
     });
     // Every first call lets the model choose (firstTurn auto).
     const firstCalls = model.requests.filter((request) => request.prompt.every((message) => message.role !== 'assistant'));

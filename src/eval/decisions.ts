@@ -3,7 +3,7 @@ import { agenticRun } from '../agent/run.ts';
 import type { ModelPrice } from '../agent/cost.ts';
 import type { RunLimits } from '../agent/run-types.ts';
 import type { IndexBackend, SearchFilter } from '../index/types.ts';
-import { runFailed, thrownRun } from './cases.ts';
+import { failedRuns, runFailed, thrownRun, type FailedRuns } from './cases.ts';
 import type { DecisionCase } from './dataset.ts';
 import { round3, searchCount } from './metrics.ts';
 import { runPool, withRetry, type Sleep } from './pool.ts';
@@ -47,6 +47,8 @@ export interface DecisionReport {
   confusion: { tp: number; fp: number; tn: number; fn: number };
   accuracy: number;
   wrong: WrongDecision[];
+  /** Runs the model failed (counted as not searched). */
+  failedRuns: FailedRuns;
 }
 
 /**
@@ -94,5 +96,6 @@ export async function runDecisionEval(options: DecisionEvalOptions): Promise<Dec
         answer: run.answer.text,
         queries: run.trace.steps.map((step) => step.query),
       })),
+    failedRuns: failedRuns(outcomes.map((outcome) => ({ id: outcome.item.id, run: outcome.run }))),
   };
 }

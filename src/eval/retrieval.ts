@@ -5,7 +5,8 @@ import { agenticRun } from '../agent/run.ts';
 import type { ModelPrice } from '../agent/cost.ts';
 import type { RunLimits } from '../agent/run-types.ts';
 import type { IndexBackend, SearchFilter } from '../index/types.ts';
-import { caseFilter, runFailed, thrownRun } from './cases.ts';
+import { caseFilter, failedRuns, runFailed, thrownRun, type FailedRuns } from './cases.ts';
+import type { AgentRun } from '../agent/run-types.ts';
 import { kindOrder } from './compare-rows.ts';
 import type { RetrievalQuery } from './dataset.ts';
 import { runIdentifierCheck, type IdentifierCheck } from './identifier-check.ts';
@@ -100,6 +101,8 @@ export interface RetrievalResult {
   cases: RetrievalCaseRow[];
   /** MRR@10 of the queries that name an identifier (see identifier-check.ts). */
   identifiers: IdentifierCheck;
+  /** Agentic runs the model failed (absent without the agentic arm): counted as found nothing. */
+  failedRuns?: FailedRuns;
 }
 
 interface Measurement {
@@ -153,14 +156,20 @@ export async function runRetrievalEval(options: RetrievalEvalOptions): Promise<R
       measured.set(`classic@${k}`, results);
     }
   }
-  if (arms.includes('agentic')) measured.set('agentic', await agenticMeasurements(options, now));
-  return { rows: retrievalRows(measured, options.maxChunks), cases: caseRows(options.queries, measured), identifiers };
+  let failed: FailedRuns | undefined;
+  if (arms.includes('agentic')) {
+    const { measurements, failures } = await agenticMeasurements(options, now);
+    measured.set('agentic', measurements);
+    failed = failures;
+  }
+  return { rows: retrievalRows(measured, options.maxChunks), cases: caseRows(options.queries, measured), identifiers, ...(failed ? { failedRuns: failed } : {}) };
 }
 
-async function agenticMeasurements(options: RetrievalEvalOptions, now: () => number): Promise<Measurement[]> {
+async function agenticMeasurements(options: RetrievalEvalOptions, now: () => number): Promise<{ measurements: Measurement[]; failures: FailedRuns }> {
   const { model } = options;
   if (!model) throw new Error('runRetrievalEval: the agentic arm needs options.model');
-  return runPool(options.queries, options.concurrency ?? 4, async (query) => {
+  const runs: Array<{ id: string; run: AgentRun }> = [];
+  const measurements = await runPool(options.queries, options.concurrency ?? 4, async (query) => {
     const filter = caseFilter(query, options.filter);
     const run = await withRetry(
       () =>
@@ -178,6 +187,7 @@ async function agenticMeasurements(options: RetrievalEvalOptions, now: () => num
         }),
       { failed: runFailed, ...(options.sleep ? { sleep: options.sleep } : {}) },
     ).catch((error: unknown) => thrownRun(query.query, error));
+    runs.push({ id: query.id, run });
     options.onQueryDone?.();
     return {
       id: query.id,
@@ -191,6 +201,9 @@ async function agenticMeasurements(options: RetrievalEvalOptions, now: () => num
       ms: run.latencyMs,
     };
   });
+  // In case order, so the first failure named is the same whatever the concurrency.
+  const order = new Map(options.queries.map((query, n) => [query.id, n]));
+  return { measurements, failures: failedRuns(runs.sort((a, b) => order.get(a.id)! - order.get(b.id)!)) };
 }
 
 function retrievalRows(measured: Map<RetrievalRow['arm'], Measurement[]>, maxChunks: number | undefined): RetrievalRow[] {
