@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { ROUTES, routedAsk, type Route } from '../agent/route.ts';
+import { routedAsk, type Route } from '../agent/route.ts';
 import type { AgentRun } from '../agent/run-types.ts';
 import type { RunEvent } from '../agent/events.ts';
 import { AtlasError } from '../errors.ts';
 import type { CliIO } from './io.ts';
 import { cliModel } from './model-option.ts';
-import { nonEmpty } from './option-values.ts';
+import { checkAskChoices, nonEmpty } from './option-values.ts';
 import { cliFilter, groupsOption, labelOption } from './access-options.ts';
 import { commandConfig, configOption, indexDocsRoot, modelLabelNotes } from './config-option.ts';
 import { commandPolicy } from './policy-option.ts';
@@ -66,12 +66,7 @@ export function registerAskCommand(program: Command, io: CliIO): void {
     .addOption(stateOption())
     .option('--json', 'print the whole run as JSON')
     .action(async (question: string, options: AskOptions) => {
-      if (options.firstTurn !== 'required' && options.firstTurn !== 'auto') {
-        throw new AtlasError('usage', `Atlas: --first-turn must be "required" or "auto", got "${options.firstTurn}".`);
-      }
-      if (!(ROUTES as readonly string[]).includes(options.route)) {
-        throw new AtlasError('usage', `Atlas: --route must be "classic", "agentic" or "auto", got "${options.route}".`);
-      }
+      checkAskChoices(options);
       const config = await commandConfig(io, options, await indexDocsRoot(io, options.db));
       const policy = commandPolicy(io, options, config);
       const limits = resolveRunLimits(io.env, options);

@@ -1,14 +1,14 @@
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import type { RoutedRun } from '../agent/route.ts';
-import { ROUTES, type Route } from '../agent/route.ts';
+import type { Route } from '../agent/route.ts';
 import { AtlasError } from '../errors.ts';
 import { cliFilter, groupsOption, labelOption } from './access-options.ts';
 import { MODEL_SPEC_HELP } from './ask-command.ts';
 import { cliConversationTurn, conversationOption, openCliStore, resolveConversation, stateOption, statePath } from './conversation-cli.ts';
 import type { CliIO } from './io.ts';
 import { cliModel } from './model-option.ts';
-import { nonEmpty } from './option-values.ts';
+import { checkAskChoices, nonEmpty } from './option-values.ts';
 import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
 import { requireIndex } from './require-index.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
@@ -53,9 +53,7 @@ export function registerChatCommand(program: Command, io: CliIO): void {
     .addOption(deadlineOption())
     .addOption(dbOption())
     .action(async (options: ChatOptions) => {
-      if (!(ROUTES as readonly string[]).includes(options.route)) {
-        throw new AtlasError('usage', `Atlas: --route must be "classic", "agentic" or "auto", got "${options.route}".`);
-      }
+      checkAskChoices(options);
       if (!io.stdin) throw new AtlasError('usage', 'Atlas: atlas chat reads questions from stdin, and this process has none. Use atlas ask --conversation new "..." instead.');
       const limits = resolveRunLimits(io.env, options);
       const filter = cliFilter(io.env, options);

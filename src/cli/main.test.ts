@@ -64,6 +64,8 @@ const PRINTED_BY: Record<string, string[]> = {
   // Names where access comes from, in a config error any command may print: the commands that take --groups.
   'agent/model-labels.ts': ['search|ask'],
   'cli/serve-command.ts': ['serve'],
+  // checkAskChoices: --first-turn and --route (chat passes no --first-turn, so its messages name only --route).
+  'cli/option-values.ts': ['ask', 'serve'],
   'cli/conversation-cli.ts': ['ask', 'chat'],
   'cli/chat-command.ts': ['chat'],
 };

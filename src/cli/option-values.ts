@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
+import { ROUTES } from '../agent/route.ts';
+import { AtlasError } from '../errors.ts';
 
 /**
  * commander parser for a string option that must not be empty: `--version ""` would otherwise
@@ -44,4 +48,37 @@ export function secondsOption(name: string) {
     if (!parsed.ok) throw new InvalidArgumentError(parsed.error);
     return parsed.ms;
   };
+}
+
+/**
+ * Checks `--first-turn` and `--route` of the commands that run asks (ask, chat, serve): usage
+ * errors naming the option, the value and what it takes. Either may be absent.
+ *
+ * @example
+ * checkAskChoices({ firstTurn: 'required', route: 'fast' }); // throws: --route must be "classic", "agentic" or "auto", got "fast".
+ */
+export function checkAskChoices(options: { firstTurn?: string; route?: string }): void {
+  if (options.firstTurn !== undefined && options.firstTurn !== 'required' && options.firstTurn !== 'auto') {
+    throw new AtlasError('usage', `Atlas: --first-turn must be "required" or "auto", got "${options.firstTurn}".`);
+  }
+  if (options.route !== undefined && !(ROUTES as readonly string[]).includes(options.route)) {
+    throw new AtlasError('usage', `Atlas: --route must be "classic", "agentic" or "auto", got "${options.route}".`);
+  }
+}
+
+/**
+ * Reads a file an option names (relative to the cwd), or a usage error naming the option's
+ * file, why it cannot be read and `fix` (what to pass instead).
+ *
+ * @example
+ * readOptionFile(io, 'auth.yaml', 'auth file', 'Pass a YAML file of tokens, e.g. atlas serve --auth auth.yaml.');
+ */
+export function readOptionFile(io: { cwd: string }, file: string, what: string, fix: string): string {
+  try {
+    return readFileSync(path.resolve(io.cwd, file), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : String((error as Error).message);
+    throw new AtlasError('usage', `Atlas: cannot read the ${what} ${JSON.stringify(file)}: ${why}${code ? ` (${code})` : ''}. ${fix}`);
+  }
 }

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readOptionFile } from './option-values.ts';
 import { parsePolicy, type Policy } from '../agent/policy.ts';
 import type { AtlasConfig } from '../config/schema.ts';
 import { AtlasError } from '../errors.ts';
@@ -13,14 +12,7 @@ import type { CliIO } from './io.ts';
  * const policy = readPolicyFile(io, 'examples/allergy/policy.yaml'); // { rules: [...], source: 'examples/allergy/policy.yaml' }
  */
 export function readPolicyFile(io: CliIO, file: string): Policy {
-  let text: string;
-  try {
-    text = readFileSync(path.resolve(io.cwd, file), 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : String((error as Error).message);
-    throw new AtlasError('usage', `Atlas: cannot read the policy file ${JSON.stringify(file)}: ${why}${code ? ` (${code})` : ''}. Pass the path of a YAML policy, e.g. atlas ask --policy examples/allergy/policy.yaml.`);
-  }
+  const text = readOptionFile(io, file, 'policy file', 'Pass the path of a YAML policy, e.g. atlas ask --policy examples/allergy/policy.yaml.');
   return parsePolicy(text, file);
 }
 

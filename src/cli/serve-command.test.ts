@@ -29,7 +29,7 @@ describe('atlas serve: usage errors before listening', () => {
     [['--port', '70000'], {}, 'error: option \'--port <n>\' argument \'70000\' is invalid. --port must be a port number from 0 to 65535, got "70000" (e.g. --port 8787, or --port 0 for a free one).'],
     [['--cors', 'https://docs.example.com/page'], {}, 'argument \'https://docs.example.com/page\' is invalid. --cors must be an origin (scheme, host and port, no path), got "https://docs.example.com/page" (e.g. --cors https://docs.example.com).'],
     [['--route', 'fast'], {}, 'Atlas: --route must be "classic", "agentic" or "auto", got "fast".'],
-    [['--auth', 'missing.yaml'], {}, 'Atlas: cannot read the auth file "missing.yaml": no such file. Pass a YAML file of tokens, e.g. atlas serve --auth auth.yaml (format in docs/server.md).'],
+    [['--auth', 'missing.yaml'], {}, 'Atlas: cannot read the auth file "missing.yaml": no such file (ENOENT). Pass a YAML file of tokens, e.g. atlas serve --auth auth.yaml (format in docs/server.md).'],
     [[], { ATLAS_TOKEN: 'short' }, 'Atlas: ATLAS_TOKEN must be at least 16 characters long; make one with openssl rand -hex 24. Or unset it to serve without auth (loopback only).'],
   ])('%j (env %j) exits 2: %s', async (args, env, message) => {
     const io = { ...recordingIO({ cwd: dir }), env };

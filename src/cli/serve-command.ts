@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { ROUTES, type Route } from '../agent/route.ts';
+import type { Route } from '../agent/route.ts';
 import { AtlasError } from '../errors.ts';
 import { openConversationStore, type ConversationStore } from '../conversations/store.ts';
 import { createMcpHttpHandler, type McpHttpHandler } from '../mcp/http.ts';
@@ -17,7 +15,7 @@ import { cliFilter, labelOption } from './access-options.ts';
 import type { CliIO } from './io.ts';
 import { MODEL_SPEC_HELP } from './ask-command.ts';
 import { cliModel, type CliModel } from './model-option.ts';
-import { nonEmpty } from './option-values.ts';
+import { checkAskChoices, nonEmpty, readOptionFile } from './option-values.ts';
 import { commandConfig, configOption, indexDocsRoot, modelLabelNotes } from './config-option.ts';
 import { commandPolicy } from './policy-option.ts';
 import { stateOption, statePath } from './conversation-cli.ts';
@@ -94,12 +92,7 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
     .option('--max-concurrent-per-client <n>', 'requests in flight at once per token (or address)', positiveInt('--max-concurrent-per-client'), DEFAULT_SERVER_LIMITS.maxConcurrentPerClient)
     .option('--max-body <bytes>', 'largest request body', positiveInt('--max-body'), DEFAULT_SERVER_LIMITS.maxBodyBytes)
     .action(async (options: ServeOptions) => {
-      if (options.firstTurn !== 'required' && options.firstTurn !== 'auto') {
-        throw new AtlasError('usage', `Atlas: --first-turn must be "required" or "auto", got "${options.firstTurn}".`);
-      }
-      if (!(ROUTES as readonly string[]).includes(options.route)) {
-        throw new AtlasError('usage', `Atlas: --route must be "classic", "agentic" or "auto", got "${options.route}".`);
-      }
+      checkAskChoices(options);
       const config = await commandConfig(io, options, await indexDocsRoot(io, options.db));
       const policy = commandPolicy(io, options, config);
       const limits = resolveRunLimits(io.env, options);
@@ -149,14 +142,7 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
 /** The auth of the server: `--auth FILE` wins over `ATLAS_TOKEN`; neither is no auth. */
 function serverAuth(io: CliIO, file: string | undefined): AuthConfig | undefined {
   if (file !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(path.resolve(io.cwd, file), 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : String((error as Error).message);
-      throw new AtlasError('usage', `Atlas: cannot read the auth file ${JSON.stringify(file)}: ${why}. Pass a YAML file of tokens, e.g. atlas serve --auth auth.yaml (format in docs/server.md).`);
-    }
+    const text = readOptionFile(io, file, 'auth file', 'Pass a YAML file of tokens, e.g. atlas serve --auth auth.yaml (format in docs/server.md).');
     if (io.env.ATLAS_TOKEN?.trim()) io.stderr('atlas: note: --auth FILE is used; ATLAS_TOKEN is ignored.\n');
     return parseAuthFile(text, file);
   }
