@@ -7,6 +7,7 @@ import { createOfflineModel } from '../agent/offline/model.ts';
 import { openConversationStore, type ConversationStore } from '../conversations/store.ts';
 import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
 import { conversationsApp } from './conversations.ts';
+import { createGatedModel, parseSse } from './test-server.ts';
 import type { ServerDeps, ServerEnv } from './types.ts';
 
 const index = createMemoryIndex([
@@ -23,14 +24,14 @@ let file: string;
 let store: ConversationStore;
 
 /** The sub-app behind a stand-in for the server's auth: the principal comes from a test header. */
-function appWith(conversationStore: ConversationStore): Hono<ServerEnv> {
+function appWith(conversationStore: ConversationStore, overrides: Partial<ServerDeps> = {}): Hono<ServerEnv> {
   const app = new Hono<ServerEnv>();
   app.use('*', async (c, next) => {
     const groups = c.req.header('x-test-groups');
     c.set('principal', groups === undefined ? undefined : { groups: groups.split(',').filter((group) => group !== '') });
     await next();
   });
-  app.route('/', conversationsApp(deps, conversationStore));
+  app.route('/', conversationsApp({ ...deps, ...overrides }, conversationStore));
   return app;
 }
 const post = (app: Hono<ServerEnv>, url: string, body?: unknown, groups = 'staff') =>
@@ -105,9 +106,12 @@ describe('conversation routes', () => {
       [{ content: 'q', route: 'fast' }, 'route: Invalid option: expected one of "classic"|"agentic"|"auto".'],
     ];
     for (const [body, message] of cases) {
-      const response = await post(app, '/v1/conversations/c-1/messages', body);
-      expect([response.status, await response.json()]).toEqual([400, { error: { code: 'invalid-request', message } }]);
+      for (const url of ['/v1/conversations/c-1/messages', '/v1/conversations/c-1/messages/stream']) {
+        const response = await post(app, url, body);
+        expect([url, response.status, await response.json()]).toEqual([url, 400, { error: { code: 'invalid-request', message } }]);
+      }
     }
+    expect(store.get('c-1', { groups: ['staff'] })?.turns).toEqual([]);
   });
 
   it('a conversation may narrow the server\'s filter to a version, never widen it', async () => {
@@ -122,5 +126,86 @@ describe('conversation routes', () => {
       400,
       { error: { code: 'invalid-request', message: 'version "3.x" is outside this server\'s version 2.x: leave version out, or pass "2.x".' } },
     ]);
+  });
+});
+
+describe('POST /v1/conversations/:id/messages/stream', () => {
+  const stream = '/v1/conversations/c-2/messages/stream';
+
+  it('streams the turn\'s run events in order, then the same JSON as the non-streamed route; a streamed follow-up sees the earlier turn', async () => {
+    const app = appWith(store);
+    await post(app, '/v1/conversations');
+    await post(app, '/v1/conversations');
+    const plain = await (await post(app, '/v1/conversations/c-1/messages', { content: 'How do I deploy Orbit 3.x?' })).json();
+
+    const response = await post(app, stream, { content: 'How do I deploy Orbit 3.x?' });
+    expect([response.status, response.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
+    const events = parseSse(await response.text());
+    const types = events.map((event) => event.event);
+    expect(types[0]).toBe('run-start');
+    expect(types.slice(-3)).toEqual(['answer', 'run-end', 'run']);
+    expect(types.filter((type) => type === 'search-start')).toHaveLength(plain.trace.steps.length);
+    expect(types.filter((type) => type === 'read')).toHaveLength(plain.trace.reads.length);
+    for (const event of events.slice(0, -1)) expect((event.data as { type: string }).type).toBe(event.event);
+    expect(events[0]!.data).toEqual({ type: 'run-start', question: 'How do I deploy Orbit 3.x?' });
+    expect(events.at(-1)!.data).toEqual({ ...plain, conversationId: 'c-2' });
+
+    const followUp = parseSse(await (await post(app, stream, { content: 'and how do I roll that back?' })).text());
+    expect(followUp.find((event) => event.event === 'search-start')!.data).toEqual({ type: 'search-start', query: 'and how do I roll that back? Orbit deploy', version: '3.x' });
+    const run = followUp.at(-1)!;
+    expect([run.event, (run.data as { conversationId: string }).conversationId, (run.data as { turn: number }).turn]).toEqual(['run', 'c-2', 2]);
+    expect(store.get('c-2', { groups: ['staff'] })?.turns.map((turn) => [turn.turn, turn.question])).toEqual([
+      [1, 'How do I deploy Orbit 3.x?'],
+      [2, 'and how do I roll that back?'],
+    ]);
+  });
+
+  it('a client that goes away aborts the run and stores no turn; the next turn is turn 1', async () => {
+    const model = createGatedModel();
+    const app = appWith(store, { model });
+    await post(app, '/v1/conversations');
+    await post(app, '/v1/conversations');
+    const response = await post(app, stream, { content: 'How do I deploy Orbit 3.x?' });
+    const reader = response.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('event: run-start\ndata: {"type":"run-start","question":"How do I deploy Orbit 3.x?"}\n\n');
+    await model.started(1);
+    expect(model.signals[0]!.aborted).toBe(false);
+    await reader.cancel();
+    expect(model.signals[0]!.aborted).toBe(true);
+
+    // The aborted run ends (stop: error) and is dropped; a whole turn after it is the conversation's first.
+    model.release();
+    const next = parseSse(await (await post(app, stream, { content: 'How do I roll back a release?' })).text()).at(-1)!;
+    expect([next.event, (next.data as { turn: number }).turn]).toEqual(['run', 1]);
+    expect(store.get('c-2', { groups: ['staff'] })?.turns.map((turn) => [turn.turn, turn.question])).toEqual([[1, 'How do I roll back a release?']]);
+  });
+
+  it('answers 404 in JSON, before any stream, for another principal\'s conversation and an unknown id; nothing is stored', async () => {
+    const model = createGatedModel();
+    const app = appWith(store, { model });
+    await post(app, '/v1/conversations');
+    const body = (id: string) => ({ error: { code: 'not-found', message: `no conversation "${id}": create one with POST /v1/conversations and use the id it returns.` } });
+    const other = await post(app, '/v1/conversations/c-1/messages/stream', { content: 'How do I deploy?' }, 'billing');
+    expect([other.status, other.headers.get('content-type'), await other.json()]).toEqual([404, 'application/json', body('c-1')]);
+    const unknown = await post(app, '/v1/conversations/nope/messages/stream', { content: 'How do I deploy?' });
+    expect([unknown.status, await unknown.json()]).toEqual([404, body('nope')]);
+    expect(model.signals).toEqual([]);
+    expect(store.get('c-1', { groups: ['staff'] })?.turns).toEqual([]);
+  });
+
+  it('a turn that throws inside Atlas ends the stream with event: error naming no internals, logs the stack and leaves the conversation unchanged', async () => {
+    const log: string[] = [];
+    const failing: ConversationStore = { ...store, saveTurn: () => { throw new TypeError('secret internal detail'); } };
+    const app = appWith(failing, { log: (line) => log.push(line) });
+    await post(app, '/v1/conversations');
+    const text = await (await post(app, '/v1/conversations/c-1/messages/stream', { content: 'How do I deploy?' })).text();
+    expect(parseSse(text).at(-1)).toEqual({
+      event: 'error',
+      data: { error: { code: 'internal', message: 'the turn failed inside Atlas; the conversation is unchanged. Try again, or report it with the server log.' } },
+    });
+    expect(text).not.toContain('secret');
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatch(/^atlas serve: POST \/v1\/conversations\/c-1\/messages\/stream: unexpected failure: TypeError: secret internal detail\n\s+at /);
+    expect(store.get('c-1', { groups: ['staff'] })?.turns).toEqual([]);
   });
 });
