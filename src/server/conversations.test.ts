@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Hono } from 'hono';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '../agent/offline/model.ts';
 import { openConversationStore, type ConversationStore } from '../conversations/store.ts';
@@ -178,6 +179,47 @@ describe('POST /v1/conversations/:id/messages/stream', () => {
     const next = parseSse(await (await post(app, stream, { content: 'How do I roll back a release?' })).text()).at(-1)!;
     expect([next.event, (next.data as { turn: number }).turn]).toEqual(['run', 1]);
     expect(store.get('c-2', { groups: ['staff'] })?.turns.map((turn) => [turn.turn, turn.question])).toEqual([[1, 'How do I roll back a release?']]);
+  });
+
+  it('the connection closing ends the run at its next model call even when the model ignores the signal; the turn is not stored', async () => {
+    // The offline planner, its first call held until released, deaf to the abort signal.
+    const offline = createOfflineModel() as LanguageModelV3;
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started: () => void = () => {};
+    const firstCall = new Promise<void>((resolve) => (started = resolve));
+    let calls = 0;
+    const deaf: LanguageModelV3 = {
+      ...offline,
+      async doGenerate(call) {
+        calls += 1;
+        if (calls === 1) {
+          started();
+          await held;
+        }
+        return offline.doGenerate(call);
+      },
+    };
+    const app = appWith(store, { model: deaf });
+    await post(app, '/v1/conversations');
+    const aborter = new AbortController();
+    const init = { method: 'POST', body: JSON.stringify({ content: 'How do I deploy Orbit 3.x?' }), headers: { 'x-test-groups': 'staff' }, signal: aborter.signal };
+    const response = await app.request('/v1/conversations/c-1/messages/stream', init);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = decoder.decode((await reader.read()).value);
+    expect(text).toBe('event: run-start\ndata: {"type":"run-start","question":"How do I deploy Orbit 3.x?"}\n\n');
+    await firstCall;
+    aborter.abort(new Error('client went away'));
+    release();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value);
+    const run = parseSse(text).at(-1)!;
+    const data = run.data as { turn: number | null; trace: { stopReason: string; errors: string[] } };
+    expect([run.event, data.turn, data.trace.stopReason]).toEqual(['run', null, 'error']);
+    expect(data.trace.errors.at(-1)).toContain('the client closed the connection');
+    expect(calls).toBe(1);
+    expect(store.get('c-1', { groups: ['staff'] })?.turns).toEqual([]);
+    expect(store.passages('c-1')).toEqual([]);
   });
 
   it('answers 404 in JSON, before any stream, for another principal\'s conversation and an unknown id; nothing is stored', async () => {
