@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '../agent/offline/model.ts';
 import { openConversationStore, type ConversationStore } from '../conversations/store.ts';
 import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
+import { createApp } from './app.ts';
 import { conversationsApp } from './conversations.ts';
 import { createGatedModel, parseSse } from './test-server.ts';
 import type { ServerDeps, ServerEnv } from './types.ts';
@@ -233,6 +234,40 @@ describe('POST /v1/conversations/:id/messages/stream', () => {
     expect([unknown.status, await unknown.json()]).toEqual([404, body('nope')]);
     expect(model.signals).toEqual([]);
     expect(store.get('c-1', { groups: ['staff'] })?.turns).toEqual([]);
+  });
+
+  it('a quiet stream gets keep-alive comments every keepAliveMs, and the turn goes on after them', async () => {
+    const model = createGatedModel();
+    const app = new Hono<ServerEnv>();
+    app.use('*', async (c, next) => (c.set('principal', undefined), next()));
+    app.route('/', conversationsApp({ ...deps, model }, store, { keepAliveMs: 5 }));
+    await app.request('/v1/conversations', { method: 'POST' });
+    const response = await app.request('/v1/conversations/c-1/messages/stream', { method: 'POST', body: JSON.stringify({ content: 'How do I deploy Orbit 3.x?' }) });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes(': keep-alive')) text += decoder.decode((await reader.read()).value);
+    expect(text).toBe('event: run-start\ndata: {"type":"run-start","question":"How do I deploy Orbit 3.x?"}\n\n: keep-alive\n\n'.slice(0, text.length));
+    model.release();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value);
+    const run = parseSse(text).at(-1)!;
+    expect([run.event, (run.data as { turn: number }).turn]).toEqual(['run', 1]);
+  });
+
+  it('behind the server\'s auth: 401 without a token, 404 for another token\'s conversation, the stream for its own', async () => {
+    const auth = { source: 'test', tokens: [{ name: 'a', token: 'a'.repeat(20), principal: { groups: ['staff'] } }, { name: 'b', token: 'b'.repeat(20), principal: { groups: ['billing'] } }] };
+    const app = createApp(deps, { auth, routes: [conversationsApp(deps, store)] });
+    const as = (token: string) => ({ 'content-type': 'application/json', authorization: `Bearer ${token.repeat(20)}` });
+    const { id } = await (await app.request('/v1/conversations', { method: 'POST', headers: as('a') })).json();
+    const url = `/v1/conversations/${id}/messages/stream`;
+    const body = JSON.stringify({ content: 'How do I deploy Orbit 3.x?' });
+    expect((await app.request(url, { method: 'POST', body })).status).toBe(401);
+    const other = await app.request(url, { method: 'POST', body, headers: as('b') });
+    expect([other.status, (await other.json()).error.code]).toEqual([404, 'not-found']);
+    const own = await app.request(url, { method: 'POST', body, headers: as('a') });
+    expect(own.headers.get('content-type')).toBe('text/event-stream');
+    expect(parseSse(await own.text()).at(-1)!.event).toBe('run');
+    expect(store.get(id, { groups: ['staff'] })?.turns.map((turn) => turn.question)).toEqual(['How do I deploy Orbit 3.x?']);
   });
 
   it('a turn that throws inside Atlas ends the stream with event: error naming no internals, logs the stack and leaves the conversation unchanged', async () => {
