@@ -11,6 +11,7 @@ import { DEFAULT_KEEP_ALIVE_MS, streamRun } from './run-stream.ts';
 import type { ServerDeps, ServerEnv } from './types.ts';
 import { yieldingModel } from './yielding-model.ts';
 
+/** The keep-alive period of a quiet stream (15 s), defined with the stream writer in run-stream.ts. */
 export { DEFAULT_KEEP_ALIVE_MS } from './run-stream.ts';
 
 /** Search budget of an ask when neither the server nor the request names one (as `atlas ask`). */
