@@ -90,7 +90,7 @@ export function registerAskCommand(program: Command, io: CliIO): void {
           ...limits,
           ...policy,
           ...(config && config.modelLabels.length > 0 ? { modelLabels: config.modelLabels } : {}),
-          onEvent: (event: RunEvent) => progress(io, event),
+          onEvent: (event: RunEvent) => printProgress(io, event),
         };
         if (options.conversation === undefined) {
           run = await routedAsk(question, { ...askOptions, ...(filter ? { filter } : {}) });
@@ -133,7 +133,14 @@ export function runFailure(run: AgentRun, modelSpec: string): string | undefined
   return `Atlas: the run of model "${modelSpec}" failed (stop: ${stopReason}): ${cause}. ${fix}`;
 }
 
-function progress(io: CliIO, event: RunEvent): void {
+/**
+ * The live progress of a run on stderr, one line per search, its results and each read (what
+ * `atlas ask` and `atlas chat` print while a run works).
+ *
+ * @example
+ * await routedAsk(question, { ...options, onEvent: (event) => printProgress(io, event) }); // stderr: 'searching: What is ORB-1202?\n  5 passages, new docs: ...'
+ */
+export function printProgress(io: CliIO, event: RunEvent): void {
   if (event.type === 'search-start') {
     const page = event.page === undefined ? '' : ` (page ${event.page})`;
     io.stderr(`searching: ${event.query}${event.version ? ` (version ${event.version})` : ''}${page}\n`);

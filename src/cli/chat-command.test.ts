@@ -33,6 +33,13 @@ describe('atlas chat and atlas ask --conversation', () => {
     expect(turns.length).toBe(2);
     expect(turns[1]).toContain('] api-client > Looking up and cancelling jobs (api-client.md:');
     expect(turns[1]).toContain('(searches: "and how do I cancel it? Orbit enqueue job"');
+    // Each turn's searches stream to stderr as atlas ask prints them, the first turn's before the follow-up's.
+    const searching = io.err.filter((line) => line.startsWith('searching: '));
+    const searched = [...io.out.join('').matchAll(/\(searches: (.*); stop: /g)].map((match) => match[1]!.split('", "').length);
+    expect(searching).toHaveLength(searched[0]! + searched[1]!);
+    expect(searching[0]).toBe('searching: How do I enqueue a job in Orbit 3.x? (version 3.x)\n');
+    expect(searching[searched[0]!]).toBe('searching: and how do I cancel it? Orbit enqueue job (version 3.x)\n');
+    expect(io.err.filter((line) => /^ {2}\d+ passages, new docs: /.test(line))).toHaveLength(searching.length);
 
     const ask = recordingIO({ cwd: dir });
     expect(await runCli(['ask', 'and how do I look it up?', '--db', db, '--model', 'offline', '--conversation', id!, '--json'], ask)).toBe(0);

@@ -4,7 +4,7 @@ import type { RoutedRun } from '../agent/route.ts';
 import type { Route } from '../agent/route.ts';
 import { AtlasError } from '../errors.ts';
 import { cliFilter, groupsOption, labelOption } from './access-options.ts';
-import { MODEL_SPEC_HELP } from './ask-command.ts';
+import { MODEL_SPEC_HELP, printProgress } from './ask-command.ts';
 import { cliConversationTurn, conversationOption, openCliStore, resolveConversation, stateOption, statePath } from './conversation-cli.ts';
 import type { CliIO } from './io.ts';
 import { cliModel } from './model-option.ts';
@@ -33,8 +33,8 @@ const EXIT = /^\/(?:exit|quit)$/i;
 /**
  * `atlas chat`: an interactive conversation in the terminal. Each line read from stdin is a
  * turn of one stored conversation (`--conversation new` by default, or an id to continue): the
- * run sees the earlier turns and skips the passages they were shown; the answer and its
- * citations go to stdout. `/exit` or the end of input (Ctrl-D) ends it; the conversation id is
+ * run sees the earlier turns and skips the passages they were shown; its searches and reads
+ * stream to stderr as `atlas ask` prints them, the answer and its citations go to stdout. `/exit` or the end of input (Ctrl-D) ends it; the conversation id is
  * printed at the start and the end, so `atlas ask --conversation ID` can continue it.
  */
 export function registerChatCommand(program: Command, io: CliIO): void {
@@ -83,6 +83,7 @@ export function registerChatCommand(program: Command, io: CliIO): void {
             maxSearches: options.maxSearches,
             now: io.now,
             ...limits,
+            onEvent: (event) => printProgress(io, event),
           });
           io.stdout(formatTurn(run));
           prompt();

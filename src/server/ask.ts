@@ -1,19 +1,18 @@
 // POST /v1/ask and /v1/ask/stream: one routedAsk, exactly as `atlas ask` runs it, with the
 // server's filter narrowed by the request and the principal of the token.
 import { Hono } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
-import type { RunEvent } from '../agent/events.ts';
 import { ROUTES, routedAsk, type Route, type RoutedAskOptions, type RoutedRun } from '../agent/route.ts';
 import type { Principal } from '../index/types.ts';
 import { releaseLineNotes } from '../cli/release-lines.ts';
-import { errorBody, errorReply, readJsonBody } from './http.ts';
+import { errorBody, readJsonBody } from './http.ts';
 import { narrowFilter, requestedFilterFields } from './request-filter.ts';
+import { DEFAULT_KEEP_ALIVE_MS, streamRun } from './run-stream.ts';
 import type { ServerDeps, ServerEnv } from './types.ts';
 import { yieldingModel } from './yielding-model.ts';
 
-/** How often a stream with no event sends an SSE comment (`: keep-alive`), so proxies keep it open. */
-export const DEFAULT_KEEP_ALIVE_MS = 15_000;
+/** The keep-alive period of a quiet stream (15 s), defined with the stream writer in run-stream.ts. */
+export { DEFAULT_KEEP_ALIVE_MS } from './run-stream.ts';
 
 /** Search budget of an ask when neither the server nor the request names one (as `atlas ask`). */
 export const DEFAULT_MAX_SEARCHES = 6;
@@ -129,32 +128,11 @@ export function createAskRoutes(deps: ServerDeps, options: { keepAliveMs?: numbe
   routes.post('/v1/ask/stream', async (c) => {
     // Validation errors are plain JSON errors: the stream starts only for a valid ask.
     const prepared = await prepareAsk(deps, await readJsonBody(c, askRequestSchema, ASK_EXAMPLE), c.get('principal'));
-    return streamSSE(c, async (stream) => {
-      const aborter = new AbortController();
-      stream.onAbort(() => aborter.abort(new Error('the client closed the stream')));
-      c.req.raw.signal.addEventListener('abort', () => aborter.abort(new Error('the client closed the connection')), { once: true });
-      let writes = Promise.resolve();
-      let quiet = false;
-      const onEvent = (event: RunEvent) => {
-        quiet = false;
-        writes = writes.then(() => stream.writeSSE({ event: event.type, data: JSON.stringify(event) }));
-      };
-      // Every keepAliveMs, a comment if no event went out since the last tick.
-      const keepAlive = keepAliveMs > 0 ? setInterval(() => {
-        if (quiet) writes = writes.then(() => stream.write(': keep-alive\n\n').then(() => {}));
-        quiet = true;
-      }, keepAliveMs) : undefined;
-      try {
-        const run = await routedAsk(prepared.question, { ...prepared.options, onEvent, abortSignal: aborter.signal });
-        await writes;
-        await stream.writeSSE({ event: 'run', data: JSON.stringify(runJson(run, deps.modelSpec, prepared.notes)) });
-      } catch (error) {
-        await writes;
-        const reply = errorReply(error, 'POST /v1/ask/stream', deps.log ?? (() => {}));
-        await stream.writeSSE({ event: 'error', data: JSON.stringify(reply.body) });
-      } finally {
-        clearInterval(keepAlive);
-      }
+    return streamRun(c, {
+      run: async (onEvent, abortSignal) => runJson(await routedAsk(prepared.question, { ...prepared.options, onEvent, abortSignal }), deps.modelSpec, prepared.notes),
+      keepAliveMs,
+      subject: 'POST /v1/ask/stream',
+      log: deps.log ?? (() => {}),
     });
   });
 

@@ -2,11 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Hono } from 'hono';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '../agent/offline/model.ts';
 import { openConversationStore, type ConversationStore } from '../conversations/store.ts';
 import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
+import { createApp } from './app.ts';
 import { conversationsApp } from './conversations.ts';
+import { createGatedModel, parseSse } from './test-server.ts';
 import type { ServerDeps, ServerEnv } from './types.ts';
 
 const index = createMemoryIndex([
@@ -23,14 +26,14 @@ let file: string;
 let store: ConversationStore;
 
 /** The sub-app behind a stand-in for the server's auth: the principal comes from a test header. */
-function appWith(conversationStore: ConversationStore): Hono<ServerEnv> {
+function appWith(conversationStore: ConversationStore, overrides: Partial<ServerDeps> = {}): Hono<ServerEnv> {
   const app = new Hono<ServerEnv>();
   app.use('*', async (c, next) => {
     const groups = c.req.header('x-test-groups');
     c.set('principal', groups === undefined ? undefined : { groups: groups.split(',').filter((group) => group !== '') });
     await next();
   });
-  app.route('/', conversationsApp(deps, conversationStore));
+  app.route('/', conversationsApp({ ...deps, ...overrides }, conversationStore));
   return app;
 }
 const post = (app: Hono<ServerEnv>, url: string, body?: unknown, groups = 'staff') =>
@@ -105,9 +108,12 @@ describe('conversation routes', () => {
       [{ content: 'q', route: 'fast' }, 'route: Invalid option: expected one of "classic"|"agentic"|"auto".'],
     ];
     for (const [body, message] of cases) {
-      const response = await post(app, '/v1/conversations/c-1/messages', body);
-      expect([response.status, await response.json()]).toEqual([400, { error: { code: 'invalid-request', message } }]);
+      for (const url of ['/v1/conversations/c-1/messages', '/v1/conversations/c-1/messages/stream']) {
+        const response = await post(app, url, body);
+        expect([url, response.status, await response.json()]).toEqual([url, 400, { error: { code: 'invalid-request', message } }]);
+      }
     }
+    expect(store.get('c-1', { groups: ['staff'] })?.turns).toEqual([]);
   });
 
   it('a conversation may narrow the server\'s filter to a version, never widen it', async () => {
@@ -122,5 +128,161 @@ describe('conversation routes', () => {
       400,
       { error: { code: 'invalid-request', message: 'version "3.x" is outside this server\'s version 2.x: leave version out, or pass "2.x".' } },
     ]);
+  });
+});
+
+describe('POST /v1/conversations/:id/messages/stream', () => {
+  const stream = '/v1/conversations/c-2/messages/stream';
+
+  it('streams the turn\'s run events in order, then the same JSON as the non-streamed route; a streamed follow-up sees the earlier turn', async () => {
+    const app = appWith(store);
+    await post(app, '/v1/conversations');
+    await post(app, '/v1/conversations');
+    const plain = await (await post(app, '/v1/conversations/c-1/messages', { content: 'How do I deploy Orbit 3.x?' })).json();
+
+    const response = await post(app, stream, { content: 'How do I deploy Orbit 3.x?' });
+    expect([response.status, response.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
+    const events = parseSse(await response.text());
+    const types = events.map((event) => event.event);
+    expect(types[0]).toBe('run-start');
+    expect(types.slice(-3)).toEqual(['answer', 'run-end', 'run']);
+    expect(types.filter((type) => type === 'search-start')).toHaveLength(plain.trace.steps.length);
+    expect(types.filter((type) => type === 'read')).toHaveLength(plain.trace.reads.length);
+    for (const event of events.slice(0, -1)) expect((event.data as { type: string }).type).toBe(event.event);
+    expect(events[0]!.data).toEqual({ type: 'run-start', question: 'How do I deploy Orbit 3.x?' });
+    expect(events.at(-1)!.data).toEqual({ ...plain, conversationId: 'c-2' });
+
+    const followUp = parseSse(await (await post(app, stream, { content: 'and how do I roll that back?' })).text());
+    expect(followUp.find((event) => event.event === 'search-start')!.data).toEqual({ type: 'search-start', query: 'and how do I roll that back? Orbit deploy', version: '3.x' });
+    const run = followUp.at(-1)!;
+    expect([run.event, (run.data as { conversationId: string }).conversationId, (run.data as { turn: number }).turn]).toEqual(['run', 'c-2', 2]);
+    expect(store.get('c-2', { groups: ['staff'] })?.turns.map((turn) => [turn.turn, turn.question])).toEqual([
+      [1, 'How do I deploy Orbit 3.x?'],
+      [2, 'and how do I roll that back?'],
+    ]);
+  });
+
+  it('a client that goes away aborts the run and stores no turn; the next turn is turn 1', async () => {
+    const model = createGatedModel();
+    const app = appWith(store, { model });
+    await post(app, '/v1/conversations');
+    await post(app, '/v1/conversations');
+    const response = await post(app, stream, { content: 'How do I deploy Orbit 3.x?' });
+    const reader = response.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('event: run-start\ndata: {"type":"run-start","question":"How do I deploy Orbit 3.x?"}\n\n');
+    await model.started(1);
+    expect(model.signals[0]!.aborted).toBe(false);
+    await reader.cancel();
+    expect(model.signals[0]!.aborted).toBe(true);
+
+    // The aborted run ends (stop: error) and is dropped; a whole turn after it is the conversation's first.
+    model.release();
+    const next = parseSse(await (await post(app, stream, { content: 'How do I roll back a release?' })).text()).at(-1)!;
+    expect([next.event, (next.data as { turn: number }).turn]).toEqual(['run', 1]);
+    expect(store.get('c-2', { groups: ['staff'] })?.turns.map((turn) => [turn.turn, turn.question])).toEqual([[1, 'How do I roll back a release?']]);
+  });
+
+  it('the connection closing ends the run at its next model call even when the model ignores the signal; the turn is not stored', async () => {
+    // The offline planner, its first call held until released, deaf to the abort signal.
+    const offline = createOfflineModel() as LanguageModelV3;
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started: () => void = () => {};
+    const firstCall = new Promise<void>((resolve) => (started = resolve));
+    let calls = 0;
+    const deaf: LanguageModelV3 = {
+      ...offline,
+      async doGenerate(call) {
+        calls += 1;
+        if (calls === 1) {
+          started();
+          await held;
+        }
+        return offline.doGenerate(call);
+      },
+    };
+    const app = appWith(store, { model: deaf });
+    await post(app, '/v1/conversations');
+    const aborter = new AbortController();
+    const init = { method: 'POST', body: JSON.stringify({ content: 'How do I deploy Orbit 3.x?' }), headers: { 'x-test-groups': 'staff' }, signal: aborter.signal };
+    const response = await app.request('/v1/conversations/c-1/messages/stream', init);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = decoder.decode((await reader.read()).value);
+    expect(text).toBe('event: run-start\ndata: {"type":"run-start","question":"How do I deploy Orbit 3.x?"}\n\n');
+    await firstCall;
+    aborter.abort(new Error('client went away'));
+    release();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value);
+    const run = parseSse(text).at(-1)!;
+    const data = run.data as { turn: number | null; trace: { stopReason: string; errors: string[] } };
+    expect([run.event, data.turn, data.trace.stopReason]).toEqual(['run', null, 'error']);
+    expect(data.trace.errors.at(-1)).toContain('the client closed the connection');
+    expect(calls).toBe(1);
+    expect(store.get('c-1', { groups: ['staff'] })?.turns).toEqual([]);
+    expect(store.passages('c-1')).toEqual([]);
+  });
+
+  it('answers 404 in JSON, before any stream, for another principal\'s conversation and an unknown id; nothing is stored', async () => {
+    const model = createGatedModel();
+    const app = appWith(store, { model });
+    await post(app, '/v1/conversations');
+    const body = (id: string) => ({ error: { code: 'not-found', message: `no conversation "${id}": create one with POST /v1/conversations and use the id it returns.` } });
+    const other = await post(app, '/v1/conversations/c-1/messages/stream', { content: 'How do I deploy?' }, 'billing');
+    expect([other.status, other.headers.get('content-type'), await other.json()]).toEqual([404, 'application/json', body('c-1')]);
+    const unknown = await post(app, '/v1/conversations/nope/messages/stream', { content: 'How do I deploy?' });
+    expect([unknown.status, await unknown.json()]).toEqual([404, body('nope')]);
+    expect(model.signals).toEqual([]);
+    expect(store.get('c-1', { groups: ['staff'] })?.turns).toEqual([]);
+  });
+
+  it('a quiet stream gets keep-alive comments every keepAliveMs, and the turn goes on after them', async () => {
+    const model = createGatedModel();
+    const app = new Hono<ServerEnv>();
+    app.use('*', async (c, next) => (c.set('principal', undefined), next()));
+    app.route('/', conversationsApp({ ...deps, model }, store, { keepAliveMs: 5 }));
+    await app.request('/v1/conversations', { method: 'POST' });
+    const response = await app.request('/v1/conversations/c-1/messages/stream', { method: 'POST', body: JSON.stringify({ content: 'How do I deploy Orbit 3.x?' }) });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes(': keep-alive')) text += decoder.decode((await reader.read()).value);
+    expect(text).toBe('event: run-start\ndata: {"type":"run-start","question":"How do I deploy Orbit 3.x?"}\n\n: keep-alive\n\n'.slice(0, text.length));
+    model.release();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value);
+    const run = parseSse(text).at(-1)!;
+    expect([run.event, (run.data as { turn: number }).turn]).toEqual(['run', 1]);
+  });
+
+  it('behind the server\'s auth: 401 without a token, 404 for another token\'s conversation, the stream for its own', async () => {
+    const auth = { source: 'test', tokens: [{ name: 'a', token: 'a'.repeat(20), principal: { groups: ['staff'] } }, { name: 'b', token: 'b'.repeat(20), principal: { groups: ['billing'] } }] };
+    const app = createApp(deps, { auth, routes: [conversationsApp(deps, store)] });
+    const as = (token: string) => ({ 'content-type': 'application/json', authorization: `Bearer ${token.repeat(20)}` });
+    const { id } = await (await app.request('/v1/conversations', { method: 'POST', headers: as('a') })).json();
+    const url = `/v1/conversations/${id}/messages/stream`;
+    const body = JSON.stringify({ content: 'How do I deploy Orbit 3.x?' });
+    expect((await app.request(url, { method: 'POST', body })).status).toBe(401);
+    const other = await app.request(url, { method: 'POST', body, headers: as('b') });
+    expect([other.status, (await other.json()).error.code]).toEqual([404, 'not-found']);
+    const own = await app.request(url, { method: 'POST', body, headers: as('a') });
+    expect(own.headers.get('content-type')).toBe('text/event-stream');
+    expect(parseSse(await own.text()).at(-1)!.event).toBe('run');
+    expect(store.get(id, { groups: ['staff'] })?.turns.map((turn) => turn.question)).toEqual(['How do I deploy Orbit 3.x?']);
+  });
+
+  it('a turn that throws inside Atlas ends the stream with event: error naming no internals, logs the stack and leaves the conversation unchanged', async () => {
+    const log: string[] = [];
+    const failing: ConversationStore = { ...store, saveTurn: () => { throw new TypeError('secret internal detail'); } };
+    const app = appWith(failing, { log: (line) => log.push(line) });
+    await post(app, '/v1/conversations');
+    const text = await (await post(app, '/v1/conversations/c-1/messages/stream', { content: 'How do I deploy?' })).text();
+    expect(parseSse(text).at(-1)).toEqual({
+      event: 'error',
+      data: { error: { code: 'internal', message: 'the turn failed inside Atlas; the conversation is unchanged. Try again, or report it with the server log.' } },
+    });
+    expect(text).not.toContain('secret');
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatch(/^atlas serve: POST \/v1\/conversations\/c-1\/messages\/stream: unexpected failure: TypeError: secret internal detail\n\s+at /);
+    expect(store.get('c-1', { groups: ['staff'] })?.turns).toEqual([]);
   });
 });

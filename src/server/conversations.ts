@@ -2,11 +2,14 @@
 import { Hono, type Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
-import { ROUTES } from '../agent/route.ts';
-import { askInConversation } from '../conversations/ask.ts';
+import { ROUTES, type Route } from '../agent/route.ts';
+import { askInConversation, type ConversationAskOptions, type ConversationReply } from '../conversations/ask.ts';
 import type { ConversationStore } from '../conversations/store.ts';
 import { AtlasError } from '../errors.ts';
+import { ApiError } from './http.ts';
+import { DEFAULT_KEEP_ALIVE_MS, streamRun } from './run-stream.ts';
 import type { ServerDeps, ServerEnv } from './types.ts';
+import { yieldingModel } from './yielding-model.ts';
 
 const createBody = z.strictObject({
   version: z.string().trim().min(1).optional(),
@@ -15,6 +18,7 @@ const messageBody = z.strictObject({
   content: z.string().trim().min(1, 'content must be a non-empty question'),
   route: z.enum(ROUTES as [string, ...string[]]).optional(),
 });
+type MessageBody = z.infer<typeof messageBody>;
 
 /**
  * The conversation routes, reading the principal the auth middleware set (`c.get('principal')`):
@@ -24,6 +28,10 @@ const messageBody = z.strictObject({
  * - `POST /v1/conversations/:id/messages` `{ content, route? }` -> the AgentRun JSON of the turn
  *   plus `conversationId` and `turn` (null when the model failed: such a run is not stored): the run sees the earlier turns and the conversation's
  *   search memory (docs/conversations.md).
+ * - `POST /v1/conversations/:id/messages/stream` `{ content, route? }` -> `text/event-stream` of
+ *   the turn's run events, exactly as `/v1/ask/stream` sends them, then `event: run` with the JSON
+ *   of the non-streamed route. A client that goes away aborts the run, and no turn is stored.
+ *   A quiet stream gets a `: keep-alive` comment every `options.keepAliveMs` (default 15 s; 0: never).
  * - `GET /v1/conversations/:id` -> `{ id, createdAt, filter, turns }`.
  *
  * An unknown id and another principal's conversation are the same `404`; a bad body is `400`;
@@ -33,7 +41,7 @@ const messageBody = z.strictObject({
  * app.route('/', conversationsApp(deps, openConversationStore({ path: stateDbPath(dbPath) })));
  * await app.request('/v1/conversations', { method: 'POST' }); // 201 { id: '…' }
  */
-export function conversationsApp(deps: ServerDeps, store: ConversationStore): Hono<ServerEnv> {
+export function conversationsApp(deps: ServerDeps, store: ConversationStore, options: { keepAliveMs?: number } = {}): Hono<ServerEnv> {
   const app = new Hono<ServerEnv>();
 
   app.post('/v1/conversations', async (c) => {
@@ -54,23 +62,37 @@ export function conversationsApp(deps: ServerDeps, store: ConversationStore): Ho
     if (!body.ok) return body.response;
     const id = c.req.param('id');
     try {
-      const reply = await askInConversation(store, id, body.value.content, c.get('principal'), {
-        model: deps.model,
-        index: deps.index,
-        price: deps.price,
-        now: deps.now,
-        route: (body.value.route ?? 'agentic') as (typeof ROUTES)[number],
-        ...(deps.maxSearches === undefined ? {} : { maxSearches: deps.maxSearches }),
-        ...deps.limits,
-        ...(deps.policy ? { policy: deps.policy, policyStrict: deps.policyStrict === true } : {}),
-        abortSignal: c.req.raw.signal,
-      });
+      const reply = await askInConversation(store, id, body.value.content, c.get('principal'), turnOptions(deps, body.value, c.req.raw.signal));
       if (!reply) return notFound(c, id);
-      return c.json({ conversationId: id, turn: reply.turn?.turn ?? null, ...reply.run });
+      return c.json(replyJson(reply));
     } catch (error) {
-      if (error instanceof AtlasError && error.code === 'usage') return fail(c, 400, 'invalid-request', error.message);
-      return fail(c, 500, 'internal', 'the turn failed inside Atlas; the conversation is unchanged. Try again, or report it with the server log.');
+      const failure = turnFailure(error, `POST ${c.req.path}`, deps.log);
+      return fail(c, failure.status, failure.apiCode, failure.message);
     }
+  });
+
+  app.post('/v1/conversations/:id/messages/stream', async (c) => {
+    // A bad body and an unknown (or another principal's) conversation are plain JSON errors: the stream starts only for a turn that can run.
+    const body = await readBody(c, messageBody);
+    if (!body.ok) return body.response;
+    const id = c.req.param('id');
+    const principal = c.get('principal');
+    if (!store.get(id, principal)) return notFound(c, id);
+    return streamRun(c, {
+      run: async (onEvent, abortSignal) => {
+        let reply: ConversationReply | undefined;
+        try {
+          reply = await askInConversation(store, id, body.value.content, principal, { ...turnOptions(deps, body.value, abortSignal), onEvent });
+        } catch (error) {
+          throw turnFailure(error, `POST ${c.req.path}`, deps.log);
+        }
+        if (!reply) throw new ApiError(404, 'not-found', notFoundMessage(id));
+        return replyJson(reply);
+      },
+      keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
+      subject: `POST ${c.req.path}`,
+      log: deps.log ?? (() => {}),
+    });
   });
 
   app.get('/v1/conversations/:id', (c) => {
@@ -84,8 +106,43 @@ export function conversationsApp(deps: ServerDeps, store: ConversationStore): Ho
   return app;
 }
 
+/** The routedAsk options of a turn: the server's model (yielding, so a stream flushes between calls), limits and policy, with the body's route. */
+function turnOptions(deps: ServerDeps, body: MessageBody, abortSignal: AbortSignal): ConversationAskOptions {
+  return {
+    model: yieldingModel(deps.model),
+    index: deps.index,
+    price: deps.price,
+    now: deps.now,
+    route: (body.route ?? 'agentic') as Route,
+    ...(deps.maxSearches === undefined ? {} : { maxSearches: deps.maxSearches }),
+    ...deps.limits,
+    ...(deps.policy ? { policy: deps.policy, policyStrict: deps.policyStrict === true } : {}),
+    abortSignal,
+  };
+}
+
+/** The JSON of a turn: the AgentRun plus `conversationId` and `turn` (null for a failed run, which is not stored). */
+function replyJson(reply: ConversationReply): Record<string, unknown> {
+  return { conversationId: reply.conversationId, turn: reply.turn?.turn ?? null, ...reply.run };
+}
+
+/**
+ * What a turn that threw is answered with: a bad option is a 400; anything else is a 500 that
+ * leaves the conversation unchanged and says nothing of its internals (`log` gets the stack).
+ */
+function turnFailure(error: unknown, subject: string, log: ((line: string) => void) | undefined): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof AtlasError && error.code === 'usage') return new ApiError(400, 'invalid-request', error.message);
+  log?.(`atlas serve: ${subject}: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  return new ApiError(500, 'internal', 'the turn failed inside Atlas; the conversation is unchanged. Try again, or report it with the server log.');
+}
+
+function notFoundMessage(id: string): string {
+  return `no conversation "${id}": create one with POST /v1/conversations and use the id it returns.`;
+}
+
 function notFound(c: Context<ServerEnv>, id: string): Response {
-  return fail(c, 404, 'not-found', `no conversation "${id}": create one with POST /v1/conversations and use the id it returns.`);
+  return fail(c, 404, 'not-found', notFoundMessage(id));
 }
 
 function fail(c: Context<ServerEnv>, status: ContentfulStatusCode, code: string, message: string): Response {

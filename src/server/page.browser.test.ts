@@ -26,23 +26,35 @@ const installed = existsSync(CHROMIUM);
 let index: IndexBackend;
 let browser: Browser | undefined;
 
-/** The offline planner with its second call held until `release()`: the run has searched once and cannot have answered yet. */
-function createHeldModel(): { model: LanguageModelV3; release: () => void } {
+/**
+ * The offline planner with one call held until `release()`: call `heldCall` (default 2, so the
+ * run has searched once and cannot have answered yet), or the second call of the next turn
+ * after `holdNextTurn()`.
+ */
+function createHeldModel(heldCall = 2): { model: LanguageModelV3; release: () => void; holdNextTurn: () => void } {
   const offline = createOfflineModel() as LanguageModelV3;
   let release: () => void = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  let held = Promise.resolve();
+  const arm = () => {
+    held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+  };
+  arm();
   let calls = 0;
   const model: LanguageModelV3 = {
     ...offline,
     async doGenerate(call: LanguageModelV3CallOptions) {
       calls += 1;
-      if (calls === 2) await held;
+      if (calls === heldCall) await held;
       return offline.doGenerate(call);
     },
   };
-  return { model, release: () => release() };
+  const holdNextTurn = () => {
+    heldCall = calls + 2;
+    arm();
+  };
+  return { model, release: () => release(), holdNextTurn };
 }
 
 async function serveOrbit(options: AppOptions = {}, model: LanguageModelV3 = createOfflineModel() as LanguageModelV3): Promise<ListeningApp> {
@@ -171,19 +183,32 @@ describe('the web page in headless Chromium', () => {
 
   it.skipIf(!installed)(reason('continues a conversation through the conversations API: a follow-up that names nothing is answered from the earlier turn'), async () => {
     const store = openConversationStore({ path: ':memory:' });
-    const deps: ServerDeps = { index, model: createOfflineModel(), modelSpec: 'offline', price: null, now: () => 0 };
+    const held = createHeldModel(Number.POSITIVE_INFINITY);
+    const deps: ServerDeps = { index, model: held.model, modelSpec: 'offline', price: null, now: () => 0 };
     const server = await listenOnLoopback(createApp(deps, { routes: [conversationsApp(deps, store)] }));
     const { page, foreign, problems } = await openPage(server.url);
     try {
       await page.goto(`${server.url}/`);
       await expect.poll(() => page.locator('#version option').allInnerTexts()).toEqual(['Every version', '2.x', '3.x']);
-      for (const [position, question] of ['How do I enqueue a job in Orbit 3.x?', 'and how do I cancel it?'].entries()) {
-        await page.locator('#question').fill(question);
-        await page.locator('#question').press('Enter');
-        await expect.poll(() => page.locator('.turn').nth(position).locator('.answer-section').isVisible(), { timeout: 20_000 }).toBe(true);
-      }
-      expect(await page.locator('#conversation-mode').innerText()).toBe('Follow-up questions remember this conversation.');
+      await page.locator('#question').fill('How do I enqueue a job in Orbit 3.x?');
+      await page.locator('#question').press('Enter');
+      await expect.poll(() => page.locator('.turn').nth(0).locator('.answer-section').isVisible(), { timeout: 20_000 }).toBe(true);
+
+      // The follow-up's second model call is held: its first search streamed to the page while the turn still works.
+      held.holdNextTurn();
+      await page.locator('#question').fill('and how do I cancel it?');
+      await page.locator('#question').press('Enter');
       const followUp = page.locator('.turn').nth(1);
+      await expect.poll(() => followUp.locator('.trace li.search').count(), { timeout: 20_000 }).toBe(1);
+      expect(await followUp.locator('.answer-section').isVisible()).toBe(false);
+      expect(await followUp.locator('.trace li.run-end').count()).toBe(0);
+      expect(await page.locator('#ask-button').isDisabled()).toBe(true);
+      expect(await page.locator('.turns').getAttribute('aria-busy')).toBe('true');
+      held.release();
+      await expect.poll(() => followUp.locator('.answer-section').isVisible(), { timeout: 20_000 }).toBe(true);
+      await expect.poll(() => followUp.locator('.trace li.run-end').innerText()).toBe('Finished (stop: model-done).');
+      expect(await page.locator('#conversation-mode').innerText()).toBe('Follow-up questions remember this conversation.');
+      expect(await page.locator('.turn').nth(0).locator('.trace li.run-end').innerText()).toBe('Finished (stop: model-done).');
       expect(await followUp.locator('.trace li.search').first().innerText()).toMatch(/^Searched “and how do I cancel it\? Orbit enqueue job” in 3\.x: /);
       const summaries = (await followUp.locator('li.citation summary').allInnerTexts()).map((text) => text.replace(/^\[\d+\] /, ''));
       expect(summaries.some((summary) => /^Client API › Looking up and cancelling jobs api-client\.md:\d+-\d+ verified$/.test(summary))).toBe(true);

@@ -47,6 +47,17 @@ describe('yieldingModel', () => {
     expect([model.provider, model.modelId, Object.keys(model.supportedUrls)]).toEqual(['test', 'm', ['image/*']]);
   });
 
+  it('rejects a call whose abort signal fired before it ran, with the signal\'s reason, and never calls the model', async () => {
+    const inner = createScriptedModel([{ text: 'one' }]);
+    const model = yieldingModel(inner) as LanguageModelV3;
+    const aborter = new AbortController();
+    const pending = model.doGenerate({ ...CALL, abortSignal: aborter.signal });
+    aborter.abort(new Error('the client closed the connection'));
+    await expect(pending).rejects.toThrow('the client closed the connection');
+    // The scripted turn is still there: the model was not called.
+    expect((await model.doGenerate(CALL)).content).toEqual([{ type: 'text', text: 'one' }]);
+  });
+
   it('returns a model id (a string) as is', () => {
     expect(yieldingModel('openai/gpt-5-mini')).toBe('openai/gpt-5-mini');
   });

@@ -6,8 +6,10 @@ import type { LanguageModel } from 'ai';
 
 /**
  * `model` with one turn of the event loop (`setImmediate`) before each call, so pending I/O
- * (stream writes, closed connections, other requests) goes first. A model given by id (a string)
- * is returned as is.
+ * (stream writes, closed connections, other requests) goes first; a call whose `abortSignal`
+ * fired by then is rejected with the signal's reason, as a provider's fetch would be, so a client
+ * that went away ends the run even on a model that never reads the signal (the offline planner).
+ * A model given by id (a string) is returned as is.
  *
  * @example
  * const model = yieldingModel(createOfflineModel()); // same answers, streams flush between calls
@@ -22,6 +24,7 @@ export function yieldingModel(model: LanguageModel): LanguageModel {
       if ((key !== 'doGenerate' && key !== 'doStream') || typeof value !== 'function') return value;
       return async (options: unknown) => {
         await turn();
+        (options as { abortSignal?: AbortSignal } | undefined)?.abortSignal?.throwIfAborted();
         return (value as (options: unknown) => Promise<unknown>).call(target, options);
       };
     },

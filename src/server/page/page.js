@@ -3,7 +3,7 @@
 // network beyond this server; every text from the server is set with textContent (never HTML).
 
 import { HttpError, send, sseEvents, TOKEN_KEY } from './api.js';
-import { createTurn, showAnswer, showError, showEvent, showRun, showTrace, traceItem } from './render.js';
+import { createTurn, showAnswer, showError, showEvent, showRun } from './render.js';
 
 const $ = (id) => {
   const element = document.getElementById(id);
@@ -149,18 +149,21 @@ async function askInConversation(question, filters, turn, signal) {
     }
     showMode();
   }
-  traceItem(turn, 'pending').textContent = 'Working (a conversation turn shows its trace when it is done)';
-  const run = await (await send(`/v1/conversations/${encodeURIComponent(state.conversationId)}/messages`, { body: { content: question }, signal })).json();
-  turn.trace.replaceChildren();
-  showTrace(turn, run.trace);
-  showAnswer(turn, run.answer);
-  finishTurn(turn, run);
+  const path = `/v1/conversations/${encodeURIComponent(state.conversationId)}/messages/stream`;
+  await showRunStream(turn, await send(path, { body: { content: question }, signal }));
   return true;
 }
 
 /** Asks through POST /v1/ask/stream: the trace shows each event as it arrives. */
 async function askStreaming(question, filters, turn, signal) {
-  const response = await send('/v1/ask/stream', { body: { question, ...filters }, signal });
+  await showRunStream(turn, await send('/v1/ask/stream', { body: { question, ...filters }, signal }));
+}
+
+/**
+ * Shows a streamed run (either stream route sends the same events): the trace grows with each
+ * event, the answer shows when it arrives, and the last `run` event finishes the turn.
+ */
+async function showRunStream(turn, response) {
   for await (const { event, data } of sseEvents(response)) {
     const payload = JSON.parse(data);
     if (event === 'answer') showAnswer(turn, payload.answer);

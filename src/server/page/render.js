@@ -80,13 +80,6 @@ function showRead(turn, read) {
   if (!read.found) item.append(' (not found)');
 }
 
-/** The trace of a run that did not stream (a conversation turn): its searches, then its reads. */
-export function showTrace(turn, trace) {
-  for (const step of trace.steps ?? []) showSearch(turn, step);
-  for (const read of trace.reads ?? []) showRead(turn, read);
-  traceItem(turn, 'run-end').textContent = `Finished (stop: ${trace.stopReason}).`;
-}
-
 /** Shows the answer (or the abstention) and its citations, each expanding to its quote. */
 export function showAnswer(turn, answer) {
   const section = turn.node.querySelector('.answer-section');
