@@ -1,3 +1,4 @@
+import { routedAsk } from '../../agent/route.ts';
 import { agenticRun, type AgenticRunOptions } from '../../agent/run.ts';
 import type { AgentRun } from '../../agent/run-types.ts';
 import { startLoopbackServer, type RecordedRequest, type ScriptedResponse } from '../../testing/loopback-server.ts';
@@ -55,18 +56,23 @@ export async function runWebOverLoopback(options: {
   env: (serverUrl: string) => ModelEnv;
   script: ScriptedResponse[];
   run?: Partial<Omit<AgenticRunOptions, 'model' | 'index'>>;
+  /** Run through `routedAsk` with `webFallback` (route agentic): docs only first, the web when that abstains. */
+  fallback?: boolean;
 }): Promise<WebLoopbackRun> {
   const server = await startLoopbackServer(options.script);
   try {
     const spec = options.spec(server.url);
     const { model } = resolveModel(spec, { env: options.env(server.url) });
-    const run = await agenticRun(CONTRACT_QUESTION, {
+    const runOptions = {
       model,
       index: createContractIndex(),
       price: findPrice(spec, DEFAULT_PRICES) ?? null,
       web: createWebSearch(model, { allowedDomains: WEB_DOMAINS }),
       ...options.run,
-    });
+    };
+    const run = options.fallback
+      ? await routedAsk(CONTRACT_QUESTION, { ...runOptions, route: 'agentic', webFallback: true })
+      : await agenticRun(CONTRACT_QUESTION, runOptions);
     server.assertScriptConsumed();
     return { run, requests: server.requests() };
   } finally {

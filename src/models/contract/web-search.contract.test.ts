@@ -180,3 +180,70 @@ describe.each(providers)('contract: web search on $name', (provider) => {
     expect(run.trace.abstainReason).toBe('no citation could be verified');
   });
 });
+
+/** OpenAI Responses: a docs-only final turn that abstains (no web search item, no annotations). */
+const openaiAbstention = {
+  id: 'resp_0f1e2d3c4b5a69788796a5b4c3d2e1f0',
+  object: 'response',
+  created_at: 1764489650,
+  status: 'completed',
+  error: null,
+  incomplete_details: null,
+  model: 'gpt-5-mini-2025-08-07',
+  output: [
+    {
+      id: 'msg_0f1e2d3c4b5a69788796a5b4c3d2e1f0',
+      type: 'message',
+      status: 'completed',
+      role: 'assistant',
+      content: [{ type: 'output_text', text: JSON.stringify({ text: '', citations: [], abstained: true }), logprobs: [], annotations: [] }],
+    },
+  ],
+  parallel_tool_calls: true,
+  store: true,
+  tool_choice: 'auto',
+  usage: { input_tokens: 1500, input_tokens_details: { cached_tokens: 0 }, output_tokens: 40, output_tokens_details: { reasoning_tokens: 16 }, total_tokens: 1540 },
+};
+
+describe('contract: --web-fallback on openai (Responses API)', () => {
+  const openai = providers[0] as (typeof providers)[number];
+  const docsTurn = () => jsonResponse(openai.docsTurn());
+
+  it('runs docs only first, then again with the web when that abstains, and records why', async () => {
+    const { run, requests } = await runWebOverLoopback({
+      spec: openai.spec,
+      env: openai.env,
+      fallback: true,
+      script: [docsTurn(), jsonResponse(openaiAbstention), docsTurn(), jsonResponse(openaiWebAnswer(webAnswerJson(RETURNED_URL)))],
+    });
+    const toolNames = requests.map((request) => (asRecord(request.body).tools as Array<Record<string, unknown>>).map((tool) => tool.name ?? tool.type));
+    expect(toolNames).toEqual([
+      ['search_docs', 'read_section', 'read_neighbors'],
+      ['search_docs', 'read_section', 'read_neighbors'],
+      ['search_docs', 'read_section', 'read_neighbors', 'web_search'],
+      ['search_docs', 'read_section', 'read_neighbors', 'web_search'],
+    ]);
+    expect(run.webFallbackFrom?.answer.abstained).toBe(true);
+    expect(run.webFallbackFrom?.trace.web).toBeUndefined();
+    expect(run.trace.web?.reason).toBe('web fallback: the docs-only run abstained (the model abstained)');
+    expect([run.trace.web?.offered, run.trace.web?.searches]).toEqual([true, 1]);
+    expect(run.answer.webCitations?.map((citation) => citation.url)).toEqual([RETURNED_URL]);
+    // Both runs are counted: 4 calls, their tokens, and the one search fee.
+    expect([run.usage.modelCalls, run.usage.inputTokens, run.usage.outputTokens, run.usage.webSearches]).toEqual([4, 1184 + 1500 + 1184 + 4210, 214 + 40 + 214 + 180, 1]);
+    expect(run.usage.costUsd).toBeCloseTo((1184 + 1500 + 1184 + 4210) * 0.25e-6 + (214 + 40 + 214 + 180) * 2e-6 + 0.01, 12);
+  });
+
+  it('keeps the docs-only answer when it does not abstain, and says the web was not offered', async () => {
+    const { run, requests } = await runWebOverLoopback({
+      spec: openai.spec,
+      env: openai.env,
+      fallback: true,
+      script: [docsTurn(), jsonResponse(readProviderFixture('openai-responses-final-answer.json'))],
+    });
+    expect(requests).toHaveLength(2);
+    expect(run.answer).toEqual(EXPECTED_ANSWER);
+    expect(run.webFallbackFrom).toBeUndefined();
+    expect(run.trace.web).toEqual({ allowedDomains: WEB_DOMAINS, offered: false, reason: 'web fallback not needed: the docs-only run answered', searches: 0, sources: [] });
+    expect(run.usage.webSearches).toBeUndefined();
+  });
+});
