@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { jsonResponse } from '../../testing/loopback-server.ts';
-import { asRecord, EXPECTED_ANSWER, readProviderFixture } from './scenario.ts';
+import { asRecord, EXPECTED_ANSWER, EXPECTED_ANSWER_SCHEMA, readProviderFixture, withoutDescriptions } from './scenario.ts';
 import {
   OUTSIDE_URL,
   RETURNED_TITLE,
@@ -89,6 +89,7 @@ const providers = [
     webTurn: openaiWebAnswer,
     webTool: { type: 'web_search', filters: { allowed_domains: WEB_DOMAINS } },
     toolsOf: (body: Record<string, unknown>) => body.tools as Array<Record<string, unknown>>,
+    answerSchemaOf: (body: Record<string, unknown>) => asRecord(asRecord(body.text).format).schema,
     searches: 1,
     // gpt-5-mini: (1184 + 4210) in at $0.25/M, (214 + 180) out at $2/M, 1 search at $0.01.
     costUsd: (1184 + 4210) * 0.25e-6 + (214 + 180) * 2e-6 + 0.01,
@@ -102,6 +103,7 @@ const providers = [
     webTurn: anthropicWebAnswer,
     webTool: { type: 'web_search_20250305', name: 'web_search', allowed_domains: WEB_DOMAINS },
     toolsOf: (body: Record<string, unknown>) => body.tools as Array<Record<string, unknown>>,
+    answerSchemaOf: (body: Record<string, unknown>) => asRecord(asRecord(body.output_config).format).schema,
     searches: 2,
     // claude-haiku-4-5: (1290 + 5120) in at $1/M, (58 + 140) out at $5/M, 2 searches at $0.01.
     costUsd: (1290 + 5120) * 1e-6 + (58 + 140) * 5e-6 + 0.02,
@@ -124,6 +126,29 @@ describe.each(providers)('contract: web search on $name', (provider) => {
       const tools = provider.toolsOf(asRecord(request.body));
       expect(tools.map((tool) => tool.name ?? tool.type)).toEqual(['search_docs', 'read_section', 'read_neighbors', 'web_search']);
       expect(tools[3]).toEqual(provider.webTool);
+    }
+  });
+
+  it('asks for the docs answer schema plus a required web_citations array of { url, quote }', async () => {
+    const { requests } = await scenario();
+    const docs = EXPECTED_ANSWER_SCHEMA;
+    for (const request of requests) {
+      expect(withoutDescriptions(provider.answerSchemaOf(asRecord(request.body)))).toEqual({
+        ...docs,
+        properties: {
+          ...docs.properties,
+          web_citations: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { url: { type: 'string' }, quote: { type: 'string' } },
+              required: ['url', 'quote'],
+              additionalProperties: false,
+            },
+          },
+        },
+        required: ['text', 'citations', 'abstained', 'web_citations'],
+      });
     }
   });
 
