@@ -230,6 +230,18 @@ const openaiAbstention = {
   usage: { input_tokens: 1500, input_tokens_details: { cached_tokens: 0 }, output_tokens: 40, output_tokens_details: { reasoning_tokens: 16 }, total_tokens: 1540 },
 };
 
+describe('contract: openai web search asks for the sources', () => {
+  it('sends include ["web_search_call.action.sources"], so the search call lists the pages it returned', async () => {
+    const openai = providers[0] as (typeof providers)[number];
+    const { requests } = await runWebOverLoopback({
+      spec: openai.spec,
+      env: openai.env,
+      script: [jsonResponse(openai.docsTurn()), jsonResponse(openai.webTurn(webAnswerJson(RETURNED_URL)))],
+    });
+    expect(requests.map((request) => asRecord(request.body).include)).toEqual([['web_search_call.action.sources'], ['web_search_call.action.sources']]);
+  });
+});
+
 describe('contract: --web-fallback on openai (Responses API)', () => {
   const openai = providers[0] as (typeof providers)[number];
   const docsTurn = () => jsonResponse(openai.docsTurn());
