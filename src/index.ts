@@ -43,6 +43,9 @@ export { CONFIG_FILE_NAME, loadConfig, type LoadConfigOptions } from './config/l
 export { parseConfig, type AtlasConfig } from './config/schema.ts';
 export { createOfflineModel, type OfflineModelOptions } from './agent/offline/index.ts';
 export { defaultModelSpec, resolveModel, type ResolvedModel } from './models/index.ts';
+export { createWebSearch, WEB_SEARCH_MODELS } from './models/web-tools.ts';
+export { parseAllowedDomains, urlAllowed, verifyWebCitations, type WebCitation, type WebOptions, type WebSource, type WebTrace } from './agent/web.ts';
+export { withWebFallback } from './agent/web-fallback.ts';
 export { DEFAULT_HISTORY_TOKENS, DEFAULT_HISTORY_TURNS, historyMessages, type ConversationTurn, type HistoryBounds, type HistoryTrace } from './agent/history.ts';
 export { SearchMemory, type RememberedPassage } from './agent/search-memory.ts';
 export {

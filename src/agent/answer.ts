@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WebCitation } from './web.ts';
 
 /** The answer schema the model fills (snake_case, as sent to providers). */
 export const modelAnswerSchema = z.object({
@@ -34,6 +35,8 @@ export interface DroppedCitation {
   docId: string;
   quote: string;
   reason: string;
+  /** Set on a dropped web citation (then `docId` is the URL too), see docs/web-search.md. */
+  url?: string;
 }
 
 /** The structured result of a run. */
@@ -41,6 +44,8 @@ export interface Answer {
   text: string;
   citations: Citation[];
   abstained: boolean;
+  /** Verified web citations, on runs given the web (`web` option, docs/web-search.md); absent otherwise. */
+  webCitations?: WebCitation[];
 }
 
 /** The fixed text of an abstention. */

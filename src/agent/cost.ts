@@ -1,7 +1,9 @@
-/** USD per one million input and output tokens. */
+/** USD per one million input and output tokens, and per web search of the provider's hosted tool. */
 export interface ModelPrice {
   input: number;
   output: number;
+  /** USD per web search (`web_search` call); absent: the fee is unknown, so a run that searched the web has cost `null`. */
+  webSearch?: number;
 }
 
 /**
@@ -26,4 +28,17 @@ export function costOf(
 function sideCost(tokens: number | undefined, pricePerMillion: number): number | null {
   if (pricePerMillion === 0) return 0;
   return tokens === undefined ? null : tokens * pricePerMillion;
+}
+
+/**
+ * The fee of `searches` provider-hosted web searches at a price, in USD: 0 for no search, `null`
+ * when a search was made and the price has no `webSearch` fee (unknown, never 0).
+ *
+ * @example
+ * webSearchCost(2, { input: 0.25, output: 2, webSearch: 0.01 }) // 0.02
+ * webSearchCost(1, { input: 0.25, output: 2 }) // null
+ */
+export function webSearchCost(searches: number, price: ModelPrice | null | undefined): number | null {
+  if (searches === 0) return 0;
+  return price?.webSearch === undefined ? null : searches * price.webSearch;
 }

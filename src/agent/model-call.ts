@@ -7,8 +7,11 @@ import {
   type ModelMessage,
   type ToolSet,
 } from 'ai';
+import type { z } from 'zod';
 import { modelAnswerSchema, type ModelAnswer } from './answer.ts';
 import { agentTools, precomputedSchema } from './tools.ts';
+import { webActivityOf } from './web-activity.ts';
+import type { WebActivity } from './web.ts';
 
 const answerOutput = Output.object({ schema: precomputedSchema(modelAnswerSchema) });
 
@@ -33,9 +36,9 @@ export interface CallUsage {
 
 /** The outcome of one model call: tool calls, an answer, malformed output, or a failure. */
 export type ModelCallOutcome =
-  | { kind: 'tool-calls'; toolCalls: RequestedToolCall[]; assistant: ModelMessage[]; usage: CallUsage }
-  | { kind: 'answer'; answer: ModelAnswer; usage: CallUsage }
-  | { kind: 'malformed'; text: string; reason: string; usage: CallUsage }
+  | { kind: 'tool-calls'; toolCalls: RequestedToolCall[]; assistant: ModelMessage[]; usage: CallUsage; web?: WebActivity }
+  | { kind: 'answer'; answer: ModelAnswer; usage: CallUsage; web?: WebActivity }
+  | { kind: 'malformed'; text: string; reason: string; usage: CallUsage; web?: WebActivity }
   | { kind: 'failed'; reason: string; usage: CallUsage; timedOut?: boolean };
 
 export interface ModelCallOptions {
@@ -52,6 +55,8 @@ export interface ModelCallOptions {
   maxRetries?: number;
   /** The caller's own abort (a closed connection, Ctrl-C). */
   abortSignal?: AbortSignal;
+  /** The answer schema (default {@link modelAnswerSchema}; runs with the web use `webAnswerSchema`). */
+  answerSchema?: z.ZodType<ModelAnswer>;
 }
 
 const NO_USAGE: CallUsage = { inputTokens: 0, outputTokens: 0, known: true };
@@ -76,13 +81,16 @@ export async function callModel(options: ModelCallOptions): Promise<ModelCallOut
       messages: options.messages,
       tools: options.tools ?? agentTools,
       toolChoice: options.toolChoice,
-      output: answerOutput,
+      output: options.answerSchema ? Output.object({ schema: precomputedSchema(options.answerSchema) }) : answerOutput,
       maxRetries: options.maxRetries ?? 2,
       ...(signals.length === 0 ? {} : { abortSignal: signals.length === 1 ? signals[0] : AbortSignal.any(signals) }),
     });
     const usage = toCallUsage(result.usage);
-    if (result.toolCalls.length > 0) {
-      const toolCalls = result.toolCalls.map((call): RequestedToolCall => {
+    // Provider-executed calls (web search) ran at the provider: the loop answers only its own tools.
+    const web = webActivityOf(result);
+    const ownCalls = result.toolCalls.filter((call) => !(call as { providerExecuted?: boolean }).providerExecuted);
+    if (ownCalls.length > 0) {
+      const toolCalls = ownCalls.map((call): RequestedToolCall => {
         const invalid = call as { invalid?: boolean; error?: unknown };
         return {
           toolCallId: call.toolCallId,
@@ -92,11 +100,11 @@ export async function callModel(options: ModelCallOptions): Promise<ModelCallOut
         };
       });
       const assistant = result.response.messages.filter((message) => message.role === 'assistant');
-      return { kind: 'tool-calls', toolCalls, assistant, usage };
+      return { kind: 'tool-calls', toolCalls, assistant, usage, ...web };
     }
-    const parsed = modelAnswerSchema.safeParse(result.output);
-    if (parsed.success) return { kind: 'answer', answer: parsed.data, usage };
-    return { kind: 'malformed', text: result.text, reason: 'the reply did not match the answer schema', usage };
+    const parsed = (options.answerSchema ?? modelAnswerSchema).safeParse(result.output);
+    if (parsed.success) return { kind: 'answer', answer: parsed.data, usage, ...web };
+    return { kind: 'malformed', text: result.text, reason: 'the reply did not match the answer schema', usage, ...web };
   } catch (error) {
     if (NoObjectGeneratedError.isInstance(error)) {
       return {

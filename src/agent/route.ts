@@ -6,6 +6,7 @@ import type { RunEvent } from './events.ts';
 import { agenticRun, type AgenticRunOptions } from './run.ts';
 import { DEFAULT_RUN_DEADLINE_MS, type AgentRun } from './run-types.ts';
 import { DEFAULT_WEAK_SCORE } from './search-session.ts';
+import { withWebFallback } from './web-fallback.ts';
 
 /** How a question is answered: the one-pass classic arm, the agent, or classic first with escalation. */
 export type Route = 'classic' | 'agentic' | 'auto';
@@ -105,6 +106,8 @@ export interface RoutedAskOptions extends AgenticRunOptions {
   classicK?: number;
   /** Checks that escalate route `auto` to the agent; the first that fires names the reason (default {@link defaultRouteChecks}). */
   escalateWhen?: RouteCheck[];
+  /** With `web`: answer from the docs first (the route asked for) and add the web, on the agent, only when that abstains (`withWebFallback`). */
+  webFallback?: boolean;
 }
 
 /** A run answered through {@link routedAsk}: `route` and `routeReason` are always set. */
@@ -132,6 +135,14 @@ export async function routedAsk(question: string, options: RoutedAskOptions): Pr
   const classicK = options.classicK ?? DEFAULT_ROUTE_CLASSIC_K;
   if (!Number.isInteger(classicK) || classicK < 1) {
     throw new AtlasError('usage', `Atlas: classicK must be a positive whole number of passages, got ${String(classicK)}. Pass e.g. classicK: ${DEFAULT_ROUTE_CLASSIC_K}.`);
+  }
+  if (options.webFallback) {
+    if (!options.web) throw new AtlasError('usage', 'Atlas: webFallback needs web (the allow-list and the provider tool): pass web: createWebSearch(model, { allowedDomains }), or --web <domains> with --web-fallback.');
+    // The web run is the agent's: the classic arm makes one docs retrieval and has no web.
+    return withWebFallback(question, { ...options, webFallback: false }, (asked, withOptions) => routedAsk(asked, withOptions.web ? { ...withOptions, route: 'agentic' } : withOptions));
+  }
+  if (options.web && route === 'classic') {
+    throw new AtlasError('usage', 'Atlas: web search needs the agent, and route classic makes one docs retrieval without it. Use route agentic or auto (--route agentic), or drop --web.');
   }
   if (route === 'agentic') return { ...(await agenticRun(question, options)), route, routeReason: 'route agentic was asked for' };
   if (route === 'classic') return { ...(await classicAsk(question, { ...options, k: classicK })), route, routeReason: 'route classic was asked for' };
@@ -169,6 +180,7 @@ export async function routedAsk(question: string, options: RoutedAskOptions): Pr
       inputTokens: classic.usage.inputTokens + agentic.usage.inputTokens,
       outputTokens: classic.usage.outputTokens + agentic.usage.outputTokens,
       costUsd: classic.usage.costUsd === null || agentic.usage.costUsd === null ? null : classic.usage.costUsd + agentic.usage.costUsd,
+      ...(agentic.usage.webSearches === undefined ? {} : { webSearches: agentic.usage.webSearches }),
     },
     latencyMs: classic.latencyMs + agentic.latencyMs,
     route: 'agentic',

@@ -1,7 +1,7 @@
 import type { ModelMessage, ToolSet } from 'ai';
 import { abstention, type Answer, type DroppedCitation, type ModelAnswer } from './answer.ts';
 import { verifyCitations } from './citations.ts';
-import { costOf, type ModelPrice } from './cost.ts';
+import { costOf, webSearchCost, type ModelPrice } from './cost.ts';
 import type { PolicyReview } from './policy-run.ts';
 import type { RunEventHandler } from './events.ts';
 import { callModel, secondsText, type ModelCallOutcome, type ToolChoice } from './model-call.ts';
@@ -9,6 +9,7 @@ import { historyMessages, type HistoryTrace } from './history.ts';
 import { repairPrompt } from './prompt.ts';
 import type { SearchSession } from './search-session.ts';
 import type { StopReason } from './stop-conditions.ts';
+import { webAnswerSchema, withWebCitations, type WebLog } from './web.ts';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_RUN_DEADLINE_MS, type AskOptions, type ModelCallRecord, type RunTrace, type RunUsage, type AgentRun } from './run-types.ts';
 
 /**
@@ -33,6 +34,8 @@ export class RunRecorder {
     question: string,
     /** The tools every call offers (default: the agent's tools without model labels). */
     readonly tools?: ToolSet,
+    /** The run's web record, when the run was given the web (its calls then ask for `web_citations`). */
+    readonly web?: WebLog,
   ) {
     this.#now = options.now ?? (() => performance.now());
     this.startedAt = this.#now();
@@ -77,8 +80,10 @@ export class RunRecorder {
         ...(this.options.timeoutSignal ? { timeoutSignal: this.options.timeoutSignal } : {}),
         maxRetries: this.options.maxRetries,
         abortSignal: this.options.abortSignal,
+        ...(this.web ? { answerSchema: webAnswerSchema } : {}),
       });
     }
+    if (outcome.kind !== 'failed') this.web?.record(outcome.web);
     if (outcome.kind === 'failed' && outcome.timedOut) {
       outcome = { ...outcome, reason: limit.byDeadline ? this.#deadlineText() : `model call ${this.calls.length + 1} timed out after ${secondsText(limit.timeoutMs)} (per-call timeout, retries included)` };
     }
@@ -139,12 +144,13 @@ export class RunRecorder {
     review?: PolicyReview,
   ): AgentRun {
     const directAllowed = this.calls[0]?.toolChoice === 'auto';
-    const verified = finalizeAnswer(draft, session, this.errors, directAllowed);
+    const checked = finalizeAnswer(draft, session, this.errors, directAllowed);
+    const verified = this.web ? withWebCitations(checked, draft, this.web) : checked;
     const reviewed = review?.(verified.answer);
     const answer = reviewed?.answer ?? verified.answer;
     const abstainReason = reviewed?.abstainReason ?? verified.abstainReason;
     const { dropped } = verified;
-    const usage = sumUsage(this.calls, this.options.price);
+    const usage = sumUsage(this.calls, this.options.price, this.web?.searches);
     const latencyMs = this.now() - started;
     const trace: RunTrace = {
       steps: session.steps,
@@ -165,6 +171,7 @@ export class RunRecorder {
       errors: this.errors,
       ...(reviewed ? { policy: reviewed.policy } : {}),
       ...(this.#history ? { history: this.#history } : {}),
+      ...(this.web ? { web: this.web.trace() } : {}),
     };
     // The conversation remembers what this turn was shown (a set-aside run works on a copy, see routedAsk).
     this.options.memory?.remember(session.evidence);
@@ -196,10 +203,13 @@ function finalizeAnswer(
   return { answer: { text: draft.text, citations: kept, abstained: false }, dropped };
 }
 
-function sumUsage(calls: ModelCallRecord[], price: ModelPrice | null | undefined): RunUsage {
+/** Token totals and cost; `webSearches` (runs given the web) adds the provider's per-search fee. */
+function sumUsage(calls: ModelCallRecord[], price: ModelPrice | null | undefined, webSearches?: number): RunUsage {
   const inputTokens = calls.reduce((sum, call) => sum + call.inputTokens, 0);
   const outputTokens = calls.reduce((sum, call) => sum + call.outputTokens, 0);
   const known = calls.every((call) => call.usageKnown);
-  const costUsd = costOf({ inputTokens: known ? inputTokens : undefined, outputTokens: known ? outputTokens : undefined }, price);
-  return { modelCalls: calls.length, inputTokens, outputTokens, costUsd };
+  const tokenCost = costOf({ inputTokens: known ? inputTokens : undefined, outputTokens: known ? outputTokens : undefined }, price);
+  const webCost = webSearchCost(webSearches ?? 0, price);
+  const costUsd = tokenCost === null || webCost === null ? null : tokenCost + webCost;
+  return { modelCalls: calls.length, inputTokens, outputTokens, costUsd, ...(webSearches === undefined ? {} : { webSearches }) };
 }

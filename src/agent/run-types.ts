@@ -13,6 +13,7 @@ import type { ModelCallOutcome, ToolChoice } from './model-call.ts';
 import type { SearchMemory } from './search-memory.ts';
 import type { ReadStep, SearchStep } from './search-session.ts';
 import type { StopReason } from './stop-conditions.ts';
+import type { WebTrace } from './web.ts';
 
 /** Per model call timeout when none is given: 60 s, retries included. */
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
@@ -116,6 +117,8 @@ export interface RunTrace {
   policy?: PolicyTrace;
   /** The earlier turns the run was given and how many the bounds dropped; absent without history. */
   history?: HistoryTrace;
+  /** Web search: allow-list, whether and why it was offered, searches and sources; absent on docs-only runs (docs/web-search.md). */
+  web?: WebTrace;
 }
 
 export interface RunUsage {
@@ -123,6 +126,8 @@ export interface RunUsage {
   inputTokens: number;
   outputTokens: number;
   costUsd: number | null;
+  /** Provider-hosted web searches (runs given the web only); their fee is in `costUsd`. */
+  webSearches?: number;
 }
 
 /** The result of `agenticRun` and `classicAsk`. */
@@ -138,4 +143,6 @@ export interface AgentRun {
   routeReason?: string;
   /** Route `auto` escalated: the classic run set aside (its usage and latency are counted in this run's). */
   escalatedFrom?: AgentRun;
+  /** `webFallback` added the web: the docs-only run that abstained (its usage and latency are counted in this run's). */
+  webFallbackFrom?: AgentRun;
 }

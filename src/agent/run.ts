@@ -17,6 +17,7 @@ import {
   type StopReason,
 } from './stop-conditions.ts';
 import { checkToolCall, createAgentTools, runCheckedToolCall, type AgentToolSet } from './tools.ts';
+import { WebLog, webPrompt, type WebOptions } from './web.ts';
 
 export interface AgenticRunOptions extends AskOptions {
   index: IndexBackend;
@@ -32,6 +33,10 @@ export interface AgenticRunOptions extends AskOptions {
   stopWhen?: StopCondition[];
   /** Weak-match threshold of search_docs (see docs/calibration.md). */
   weakScore?: number;
+  /** Provider-hosted web search with an allow-list (`createWebSearch`, docs/web-search.md); default: docs only. */
+  web?: WebOptions;
+  /** Why the web was offered, for the trace (set by `webFallback`; default: the run was given the web). */
+  webReason?: string;
 }
 
 /**
@@ -55,8 +60,12 @@ export async function agenticRun(question: string, options: AgenticRunOptions): 
   });
   // Model labels: a search_docs argument each, an enum of the values on the pages this run may read.
   const toolSet = createAgentTools((await modelLabelChoices(options.index, options.modelLabels, session.filter)).offered);
-  const system = buildSystemPrompt({ maxSearches: session.maxSearches, filter: options.filter, labels: toolSet.labels, history: (options.history?.length ?? 0) > 0 });
-  const recorder = new RunRecorder(options, system, question, toolSet.tools);
+  const docsSystem = buildSystemPrompt({ maxSearches: session.maxSearches, filter: options.filter, labels: toolSet.labels, history: (options.history?.length ?? 0) > 0 });
+  const { web } = options;
+  const system = web ? `${docsSystem}\n\n${webPrompt(web.allowedDomains)}` : docsSystem;
+  const tools = web ? { ...toolSet.tools, ...web.tools } : toolSet.tools;
+  const webLog = web ? new WebLog(web.allowedDomains, options.webReason ?? 'the run was given the web (--web)') : undefined;
+  const recorder = new RunRecorder(options, system, question, tools, webLog);
   const started = recorder.startedAt;
   const conditions = [
     ...(options.stopWhen ?? [searchBudget(), chunkBudget(), noNewEvidence(2)]),

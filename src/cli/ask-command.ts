@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import { routedAsk, type Route } from '../agent/route.ts';
 import type { AgentRun } from '../agent/run-types.ts';
 import type { RunEvent } from '../agent/events.ts';
+import { parseAllowedDomains } from '../agent/web.ts';
 import { AtlasError } from '../errors.ts';
+import { createWebSearch } from '../models/web-tools.ts';
 import type { CliIO } from './io.ts';
 import { cliModel } from './model-option.ts';
 import { checkAskChoices, nonEmpty } from './option-values.ts';
@@ -34,6 +36,9 @@ interface AskOptions {
   config?: string;
   conversation?: string;
   state?: string;
+  /** `--web a.org,b.com`: the allow-list of the provider's web search. */
+  web?: string;
+  webFallback?: boolean;
 }
 
 /** The model specs as the help of ask and eval lists them. */
@@ -64,6 +69,8 @@ export function registerAskCommand(program: Command, io: CliIO): void {
     .addOption(configOption())
     .addOption(conversationOption())
     .addOption(stateOption())
+    .option('--web <domains>', 'let the model search the web on these comma-separated domains (and subdomains) with its provider\'s web search: openai:<id> or anthropic:<id> models only (docs/web-search.md)')
+    .option('--web-fallback', 'with --web: answer from the docs first, and add the web only when that run abstains')
     .option('--json', 'print the whole run as JSON')
     .action(async (question: string, options: AskOptions) => {
       checkAskChoices(options);
@@ -73,6 +80,7 @@ export function registerAskCommand(program: Command, io: CliIO): void {
       const filter = cliFilter(io.env, options);
       await requireIndex(io, options.db);
       const { model, spec, price } = cliModel(io, options.model);
+      const web = cliWeb(model, options);
       const index = openIndex(io, options.db);
       let run: AgentRun;
       let conversationId: string | undefined;
@@ -90,6 +98,7 @@ export function registerAskCommand(program: Command, io: CliIO): void {
           ...limits,
           ...policy,
           ...(config && config.modelLabels.length > 0 ? { modelLabels: config.modelLabels } : {}),
+          ...web,
           onEvent: (event: RunEvent) => printProgress(io, event),
         };
         if (options.conversation === undefined) {
@@ -111,6 +120,19 @@ export function registerAskCommand(program: Command, io: CliIO): void {
       const failure = runFailure(run, spec);
       if (failure) throw new AtlasError('model-call', failure);
     });
+}
+
+/** The `web` and `webFallback` options of `--web` / `--web-fallback`, checked before any run starts. */
+function cliWeb(model: Parameters<typeof createWebSearch>[0], options: AskOptions): { web?: ReturnType<typeof createWebSearch>; webFallback?: boolean } {
+  if (options.web === undefined) {
+    if (options.webFallback) throw new AtlasError('usage', 'Atlas: --web-fallback needs --web <domains>, the allow-list the fallback may search (e.g. --web docs.python.org --web-fallback).');
+    return {};
+  }
+  if (options.route === 'classic') {
+    throw new AtlasError('usage', 'Atlas: --web needs the agent, and --route classic makes one docs retrieval without it. Use --route agentic (the default) or auto, or drop --web.');
+  }
+  const web = createWebSearch(model, { allowedDomains: parseAllowedDomains(options.web, '--web'), flag: '--web' });
+  return { web, ...(options.webFallback ? { webFallback: true } : {}) };
 }
 
 /**
@@ -164,7 +186,19 @@ export function formatRun(run: AgentRun, modelSpec: string): string {
     });
     lines.push('');
   }
+  if (answer.webCitations && answer.webCitations.length > 0) {
+    lines.push('Web citations:');
+    answer.webCitations.forEach((citation, position) => {
+      lines.push(`  [w${position + 1}] ${citation.url}${citation.title ? ` (${citation.title})` : ''}`);
+      if (citation.quote) lines.push(`      "${citation.quote.replace(/\s+/g, ' ')}" (quote not checked: the provider returns no page text)`);
+    });
+    lines.push('');
+  }
   lines.push('Trace:');
+  if (trace.web) {
+    lines.push(`  web: ${trace.web.offered ? `offered on ${trace.web.allowedDomains.join(', ')}` : 'not offered'} (${trace.web.reason}); searches: ${trace.web.searches}, sources returned: ${trace.web.sources.length}`);
+  }
+  if (run.webFallbackFrom) lines.push(`  docs-only run set aside: searches ${run.webFallbackFrom.trace.steps.length}, calls ${run.webFallbackFrom.usage.modelCalls} (counted below)`);
   if (run.route) lines.push(`  route: ${run.route} (${run.routeReason ?? 'no reason recorded'})`);
   if (run.escalatedFrom) lines.push(`  classic pass set aside: searches ${run.escalatedFrom.trace.steps.length}, calls ${run.escalatedFrom.usage.modelCalls}, ${(run.escalatedFrom.latencyMs / 1000).toFixed(2)} s (counted below)`);
   for (const firing of trace.policy?.fired ?? []) {

@@ -68,6 +68,11 @@ const PRINTED_BY: Record<string, string[]> = {
   'cli/option-values.ts': ['ask', 'serve'],
   'cli/conversation-cli.ts': ['ask', 'chat'],
   'cli/chat-command.ts': ['chat'],
+  // Web search (docs/web-search.md): only `atlas ask` takes --web and --web-fallback.
+  'agent/route.ts': ['ask'],
+  'agent/run.ts': ['ask'],
+  'agent/web.ts': ['ask'],
+  'models/web-tools.ts': ['ask'],
 };
 /** Files whose `--words` are data, not suggestions (a docs sample of a CLI help text). */
 const NOT_MESSAGES = new Set(['index/backend-suite-definitions.ts']);

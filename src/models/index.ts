@@ -7,6 +7,7 @@
  * const cost = costUsd(spec, { inputTokens: 1200, outputTokens: 300 }, loadPriceOverrides(process.env));
  */
 export { MODEL_SPEC_FORMS, parseModelSpec, type ModelSpec } from './model-spec.ts';
-export { DEFAULT_PRICES, costUsd, findPrice, loadPriceOverrides, type ModelPrice, type PriceTable } from './pricing.ts';
+export { DEFAULT_PRICES, WEB_SEARCH_FEES, costUsd, findPrice, loadPriceOverrides, type ModelPrice, type PriceTable } from './pricing.ts';
 export { defaultModelSpec, resolveModel, type ModelEnv, type ResolvedModel, type ResolveModelOptions } from './resolve-model.ts';
 export { NO_USAGE, addUsage, type TokenUsage } from './usage.ts';
+export { createWebSearch, WEB_SEARCH_MODELS } from './web-tools.ts';

@@ -27,12 +27,12 @@ describe('costUsd', () => {
 
 describe('findPrice', () => {
   it('prices a dated snapshot like its alias, in both date styles', () => {
-    expect(findPrice('anthropic:claude-haiku-4-5-20251001', DEFAULT_PRICES)).toEqual({ input: 1, output: 5 });
-    expect(findPrice('openai:gpt-5-mini-2025-08-07', DEFAULT_PRICES)).toEqual({ input: 0.25, output: 2 });
+    expect(findPrice('anthropic:claude-haiku-4-5-20251001', DEFAULT_PRICES)).toEqual({ input: 1, output: 5, webSearch: 0.01 });
+    expect(findPrice('openai:gpt-5-mini-2025-08-07', DEFAULT_PRICES)).toEqual({ input: 0.25, output: 2, webSearch: 0.01 });
   });
 
   it('does not confuse a model with a longer-named sibling', () => {
-    expect(findPrice('openai:gpt-5', DEFAULT_PRICES)).toEqual({ input: 1.25, output: 10 });
+    expect(findPrice('openai:gpt-5', DEFAULT_PRICES)).toEqual({ input: 1.25, output: 10, webSearch: 0.01 });
     expect(findPrice('openai:gpt-5-pro', DEFAULT_PRICES)).toBeUndefined();
   });
 });
@@ -47,22 +47,32 @@ describe('loadPriceOverrides', () => {
     const table = loadPriceOverrides({
       ATLAS_PRICES: '{"openai:gpt-5-mini":{"input":0.2,"output":1.5},"openai-compatible:http://gpu:8000/v1#qwen3":{"input":0,"output":0}}',
     });
-    expect(table['openai:gpt-5-mini']).toEqual({ input: 0.2, output: 1.5 });
-    expect(table['openai:gpt-5']).toEqual({ input: 1.25, output: 10 });
+    // An override without webSearch keeps the default's per-search fee; a new entry has none.
+    expect(table['openai:gpt-5-mini']).toEqual({ input: 0.2, output: 1.5, webSearch: 0.01 });
+    expect(table['openai:gpt-5']).toEqual({ input: 1.25, output: 10, webSearch: 0.01 });
+    expect(table['openai-compatible:http://gpu:8000/v1#qwen3']).toEqual({ input: 0, output: 0 });
     expect(costUsd('openai-compatible:http://gpu:8000/v1#qwen3', { inputTokens: 9, outputTokens: 9 }, table)).toBe(0);
-    expect(DEFAULT_PRICES['openai:gpt-5-mini']).toEqual({ input: 0.25, output: 2 });
+    expect(DEFAULT_PRICES['openai:gpt-5-mini']).toEqual({ input: 0.25, output: 2, webSearch: 0.01 });
+  });
+
+  it('overrides the per-search web fee with webSearch', () => {
+    const table = loadPriceOverrides({ ATLAS_PRICES: '{"anthropic:claude-haiku-4-5":{"input":1,"output":5,"webSearch":0.025}}' });
+    expect(table['anthropic:claude-haiku-4-5']).toEqual({ input: 1, output: 5, webSearch: 0.025 });
+    expect(() => loadPriceOverrides({ ATLAS_PRICES: '{"openai:gpt-5":{"input":1,"output":1,"webSearch":-1}}' })).toThrow(
+      'Atlas: ATLAS_PRICES is invalid: "openai:gpt-5"."webSearch": Too small: expected number to be >=0.',
+    );
   });
 
   it('names the variable when the JSON does not parse', () => {
     const attempt = () => loadPriceOverrides({ ATLAS_PRICES: '{openai:1}' });
     expect(attempt).toThrow(AtlasError);
-    expect(attempt).toThrow(/^Atlas: ATLAS_PRICES is not valid JSON \(.+\)\. Expected e\.g\. \{"openai:gpt-5-mini":\{"input":0\.25,"output":2\}\} \(USD per 1M tokens\)\.$/);
+    expect(attempt).toThrow(/^Atlas: ATLAS_PRICES is not valid JSON \(.+\)\. Expected e\.g\. \{"openai:gpt-5-mini":\{"input":0\.25,"output":2,"webSearch":0\.01\}\} \(USD per 1M tokens; webSearch, optional: USD per web search\)\.$/);
   });
 
   it('names the variable, the model and the field when the shape is wrong', () => {
     const attempt = () => loadPriceOverrides({ ATLAS_PRICES: '{"openai:gpt-5-mini":{"input":"cheap","output":2,"cached":1}}' });
     expect(attempt).toThrow(
-      'Atlas: ATLAS_PRICES is invalid: "openai:gpt-5-mini"."input": Invalid input: expected number, received string; "openai:gpt-5-mini": Unrecognized key: "cached". Expected e.g. {"openai:gpt-5-mini":{"input":0.25,"output":2}} (USD per 1M tokens).',
+      'Atlas: ATLAS_PRICES is invalid: "openai:gpt-5-mini"."input": Invalid input: expected number, received string; "openai:gpt-5-mini": Unrecognized key: "cached". Expected e.g. {"openai:gpt-5-mini":{"input":0.25,"output":2,"webSearch":0.01}} (USD per 1M tokens; webSearch, optional: USD per web search).',
     );
     expect(() => loadPriceOverrides({ ATLAS_PRICES: '[1]' })).toThrow(
       'Atlas: ATLAS_PRICES is invalid: (top level): Invalid input: expected record, received array.',
