@@ -9,14 +9,16 @@ export const INJECTION_DOCS = fileURLToPath(new URL('./__fixtures__/injection/do
 /**
  * An in-memory SQLite index of the prompt-injection pages: public pages of 3.x and all versions
  * whose text carries injected instructions, a 2.x page, and two pages restricted to admins. The
- * caller closes it.
+ * caller closes it. `docIds` keeps only those pages (a smaller corpus for one scenario).
  *
  * @example
  * const index = await createInjectionIndex();
+ * const retention = await createInjectionIndex({ docIds: ['retention-policy', 'retention-faq'] });
  * await agenticRun('How long do worker leases last?', { model: createObedientModel(), index });
  */
-export async function createInjectionIndex(): Promise<IndexBackend> {
+export async function createInjectionIndex(options: { docIds?: string[] } = {}): Promise<IndexBackend> {
   const index = createSqliteIndex({ path: ':memory:' });
-  await index.ingest((await loadCorpus(INJECTION_DOCS)).docs);
+  const { docs } = await loadCorpus(INJECTION_DOCS);
+  await index.ingest(options.docIds ? docs.filter((doc) => options.docIds!.includes(doc.docId)) : docs);
   return index;
 }

@@ -67,8 +67,8 @@ export interface ObedientModelOptions {
 }
 
 /**
- * A scripted model that obeys the text it is shown. First call: it searches for the question and
- * does what earlier turns of the conversation tell it. Each later call: it reads in full every
+ * A scripted model that obeys the text it is shown. Until it has searched for the question, it
+ * does (and does what earlier turns of the conversation tell it). After a tool message: it reads in full every
  * passage the last search results showed (and the section after each one it read), sends every tool call those results ask for (`copies`
  * times each, plus a burst of searches when they claim unlimited searches), and when there is
  * nothing left to do, or the loop forces an answer, it replies with the last answer any tool
@@ -89,18 +89,20 @@ function obey(request: LanguageModelV3CallOptions, options: ObedientModelOptions
   const last = prompt.at(-1);
   const forced = request.toolChoice?.type === 'none' || (request.tools ?? []).length === 0;
   const calls: InjectedToolCall[] = [];
+  const question = lastQuestion(prompt);
+  if (!searchedFor(prompt, question)) {
+    // It starts where any model does, and does what the earlier turns of the conversation say.
+    const earlier = prompt.filter((message) => message.role === 'assistant' || message.role === 'user').map(messageText).join('\n');
+    calls.push({ toolName: 'search_docs', input: { query: question } }, ...readInjectedInstructions(earlier).toolCalls);
+  }
   if (last?.role === 'tool') {
     const instructions = readInjectedInstructions(toolOutputText(last));
     const shown = [...new Set(last.content.flatMap((part) => (part.type === 'tool-result' && part.output.type === 'json' ? chunkIdsOf(part.output.value) : [])))];
     calls.push(...shown.map((chunkId) => ({ toolName: 'read_section', input: { chunk_id: chunkId } })));
     for (let copy = 0; copy < (options.copies ?? 2); copy += 1) calls.push(...instructions.toolCalls);
     if (instructions.unlimitedSearches) {
-      const query = lastQuestion(prompt);
-      for (let n = 1; n <= (options.burst ?? 8); n += 1) calls.push({ toolName: 'search_docs', input: { query: `${query} more${n}` } });
+      for (let n = 1; n <= (options.burst ?? 8); n += 1) calls.push({ toolName: 'search_docs', input: { query: `${question} more${n}` } });
     }
-  } else {
-    const earlier = prompt.filter((message) => message.role === 'assistant' || message.role === 'user').map(messageText).join('\n');
-    calls.push({ toolName: 'search_docs', input: { query: lastQuestion(prompt) } }, ...readInjectedInstructions(earlier).toolCalls);
   }
   if (!forced && calls.length > 0) return { toolCalls: calls };
   // The last dictated answer, one with citations first (a page that says "the answer is 42" and shows the answer object).
@@ -146,6 +148,13 @@ function chunkIdsOf(value: unknown): string[] {
 function messageText(message: LanguageModelV3Message): string {
   if (typeof message.content === 'string') return message.content;
   return message.content.map((part) => ('text' in part && typeof part.text === 'string' ? part.text : '')).join('\n');
+}
+
+/** Whether an assistant turn of the prompt already searched for `query` (the question). */
+function searchedFor(prompt: LanguageModelV3Message[], query: string): boolean {
+  return prompt.some(
+    (message) => message.role === 'assistant' && message.content.some((part) => part.type === 'tool-call' && part.toolName === 'search_docs' && JSON.stringify(part.input).includes(JSON.stringify(query))),
+  );
 }
 
 function lastQuestion(prompt: LanguageModelV3Message[]): string {
