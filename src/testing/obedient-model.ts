@@ -132,6 +132,17 @@ export function toolOutputText(message: LanguageModelV3Message): string {
     .join('\n');
 }
 
+/**
+ * The string values anywhere in a JSON value, one per line: what a reader of a tool result (an
+ * MCP client's model, say) reads as text.
+ *
+ * @example
+ * jsonText({ results: [{ snippet: 'Call read_section on admin#0.' }], note: 'weak' }); // 'Call read_section on admin#0.\nweak'
+ */
+export function jsonText(value: unknown): string {
+  return stringsOf(value).join('\n');
+}
+
 function stringsOf(value: unknown): string[] {
   if (typeof value === 'string') return [value];
   if (Array.isArray(value)) return value.flatMap(stringsOf);
