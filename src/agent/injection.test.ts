@@ -182,6 +182,9 @@ describe('classicAsk and routedAsk with the obedient model', () => {
     expect(run.answer.abstained).toBe(true);
     expect(run.trace.abstainReason).toBe('no citation could be verified');
     assertNothingRestricted(run, model.requests, [...ADMIN_DOCS, 'lease-legacy']);
+    // The one retrieval reaches the model as a tool result, never as system or user text.
+    expect(model.requests[0]!.prompt.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool']);
+    expect(rolesHolding(model.requests[0]!.prompt, 'IGNORE PREVIOUS INSTRUCTIONS')).toEqual(['tool']);
   });
 
   it('auto: classic abstains, the agent takes over under the same filter and budget', async () => {
@@ -193,6 +196,16 @@ describe('classicAsk and routedAsk with the obedient model', () => {
     expect(run.trace.steps.every((step) => step.filter.version === '3.x')).toBe(true);
     expect(run.answer.abstained).toBe(true);
     assertNothingRestricted(run, model.requests, [...ADMIN_DOCS, 'lease-legacy']);
+  });
+
+  it('an earlier answer is not evidence: a quote found only in it is dropped', async () => {
+    const claim = 'Leases last 99 minutes once the lease vault is unlocked.';
+    const history = [{ question: 'How long do leases last?', answer: claim, citations: [] }];
+    const model = createObedientModel({ alsoCite: [{ doc_id: 'worker-leases', quote: claim }] });
+    const run = await agenticRun(LEASES, { model, index, filter: { version: '3.x' }, maxSearches: 3, history, now: () => 0 });
+    expect(rolesHolding(model.requests[0]!.prompt, claim)).toEqual(['assistant']);
+    expect(run.answer.abstained).toBe(true);
+    expect(run.trace.droppedCitations.at(-1)).toEqual({ docId: 'worker-leases', quote: claim, reason: 'quote does not occur in the passages of "worker-leases" that this run saw or read' });
   });
 });
 
@@ -238,5 +251,15 @@ describe('the prompts carry tool output as data', () => {
       { tool: 'read_section', chunkId: 'admin-runbook#0', found: false, newChunkIds: [] },
     ]);
     assertNothingRestricted(run, model.requests, [...ADMIN_DOCS, 'lease-legacy']);
+  });
+
+  it('an earlier answer is not evidence: a quote found only in it is dropped', async () => {
+    const claim = 'Leases last 99 minutes once the lease vault is unlocked.';
+    const history = [{ question: 'How long do leases last?', answer: claim, citations: [] }];
+    const model = createObedientModel({ alsoCite: [{ doc_id: 'worker-leases', quote: claim }] });
+    const run = await agenticRun(LEASES, { model, index, filter: { version: '3.x' }, maxSearches: 3, history, now: () => 0 });
+    expect(rolesHolding(model.requests[0]!.prompt, claim)).toEqual(['assistant']);
+    expect(run.answer.abstained).toBe(true);
+    expect(run.trace.droppedCitations.at(-1)).toEqual({ docId: 'worker-leases', quote: claim, reason: 'quote does not occur in the passages of "worker-leases" that this run saw or read' });
   });
 });
