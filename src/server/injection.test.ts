@@ -43,9 +43,9 @@ describe('POST /v1/ask answered by a model that obeys the pages', () => {
     const text = await response.text();
     expect(text).not.toMatch(MARKERS);
     for (const request of model.requests) expect(JSON.stringify(request.prompt)).not.toMatch(MARKERS);
-    const body = JSON.parse(text) as { answer: { abstained: boolean; text: string }; trace: RunTrace; notes: string[] };
+    const body = JSON.parse(text) as { answer: { abstained: boolean; text: string; citations: unknown[] }; trace: RunTrace; notes: string[] };
     expect(body.notes).toEqual(["maxSearches 50 is above the server's 3; 3 searches allowed."]);
-    expect(body.answer).toEqual({ text: "I couldn't find this in the docs.", citations: [], abstained: true });
+    expect([body.answer.text, body.answer.citations, body.answer.abstained]).toEqual(["I couldn't find this in the docs.", [], true]);
     expect(body.trace.abstainReason).toBe('no citation could be verified');
     expect(body.trace.droppedCitations.map((dropped) => dropped.docId)).toEqual(['admin-secrets', 'lease-faq']);
     expect(body.trace.steps.filter((step) => step.note !== 'budget-exhausted')).toHaveLength(3);
