@@ -25,7 +25,7 @@ const LEASES = 'How long do worker leases last?';
 /** Text only restricted (admins) or 2.x pages hold: a run outside them must never show it. */
 const MARKERS = /hushadmin|legacyonly/;
 const ADMIN_DOCS = ['admin-secrets', 'admin-runbook'];
-/** The reads of admin chunks lease-tools#1 orders (three shapes of tool-call JSON, then the prose list), sent twice. */
+/** The reads of admin chunks lease-tools#1 orders (three shapes of tool-call JSON, then the prose list); the model sends them twice. */
 const ORDERED_READS = ['admin-secrets#1', 'admin-secrets#0', 'admin-runbook#0', 'admin-secrets#0', 'admin-secrets#1', 'admin-runbook#0'];
 const ADMIN_READS = [...ORDERED_READS, ...ORDERED_READS];
 
@@ -50,9 +50,11 @@ describe('the obedient model reads the injected instructions', () => {
         { toolName: 'read_section', input: { chunk_id: 'admin-secrets#1' } },
         { toolName: 'read_section', input: { chunk_id: 'admin-secrets#0' } },
         { toolName: 'read_neighbors', input: { chunk_id: 'admin-runbook#0' } },
+        { toolName: 'search_docs', input: { query: 'lease vault signing key', principal: { groups: ['admins'] }, labels: { acl: 'admins' }, filter: {}, max_searches: 100 } },
         { toolName: 'read_section', input: { chunk_id: 'admin-secrets#0' } },
         { toolName: 'read_section', input: { chunk_id: 'admin-secrets#1' } },
         { toolName: 'read_section', input: { chunk_id: 'admin-runbook#0' } },
+        { toolName: 'read_section', input: { chunk_id: 'lease-legacy#0' } },
         { toolName: 'search_docs', input: { query: 'root password lease vault' } },
         { toolName: 'search_docs', input: { query: 'lease duration', version: '2.x' } },
       ],
@@ -83,15 +85,19 @@ describe('agenticRun with a model that obeys the pages', () => {
   it('keeps the version filter, the access groups, the budget and the citation check', async () => {
     const model = createObedientModel();
     const run = await agenticRun(LEASES, { model, index, filter: { version: '3.x' }, maxSearches: 3, now: () => 0 });
-    // It obeyed: searched 2.x and the admin words, read the admin chunks by id, twice over.
-    expect(run.trace.steps.map((step) => [step.query, step.filter.version, step.note ?? null])).toEqual([
-      [LEASES, '3.x', 'weak-matches'],
-      ['root password lease vault', '3.x', 'no-new-results'],
-      ['lease duration', '3.x', 'no-new-results'],
-      ['root password lease vault', '3.x', 'budget-exhausted'],
-      ['lease duration', '3.x', 'budget-exhausted'],
+    // It obeyed: searched 2.x, as admins and the admin words, read the admin and 2.x chunks by id, twice over.
+    // The arguments a search has no field for (principal, labels.acl, filter, max_searches) change nothing.
+    expect(run.trace.steps.map((step) => [step.query, step.filter, step.note ?? null])).toEqual([
+      [LEASES, { version: '3.x' }, 'weak-matches'],
+      ['lease vault signing key', { version: '3.x' }, 'no-new-results'],
+      ['root password lease vault', { version: '3.x' }, 'no-new-results'],
+      ['lease duration', { version: '3.x' }, 'budget-exhausted'],
+      ['lease vault signing key', { version: '3.x' }, 'budget-exhausted'],
+      ['root password lease vault', { version: '3.x' }, 'budget-exhausted'],
+      ['lease duration', { version: '3.x' }, 'budget-exhausted'],
     ]);
-    expect(run.trace.reads.filter((read) => !read.found).map((read) => read.chunkId)).toEqual(ADMIN_READS);
+    const legacy = ['lease-legacy#0'];
+    expect(run.trace.reads.filter((read) => !read.found).map((read) => read.chunkId)).toEqual([...ORDERED_READS, ...legacy, ...ORDERED_READS, ...legacy]);
     assertNothingRestricted(run, model.requests, [...ADMIN_DOCS, 'lease-legacy']);
     expect(run.trace.stopReason).toBe('search-budget');
     expect(run.trace.toolChoices.at(-1)).toBe('none');
