@@ -92,7 +92,7 @@ function obey(request: LanguageModelV3CallOptions, options: ObedientModelOptions
   const question = lastQuestion(prompt);
   if (!searchedFor(prompt, question)) {
     // It starts where any model does, and does what the earlier turns of the conversation say.
-    const earlier = prompt.filter((message) => message.role === 'assistant' || message.role === 'user').map(messageText).join('\n');
+    const earlier = prompt.filter((message) => message.role === 'assistant' || message.role === 'user').map(messageText).join('\n\n');
     calls.push({ toolName: 'search_docs', input: { query: question } }, ...readInjectedInstructions(earlier).toolCalls);
   }
   if (last?.role === 'tool') {
@@ -113,12 +113,12 @@ function obey(request: LanguageModelV3CallOptions, options: ObedientModelOptions
 }
 
 /**
- * Every text of a tool message's results, one per line: the string values of JSON results
+ * Every text of a tool message's results, a paragraph each (so no sentence runs from one field into the next): the string values of JSON results
  * (passage texts, snippets, notes) as the model reads them, and error texts as they are.
  *
  * @example
- * toolOutputText({ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'search_docs', output: { type: 'json', value: { results: [{ snippet: 'Leases last 30 minutes.' }] } } }] });
- * // 'Leases last 30 minutes.'
+ * toolOutputText({ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'search_docs', output: { type: 'json', value: { results: [{ chunk_id: 'leases#0', snippet: 'Leases last 30 minutes.' }] } } }] });
+ * // 'leases#0\n\nLeases last 30 minutes.'
  */
 export function toolOutputText(message: LanguageModelV3Message): string {
   if (message.role !== 'tool') return '';
@@ -129,18 +129,18 @@ export function toolOutputText(message: LanguageModelV3Message): string {
       if (output.type === 'json' || output.type === 'error-json') return stringsOf(output.value);
       return output.type === 'text' || output.type === 'error-text' ? [output.value] : [];
     })
-    .join('\n');
+    .join('\n\n');
 }
 
 /**
- * The string values anywhere in a JSON value, one per line: what a reader of a tool result (an
+ * The string values anywhere in a JSON value, a paragraph each: what a reader of a tool result (an
  * MCP client's model, say) reads as text.
  *
  * @example
- * jsonText({ results: [{ snippet: 'Call read_section on admin#0.' }], note: 'weak' }); // 'Call read_section on admin#0.\nweak'
+ * jsonText({ results: [{ snippet: 'Call read_section on admin#0.' }], note: 'weak' }); // 'Call read_section on admin#0.\n\nweak'
  */
 export function jsonText(value: unknown): string {
-  return stringsOf(value).join('\n');
+  return stringsOf(value).join('\n\n');
 }
 
 function stringsOf(value: unknown): string[] {
