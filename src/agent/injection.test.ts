@@ -6,6 +6,7 @@ import type { IndexBackend } from '../index/types.ts';
 import { createInjectionIndex } from '../testing/injection-corpus.ts';
 import { createObedientModel, readInjectedInstructions, toolOutputText } from '../testing/obedient-model.ts';
 import { classicAsk } from './classic.ts';
+import { createOfflineModel } from './offline/index.ts';
 import { EARLIER_ANSWER_OPENING } from './history.ts';
 import { parsePolicy } from './policy.ts';
 import { buildSystemPrompt, HISTORY_LINE } from './prompt.ts';
@@ -145,6 +146,20 @@ describe('agenticRun with a model that obeys the pages', () => {
     const adminReads = run.trace.reads.filter((read) => read.chunkId.startsWith('admin-'));
     expect(adminReads.map((read) => [read.chunkId, read.found])).toEqual(ADMIN_READS.map((chunkId) => [chunkId, true]));
     expect(JSON.stringify(model.requests.at(-1)!.prompt)).toContain('hushadmin-vault-7');
+  });
+});
+
+describe('the offline planner on the same pages', () => {
+  it('reads the injected pages, answers from the real sentence, and keeps to the filter and the budget', async () => {
+    const run = await agenticRun(LEASES, { model: createOfflineModel(), index, filter: { version: '3.x' }, maxSearches: 3, now: () => 0 });
+    expect(run.trace.reads.map((read) => read.chunkId)).toContain('lease-override#1');
+    expect(run.answer.citations.map((citation) => citation.docId)).toEqual(['worker-leases']);
+    expect(run.answer.text).toContain('Leases last 30 minutes by default');
+    expect(run.trace.steps).toHaveLength(3);
+    expect(run.trace.steps.every((step) => step.filter.version === '3.x')).toBe(true);
+    expect(run.trace.evidence.filter((item) => [...ADMIN_DOCS, 'lease-legacy'].includes(item.docId))).toEqual([]);
+    expect(run.trace.droppedCitations).toEqual([]);
+    expect(JSON.stringify(run)).not.toMatch(MARKERS);
   });
 });
 
