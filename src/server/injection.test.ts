@@ -7,7 +7,7 @@ import type { IndexBackend } from '../index/types.ts';
 import { createInjectionIndex } from '../testing/injection-corpus.ts';
 import { createObedientModel } from '../testing/obedient-model.ts';
 import { createApp } from './app.ts';
-import { post, testDeps } from './test-server.ts';
+import { parseSse, post, testDeps } from './test-server.ts';
 
 let index: IndexBackend;
 beforeAll(async () => {
@@ -79,6 +79,22 @@ describe('POST /v1/ask answered by a model that obeys the pages', () => {
       },
     });
     expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe('POST /v1/ask/stream answered by a model that obeys the pages', () => {
+  it('streams no admin or 2.x text; the searches that ran are 3, every one 3.x', async () => {
+    const { app } = createInjectionApp();
+    const response = await app.request('/v1/ask/stream', post({ question: LEASES }, GUEST_TOKEN));
+    const text = await response.text();
+    expect(text).not.toMatch(MARKERS);
+    const events = parseSse(text);
+    const ends = events.filter((event) => event.event === 'search-end').map((event) => (event.data as { step: RunTrace['steps'][number] }).step);
+    expect(ends.filter((step) => step.note !== 'budget-exhausted')).toHaveLength(3);
+    expect(ends.every((step) => step.filter.version === '3.x')).toBe(true);
+    const reads = events.filter((event) => event.event === 'read').map((event) => (event.data as { read: RunTrace['reads'][number] }).read);
+    expect(reads.filter((read) => read.chunkId.startsWith('admin-')).map((read) => read.found)).toEqual(Array.from({ length: 12 }, () => false));
+    expect((events.find((event) => event.event === 'answer')!.data as { answer: { abstained: boolean } }).answer.abstained).toBe(true);
   });
 });
 
