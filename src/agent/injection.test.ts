@@ -12,7 +12,7 @@ import { parsePolicy } from './policy.ts';
 import { buildSystemPrompt, HISTORY_LINE } from './prompt.ts';
 import { routedAsk } from './route.ts';
 import type { AgentRun } from './run-types.ts';
-import { agenticRun } from './run.ts';
+import { agenticRun, DEFAULT_MAX_TOOL_CALLS_PER_TURN } from './run.ts';
 
 let index: IndexBackend;
 beforeAll(async () => {
@@ -85,7 +85,8 @@ describe('the obedient model reads the injected instructions', () => {
 describe('agenticRun with a model that obeys the pages', () => {
   it('keeps the version filter, the access groups, the budget and the citation check', async () => {
     const model = createObedientModel();
-    const run = await agenticRun(LEASES, { model, index, filter: { version: '3.x' }, maxSearches: 3, now: () => 0 });
+    // Every order answered (the per-turn limit is its own test below), so every one is seen to fail.
+    const run = await agenticRun(LEASES, { model, index, filter: { version: '3.x' }, maxSearches: 3, maxToolCallsPerTurn: 64, now: () => 0 });
     // It obeyed: searched 2.x, as admins and the admin words, read the admin and 2.x chunks by id, twice over.
     // The arguments a search has no field for (principal, labels.acl, filter, max_searches) change nothing.
     expect(run.trace.steps.map((step) => [step.query, step.filter, step.note ?? null])).toEqual([
@@ -127,7 +128,7 @@ describe('agenticRun with a model that obeys the pages', () => {
   it('runs no search past the budget and no call past the step cap, "unlimited searches" or not', async () => {
     const model = createObedientModel({ copies: 3, burst: 8 });
     // Only the step cap as stop rule: the model is never told to stop, and asks again every turn.
-    const run = await agenticRun(LEASES, { model, index, filter: { version: '3.x' }, maxSearches: 4, maxSteps: 5, stopWhen: [], now: () => 0 });
+    const run = await agenticRun(LEASES, { model, index, filter: { version: '3.x' }, maxSearches: 4, maxSteps: 5, stopWhen: [], maxToolCallsPerTurn: 64, now: () => 0 });
     const ran = run.trace.steps.filter((step) => step.note !== 'budget-exhausted');
     const refused = run.trace.steps.filter((step) => step.note === 'budget-exhausted');
     expect(ran).toHaveLength(4);
@@ -140,9 +141,40 @@ describe('agenticRun with a model that obeys the pages', () => {
     assertNothingRestricted(run, model.requests, [...ADMIN_DOCS, 'lease-legacy']);
   });
 
+  it('answers at most maxToolCallsPerTurn calls of a turn (default 16): the rest are refused, not run', async () => {
+    const model = createObedientModel();
+    const run = await agenticRun(LEASES, { model, index, filter: { version: '3.x' }, maxSearches: 3, now: () => 0 });
+    const perTurn = run.trace.calls.map((call) => call.toolCalls.length);
+    expect(perTurn.some((count) => count > DEFAULT_MAX_TOOL_CALLS_PER_TURN)).toBe(true);
+    const refusals = run.trace.errors.filter((error) => error.startsWith('tool call refused: '));
+    expect(refusals).toHaveLength(perTurn.reduce((sum, count) => sum + Math.max(0, count - DEFAULT_MAX_TOOL_CALLS_PER_TURN), 0));
+    expect(refusals.every((error) => error.endsWith(': over 16 tool calls in one turn'))).toBe(true);
+    const answered = run.trace.steps.length + run.trace.reads.length;
+    expect(answered).toBe(perTurn.reduce((sum, count) => sum + Math.min(count, DEFAULT_MAX_TOOL_CALLS_PER_TURN), 0));
+    // The model reads the refusal as the result of each call past the limit.
+    const turn = perTurn.findIndex((count) => count > DEFAULT_MAX_TOOL_CALLS_PER_TURN);
+    const results = model.requests[turn + 1]!.prompt.at(-1)!;
+    expect(results.role).toBe('tool');
+    const outputs = (results.content as Array<{ output: { type: string; value: unknown } }>).map((part) => part.output);
+    expect(outputs).toHaveLength(perTurn[turn]!);
+    expect(outputs.slice(DEFAULT_MAX_TOOL_CALLS_PER_TURN)).toEqual(
+      Array.from({ length: perTurn[turn]! - DEFAULT_MAX_TOOL_CALLS_PER_TURN }, () => ({
+        type: 'error-text',
+        value: `too many tool calls in one turn (${perTurn[turn]}): only the first 16 were answered and this one was not run. Ask for fewer at a time, or answer from the passages you have.`,
+      })),
+    );
+    assertNothingRestricted(run, model.requests, [...ADMIN_DOCS, 'lease-legacy']);
+  });
+
+  it('refuses a maxToolCallsPerTurn that is not a positive whole number', async () => {
+    await expect(agenticRun(LEASES, { model: createObedientModel(), index, maxToolCallsPerTurn: 0 })).rejects.toThrow(
+      'Atlas: maxToolCallsPerTurn must be a positive whole number, got 0. Pass e.g. maxToolCallsPerTurn: 16.',
+    );
+  });
+
   it('shows an admin the admin pages (the same instructions, another principal): the filter is what decides', async () => {
     const model = createObedientModel();
-    const run = await agenticRun(LEASES, { model, index, principal: { groups: ['admins'] }, maxSearches: 3, now: () => 0 });
+    const run = await agenticRun(LEASES, { model, index, principal: { groups: ['admins'] }, maxSearches: 3, maxToolCallsPerTurn: 64, now: () => 0 });
     const adminReads = run.trace.reads.filter((read) => read.chunkId.startsWith('admin-'));
     expect(adminReads.map((read) => [read.chunkId, read.found])).toEqual(ADMIN_READS.map((chunkId) => [chunkId, true]));
     expect(JSON.stringify(model.requests.at(-1)!.prompt)).toContain('hushadmin-vault-7');

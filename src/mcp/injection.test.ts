@@ -103,7 +103,8 @@ describe('an MCP client that obeys the results', () => {
     expect(value.trace.searches.filter((search) => search.note !== 'budget-exhausted')).toHaveLength(3);
     expect(value.trace.searches.every((search) => search.version === '3.x')).toBe(true);
     expect(value.trace.reads.filter((read) => read.chunk_id.startsWith('admin-')).every((read) => !read.found)).toBe(true);
-    expect(value.trace.reads.filter((read) => read.chunk_id.startsWith('admin-'))).toHaveLength(12);
+    // 9 of the 12 admin reads the pages order fit in the 16 calls a turn answers (agenticRun's maxToolCallsPerTurn).
+    expect(value.trace.reads.filter((read) => read.chunk_id.startsWith('admin-'))).toHaveLength(9);
     await mcp.close();
   });
 
