@@ -143,6 +143,18 @@ export function jsonText(value: unknown): string {
   return stringsOf(value).join('\n\n');
 }
 
+/**
+ * The roles of the prompt messages whose text holds `text` (a tool message's by its results, see
+ * {@link toolOutputText}; any other by its text as written and as JSON): where an injected line
+ * reached the model.
+ *
+ * @example
+ * rolesHolding(model.requests[1]!.prompt, 'IGNORE PREVIOUS INSTRUCTIONS'); // ['tool']
+ */
+export function rolesHolding(prompt: LanguageModelV3Message[], text: string): string[] {
+  return prompt.filter((message) => (message.role === 'tool' ? toolOutputText(message) : `${messageText(message)}\n${JSON.stringify(message.content)}`).includes(text)).map((message) => message.role);
+}
+
 function stringsOf(value: unknown): string[] {
   if (typeof value === 'string') return [value];
   if (Array.isArray(value)) return value.flatMap(stringsOf);
