@@ -68,11 +68,12 @@ export interface ObedientModelOptions {
 
 /**
  * A scripted model that obeys the text it is shown. Until it has searched for the question, it
- * does (and does what earlier turns of the conversation tell it). After a tool message: it reads in full every
- * passage the last search results showed (and the section after each one it read), sends every tool call those results ask for (`copies`
- * times each, plus a burst of searches when they claim unlimited searches), and when there is
- * nothing left to do, or the loop forces an answer, it replies with the last answer any tool
- * result dictated (fake citations included), else abstains. Every request is recorded.
+ * does (and does what earlier turns of the conversation tell it). After a tool message it reads
+ * in full every passage the last search results showed (and the section after each one it
+ * read), and sends every tool call those results ask for (`copies` times each, plus a burst of
+ * searches when they claim unlimited searches). When there is nothing left to do, or the loop
+ * forces an answer, it replies with the last answer any tool result dictated (fake citations
+ * included), else abstains. Every request is recorded.
  *
  * @example
  * const model = createObedientModel({ copies: 3 });
@@ -113,8 +114,9 @@ function obey(request: LanguageModelV3CallOptions, options: ObedientModelOptions
 }
 
 /**
- * Every text of a tool message's results, a paragraph each (so no sentence runs from one field into the next): the string values of JSON results
- * (passage texts, snippets, notes) as the model reads them, and error texts as they are.
+ * Every text of a tool message's results, a paragraph each (so no sentence runs from one field
+ * into the next): the string values of JSON results (passage texts, snippets, notes) as the
+ * model reads them, and error texts as they are.
  *
  * @example
  * toolOutputText({ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'search_docs', output: { type: 'json', value: { results: [{ chunk_id: 'leases#0', snippet: 'Leases last 30 minutes.' }] } } }] });
