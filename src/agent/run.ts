@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai';
+import { AtlasError } from '../errors.ts';
 import type { IndexBackend } from '../index/types.ts';
 import type { RequestedToolCall } from './model-call.ts';
 import { modelLabelChoices } from './model-labels.ts';
@@ -37,7 +38,16 @@ export interface AgenticRunOptions extends AskOptions {
   web?: WebOptions;
   /** Why the web was offered, for the trace (set by `webFallback`; default: the run was given the web). */
   webReason?: string;
+  /**
+   * Tool calls answered per model turn (default {@link DEFAULT_MAX_TOOL_CALLS_PER_TURN}); the
+   * calls past it are answered with an error and not run, so no text can make one turn read
+   * without bound (docs/reliability.md, "Prompt injection").
+   */
+  maxToolCallsPerTurn?: number;
 }
+
+/** Tool calls answered per model turn when no limit is given. */
+export const DEFAULT_MAX_TOOL_CALLS_PER_TURN = 16;
 
 /**
  * Answers a question by letting the model search, read and search again, under stop rules
@@ -49,6 +59,10 @@ export interface AgenticRunOptions extends AskOptions {
  * run.trace.stopReason; // 'model-done' | 'search-budget' | 'no-new-evidence' | ...
  */
 export async function agenticRun(question: string, options: AgenticRunOptions): Promise<AgentRun> {
+  const maxCalls = options.maxToolCallsPerTurn ?? DEFAULT_MAX_TOOL_CALLS_PER_TURN;
+  if (!Number.isInteger(maxCalls) || maxCalls < 1) {
+    throw new AtlasError('usage', `Atlas: maxToolCallsPerTurn must be a positive whole number, got ${String(maxCalls)}. Pass e.g. maxToolCallsPerTurn: ${DEFAULT_MAX_TOOL_CALLS_PER_TURN}.`);
+  }
   const session = new SearchSession({
     index: options.index,
     filter: options.filter,
@@ -80,7 +94,7 @@ export async function agenticRun(question: string, options: AgenticRunOptions): 
     const toolChoice = forcedBy ? 'none' : recorder.calls.length === 0 ? (options.firstTurn ?? 'required') : 'auto';
     const outcome = await recorder.call(toolChoice);
     if (outcome.kind === 'tool-calls') {
-      recorder.messages.push(...outcome.assistant, await answerToolCalls(session, outcome.toolCalls, recorder, toolSet));
+      recorder.messages.push(...outcome.assistant, await answerToolCalls(session, outcome.toolCalls, recorder, toolSet, maxCalls));
       continue;
     }
     const draft = await recorder.answerFrom(outcome);
@@ -90,11 +104,11 @@ export async function agenticRun(question: string, options: AgenticRunOptions): 
   }
 }
 
-/** Answers every tool call of one turn, in order, in one tool message; nothing here throws. */
-async function answerToolCalls(session: SearchSession, calls: RequestedToolCall[], recorder: RunRecorder, toolSet: AgentToolSet): Promise<ModelMessage> {
+/** Answers every tool call of one turn, in order, in one tool message (past `maxCalls`, with an error); nothing here throws. */
+async function answerToolCalls(session: SearchSession, calls: RequestedToolCall[], recorder: RunRecorder, toolSet: AgentToolSet, maxCalls: number): Promise<ModelMessage> {
   const content = [];
-  for (const call of calls) {
-    const outcome = await runToolCall(session, call, recorder, toolSet);
+  for (const [position, call] of calls.entries()) {
+    const outcome = position < maxCalls ? await runToolCall(session, call, recorder, toolSet) : refuseOverLimit(call, recorder, maxCalls, calls.length);
     content.push({
       type: 'tool-result' as const,
       toolCallId: call.toolCallId,
@@ -103,6 +117,11 @@ async function answerToolCalls(session: SearchSession, calls: RequestedToolCall[
     });
   }
   return { role: 'tool', content };
+}
+
+function refuseOverLimit(call: RequestedToolCall, recorder: RunRecorder, maxCalls: number, sent: number): ToolOutcome {
+  recorder.errors.push(`tool call refused: ${call.toolName} ${argumentsText(call.input)}: over ${maxCalls} tool calls in one turn`);
+  return { ok: false, error: `too many tool calls in one turn (${sent}): only the first ${maxCalls} were answered and this one was not run. Ask for fewer at a time, or answer from the passages you have.` };
 }
 
 async function runToolCall(session: SearchSession, call: RequestedToolCall, recorder: RunRecorder, toolSet: AgentToolSet): Promise<ToolOutcome> {
