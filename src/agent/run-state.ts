@@ -1,6 +1,7 @@
 import type { ModelMessage, ToolSet } from 'ai';
 import { abstention, type Answer, type DroppedCitation, type ModelAnswer } from './answer.ts';
 import { verifyCitations } from './citations.ts';
+import { applyClaimSupport } from './claims.ts';
 import { costOf, type ModelPrice } from './cost.ts';
 import type { PolicyReview } from './policy-run.ts';
 import type { RunEventHandler } from './events.ts';
@@ -141,8 +142,10 @@ export class RunRecorder {
     const directAllowed = this.calls[0]?.toolChoice === 'auto';
     const verified = finalizeAnswer(draft, session, this.errors, directAllowed);
     const reviewed = review?.(verified.answer);
-    const answer = reviewed?.answer ?? verified.answer;
-    const abstainReason = reviewed?.abstainReason ?? verified.abstainReason;
+    // Claims are judged last, on the answer the policy let through (agent/claims.ts).
+    const judged = applyClaimSupport(reviewed?.answer ?? verified.answer, { strict: this.options.strictClaims === true, threshold: this.options.claimThreshold });
+    const answer = judged.answer;
+    const abstainReason = reviewed?.abstainReason ?? verified.abstainReason ?? judged.abstainReason;
     const { dropped } = verified;
     const usage = sumUsage(this.calls, this.options.price);
     const latencyMs = this.now() - started;
