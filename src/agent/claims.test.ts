@@ -21,6 +21,7 @@ describe('splitClaims', () => {
       'J. R. R. Tolkien wrote it.',
       'Done?',
     ]);
+    expect(splitClaims('Albert (c. 1338 – 1 April 1412) was King of Sweden. He died in 1412.')).toEqual(['Albert (c. 1338 – 1 April 1412) was King of Sweden.', 'He died in 1412.']);
   });
 
   it('makes each list item and line a claim of its own, without its marker, and skips pieces with no word', () => {

@@ -29,7 +29,7 @@ interface ClaimUnits {
 
 /** Abbreviations whose final dot does not end a sentence. */
 const ABBREVIATIONS = new Set(
-  'e.g i.e etc vs cf al approx fig no nos mr mrs ms dr st jr sr prof inc ltd co corp dept est vol ed eds ca resp incl esp min max sec'.split(' '),
+  'e.g i.e etc vs cf c al approx fig no nos mr mrs ms dr st jr sr prof inc ltd co corp dept est vol ed eds ca resp incl esp min max sec'.split(' '),
 );
 
 const NUMBER_WORDS: Record<string, string> = {
