@@ -47,6 +47,8 @@ describe('claimSupport', () => {
     const quotes = ['Set `max_payload_kb` under `[limits]`, default `5_000`; pass `--max-searches` to `orbit.results.put_blob()`.', 'Jobs retry 3 times.'];
     expect(claimSupport('Set max_payload_kb (default 5000) and --max-searches for orbit.results.put_blob().', quotes)).toEqual({ score: 1, missing: [] });
     expect(claimSupport('Jobs are retried three times.', quotes)).toEqual({ score: 1, missing: [] });
+    // "one" is a pronoun more often than a count: never a number a quote must hold.
+    expect(claimSupport('The one that fails is retried 3 times.', quotes)).toEqual({ score: 0.8, missing: [] }); // "fails" is in no quote
     expect(claimSupport('Jobs are retried 4 times with --retries.', quotes)).toEqual({ score: 0.429, missing: ['--retries', '4'] });
   });
 

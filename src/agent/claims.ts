@@ -32,8 +32,9 @@ const ABBREVIATIONS = new Set(
   'e.g i.e etc vs cf c al approx fig no nos mr mrs ms dr st jr sr prof inc ltd co corp dept est vol ed eds ca resp incl esp min max sec'.split(' '),
 );
 
+// "one" is left out: far more often a pronoun ("the one that failed") than a count.
 const NUMBER_WORDS: Record<string, string> = {
-  zero: '0', one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10',
+  zero: '0', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10',
   eleven: '11', twelve: '12', twenty: '20', thirty: '30', forty: '40', fifty: '50', hundred: '100', thousand: '1000',
 };
 
@@ -86,7 +87,7 @@ function pushClaim(claims: string[], piece: string): void {
  * claim's units that occur in the quotes. Units are its content words (stopwords out, stemmed:
  * "leases" meets "lease"; weight 1), its identifiers (error codes such as `ERR-123`, snake_case,
  * camelCase and dotted names, env vars, `--flags`, short code spans; weight {@link ANCHOR_WEIGHT})
- * and its numbers (digits with `,`/`_` separators dropped, and the number words one to twelve,
+ * and its numbers (digits with `,`/`_` separators dropped, and the number words two to twelve,
  * twenty ... thousand; weight {@link ANCHOR_WEIGHT}). An identifier counts when its normalised
  * spelling (lowercase, no backticks, backslashes or trailing `()`) occurs in a quote; a number
  * when a quote holds the same number. `missing` lists the claim's identifiers and numbers that no
