@@ -52,6 +52,10 @@ describe('claimSupport', () => {
     expect(claimSupport('Jobs are retried 4 times with --retries.', quotes)).toEqual({ score: 0.429, missing: ['--retries', '4'] });
   });
 
+  it('reads no number into ordinary words or leading zeros', () => {
+    expect(claimSupport('The constructor runs on 2026-01-05.', ['Its constructor runs on 2026-1-5.'])).toEqual({ score: 1, missing: [] });
+  });
+
   it('scores a claim with no word of substance 0', () => {
     expect(claimSupport('It is so.', ['It is so.'])).toEqual({ score: 0, missing: [] });
   });

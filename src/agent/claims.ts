@@ -29,14 +29,16 @@ interface ClaimUnits {
 
 /** Abbreviations whose final dot does not end a sentence. */
 const ABBREVIATIONS = new Set(
-  'e.g i.e etc vs cf c al approx fig no nos mr mrs ms dr st jr sr prof inc ltd co corp dept est vol ed eds ca resp incl esp min max sec'.split(' '),
+  'e.g i.e etc vs cf c ca al approx fig nos mr mrs ms dr st jr sr prof inc ltd corp dept vol resp incl esp'.split(' '),
 );
 
 // "one" is left out: far more often a pronoun ("the one that failed") than a count.
-const NUMBER_WORDS: Record<string, string> = {
-  zero: '0', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10',
-  eleven: '11', twelve: '12', twenty: '20', thirty: '30', forty: '40', fifty: '50', hundred: '100', thousand: '1000',
-};
+const NUMBER_WORDS = new Map(
+  Object.entries({
+    zero: '0', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10',
+    eleven: '11', twelve: '12', twenty: '20', thirty: '30', forty: '40', fifty: '50', hundred: '100', thousand: '1000',
+  }),
+);
 
 /**
  * Splits an answer text into claims: each line (a list item's marker and a heading line's `#`
@@ -118,7 +120,7 @@ function claimUnits(claim: string): ClaimUnits {
   // The digits of an identifier (ORB-1203) are part of it, not a number of their own.
   const outsideIdentifiers = found.reduce((text, identifier) => text.split(identifier).join(' '), claim);
   const numbers = [...new Set(numbersOf(outsideIdentifiers))];
-  const terms = contentTerms(words(claim).filter((word) => !/^\d+$/.test(word) && !(word in NUMBER_WORDS)).join(' '));
+  const terms = contentTerms(words(claim).filter((word) => !/^\d+$/.test(word) && !NUMBER_WORDS.has(word)).join(' '));
   return { terms, identifiers: unique, numbers };
 }
 
@@ -127,8 +129,9 @@ function normalizeIdentifier(text: string): string {
 }
 
 function numbersOf(text: string): string[] {
-  const digits = (text.match(/\d+(?:[,_]\d{3})*(?:\.\d+)?/g) ?? []).map((number) => number.replace(/[,_]/g, ''));
-  const spelled = words(text).flatMap((word) => (word in NUMBER_WORDS ? [NUMBER_WORDS[word] as string] : []));
+  // Separators and leading zeros dropped: "5_000" and "5,000" are 5000, the "05" of a date is 5.
+  const digits = (text.match(/\d+(?:[,_]\d{3})*(?:\.\d+)?/g) ?? []).map((number) => number.replace(/[,_]/g, '').replace(/^0+(?=\d)/, ''));
+  const spelled = words(text).flatMap((word) => NUMBER_WORDS.get(word) ?? []);
   return [...digits, ...spelled];
 }
 
