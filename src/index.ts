@@ -30,10 +30,11 @@ export {
 } from './agent/route.ts';
 export type { AgentRun, ModelCallRecord, RunTrace, RunUsage } from './agent/run-types.ts';
 export { costOf, type ModelPrice } from './agent/cost.ts';
-export { ABSTAIN_TEXT, type Answer, type Citation, type DroppedCitation } from './agent/answer.ts';
+export { ABSTAIN_TEXT, type Answer, type Citation, type Claim, type DroppedCitation } from './agent/answer.ts';
 export { SearchSession, type SearchStep, type ReadStep } from './agent/search-session.ts';
 export { chunkBudget, maxSteps, noNewEvidence, searchBudget, type StopCondition, type StopReason } from './agent/stop-conditions.ts';
 export { verifyCitations } from './agent/citations.ts';
+export { applyClaimSupport, assessClaims, claimSupport, DEFAULT_CLAIM_THRESHOLD, markUnsupported, NO_SUPPORTED_CLAIM, splitClaims } from './agent/claims.ts';
 export { checkPolicyData, matchingRules, parsePolicy, type MatchedRule, type Policy, type PolicyRequire, type PolicyRule, type PolicyWhen } from './agent/policy.ts';
 export { checkPolicyCitations, runPolicyRetrievals, type PolicyFiring, type PolicyFlag, type PolicyTrace } from './agent/policy-run.ts';
 export type { RunEvent, RunEventHandler } from './agent/events.ts';

@@ -39,6 +39,24 @@ export interface DroppedCitation {
   url?: string;
 }
 
+/**
+ * One claim of an answer (a sentence or clause of its text, see agent/claims.ts) and whether a
+ * verified quote backs it.
+ *
+ * @example
+ * const claim: Claim = { text: 'Leases last 45 minutes;', supported: false, score: 0.25, citations: [0] };
+ */
+export interface Claim {
+  /** Exact substring of the answer text. */
+  text: string;
+  /** Scored at least the threshold, with every identifier and number of it in a verified quote. */
+  supported: boolean;
+  /** Lexical support score in [0, 1] (`claimSupport`). */
+  score: number;
+  /** Indexes into `Answer.citations` of the quotes that back it. */
+  citations: number[];
+}
+
 /** The structured result of a run. */
 export interface Answer {
   text: string;
@@ -46,6 +64,13 @@ export interface Answer {
   abstained: boolean;
   /** Verified web citations, on runs given the web (`web` option, docs/web-search.md); absent otherwise. */
   webCitations?: WebCitation[];
+  /**
+   * The claims of the text with their support (agent/claims.ts). Every answer a run returns
+   * carries them (`agenticRun`, `classicAsk`, `routedAsk`, conversation turns), except an
+   * abstention, which claims nothing (`abstention()` as it is); optional also so that answers
+   * built by hand (tests, adapters) need not compute them.
+   */
+  claims?: Claim[];
 }
 
 /** The fixed text of an abstention. */

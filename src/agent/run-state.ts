@@ -1,6 +1,7 @@
 import type { ModelMessage, ToolSet } from 'ai';
 import { abstention, type Answer, type DroppedCitation, type ModelAnswer } from './answer.ts';
 import { verifyCitations } from './citations.ts';
+import { applyClaimSupport } from './claims.ts';
 import { costOf, webSearchCost, type ModelPrice } from './cost.ts';
 import type { PolicyReview } from './policy-run.ts';
 import type { RunEventHandler } from './events.ts';
@@ -147,8 +148,10 @@ export class RunRecorder {
     const checked = finalizeAnswer(draft, session, this.errors, directAllowed);
     const verified = this.web ? withWebCitations(checked, draft, this.web) : checked;
     const reviewed = review?.(verified.answer);
-    const answer = reviewed?.answer ?? verified.answer;
-    const abstainReason = reviewed?.abstainReason ?? verified.abstainReason;
+    // Claims are judged last, on the answer the policy let through (agent/claims.ts).
+    const judged = applyClaimSupport(reviewed?.answer ?? verified.answer, { strict: this.options.strictClaims === true, threshold: this.options.claimThreshold });
+    const answer = judged.answer;
+    const abstainReason = reviewed?.abstainReason ?? verified.abstainReason ?? judged.abstainReason;
     const { dropped } = verified;
     const usage = sumUsage(this.calls, this.options.price, this.web?.searches);
     const latencyMs = this.now() - started;

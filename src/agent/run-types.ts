@@ -58,6 +58,13 @@ export interface AskOptions extends RunLimits {
   /** With a policy: abstain when the answer cites none of a fired rule's required pages (default: only flag it). */
   policyStrict?: boolean;
   /**
+   * Remove the answer's unsupported claims from its text, and abstain when none is supported
+   * (default: only mark them in `answer.claims`; agent/claims.ts). Applied after the policy check.
+   */
+  strictClaims?: boolean;
+  /** Support score a claim needs (default `DEFAULT_CLAIM_THRESHOLD`, docs/calibration.md). */
+  claimThreshold?: number;
+  /**
    * Labels the model may set as `search_docs` arguments (an enum of the values the run's pages
    * carry); a model-chosen value only narrows `filter`, never widens it (docs/policy.md).
    */

@@ -307,7 +307,16 @@ describe('direct answers', () => {
   it('keeps an uncited reply only when the first turn allowed answering without search', async () => {
     const direct = { text: 'Hello! Ask me about the docs.', citations: [] };
     const allowed = await agenticRun('hi', { model: createScriptedModel([{ answer: direct }]), index: createMemoryIndex(docs), firstTurn: 'auto' });
-    expect(allowed.answer).toEqual({ text: 'Hello! Ask me about the docs.', citations: [], abstained: false });
+    // A direct reply cites nothing, so none of its claims is backed by a quote (agent/claims.ts).
+    expect(allowed.answer).toEqual({
+      text: 'Hello! Ask me about the docs.',
+      citations: [],
+      abstained: false,
+      claims: [
+        { text: 'Hello!', supported: false, score: 0, citations: [] },
+        { text: 'Ask me about the docs.', supported: false, score: 0, citations: [] },
+      ],
+    });
     const required = await agenticRun('hi', {
       model: createScriptedModel([{ answer: direct }, { answer: direct }]),
       index: createMemoryIndex(docs),

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { markUnsupported } from '../agent/claims.ts';
 import { routedAsk, type Route } from '../agent/route.ts';
 import type { AgentRun } from '../agent/run-types.ts';
 import type { RunEvent } from '../agent/events.ts';
@@ -33,6 +34,7 @@ interface AskOptions {
   deadline?: number;
   policy?: string;
   strict?: boolean;
+  strictClaims?: boolean;
   config?: string;
   conversation?: string;
   state?: string;
@@ -66,6 +68,7 @@ export function registerAskCommand(program: Command, io: CliIO): void {
     .addOption(dbOption())
     .option('--policy <file>', 'policy file of mandatory retrievals (YAML, see docs/policy.md)', nonEmpty('--policy', 'examples/allergy/policy.yaml'))
     .option('--strict', 'with a policy (--policy, or policy: in the config): abstain when the answer cites none of the pages a fired rule requires')
+    .option('--strict-claims', 'remove the claims no verified quote supports from the answer, and abstain when none is left (with --strict: the policy check first)')
     .addOption(configOption())
     .addOption(conversationOption())
     .addOption(stateOption())
@@ -97,6 +100,7 @@ export function registerAskCommand(program: Command, io: CliIO): void {
           now: io.now,
           ...limits,
           ...policy,
+          ...(options.strictClaims ? { strictClaims: true } : {}),
           ...(config && config.modelLabels.length > 0 ? { modelLabels: config.modelLabels } : {}),
           ...web,
           onEvent: (event: RunEvent) => printProgress(io, event),
@@ -177,7 +181,12 @@ export function printProgress(io: CliIO, event: RunEvent): void {
 /** The human-readable rendering of a run: answer, citations, then the trace. */
 export function formatRun(run: AgentRun, modelSpec: string): string {
   const { answer, trace, usage } = run;
-  const lines = [answer.text, ''];
+  const lines = [markUnsupported(answer), ''];
+  const claims = answer.claims ?? [];
+  if (claims.length > 0) {
+    const unsupported = claims.filter((claim) => !claim.supported).length;
+    lines.push(`Claims: ${claims.length - unsupported} of ${claims.length} supported by a verified quote${unsupported > 0 ? ` (${unsupported} marked [unsupported]; --strict-claims removes them)` : ''}`, '');
+  }
   if (answer.citations.length > 0) {
     lines.push('Citations:');
     answer.citations.forEach((citation, position) => {

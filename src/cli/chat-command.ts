@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
+import { markUnsupported } from '../agent/claims.ts';
 import type { RoutedRun } from '../agent/route.ts';
 import type { Route } from '../agent/route.ts';
 import { AtlasError } from '../errors.ts';
@@ -105,7 +106,8 @@ export function registerChatCommand(program: Command, io: CliIO): void {
  * formatTurn(run); // 'Call client.cancel(job_id) ...\n  [1] api-client > Looking up and cancelling jobs (api-client.md:40-52)\n ...'
  */
 export function formatTurn(run: RoutedRun): string {
-  const lines = [run.answer.text];
+  // Claims no verified quote supports carry "[unsupported]" (agent/claims.ts).
+  const lines = [markUnsupported(run.answer)];
   run.answer.citations.forEach((citation, position) => {
     lines.push(`  [${position + 1}] ${citation.docId} > ${citation.headingPath.slice(1).join(' > ') || citation.heading} (${citation.sourcePath}:${citation.startLine}-${citation.endLine})`);
     lines.push(`      "${citation.quote.replace(/\s+/g, ' ')}"`);

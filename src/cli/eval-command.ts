@@ -161,7 +161,8 @@ function registerCompare(evalCommand: Command, { io, deps, resolve }: EvalContex
     .option('--max-searches <n>', 'search budget of the agentic arm', positiveInt('--max-searches'), 6)
     .option('--policy <file>', 'a policy file every run applies (docs/policy.md)', nonEmpty('--policy', 'examples/allergy/policy.yaml'))
     .option('--strict', 'with a policy (--policy, or policy: in the config): a run whose answer cites no required page abstains')
-    .action(async (options: CommonOptions & { out?: string; budgets?: number[]; repeat: number; maxSearches: number; policy?: string; strict?: boolean }) => {
+    .option('--strict-claims', 'every run removes the claims no verified quote supports, and abstains when none is left')
+    .action(async (options: CommonOptions & { out?: string; budgets?: number[]; repeat: number; maxSearches: number; policy?: string; strict?: boolean; strictClaims?: boolean }) => {
       const config = await evalConfig(io, options);
       const policy = commandPolicy(io, options, config);
       const filter = cliFilter(io.env, options);
@@ -182,6 +183,7 @@ function registerCompare(evalCommand: Command, { io, deps, resolve }: EvalContex
           limits,
           ...(filter ? { filter } : {}),
           ...policy,
+          ...(options.strictClaims ? { strictClaims: true } : {}),
           ...configRunOptions(config),
           maxSearches: options.maxSearches,
           repeat: options.repeat,

@@ -20,6 +20,13 @@ export interface CompareRow {
   factRecall: number | null;
   /** Answerable cases that list facts (the others are correct when they pass). */
   withFacts: number;
+  /**
+   * Share of the claims of the answers (abstentions make none) that a verified quote supports
+   * (agent/claims.ts), over every claim of the group; null when no answer made a claim.
+   */
+  supportedClaims: number | null;
+  /** Claims of the group's answers (the denominator of `supportedClaims`). */
+  claims: number;
   /** Share of cases where the run abstained. */
   abstain: number;
   searches: number;
@@ -76,6 +83,7 @@ function summarize(kind: string, arm: string, group: CaseResult[]): CompareRow {
     correct: round3(share(group.map((result) => result.correct))),
     factRecall: meanOrNull(factRecalls),
     withFacts: factRecalls.length,
+    ...claimShare(group),
     abstain: round3(share(group.map((result) => result.abstained))),
     searches: round3(mean(group.map((result) => result.searches))),
     chunks: round3(mean(group.map((result) => result.chunks))),
@@ -84,6 +92,12 @@ function summarize(kind: string, arm: string, group: CaseResult[]): CompareRow {
     costPerQuery: cost === null ? null : Math.round((cost / group.length) * 1e6) / 1e6,
     p50s: round3(median(group.map((result) => result.latencyMs)) / 1000),
   };
+}
+
+/** Supported claims / claims over a group's answers (a run made before claims existed counts none). */
+function claimShare(group: CaseResult[]): { supportedClaims: number | null; claims: number } {
+  const claims = group.flatMap((result) => result.run.answer.claims ?? []);
+  return { supportedClaims: claims.length === 0 ? null : round3(share(claims.map((claim) => claim.supported))), claims: claims.length };
 }
 
 function present(values: Array<number | null>): number[] {

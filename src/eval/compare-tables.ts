@@ -16,7 +16,7 @@ export interface TableData {
 export function resultsTable(rows: CompareRow[], options: { calls: boolean }): TableData {
   const calls = (row: CompareRow): Cell[] => (options.calls ? [row.modelCalls] : []);
   return {
-    header: ['kind', 'arm', 'n', 'recall', 'read recall', 'pass', 'correct', 'factRecall', 'abstain', 'searches', 'chunks', ...(options.calls ? ['calls'] : []), 'tokens', '$/q', 'p50 s'],
+    header: ['kind', 'arm', 'n', 'recall', 'read recall', 'pass', 'correct', 'factRecall', 'supported claims', 'abstain', 'searches', 'chunks', ...(options.calls ? ['calls'] : []), 'tokens', '$/q', 'p50 s'],
     rows: rows.map((row) => [
       row.kind,
       row.arm,
@@ -26,6 +26,7 @@ export function resultsTable(rows: CompareRow[], options: { calls: boolean }): T
       row.pass,
       row.correct,
       row.factRecall,
+      row.supportedClaims,
       row.abstain,
       row.searches,
       row.chunks,
@@ -79,5 +80,11 @@ export function resultsLegend(rows: CompareRow[]): string[] {
     'pass: cites a gold page (abstains where there is none)',
     `correct: not abstained and every fact present in the answer text or its quotes (a case without facts counts as correct when it passes); abstained where there is no gold page. ${facts}`,
     'factRecall: mean share of facts present, over the answerable cases that list facts ("-": none does)',
+    `supported claims: share of the answers' claims (sentences and clauses) that a verified quote supports (content words, identifiers and numbers, agent/claims.ts); abstentions make none ("-": no claim). Claims per arm: ${claimCounts(rows)}`,
   ];
+}
+
+function claimCounts(rows: CompareRow[]): string {
+  const all = rows.filter((row) => row.kind === 'all');
+  return all.length === 0 ? 'none' : all.map((row) => `${row.arm} ${row.claims}`).join(', ');
 }

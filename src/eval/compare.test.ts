@@ -17,6 +17,12 @@ const columns = [
   'searches', 'chunks', 'modelCalls', 'tokens', 'costPerQuery', 'p50s',
 ];
 const row = (...values: unknown[]) => Object.fromEntries(columns.map((column, position) => [column, values[position]]));
+/** The compare rows without their claim columns, and those columns apart. */
+function splitClaimColumns(summaryRows: Array<Record<string, unknown>>) {
+  const rows = summaryRows.map(({ supportedClaims: _supported, claims: _claims, ...rest }) => rest);
+  const claimRows = summaryRows.map(({ kind, arm, supportedClaims, claims }) => ({ kind, arm, supportedClaims, claims }));
+  return { rows, claimRows };
+}
 
 describe('atlas eval compare (scripted model, tiny dataset)', () => {
   const temporary: string[] = [];
@@ -30,7 +36,15 @@ describe('atlas eval compare (scripted model, tiny dataset)', () => {
     const summary = JSON.parse(await runEval(argv, io, createPolicyModel(TINY_SCRIPTS)));
     expect(summary.arms).toEqual(['classic@5', 'classic@1', 'agentic', 'auto']);
     expect(summary.fairK).toBe(1); // agentic chunks 1,1,1,1,1,1,4,0 (qa-4 finds nothing): mean 1.25, rounded
-    expect(summary.rows).toEqual([
+    const { claimRows, rows } = splitClaimColumns(summary.rows);
+    // The scripted answers name a page ("From error-codes."): supported only where the quote holds that page's words.
+    expect(claimRows.filter((item) => item.kind === 'all')).toEqual([
+      { kind: 'all', arm: 'classic@5', supportedClaims: 0, claims: 4 },
+      { kind: 'all', arm: 'classic@1', supportedClaims: 0, claims: 4 },
+      { kind: 'all', arm: 'agentic', supportedClaims: 0.5, claims: 4 },
+      { kind: 'all', arm: 'auto', supportedClaims: 0.25, claims: 4 },
+    ]);
+    expect(rows).toEqual([
       row('exact_term', 'classic@5', 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 154, 0.000208, 0),
       row('exact_term', 'classic@1', 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 154, 0.000208, 0),
       // The agent saw the error-codes page as a snippet only: seen, not read.
@@ -100,18 +114,21 @@ describe('atlas eval compare (scripted model, tiny dataset)', () => {
     const out = await runEval(['eval', 'compare', '--data', TINY, '--out', 'reports'], io, createPolicyModel(TINY_SCRIPTS));
     expect(out.split('\n').slice(0, 4)).toEqual([
       "Classic vs agentic on tiny (model scripted; fair classic k = 1, the agent's mean chunks seen)",
-      'kind          arm        n  recall  read recall   pass  correct  factRecall  abstain  searches  chunks   tokens  $/q       p50 s',
-      '------------  ---------  -  ------  -----------  -----  -------  ----------  -------  --------  ------  -------  --------  -----',
-      'exact_term    classic@5  1       1            1      1        1           1        0         1       1      154  $0.00021      0',
+      'kind          arm        n  recall  read recall   pass  correct  factRecall  supported claims  abstain  searches  chunks   tokens  $/q       p50 s',
+      '------------  ---------  -  ------  -----------  -----  -------  ----------  ----------------  -------  --------  ------  -------  --------  -----',
+      'exact_term    classic@5  1       1            1      1        1           1                 0        0         1       1      154  $0.00021      0',
     ]);
     expect(out.split('\n').slice(25, 31)).toEqual([
-      'all           agentic    8   0.722        0.167    0.5    0.375         0.2      0.5         1    1.25    278.5  $0.00034      0',
-      'all           auto       8   0.722        0.167    0.5      0.5         0.4      0.5     1.875   1.625  365.625  $0.00046      0',
+      'all           agentic    8   0.722        0.167    0.5    0.375         0.2               0.5      0.5         1    1.25    278.5  $0.00034      0',
+      'all           auto       8   0.722        0.167    0.5      0.5         0.4              0.25      0.5     1.875   1.625  365.625  $0.00046      0',
       '  recall: share of gold pages among the chunks seen or read; read recall: among the chunks read in full (classic passages are full text)',
       '  pass: cites a gold page (abstains where there is none)',
       '  correct: not abstained and every fact present in the answer text or its quotes (a case without facts counts as correct when it passes); abstained where there is no gold page. 5 of the 8 cases list facts',
       '  factRecall: mean share of facts present, over the answerable cases that list facts ("-": none does)',
     ]);
+    expect(out.split('\n')[31]).toBe(
+      '  supported claims: share of the answers\' claims (sentences and clauses) that a verified quote supports (content words, identifiers and numbers, agent/claims.ts); abstentions make none ("-": no claim). Claims per arm: classic@5 4, classic@1 4, agentic 4, auto 4',
+    );
     expect(out).toContain('\nFailed agentic cases by bucket: retrieval 1, ranking 1, generation 1, planning 1, error 0\n');
     expect(out).toContain('  retrieval: qa:qa-2\n  ranking: version-1\n  generation: none-1\n  planning: hop-1\n');
     expect(out).toContain('\nAgentic cases that pass but miss facts (missing/listed): 1\n  qa:qa-1 (2/2)\n');

@@ -22,6 +22,8 @@ export interface CompareOptions {
   /** A policy file every run applies (see agent/policy.ts), strict or not. */
   policy?: Policy;
   policyStrict?: boolean;
+  /** Every run removes its unsupported claims and abstains when none is left (agent/claims.ts). */
+  strictClaims?: boolean;
   /** Labels the model may set as search_docs arguments (atlas.config.yaml `model_labels`). */
   modelLabels?: ModelLabel[];
   /** The dataset's documents (their titles and headings judge the planning bucket). */
@@ -152,6 +154,7 @@ function askOptions(options: CompareOptions, item: EvalCase) {
     price: options.price ?? null,
     ...options.limits,
     ...(options.policy ? { policy: options.policy, policyStrict: options.policyStrict === true } : {}),
+    ...(options.strictClaims ? { strictClaims: true } : {}),
     ...(options.modelLabels ? { modelLabels: options.modelLabels } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(filter ? { filter } : {}),

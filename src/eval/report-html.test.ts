@@ -9,6 +9,7 @@ import { runCompare } from './compare.ts';
 import { loadDataset } from './dataset.ts';
 import { compareReport, type CompareReport } from './report-json.ts';
 import { renderReportHtml } from './report-html.ts';
+import { answerHtml } from './report-trace.ts';
 import { TINY, TINY_SCRIPTS } from './test-cli.ts';
 import { createPolicyModel } from './test-model.ts';
 
@@ -118,5 +119,20 @@ describe('report.html in headless Chromium', () => {
     } finally {
       await browser.close();
     }
+  });
+});
+
+describe('unsupported claims in the report', () => {
+  it('counts them per arm and marks each in its answer, escaped', () => {
+    expect(html).toContain('<h2>Unsupported claims (');
+    expect(html).toContain('<tr><th>arm</th><th>unsupported claims</th><th>claims</th></tr>');
+    const claims = { text: 'Leases last <45> minutes; set lease_seconds.', claims: [
+      { text: 'Leases last <45> minutes;', supported: false, score: 0.2, citations: [0] },
+      { text: 'set lease_seconds.', supported: true, score: 1, citations: [0] },
+    ] };
+    expect(answerHtml(claims)).toBe(
+      '<mark class="unsupported" title="no verified quote supports this claim (score 0.2)">Leases last &lt;45&gt; minutes;</mark> <span class="note">[unsupported]</span> set lease_seconds.',
+    );
+    expect(answerHtml({ text: 'No claims & all.' })).toBe('No claims &amp; all.');
   });
 });

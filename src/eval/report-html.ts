@@ -3,7 +3,7 @@ import type { CompareRow } from './compare-rows.ts';
 import { budgetTable, repeatTable, resultsLegend, resultsTable, type TableData } from './compare-tables.ts';
 import type { CompareReport } from './report-json.ts';
 import { escapeHtml, renderBarChart } from './report-chart.ts';
-import { renderFailedCase } from './report-trace.ts';
+import { answerHtml, renderFailedCase } from './report-trace.ts';
 import { cellText, formatUsd, type Cell } from './table.ts';
 
 const BUCKET_HELP: Record<string, string> = {
@@ -26,6 +26,7 @@ details.case{border:1px solid #e4e4e4;border-radius:4px;margin:6px 0;padding:4px
 details.case[open]{background:#fcfcfc}table.trace th{width:140px;color:#555;font-weight:500}
 code{background:#f2f2f2;padding:0 3px;border-radius:3px}code.gold{background:#e3f1df;outline:1px solid #9ccc8f}
 .bucket{display:inline-block;font-size:11px;padding:0 6px;border-radius:8px;background:#eee;margin-right:4px}
+mark.unsupported{background:#fde2e1}
 .bucket-retrieval{background:#fde2e1}.bucket-ranking{background:#fff1c9}.bucket-generation{background:#e6dcf5}.bucket-planning{background:#d9ecf7}.bucket-error{background:#ddd}
 `;
 
@@ -65,6 +66,7 @@ export function renderReportHtml(report: CompareReport): string {
       tableOf(repeatTable(report.repeats)),
     );
   }
+  sections.push(...unsupportedClaims(report));
   sections.push(
     `<h2>Failed cases (${failed.length}: not passed or not correct)</h2>`,
     failed.length === 0 ? '<p>Every case passed and was correct.</p>' : failed.map(renderFailedCase).join('\n'),
@@ -76,6 +78,27 @@ export function renderReportHtml(report: CompareReport): string {
 ${sections.join('\n')}
 </body></html>
 `;
+}
+
+/** Answers shown at most in the unsupported-claims list (the counts cover all). */
+const MAX_UNSUPPORTED_LISTED = 100;
+
+/** The unsupported claims of every arm: counts per arm, then the answers that have some, claims marked. */
+function unsupportedClaims(report: CompareReport): string[] {
+  const withUnsupported = report.cases.filter((result) => (result.run.answer.claims ?? []).some((claim) => !claim.supported));
+  const perArm = report.arms.map((arm) => {
+    const claims = report.cases.filter((result) => result.arm === arm).flatMap((result) => result.run.answer.claims ?? []);
+    return [arm, claims.filter((claim) => !claim.supported).length, claims.length] as Cell[];
+  });
+  const listed = withUnsupported.slice(0, MAX_UNSUPPORTED_LISTED).map(
+    (result) => `<li><code>${escapeHtml(result.caseId)}</code> <span class="muted">${escapeHtml(result.arm)}</span>: ${answerHtml(result.run.answer)}</li>`,
+  );
+  const more = withUnsupported.length > listed.length ? `<p class="muted">and ${withUnsupported.length - listed.length} more answers (report.json has every claim)</p>` : '';
+  return [
+    `<h2>Unsupported claims (${withUnsupported.length} answers have some)</h2>`,
+    tableOf({ header: ['arm', 'unsupported claims', 'claims'], rows: perArm }),
+    listed.length === 0 ? '<p>Every claim of every answer is supported by a verified quote.</p>' : `<ul>${listed.join('')}</ul>${more}`,
+  ];
 }
 
 function charts(report: CompareReport): string {

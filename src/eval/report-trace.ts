@@ -1,3 +1,5 @@
+import { locateClaims } from '../agent/claims.ts';
+import type { Answer } from '../agent/answer.ts';
 import type { CaseResult } from './cases.ts';
 import { escapeHtml } from './report-chart.ts';
 
@@ -45,7 +47,7 @@ export function renderFailedCase(result: Omit<CaseResult, 'run'> & { run: CaseRe
     ['searches', searches.length === 0 ? '<em>none</em>' : `<ol>${searches.join('')}</ol>`],
     ['reads', reads.length === 0 ? '<em>none</em>' : `<ul>${reads.join('')}</ul>`],
     ['stop reason', `<code>${escapeHtml(trace.stopReason)}</code>`],
-    ['answer', `${result.abstained ? '<span class="note">abstained</span> ' : ''}${escapeHtml(run.answer.text)}`],
+    ['answer', `${result.abstained ? '<span class="note">abstained</span> ' : ''}${answerHtml(run.answer)}`],
     ['citations', citations.length === 0 ? '<em>none</em>' : `<ul>${citations.join('')}</ul>`],
     ['facts', facts.length === 0 ? '<em>none listed</em>' : `<ul>${facts.join('')}</ul>`],
     ['outcome', `pass ${result.pass ? 'yes' : 'no'} &middot; correct ${result.correct ? 'yes' : 'no'}${result.factRecall === null ? '' : ` &middot; factRecall ${result.factRecall.toFixed(2)}`}`],
@@ -61,4 +63,22 @@ export function renderFailedCase(result: Omit<CaseResult, 'run'> & { run: CaseRe
   return `<details class="case" id="${escapeHtml(id)}"><summary>${bucket}${lacking}<code>${escapeHtml(result.caseId)}</code> <span class="muted">${escapeHtml(result.kind)} &middot; ${escapeHtml(result.arm)}</span> ${escapeHtml(result.question)}</summary><table class="trace">${rows
     .map(([name, value]) => `<tr><th>${name}</th><td>${value}</td></tr>`)
     .join('')}</table></details>`;
+}
+
+/**
+ * The answer text escaped, each unsupported claim in `<mark class="unsupported">` with its score
+ * and an `[unsupported]` tag after it.
+ *
+ * @example
+ * answerHtml(run.answer); // 'Leases last 45 minutes; <mark class="unsupported" ...>...</mark> set lease_seconds.'
+ */
+export function answerHtml(answer: Pick<Answer, 'text' | 'claims'>): string {
+  let html = '';
+  let at = 0;
+  for (const { claim, start, end } of locateClaims(answer.text, answer.claims ?? [])) {
+    if (claim.supported) continue;
+    html += `${escapeHtml(answer.text.slice(at, start))}<mark class="unsupported" title="no verified quote supports this claim (score ${claim.score})">${escapeHtml(answer.text.slice(start, end))}</mark> <span class="note">[unsupported]</span>`;
+    at = end;
+  }
+  return html + escapeHtml(answer.text.slice(at));
 }

@@ -38,6 +38,11 @@ export const EXPECTED_ANSWER = {
     },
   ],
   abstained: false,
+  // Claim support (agent/claims.ts): "workers" is the answer's own word, so the second claim scores 2 of 3.
+  claims: [
+    { text: 'The default lease is 30 seconds;', supported: true, score: 1, citations: [0] },
+    { text: 'workers renew it with heartbeats.', supported: true, score: 0.667, citations: [0] },
+  ],
 };
 
 /** A two-document corpus: the answer is in `leases#0`, `retries` is a distractor. */

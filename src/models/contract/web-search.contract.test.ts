@@ -170,6 +170,12 @@ describe.each(providers)('contract: web search on $name', (provider) => {
       citations: EXPECTED_ANSWER.citations,
       abstained: false,
       webCitations: [{ url: RETURNED_URL, title: RETURNED_TITLE, quote: WEB_QUOTE }],
+      // Claims are judged against verified docs quotes only: a web quote is checked by its URL,
+      // never against page text (no provider returns it), so the web-sourced clause is unsupported.
+      claims: [
+        { text: 'The default lease is 30 seconds;', supported: true, score: 1, citations: [0] },
+        { text: 'on Orbit Cloud it can be raised to 10 minutes.', supported: false, score: 0, citations: [] },
+      ],
     });
     expect(run.trace.droppedCitations).toEqual([
       {

@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IndexBackend } from '../index/types.ts';
+import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
+import { createOrbitIndex } from '../testing/orbit-index.ts';
+import { createScriptedModel } from '../testing/scripted-model.ts';
+import { ABSTAIN_TEXT, type Citation } from './answer.ts';
+import { applyClaimSupport, assessClaims, claimSupport, markUnsupported, NO_SUPPORTED_CLAIM, splitClaims } from './claims.ts';
+import { classicAsk } from './classic.ts';
+import { createOfflineModel } from './offline/model.ts';
+import { routedAsk } from './route.ts';
+import { agenticRun } from './run.ts';
+
+const citation = (quote: string): Citation => ({ docId: 'd', quote, chunkId: 'd#0', heading: 'H', headingPath: ['H'], sourcePath: 'd.md', startLine: 1, endLine: 1 });
+
+describe('splitClaims', () => {
+  it('splits at sentence ends and semicolons, never inside code spans, decimals, abbreviations or initials', () => {
+    expect(splitClaims('Leases last 45 minutes; set lease_seconds.')).toEqual(['Leases last 45 minutes;', 'set lease_seconds.']);
+    expect(splitClaims('Use e.g. `a.b; c. D`. It takes 1.5 s, i.e. fast! J. R. R. Tolkien wrote it. Done?')).toEqual([
+      'Use e.g. `a.b; c. D`.',
+      'It takes 1.5 s, i.e. fast!',
+      'J. R. R. Tolkien wrote it.',
+      'Done?',
+    ]);
+    expect(splitClaims('Albert (c. 1338 – 1 April 1412) was King of Sweden. He died in 1412.')).toEqual(['Albert (c. 1338 – 1 April 1412) was King of Sweden.', 'He died in 1412.']);
+  });
+
+  it('makes each list item and line a claim of its own, without its marker, and skips pieces with no word', () => {
+    expect(splitClaims('## Setup\n\n- Run `orbit init`. Then deploy.\n2. Set ORBIT_HOME.\n---\n> Quoted line')).toEqual([
+      'Setup',
+      'Run `orbit init`.',
+      'Then deploy.',
+      'Set ORBIT_HOME.',
+      'Quoted line',
+    ]);
+  });
+});
+
+describe('claimSupport', () => {
+  it('scores content words (stemmed), identifiers and numbers (weight 2), and lists the anchors no quote holds', () => {
+    expect(claimSupport('Leases last 45 minutes.', ['A lease lasts 60 seconds.'])).toEqual({ score: 0.4, missing: ['45'] });
+    expect(claimSupport('Leases last 60 seconds.', ['A lease lasts 60 seconds.'])).toEqual({ score: 1, missing: [] });
+    // ORB-1203 is in no quote: the claim loses its weight and names it.
+    expect(claimSupport('Expired results raise ORB-1203.', ['Expired results raise ORB-1202.'])).toEqual({ score: 0.667, missing: ['orb-1203'] });
+  });
+
+  it('matches identifiers through markdown and number spellings through separators and words', () => {
+    const quotes = ['Set `max_payload_kb` under `[limits]`, default `5_000`; pass `--max-searches` to `orbit.results.put_blob()`.', 'Jobs retry 3 times.'];
+    expect(claimSupport('Set max_payload_kb (default 5000) and --max-searches for orbit.results.put_blob().', quotes)).toEqual({ score: 1, missing: [] });
+    expect(claimSupport('Jobs are retried three times.', quotes)).toEqual({ score: 1, missing: [] });
+    // "one" is a pronoun more often than a count: never a number a quote must hold.
+    expect(claimSupport('The one that fails is retried 3 times.', quotes)).toEqual({ score: 0.8, missing: [] }); // "fails" is in no quote
+    expect(claimSupport('Jobs are retried 4 times with --retries.', quotes)).toEqual({ score: 0.429, missing: ['--retries', '4'] });
+  });
+
+  it('reads no number into ordinary words or leading zeros', () => {
+    expect(claimSupport('The constructor runs on 2026-01-05.', ['Its constructor runs on 2026-1-5.'])).toEqual({ score: 1, missing: [] });
+  });
+
+  it('scores a claim with no word of substance 0', () => {
+    expect(claimSupport('It is so.', ['It is so.'])).toEqual({ score: 0, missing: [] });
+  });
+});
+
+describe('assessClaims and applyClaimSupport', () => {
+  const answer = { text: 'Leases last 45 minutes; set lease_seconds.', citations: [citation('The lease is set by [worker] `lease_seconds`.')], abstained: false };
+
+  it('marks the claim no verified quote backs, and names the quotes that back the others', () => {
+    expect(assessClaims(answer)).toEqual([
+      { text: 'Leases last 45 minutes;', supported: false, score: 0.2, citations: [0] },
+      { text: 'set lease_seconds.', supported: true, score: 1, citations: [0] },
+    ]);
+    expect(markUnsupported(applyClaimSupport(answer).answer)).toBe('Leases last 45 minutes; [unsupported] set lease_seconds.');
+  });
+
+  it('joins two quotes for one claim: each backs part of it, neither reaches the threshold alone ("marks" is in neither)', () => {
+    const joined = { text: 'Orbit retries a job 25 times, then marks it dead with ORB-1301.', citations: [citation('Orbit retries a job 25 times.'), citation('A job that is dead raises ORB-1301.')], abstained: false };
+    expect(assessClaims(joined)).toEqual([{ text: 'Orbit retries a job 25 times, then marks it dead with ORB-1301.', supported: true, score: 0.909, citations: [0, 1] }]);
+  });
+
+  it('strict: removes unsupported claims, keeps list markers and citations, abstains when none is left', () => {
+    expect(applyClaimSupport(answer, { strict: true }).answer).toEqual({ ...answer, text: 'set lease_seconds.', claims: [{ text: 'set lease_seconds.', supported: true, score: 1, citations: [0] }] });
+    const list = { ...answer, text: 'Steps:\n- Leases last 45 minutes.\n- Set lease_seconds.' };
+    expect(applyClaimSupport(list, { strict: true }).answer.text).toBe('- Set lease_seconds.');
+    const unbacked = { ...answer, text: 'Leases last 45 minutes.' };
+    expect(applyClaimSupport(unbacked, { strict: true })).toEqual({ answer: { text: ABSTAIN_TEXT, citations: [], abstained: true }, abstainReason: NO_SUPPORTED_CLAIM });
+    expect(applyClaimSupport({ text: ABSTAIN_TEXT, citations: [], abstained: true }, { strict: true })).toEqual({ answer: { text: ABSTAIN_TEXT, citations: [], abstained: true } });
+  });
+});
+
+describe('claims of a run', () => {
+  const docs = [makeDoc('leases-3x', '3.x', [['Leases in 3.x', 'The lease is set by [worker] lease_seconds.']])];
+  // The issue's case: the fabricated quote is dropped, one valid citation is left, the text it was meant to support stays.
+  const fabricated = {
+    text: 'Leases last 45 minutes; set lease_seconds.',
+    citations: [
+      { doc_id: 'leases-3x', quote: 'Leases last 45 minutes before they expire.' },
+      { doc_id: 'leases-3x', quote: 'The lease is set by [worker] lease_seconds.' },
+    ],
+  };
+  const turns = () => [{ toolCalls: [{ toolName: 'search_docs', input: { query: 'lease' } }] }, { answer: fabricated }];
+
+  it('agenticRun marks the claim the dropped quote was meant to support', async () => {
+    const run = await agenticRun('How long do leases last?', { model: createScriptedModel(turns()), index: createMemoryIndex(docs) });
+    expect(run.trace.droppedCitations.map((dropped) => dropped.quote)).toEqual(['Leases last 45 minutes before they expire.']);
+    expect(run.answer.text).toBe('Leases last 45 minutes; set lease_seconds.');
+    expect(run.answer.claims).toEqual([
+      { text: 'Leases last 45 minutes;', supported: false, score: 0.2, citations: [0] },
+      { text: 'set lease_seconds.', supported: true, score: 1, citations: [0] },
+    ]);
+  });
+
+  it('strictClaims removes it; an answer with no supported claim abstains, saying why', async () => {
+    const strict = await agenticRun('How long do leases last?', { model: createScriptedModel(turns()), index: createMemoryIndex(docs), strictClaims: true });
+    expect([strict.answer.text, strict.answer.claims?.length, strict.answer.citations.length]).toEqual(['set lease_seconds.', 1, 1]);
+    const onlyFabricated = { text: 'Leases last 45 minutes.', citations: fabricated.citations };
+    const model = createScriptedModel([{ answer: onlyFabricated }]);
+    const abstained = await classicAsk('How long do leases last?', { model, index: createMemoryIndex(docs), strictClaims: true });
+    expect([abstained.answer, abstained.trace.abstainReason]).toEqual([{ text: ABSTAIN_TEXT, citations: [], abstained: true }, NO_SUPPORTED_CLAIM]);
+  });
+});
+
+describe('claims of the offline planner on Orbit', () => {
+  const FLAGSHIP = 'A flow step that returns a big query result fails after finishing its work; which error is it and what should the step return instead?';
+  let index: IndexBackend;
+  beforeAll(async () => {
+    index = await createOrbitIndex();
+  });
+  afterAll(async () => {
+    await index.close();
+  });
+
+  it('supports every claim of the README demo question on each route: the answer is its quotes as plain text', async () => {
+    for (const route of ['agentic', 'classic', 'auto'] as const) {
+      const run = await routedAsk(FLAGSHIP, { model: createOfflineModel(), index, route });
+      const claims = run.answer.claims ?? [];
+      expect([route, claims.length > 10, claims.filter((claim) => !claim.supported)]).toEqual([route, true, []]);
+      expect(claims.every((claim) => claim.citations.length > 0 && run.answer.text.includes(claim.text))).toBe(true);
+    }
+  });
+});
