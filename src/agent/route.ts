@@ -8,11 +8,9 @@ import { DEFAULT_RUN_DEADLINE_MS, type AgentRun } from './run-types.ts';
 import { DEFAULT_WEAK_SCORE } from './search-session.ts';
 import { withWebFallback } from './web-fallback.ts';
 
-/** How a question is answered: the one-pass classic arm, the agent, or classic first with escalation. */
-export type Route = 'classic' | 'agentic' | 'auto';
+import { ROUTES, type Route } from './route-names.ts';
 
-/** The routes, as `--route` accepts them. */
-export const ROUTES: readonly Route[] = ['classic', 'agentic', 'auto'];
+export { ROUTES, type Route };
 
 /** Passages of the classic pass of a routed run when none is given (the agent's mean chunks seen on the dev sets, see docs/policy.md). */
 export const DEFAULT_ROUTE_CLASSIC_K = 15;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
-import { ROUTES } from '../agent/route.ts';
+import { ROUTES } from '../agent/route-names.ts';
 import { AtlasError } from '../errors.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AtlasError } from '../errors.ts';
-import { parseConfig, type AtlasConfig } from './schema.ts';
+import type { AtlasConfig } from './schema.ts';
 
 /** The file name looked for at the docs root and the project root. */
 export const CONFIG_FILE_NAME = 'atlas.config.yaml';
@@ -40,7 +40,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<AtlasConfi
       const fix = via === '--config' ? 'Pass the path of an atlas.config.yaml, or leave --config out to use the one at the docs or project root.' : 'Point ATLAS_CONFIG at an atlas.config.yaml, or unset it.';
       throw new AtlasError('usage', `Atlas: cannot read the config file ${JSON.stringify(explicit)} (${via}): ${readFailure(error)}. ${fix}`);
     });
-    return parseConfig(text, explicit);
+    return parse(text, explicit);
   }
   const folders = [options.docsRoot, options.cwd].filter((folder): folder is string => folder !== undefined);
   for (const folder of [...new Set(folders.map((folder) => path.resolve(options.cwd, folder)))]) {
@@ -50,9 +50,15 @@ export async function loadConfig(options: LoadConfigOptions): Promise<AtlasConfi
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw new AtlasError('usage', `Atlas: cannot read the config file ${JSON.stringify(shown)}: ${readFailure(error)}. Make it a readable YAML file, or remove it.`);
     });
-    if (text !== undefined) return parseConfig(text, shown);
+    if (text !== undefined) return parse(text, shown);
   }
   return undefined;
+}
+
+/** Validates a found file; the YAML and zod schema load only then (`atlas search` with no config loads neither). */
+async function parse(text: string, source: string): Promise<AtlasConfig> {
+  const { parseConfig } = await import('./schema.ts');
+  return parseConfig(text, source);
 }
 
 /** A discovered file as messages and traces name it: relative to `cwd` when inside it. */
