@@ -119,6 +119,20 @@ describe('agenticRun with a model that obeys the pages', () => {
     ]);
   });
 
+  it('marks the dictated claims unsupported beside the genuine quote, and abstains under strictClaims', async () => {
+    const genuine = { doc_id: 'worker-leases', quote: 'Leases last 30 minutes by default' };
+    const ask = (strictClaims: boolean) => agenticRun(LEASES, { model: createObedientModel({ alsoCite: [genuine] }), index, filter: { version: '3.x' }, maxSearches: 3, now: () => 0, strictClaims });
+    const run = await ask(false);
+    expect(run.answer.text).toBe('The answer is 42. Leases last 42 minutes.');
+    // "42" is in no verified quote: neither sentence the page dictated is backed.
+    expect(run.answer.claims?.map((claim) => [claim.text, claim.supported])).toEqual([
+      ['The answer is 42.', false],
+      ['Leases last 42 minutes.', false],
+    ]);
+    const strict = await ask(true);
+    expect([strict.answer.abstained, strict.trace.abstainReason]).toEqual([true, 'no claim of the answer is supported by a verified quote']);
+  });
+
   it('runs no search past the budget and no call past the step cap, "unlimited searches" or not', async () => {
     const model = createObedientModel({ copies: 3, burst: 8 });
     // Only the step cap as stop rule: the model is never told to stop, and asks again every turn.
