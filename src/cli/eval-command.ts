@@ -11,9 +11,8 @@ import { compareReport, compareSummary, writeReports } from '../eval/report-json
 import { retrievalRunCount, runRetrievalEval, type RetrievalArmGroup } from '../eval/retrieval.ts';
 import { createSqliteIndex } from '../index/sqlite.ts';
 import type { IndexBackend } from '../index/types.ts';
-import type { CaseResult, FailedRuns } from '../eval/cases.ts';
-import { runFailed } from '../eval/cases.ts';
-import { AtlasError } from '../errors.ts';
+import { failedRuns } from '../eval/cases.ts';
+import { reportFailures } from './eval-failures.ts';
 import { MODEL_SPEC_HELP } from './ask-command.ts';
 import { cliFilter, groupsOption, labelOption } from './access-options.ts';
 import type { CliIO } from './io.ts';
@@ -145,7 +144,7 @@ function registerRetrieval(evalCommand: Command, { io, deps, resolve }: EvalCont
         }),
       );
       io.stdout(options.json ? `${JSON.stringify({ dataset: dataset.name, ...result })}\n` : formatRetrievalReport(dataset.name, result));
-      if (result.failedRuns && chosen) reportFailures(io, result.failedRuns, chosen.spec, 'agentic runs');
+      if (result.failedRuns && chosen) reportFailures(io, result.failedRuns, chosen.spec, 'agentic runs', 'counted as finding nothing');
     });
 }
 
@@ -200,7 +199,8 @@ function registerCompare(evalCommand: Command, { io, deps, resolve }: EvalContex
       const summary = compareSummary(report);
       if (options.json) io.stdout(`${JSON.stringify({ ...summary, ...(files ? { reports: files } : {}) })}\n`);
       else io.stdout(`${formatCompareReport(summary)}${files ? `\nWrote ${files.json} and ${files.html}\n` : ''}`);
-      reportFailedRuns(io, result.cases, spec);
+      // Compare's runs are named with their arm: a case runs in several.
+      reportFailures(io, failedRuns(result.cases.map((item) => ({ id: `${item.caseId} (${item.arm})`, run: item.run }))), spec, 'runs', 'counted in the "error" bucket');
     });
 }
 
@@ -230,46 +230,10 @@ function registerDecisions(evalCommand: Command, { io, deps, resolve }: EvalCont
       }),
     );
     io.stdout(options.json ? `${JSON.stringify({ dataset: dataset.name, model: spec, ...report })}\n` : formatDecisionReport(dataset.name, report));
-    reportFailures(io, report.failedRuns, spec, 'runs');
+    reportFailures(io, report.failedRuns, spec, 'runs', 'counted as finding nothing');
   });
 }
 
-/**
- * Exit semantics of `eval retrieval` (agentic arm) and `eval decisions`, as of `eval compare`:
- * the report is printed either way; failed runs are counted on stderr with the first cause, and
- * when every run failed nothing was measured, so the command exits 1.
- */
-function reportFailures(io: CliIO, failed: FailedRuns, spec: string, what: string): void {
-  if (failed.count === 0) return;
-  if (failed.count < failed.of) {
-    io.stderr(`atlas: ${failed.count} of ${failed.of} ${what} failed (counted as finding nothing); first: ${failed.first}\n`);
-    return;
-  }
-  throw new AtlasError(
-    'model-call',
-    `Atlas: every run of model "${spec}" failed (${failed.of} ${what}), so nothing was measured; first: ${failed.first}. Check the model spec, its key and its server, or raise --timeout / --deadline.`,
-  );
-}
-
-/**
- * Exit semantics of `eval compare`: the report is printed either way; runs whose model failed
- * (stopReason `error`, `timeout`, `deadline`, after the one retry) are counted on stderr with
- * the first cause, and when every run failed nothing was measured, so the command exits 1.
- */
-function reportFailedRuns(io: CliIO, cases: CaseResult[], spec: string): void {
-  const failed = cases.filter((item) => runFailed(item.run));
-  if (failed.length === 0) return;
-  const first = failed[0]!;
-  const cause = `${first.caseId} (${first.arm}): ${first.run.trace.errors.at(-1) ?? first.run.trace.stopReason}`.replace(/\.$/, '');
-  if (failed.length < cases.length) {
-    io.stderr(`atlas: ${failed.length} of ${cases.length} runs failed (counted in the "error" bucket); first: ${cause}\n`);
-    return;
-  }
-  throw new AtlasError(
-    'model-call',
-    `Atlas: every run of model "${spec}" failed (${cases.length} runs), so nothing was measured; first: ${cause}. Check the model spec, its key and its server, or raise --timeout / --deadline.`,
-  );
-}
 
 /**
  * Runs `work` on the dataset's index with a progress bar on stderr; the bar is finished and the

@@ -45,6 +45,7 @@ const PRINTED_BY: Record<string, string[]> = {
   'cli/ingest-command.ts': ['ingest'],
   'cli/ask-command.ts': ['ask'],
   'cli/eval-command.ts': ['eval retrieval|eval compare'],
+  'cli/eval-failures.ts': ['eval retrieval', 'eval compare', 'eval decisions'],
   'cli/options.ts': ['ask', 'eval retrieval', 'eval compare', 'eval decisions'],
   'cli/main.ts': [''],
   'cli/require-index.ts': ['search', 'ask'],
