@@ -195,6 +195,13 @@ describe('quotes of passages whose own text holds "..."', () => {
     ]);
   });
 
+  it('names the doc an elided quote holding the docs\' own "..." comes from when another doc is cited', async () => {
+    const quote = 'Unique flow name; used by `client.run_flow("nightly_report", ...)`. ... Either way no step runs twice.';
+    expect(verifyCitations([{ doc_id: 'api-job', quote }], await evidenceOfArguments()).dropped).toEqual([
+      { docId: 'api-job', quote, reason: 'quote is from doc "api-flow", not "api-job"' },
+    ]);
+  });
+
   it('refuses a thin fragment that the docs\' own "..." does not join to its neighbour', async () => {
     // The model elided the arguments itself: the docs hold `run_flow("nightly_report", ...)`, never `run_flow( ... )`.
     const quote = 'Unique flow name; used by `client.run_flow( ... )`.';
