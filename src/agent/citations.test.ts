@@ -116,3 +116,101 @@ describe('elided quotes', () => {
     ]);
   });
 });
+
+describe('quotes of passages whose own text holds "..."', () => {
+  // Section 1 (heading on line 3, text on lines 4-9): an ellipsis in code (the table row) and one in prose ("…" at a line's end).
+  const flows = [
+    '| Argument | Meaning |',
+    '| --- | --- |',
+    '| `name` | Unique flow name; used by `client.run_flow("nightly_report", ...)`. |',
+    '| `queue` | Queue on which the flow\'s steps run unless a step overrides it. |',
+    '',
+    'A failed step is retried until its attempts run out… or forever. Either way no step runs twice.',
+  ].join('\n');
+  const flowsIndex = createMemoryIndex([
+    makeDoc('api-flow', 'all', [
+      ['Flow API', 'A flow is a graph of steps.'],
+      ['Arguments', flows],
+    ]),
+  ]);
+
+  async function evidenceOfArguments() {
+    const session = new SearchSession({ index: flowsIndex });
+    await session.readSection({ chunk_id: 'api-flow#1' });
+    return session.evidence;
+  }
+
+  const located = { docId: 'api-flow', chunkId: 'api-flow#1', heading: 'Arguments', headingPath: ['Flow API', 'Arguments'], sourcePath: 'api-flow.md' };
+
+  it('verifies a verbatim quote holding "..." in code and "…" in prose as a whole, located on its lines', async () => {
+    const code = '| `name` | Unique flow name; used by `client.run_flow("nightly_report", ...)`. |';
+    const prose = 'A failed step is retried until its attempts run out… or forever.';
+    expect(verifyCitations([{ doc_id: 'api-flow', quote: code }, { doc_id: 'api-flow', quote: prose }], await evidenceOfArguments())).toEqual({
+      kept: [
+        { ...located, quote: code, startLine: 6, endLine: 6 },
+        { ...located, quote: prose, startLine: 9, endLine: 9 },
+      ],
+      dropped: [],
+    });
+  });
+
+  it('keeps an elided quote whose fragments hold the docs\' own "...", the way the offline planner joins sentences', async () => {
+    // Read as all elisions, the fragments ")" and "or forever" would be too thin to support a claim.
+    const quote =
+      '| `name` | Unique flow name; used by `client.run_flow("nightly_report", ...)`. | ... ' +
+      'A failed step is retried until its attempts run out… or forever. ... Either way no step runs twice.';
+    expect(verifyCitations([{ doc_id: 'api-flow', quote }], await evidenceOfArguments())).toEqual({
+      kept: [{ ...located, quote, startLine: 6, endLine: 9 }],
+      dropped: [],
+    });
+  });
+
+  it('still judges a genuinely elided quote of the same passage by the elision rules', async () => {
+    const evidence = await evidenceOfArguments();
+    const sound = 'Unique flow name; used by ... Queue on which the flow\'s steps run';
+    const thin = 'Unique flow name; used by ... or forever';
+    const outOfOrder = 'Either way no step runs twice. ... Unique flow name; used by `client.run_flow("nightly_report", ...)`.';
+    const mostlyMarks = 'Unique flow name ... ... ... ... ... ... ... ... ... no step runs';
+    const { kept, dropped } = verifyCitations(
+      [sound, thin, outOfOrder, mostlyMarks].map((quote) => ({ doc_id: 'api-flow', quote })),
+      evidence,
+    );
+    expect(kept).toEqual([{ ...located, quote: sound, startLine: 6, endLine: 7 }]);
+    expect(dropped).toEqual([
+      {
+        docId: 'api-flow',
+        quote: thin,
+        reason: 'elided quote: the fragment "or forever" is too short to support a claim (each part between "..." needs at least 3 words or 15 letters)',
+      },
+      {
+        docId: 'api-flow',
+        quote: outOfOrder,
+        reason: 'the fragments of the elided quote do not occur in order within one passage of "api-flow" that this run saw or read',
+      },
+      {
+        docId: 'api-flow',
+        quote: mostlyMarks,
+        reason: 'elided quote: only 47% of the quote is quoted text, the rest elision marks (at least 50% needed)',
+      },
+    ]);
+  });
+
+  it('names the doc an elided quote holding the docs\' own "..." comes from when another doc is cited', async () => {
+    const quote = 'Unique flow name; used by `client.run_flow("nightly_report", ...)`. ... Either way no step runs twice.';
+    expect(verifyCitations([{ doc_id: 'api-job', quote }], await evidenceOfArguments()).dropped).toEqual([
+      { docId: 'api-job', quote, reason: 'quote is from doc "api-flow", not "api-job"' },
+    ]);
+  });
+
+  it('refuses a thin fragment that the docs\' own "..." does not join to its neighbour', async () => {
+    // The model elided the arguments itself: the docs hold `run_flow("nightly_report", ...)`, never `run_flow( ... )`.
+    const quote = 'Unique flow name; used by `client.run_flow( ... )`.';
+    expect(verifyCitations([{ doc_id: 'api-flow', quote }], await evidenceOfArguments()).dropped).toEqual([
+      {
+        docId: 'api-flow',
+        quote,
+        reason: 'elided quote: the fragment ")" is too short to support a claim (each part between "..." needs at least 3 words or 15 letters)',
+      },
+    ]);
+  });
+});

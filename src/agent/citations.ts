@@ -27,8 +27,10 @@ export const MIN_QUOTED_SHARE = 0.5;
  * page 2 was read). A quote may elide text with "..." (or "…", "[...]") when every fragment is
  * of substance ({@link MIN_FRAGMENT_WORDS} words or {@link MIN_FRAGMENT_CHARS} letters), the
  * fragments are most of the quote ({@link MIN_QUOTED_SHARE}) and they occur in order within one
- * shown text; a quote whose "..." is literal text (`addJob(...)`) verifies as written. Returns
- * the kept citations, located in their source, and the dropped ones with the reason.
+ * shown text. Any "..." may also be the docs' own text (`addJob(...)`): a quote found as written
+ * verifies whole, and an elided quote whose fragments hold such text verifies when some choice
+ * of which marks elide meets those rules. Returns the kept citations, located in their source,
+ * and the dropped ones with the reason.
  *
  * @example
  * const { kept, dropped } = verifyCitations([{ doc_id: 'flows', quote: 'Steps run in order.' }], evidence);
@@ -59,24 +61,22 @@ export function verifyCitations(
       drop(`quote too short to support a claim (under ${MIN_QUOTE_CHARS} characters)`);
       continue;
     }
-    // "..." may be the docs' own text (`addJob(...)`): a quote found as written needs no elision rules.
-    const literal = parts.length > 1 ? [trimEdges(normalize(quote).text)] : parts;
+    const reading = createQuoteReading(quote);
     const ofDoc = (itemDocId: string) => itemDocId === docId;
-    let found = findQuote(literal, evidence, normalizedOf, ofDoc);
-    if (!found && parts.length > 1) {
-      const problem = elisionProblem(quote, parts);
-      if (problem) {
-        drop(problem);
-        continue;
-      }
-      found = findQuote(parts, evidence, normalizedOf, ofDoc);
-    }
+    const found = findQuote(reading, evidence, normalizedOf, ofDoc, 'strict');
     if (found) {
-      kept.push({ ...found, quote });
+      kept.push({ ...found.located, quote });
       continue;
     }
-    const elsewhere = findQuote(parts, evidence, normalizedOf, (itemDocId) => itemDocId !== docId);
-    if (elsewhere) drop(`quote is from doc "${elsewhere.docId}", not "${docId}"`);
+    // Found in order only when the elision rules are waived: the reason is the rule it breaks.
+    const loose = findQuote(reading, evidence, normalizedOf, ofDoc, 'loose');
+    const problem = loose && (elisionProblem(quote, loose.fragments) ?? elisionProblem(quote, parts));
+    if (problem) {
+      drop(problem);
+      continue;
+    }
+    const elsewhere = findQuote(reading, evidence, normalizedOf, (itemDocId) => itemDocId !== docId, 'strict');
+    if (elsewhere) drop(`quote is from doc "${elsewhere.located.docId}", not "${docId}"`);
     else if (!evidence.hasDoc(docId)) drop(`doc "${docId}" was never seen or read in this run`);
     else if (parts.length > 1) drop(`the fragments of the elided quote do not occur in order within one passage of "${docId}" that this run saw or read`);
     else drop(`quote does not occur in the passages of "${docId}" that this run saw or read`);
@@ -125,17 +125,20 @@ function trimEdges(text: string): string {
 type Located = Omit<Citation, 'quote'>;
 
 function findQuote(
-  parts: string[],
+  reading: QuoteReading,
   evidence: EvidenceSet,
   normalizedOf: (text: string) => string,
   docMatches: (docId: string) => boolean,
-): Located | undefined {
+  rules: ElisionRules,
+): { located: Located; fragments: string[] } | undefined {
   for (const item of evidence.items()) {
     if (!docMatches(item.chunk.docId)) continue;
-    if (!item.shown.some((text) => containsInOrder(normalizedOf(text), parts))) continue;
+    let fragments: string[] | undefined;
+    for (const text of item.shown) if ((fragments = reading.within(normalizedOf(text), rules))) break;
+    if (!fragments) continue;
     const { chunk } = item;
-    const lines = locateLines(chunk.text, parts, chunk.endLine);
-    return {
+    const lines = locateLines(chunk.text, fragments, chunk.endLine);
+    const located = {
       docId: chunk.docId,
       chunkId: chunk.chunkId,
       heading: chunk.heading,
@@ -144,26 +147,95 @@ function findQuote(
       startLine: lines?.startLine ?? chunk.startLine,
       endLine: lines?.endLine ?? chunk.endLine,
     };
+    return { located, fragments };
   }
   return undefined;
 }
 
-/** The normalised pieces of a quote, split where it elides text with "..." or "…". */
-export function quoteParts(quote: string): string[] {
-  return quote
-    .split(/\.\.\.|…|\[\.\.\.\]/)
-    .map((part) => trimEdges(normalize(part).text))
-    .filter((part) => part.length > 0);
+/** What reads as an elision mark in a quote: "...", "…" or "[...]". */
+const ELISION_MARK = /\[\.\.\.\]|\.\.\.|…/g;
+
+/**
+ * Most marks one fragment may hold as the docs' own text: `f(a, ...)` holds one; the bound keeps
+ * reading a quote with many marks linear in their number.
+ */
+const MAX_LITERAL_MARKS = 8;
+
+/**
+ * Whether the fragments of an elided quote must each be of substance and most of the quote
+ * (`strict`, what verifies), or need only occur in order (`loose`, to name the rule a quote breaks).
+ */
+type ElisionRules = 'strict' | 'loose';
+
+/** A quote prepared for matching against normalised shown texts (see {@link createQuoteReading}). */
+interface QuoteReading {
+  /** The quote's fragments as they occur in order in `haystack`, or undefined when no reading does. */
+  within(haystack: string, rules: ElisionRules): string[] | undefined;
 }
 
-function containsInOrder(haystack: string, parts: string[]): boolean {
-  let from = 0;
-  for (const part of parts) {
-    const at = haystack.indexOf(part, from);
-    if (at < 0) return false;
-    from = at + part.length;
-  }
-  return true;
+/**
+ * Reads a quote against shown texts. Each elision mark is either an elision or the docs' own
+ * text (`client.run_flow("nightly_report", ...)`): a quote found whole needs no elision rules;
+ * otherwise the marks that elide are chosen so the fragments between them are each of substance
+ * ({@link hasSubstance}), occur in order and are most of the quote ({@link MIN_QUOTED_SHARE}).
+ * A dynamic program over the marks finds such a choice when one exists: after each mark it keeps
+ * the earliest end in the text that any valid reading of the quote up to there reaches.
+ */
+function createQuoteReading(quote: string): QuoteReading {
+  const marks = [...quote.matchAll(ELISION_MARK)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
+  // Fragment (from, to) is the quote's text between mark `from` and mark `to` (0: the quote's start, last: its end).
+  const last = marks.length + 1;
+  const cache = new Map<number, string>();
+  const fragment = (from: number, to: number) => {
+    const key = from * (last + 1) + to;
+    let text = cache.get(key);
+    if (text === undefined) {
+      const start = from === 0 ? 0 : marks[from - 1]!.end;
+      const end = to === last ? quote.length : marks[to - 1]!.start;
+      cache.set(key, (text = trimEdges(normalize(quote.slice(start, end)).text)));
+    }
+    return text;
+  };
+  const whole = fragment(0, last);
+  const quoteLength = nonSpaceLength(normalize(quote).text);
+  return {
+    within(haystack, rules) {
+      const strict = rules === 'strict';
+      if (haystack.includes(whole)) return [whole];
+      if (marks.length === 0) return undefined;
+      const reached: Array<{ end: number; from: number } | undefined> = [{ end: 0, from: -1 }];
+      for (let to = 1; to <= last; to++) {
+        for (let from = Math.max(0, to - 1 - MAX_LITERAL_MARKS); from < to; from++) {
+          const before = reached[from];
+          if (before === undefined || (from === 0 && to === last)) continue;
+          const text = fragment(from, to);
+          let end = before.end;
+          if (text !== '') {
+            const at = !strict || hasSubstance(text) ? haystack.indexOf(text, before.end) : -1;
+            if (at < 0) continue;
+            end = at + text.length;
+          }
+          if (reached[to] === undefined || end < reached[to]!.end) reached[to] = { end, from };
+        }
+      }
+      if (reached[last] === undefined) return undefined;
+      const fragments: string[] = [];
+      for (let to = last; to > 0; to = reached[to]!.from) {
+        const text = fragment(reached[to]!.from, to);
+        if (text !== '') fragments.unshift(text);
+      }
+      const quoted = fragments.reduce((sum, text) => sum + nonSpaceLength(text), 0);
+      return !strict || quoted / Math.max(1, quoteLength) >= MIN_QUOTED_SHARE ? fragments : undefined;
+    },
+  };
+}
+
+/** The normalised pieces of a quote, every "...", "…" or "[...]" read as an elision. */
+export function quoteParts(quote: string): string[] {
+  return quote
+    .split(ELISION_MARK)
+    .map((part) => trimEdges(normalize(part).text))
+    .filter((part) => part.length > 0);
 }
 
 /** Source lines of the quote inside a chunk, anchoring the chunk text's last line at `endLine`. */
