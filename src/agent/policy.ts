@@ -163,7 +163,13 @@ function issueMessage(issue: z.core.$ZodIssue, data: unknown): string {
   return `${issue.message}, got ${got}`;
 }
 
-function valueAt(data: unknown, path: PropertyKey[]): unknown {
+/**
+ * The value at a zod issue's path in the parsed YAML, to name what was found in a message.
+ *
+ * @example
+ * valueAt({ rules: [{ name: 7 }] }, ['rules', 0, 'name']); // 7
+ */
+export function valueAt(data: unknown, path: PropertyKey[]): unknown {
   let value: unknown = data;
   for (const part of path) {
     if (typeof value !== 'object' || value === null) return undefined;

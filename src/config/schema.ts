@@ -1,7 +1,7 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
 import { modelLabelNameProblem, type ModelLabel } from '../agent/model-labels.ts';
-import { checkPolicyData, type Policy } from '../agent/policy.ts';
+import { checkPolicyData, valueAt, type Policy } from '../agent/policy.ts';
 import { AtlasError } from '../errors.ts';
 
 /**
@@ -94,13 +94,4 @@ function issueMessage(issue: z.core.$ZodIssue, data: unknown): string {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function valueAt(data: unknown, path: PropertyKey[]): unknown {
-  let value: unknown = data;
-  for (const part of path) {
-    if (typeof value !== 'object' || value === null) return undefined;
-    value = (value as Record<PropertyKey, unknown>)[part];
-  }
-  return value;
 }
