@@ -1,6 +1,6 @@
 import type { Chunk } from '../corpus/types.ts';
 import { AtlasError } from '../errors.ts';
-import { principalGroups } from '../index/filter.ts';
+import { withPrincipal } from '../index/filter.ts';
 import type { Hit, IndexBackend, Principal, SearchFilter } from '../index/types.ts';
 import { EvidenceSet, type EvidenceSource } from './evidence.ts';
 import { narrowLabels } from './model-labels.ts';
@@ -293,20 +293,6 @@ export class SearchSession {
     if (fixed.version !== undefined || version === undefined || version === '') return { ...fixed };
     return { ...fixed, version };
   }
-}
-
-/**
- * `filter` with `principal` enforced: its groups, or only those also in `filter.principal`
- * (the filter every tool of a session applies).
- *
- * @example
- * withPrincipal({ version: '3.x' }, { groups: ['staff'] }); // { version: '3.x', principal: { groups: ['staff'] } }
- */
-export function withPrincipal(filter: SearchFilter | undefined, principal: Principal | undefined): SearchFilter | undefined {
-  if (principal === undefined) return filter;
-  const groups = principalGroups(principal);
-  const fixed = filter?.principal === undefined ? undefined : principalGroups(filter.principal);
-  return { ...filter, principal: { groups: fixed === undefined ? [...groups] : groups.filter((group) => fixed.includes(group)) } };
 }
 
 function stripHit(hit: Hit): Chunk {

@@ -2,7 +2,7 @@
 import type { ConversationTurn } from '../agent/history.ts';
 import { routedAsk, type RoutedAskOptions, type RoutedRun } from '../agent/route.ts';
 import { SearchMemory } from '../agent/search-memory.ts';
-import { withPrincipal } from '../agent/search-session.ts';
+import { withPrincipal } from '../index/filter.ts';
 import type { Principal } from '../index/types.ts';
 import type { ConversationStore, StoredConversation, StoredTurn } from './store.ts';
 

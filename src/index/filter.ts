@@ -123,3 +123,17 @@ export function assertAclLabels(docs: ReadonlyArray<{ chunks: ReadonlyArray<{ ch
 function labelValues(value: string | string[]): string[] {
   return Array.isArray(value) ? value : [value];
 }
+
+/**
+ * `filter` with `principal` enforced: its groups, or only those also in `filter.principal`
+ * (the filter every tool of a session applies).
+ *
+ * @example
+ * withPrincipal({ version: '3.x' }, { groups: ['staff'] }); // { version: '3.x', principal: { groups: ['staff'] } }
+ */
+export function withPrincipal(filter: SearchFilter | undefined, principal: Principal | undefined): SearchFilter | undefined {
+  if (principal === undefined) return filter;
+  const groups = principalGroups(principal);
+  const fixed = filter?.principal === undefined ? undefined : principalGroups(filter.principal);
+  return { ...filter, principal: { groups: fixed === undefined ? [...groups] : groups.filter((group) => fixed.includes(group)) } };
+}
