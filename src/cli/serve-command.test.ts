@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,8 +8,8 @@ import { ORBIT_DOCS } from '../testing/orbit-index.ts';
 import { Command } from 'commander';
 import { runCli } from './main.ts';
 import { registerServeCommand } from './serve-command.ts';
+import { spawnServe, type ServeProcess } from './test-serve.ts';
 
-const repoRoot = path.join(import.meta.dirname, '..', '..');
 const TOKEN = 'serve-test-token-0123456789';
 let dir: string;
 let db: string;
@@ -107,26 +106,15 @@ describe('atlas serve stopping with a stream in flight', () => {
 });
 
 describe('atlas serve --port 0: the real process on an ingested Orbit index', () => {
-  let child: ChildProcess;
-  let stderr = '';
+  let server: ServeProcess;
   let url = '';
-  let exited: Promise<number | null>;
 
   beforeAll(async () => {
-    child = spawn(process.execPath, ['bin/atlas.js', 'serve', '--port', '0', '--db', db, '--model', 'offline'], { cwd: repoRoot, env: { ...process.env, ATLAS_TOKEN: TOKEN }, stdio: ['ignore', 'ignore', 'pipe'] });
-    exited = new Promise((resolve) => child.once('exit', resolve));
-    url = await new Promise<string>((resolve, reject) => {
-      child.stderr!.setEncoding('utf8');
-      child.stderr!.on('data', (text: string) => {
-        stderr += text;
-        const match = /listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(stderr);
-        if (match) resolve(match[1]!);
-      });
-      child.once('exit', (code) => reject(new Error(`atlas serve exited ${code} before listening:\n${stderr}`)));
-    });
+    server = await spawnServe(['--db', db, '--model', 'offline'], { ATLAS_TOKEN: TOKEN });
+    url = server.url;
   });
   afterAll(async () => {
-    if (child.exitCode === null) child.kill('SIGKILL');
+    if (server.child.exitCode === null) server.child.kill('SIGKILL');
   });
 
   const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
@@ -162,8 +150,8 @@ describe('atlas serve --port 0: the real process on an ingested Orbit index', ()
   });
 
   it('SIGTERM closes the server and the index, exit code 0', async () => {
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(stderr).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\natlas serve: SIGTERM: stopping\natlas serve: stopped\n$/);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(server.stderr()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\natlas serve: SIGTERM: stopping\natlas serve: stopped\n$/);
   });
 });

@@ -1,6 +1,6 @@
 // `atlas serve` as a team uses it across a restart: a conversation started before the restart is
 // continued after it (the state database beside the index), and /mcp sits behind the token.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,8 +10,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { recordingIO } from '../eval/test-cli.ts';
 import { ORBIT_DOCS } from '../testing/orbit-index.ts';
 import { runCli } from './main.ts';
+import { spawnServe } from './test-serve.ts';
 
-const repoRoot = path.join(import.meta.dirname, '..', '..');
 const TOKEN = 'serve-restart-token-0123456789';
 const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 let dir: string;
@@ -30,22 +30,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Starts `atlas serve --port 0` on the test index and resolves with its URL once it listens. */
+/** Starts `atlas serve --port 0` on the test index; `stop` sends SIGTERM and resolves with the exit code. */
 async function startServer(): Promise<{ url: string; stop: () => Promise<number | null> }> {
-  const child = spawn(process.execPath, ['bin/atlas.js', 'serve', '--port', '0', '--db', db], { cwd: repoRoot, env: { ...process.env, ATLAS_TOKEN: TOKEN }, stdio: ['ignore', 'ignore', 'pipe'] });
-  running = child;
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (text: string) => {
-      stderr += text;
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(stderr);
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`atlas serve exited ${code} before listening:\n${stderr}`)));
-  });
-  return { url, stop: () => (child.kill('SIGTERM'), exited) };
+  const server = await spawnServe(['--db', db], { ATLAS_TOKEN: TOKEN });
+  running = server.child;
+  return { url: server.url, stop: () => (server.child.kill('SIGTERM'), server.exited) };
 }
 
 describe('atlas serve across a restart', () => {
