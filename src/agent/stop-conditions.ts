@@ -8,6 +8,18 @@ import type { SearchSession } from './search-session.ts';
  */
 export type StopReason = 'model-done' | 'search-budget' | 'chunk-budget' | 'no-new-evidence' | 'max-steps' | 'error' | 'timeout' | 'deadline';
 
+/**
+ * Whether a run with this stop reason ended without an answer because the model failed (a
+ * provider fault, `timeout` or `deadline`), as opposed to answering or abstaining from the docs.
+ *
+ * @example
+ * modelFailed('timeout'); // true
+ * modelFailed('no-new-evidence'); // false
+ */
+export function modelFailed(stopReason: StopReason): boolean {
+  return stopReason === 'error' || stopReason === 'timeout' || stopReason === 'deadline';
+}
+
 /** What a stop rule looks at: the session's recorded steps and the model calls made so far. */
 export interface StopContext {
   session: SearchSession;

@@ -3,6 +3,7 @@ import type { AgentRun, RunUsage } from './run-types.ts';
 import { DEFAULT_RUN_DEADLINE_MS } from './run-types.ts';
 import type { SearchMemory } from './search-memory.ts';
 import type { WebOptions } from './web.ts';
+import { modelFailed } from './stop-conditions.ts';
 
 /** What the fallback needs of the options of an ask: the web to add, the deadline, the memory. */
 export interface WebFallbackOptions {
@@ -11,9 +12,6 @@ export interface WebFallbackOptions {
   memory?: SearchMemory;
   webReason?: string;
 }
-
-/** Stop reasons of a run that failed rather than abstained: the web would not help. */
-const FAILURES = new Set(['error', 'timeout', 'deadline']);
 
 /**
  * Runs `ask` without the web; when that run abstains (an answer the docs do not give, not a
@@ -44,7 +42,8 @@ export async function withWebFallback<Options extends WebFallbackOptions, Run ex
     if (memory) options.memory?.merge(memory);
     return notOffered('web fallback not needed: the docs-only run answered');
   }
-  if (FAILURES.has(docs.trace.stopReason)) {
+  // A run the model failed rather than abstained: the web would not help.
+  if (modelFailed(docs.trace.stopReason)) {
     if (memory) options.memory?.merge(memory);
     return notOffered(`web fallback not tried: the docs-only run failed (stop: ${docs.trace.stopReason})`);
   }

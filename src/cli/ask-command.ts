@@ -17,6 +17,7 @@ import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
 import { releaseLineNotes } from './release-lines.ts';
 import { requireIndex } from './require-index.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
+import { modelFailed } from '../agent/stop-conditions.ts';
 
 interface AskOptions {
   model?: string;
@@ -148,7 +149,7 @@ function cliWeb(model: Parameters<typeof createWebSearch>[0], options: AskOption
  */
 export function runFailure(run: AgentRun, modelSpec: string): string | undefined {
   const { stopReason, errors } = run.trace;
-  if (stopReason !== 'error' && stopReason !== 'timeout' && stopReason !== 'deadline') return undefined;
+  if (!modelFailed(stopReason)) return undefined;
   const cause = (errors.at(-1) ?? 'unknown error').replace(/\.$/, '');
   const fix =
     stopReason === 'timeout'

@@ -5,6 +5,7 @@ import { SearchMemory } from '../agent/search-memory.ts';
 import { withPrincipal } from '../index/filter.ts';
 import type { Principal } from '../index/types.ts';
 import type { ConversationStore, StoredConversation, StoredTurn } from './store.ts';
+import { modelFailed } from '../agent/stop-conditions.ts';
 
 /** The options of a conversation turn: those of `routedAsk`, minus what the conversation fixes. */
 export type ConversationAskOptions = Omit<RoutedAskOptions, 'history' | 'memory' | 'filter' | 'principal'>;
@@ -16,8 +17,6 @@ export interface ConversationReply {
   /** The turn as stored; absent when the run failed (stop reason error, timeout or deadline), which is not stored. */
   turn?: StoredTurn;
 }
-
-const FAILED = new Set(['error', 'timeout', 'deadline']);
 
 /**
  * Asks `question` as the next turn of conversation `id`, as `principal`: the run is given the
@@ -55,7 +54,7 @@ export async function askInConversation(
     memory,
   });
   // A run that ended without an answer because the model failed (or the client went away) is not a turn to remember.
-  if (FAILED.has(run.trace.stopReason)) return { conversationId: id, run };
+  if (modelFailed(run.trace.stopReason)) return { conversationId: id, run };
   const turn = store.saveTurn(id, { question, run, startedAt, passages: memory.takeChanges() });
   return { conversationId: id, run, turn };
 }

@@ -5,6 +5,7 @@ import type { FailureBucket } from './buckets.ts';
 import type { Dataset } from './dataset.ts';
 import { checkFacts, type Fact } from './facts.ts';
 import { citedDocIds, docRecall, evidenceDocIds, readEvidenceDocIds, searchCount } from './metrics.ts';
+import { modelFailed } from '../agent/stop-conditions.ts';
 
 /** One question of the compare eval: one line of retrieval_queries.jsonl or of qa_gold.jsonl. */
 export interface EvalCase {
@@ -159,7 +160,7 @@ export function scoreRun(item: EvalCase, arm: string, run: AgentRun): CaseResult
 
 /** True when a run ended on a provider failure (after the client's own retries), a timeout or its deadline. */
 export function runFailed(run: AgentRun): boolean {
-  return run.trace.stopReason === 'error' || run.trace.stopReason === 'timeout' || run.trace.stopReason === 'deadline';
+  return modelFailed(run.trace.stopReason);
 }
 
 /** How many runs of an eval the model failed (after the one retry), of how many, and the first one's cause. */

@@ -13,6 +13,7 @@ import { askOutput } from './output-schemas.ts';
 import { logged, toolError, toolResult, type CallLog } from './results.ts';
 import { chunkUri } from './uris.ts';
 import { versionRefusal } from './version-argument.ts';
+import { modelFailed } from '../agent/stop-conditions.ts';
 
 /** The model the `ask` tool runs, and the limits of each run. */
 export interface AskToolOptions extends RunLimits {
@@ -91,7 +92,7 @@ export function registerAskTool(server: McpServer, context: { index: IndexBacken
  */
 export function askResult(run: AgentRun, modelSpec: string): CallToolResult {
   const { stopReason, errors } = run.trace;
-  if (stopReason === 'error' || stopReason === 'timeout' || stopReason === 'deadline') {
+  if (modelFailed(stopReason)) {
     const cause = (errors.at(-1) ?? 'unknown error').replace(/\.$/, '');
     return toolError(`ask failed: the run of model "${modelSpec}" ended without an answer (stop: ${stopReason}): ${cause}. Ask again later, or search with search_docs and read_section yourself.`);
   }
