@@ -83,6 +83,20 @@ describe('conversation routes', () => {
     expect(conversation.turns[1].citations[0].chunkId).toBe('deploy#1');
   });
 
+  it('runs a turn with the ask options of the server (its --route default), as /v1/ask does', async () => {
+    const app = new Hono<ServerEnv>();
+    app.use('*', async (c, next) => {
+      c.set('principal', { groups: ['staff'] });
+      await next();
+    });
+    app.route('/', conversationsApp({ ...deps, route: 'classic' }, store));
+    await post(app, '/v1/conversations');
+    const turn = await (await post(app, '/v1/conversations/c-1/messages', { content: 'How do I deploy Orbit 3.x?' })).json();
+    expect([turn.route, turn.trace.steps.length]).toEqual(['classic', 1]);
+    const asked = await (await post(app, '/v1/conversations/c-1/messages', { content: 'How do I deploy Orbit 3.x?', route: 'agentic' })).json();
+    expect(asked.route).toBe('agentic');
+  });
+
   it('answers 404 for an unknown id and for another principal\'s conversation alike', async () => {
     const app = appWith(store);
     await post(app, '/v1/conversations');

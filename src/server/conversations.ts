@@ -6,10 +6,10 @@ import { ROUTES, type Route } from '../agent/route.ts';
 import { askInConversation, type ConversationAskOptions, type ConversationReply } from '../conversations/ask.ts';
 import type { ConversationStore } from '../conversations/store.ts';
 import { AtlasError } from '../errors.ts';
+import { prepareAsk } from './ask.ts';
 import { ApiError } from './http.ts';
 import { DEFAULT_KEEP_ALIVE_MS, streamRun } from './run-stream.ts';
 import type { ServerDeps, ServerEnv } from './types.ts';
-import { yieldingModel } from './yielding-model.ts';
 
 const createBody = z.strictObject({
   version: z.string().trim().min(1).optional(),
@@ -62,7 +62,7 @@ export function conversationsApp(deps: ServerDeps, store: ConversationStore, opt
     if (!body.ok) return body.response;
     const id = c.req.param('id');
     try {
-      const reply = await askInConversation(store, id, body.value.content, c.get('principal'), turnOptions(deps, body.value, c.req.raw.signal));
+      const reply = await askInConversation(store, id, body.value.content, c.get('principal'), await turnOptions(deps, body.value, c.req.raw.signal));
       if (!reply) return notFound(c, id);
       return c.json(replyJson(reply));
     } catch (error) {
@@ -82,7 +82,7 @@ export function conversationsApp(deps: ServerDeps, store: ConversationStore, opt
       run: async (onEvent, abortSignal) => {
         let reply: ConversationReply | undefined;
         try {
-          reply = await askInConversation(store, id, body.value.content, principal, { ...turnOptions(deps, body.value, abortSignal), onEvent });
+          reply = await askInConversation(store, id, body.value.content, principal, { ...(await turnOptions(deps, body.value, abortSignal)), onEvent });
         } catch (error) {
           throw turnFailure(error, `POST ${c.req.path}`, deps.log);
         }
@@ -106,19 +106,15 @@ export function conversationsApp(deps: ServerDeps, store: ConversationStore, opt
   return app;
 }
 
-/** The routedAsk options of a turn: the server's model (yielding, so a stream flushes between calls), limits and policy, with the body's route. */
-function turnOptions(deps: ServerDeps, body: MessageBody, abortSignal: AbortSignal): ConversationAskOptions {
-  return {
-    model: yieldingModel(deps.model),
-    index: deps.index,
-    price: deps.price,
-    now: deps.now,
-    route: (body.route ?? 'agentic') as Route,
-    ...(deps.maxSearches === undefined ? {} : { maxSearches: deps.maxSearches }),
-    ...deps.limits,
-    ...(deps.policy ? { policy: deps.policy, policyStrict: deps.policyStrict === true } : {}),
-    abortSignal,
-  };
+/**
+ * The routedAsk options of a turn: those of `/v1/ask` (`prepareAsk`: the server's model, yielding
+ * so a stream flushes between calls, its route, first turn, budget, limits, policy and model
+ * labels), with the body's route; the conversation fixes the filter and the principal.
+ */
+async function turnOptions(deps: ServerDeps, body: MessageBody, abortSignal: AbortSignal): Promise<ConversationAskOptions> {
+  const { options } = await prepareAsk(deps, { question: body.content, ...(body.route ? { route: body.route as Route } : {}) }, undefined);
+  const { filter: _filter, principal: _principal, ...rest } = options;
+  return { ...rest, abortSignal };
 }
 
 /** The JSON of a turn: the AgentRun plus `conversationId` and `turn` (null for a failed run, which is not stored). */
