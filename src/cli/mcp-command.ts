@@ -4,7 +4,9 @@ import { serveStdio } from '../mcp/stdio.ts';
 import type { CliIO } from './io.ts';
 import { cliFilter, groupsOption, labelOption, type AccessOptions } from './access-options.ts';
 import { MODEL_SPEC_HELP } from './ask-command.ts';
+import { commandConfig, configOption, indexDocsRoot } from './config-option.ts';
 import { cliModel } from './model-option.ts';
+import { commandPolicy } from './policy-option.ts';
 import { nonEmpty } from './option-values.ts';
 import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
 import { releaseLineNotes } from './release-lines.ts';
@@ -19,6 +21,9 @@ interface McpOptions extends AccessOptions {
   timeout?: number;
   /** ms, from `--deadline <seconds>`. */
   deadline?: number;
+  policy?: string;
+  strict?: boolean;
+  config?: string;
 }
 
 /**
@@ -38,7 +43,12 @@ export function registerMcpCommand(program: Command, io: CliIO): void {
     .option('--model <spec>', `model of the ask tool: ${MODEL_SPEC_HELP}`, nonEmpty('--model', 'offline'))
     .addOption(timeoutOption())
     .addOption(deadlineOption())
+    .option('--policy <file>', 'policy file of mandatory retrievals every ask runs (YAML, see docs/policy.md)', nonEmpty('--policy', 'examples/allergy/policy.yaml'))
+    .option('--strict', 'with a policy (--policy, or policy: in the config): an ask citing none of the pages a fired rule requires abstains')
+    .addOption(configOption())
     .action(async (options: McpOptions) => {
+      const config = await commandConfig(io, options, await indexDocsRoot(io, options.db));
+      const policy = commandPolicy(io, options, config);
       const filter = cliFilter(io.env, options);
       const limits = resolveRunLimits(io.env, options);
       await requireIndex(io, options.db);
@@ -51,7 +61,7 @@ export function registerMcpCommand(program: Command, io: CliIO): void {
           index,
           ...(filter ? { filter } : {}),
           maxSearches: options.maxSearches,
-          ask: { model, modelSpec: spec, price, maxSearches: options.maxSearches, now: io.now, ...limits },
+          ask: { model, modelSpec: spec, price, maxSearches: options.maxSearches, now: io.now, ...limits, ...policy, ...(config && config.modelLabels.length > 0 ? { modelLabels: config.modelLabels } : {}) },
           log: io.stderr,
         });
         io.stderr(

@@ -5,6 +5,8 @@ import type { LanguageModel } from 'ai';
 import { z } from 'zod';
 import type { ModelPrice } from '../agent/cost.ts';
 import type { RunEvent } from '../agent/events.ts';
+import type { ModelLabel } from '../agent/model-labels.ts';
+import type { Policy } from '../agent/policy.ts';
 import { agenticRun } from '../agent/run.ts';
 import type { AgentRun, RunLimits } from '../agent/run-types.ts';
 import { headingPathText } from '../agent/tool-values.ts';
@@ -25,6 +27,12 @@ export interface AskToolOptions extends RunLimits {
   maxSearches?: number;
   /** Clock in ms for the run's deadline and latency (default `performance.now`). */
   now?: () => number;
+  /** Mandatory retrievals every ask runs (docs/policy.md), as `atlas ask --policy`. */
+  policy?: Policy;
+  /** With a policy: an answer citing none of a fired rule's required pages abstains. */
+  policyStrict?: boolean;
+  /** Labels the model may set on search_docs (`model_labels` of atlas.config.yaml). */
+  modelLabels?: ModelLabel[];
 }
 
 /** Arguments of `ask`. */
@@ -77,6 +85,8 @@ export function registerAskTool(server: McpServer, context: { index: IndexBacken
         ...(options.now ? { now: options.now } : {}),
         ...(options.callTimeoutMs === undefined ? {} : { callTimeoutMs: options.callTimeoutMs }),
         ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
+        ...(options.policy ? { policy: options.policy, policyStrict: options.policyStrict === true } : {}),
+        ...(options.modelLabels && options.modelLabels.length > 0 ? { modelLabels: options.modelLabels } : {}),
       });
       return askResult(run, options.modelSpec);
     }),
