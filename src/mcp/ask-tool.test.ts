@@ -41,6 +41,8 @@ describe('ask', () => {
         uri: `atlas://chunk/${encodeURIComponent(citation.chunkId)}`,
       })),
     );
+    expect(run.answer.claims?.length).toBeGreaterThan(0);
+    expect(answer.claims).toEqual(run.answer.claims);
     expect(answer.trace).toMatchObject({
       model: 'offline',
       stop_reason: run.trace.stopReason,

@@ -120,6 +120,10 @@ export function askResult(run: AgentRun, modelSpec: string): CallToolResult {
     answer: run.answer.text,
     abstained: run.answer.abstained,
     citations,
+    // Each claim of the answer with whether a verified quote backs it (docs/calibration.md "Claim support").
+    ...(run.answer.claims === undefined
+      ? {}
+      : { claims: run.answer.claims.map((claim) => ({ text: claim.text, supported: claim.supported, score: claim.score, citations: claim.citations })) }),
     trace: {
       model: modelSpec,
       stop_reason: stopReason,

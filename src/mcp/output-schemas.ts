@@ -67,6 +67,17 @@ export const askOutput = z.looseObject({
       uri: z.string(),
     }),
   ),
+  claims: z
+    .array(
+      z.looseObject({
+        text: z.string().describe('Exact substring of the answer.'),
+        supported: z.boolean().describe('Whether the verified quotes back it.'),
+        score: z.number().min(0).max(1),
+        citations: z.array(z.number().int().min(0)).describe('Indexes into citations of the quotes that back it.'),
+      }),
+    )
+    .optional()
+    .describe('The answer split into claims, each checked against the quotes; absent when the run abstained.'),
   trace: z.looseObject({
     model: z.string(),
     stop_reason: z.string(),

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '../agent/offline/index.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
+import { createScriptedModel } from '../testing/scripted-model.ts';
 import { openConversationStore } from '../conversations/store.ts';
 import { createApp, type AppOptions } from './app.ts';
 import { conversationsApp } from './conversations.ts';
@@ -241,6 +242,35 @@ describe('the web page in headless Chromium', () => {
       await page.locator('#question').press('Enter');
       await expect.poll(() => page.locator('.turn .answer-section').isVisible(), { timeout: 20_000 }).toBe(true);
       expect(await page.locator('.trace li.search').first().innerText()).toMatch(/^Searched “What is ORB-1202\?” in 3\.x: /);
+      expect(foreign).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+      await server.close();
+    }
+  });
+
+  it.skipIf(!installed)(reason('marks the claims of an answer that no verified quote backs, and says how many'), async () => {
+    const supported = "The job's arguments or a flow step's result are larger than the payload limit.";
+    const unsupported = 'Orbit retries such a step 7 times, 30 seconds apart.';
+    const model = createScriptedModel([
+      { toolCalls: [{ toolName: 'search_docs', input: { query: 'ORB-1202 PayloadTooLarge' } }] },
+      { toolCalls: [{ toolName: 'read_section', input: { chunk_id: 'error-codes#4' } }] },
+      { answer: { text: `${supported} ${unsupported}`, citations: [{ doc_id: 'error-codes', quote: "The job's arguments or a flow step's result are larger than the payload limit." }] } },
+    ]);
+    const server = await serveOrbit({}, model as LanguageModelV3);
+    const { page, foreign, problems } = await openPage(server.url);
+    try {
+      await page.goto(`${server.url}/`);
+      await expect.poll(() => page.locator('#version option').allInnerTexts()).toEqual(['Every version', '2.x', '3.x']);
+      await page.locator('#question').fill('What is ORB-1202?');
+      await page.locator('#question').press('Enter');
+      const answer = page.locator('.turn .answer-section');
+      await expect.poll(() => answer.isVisible(), { timeout: 20_000 }).toBe(true);
+      expect(await answer.locator('.answer').innerText()).toBe(`${supported} ${unsupported}`);
+      expect(await answer.locator('mark.unsupported').allInnerTexts()).toEqual([unsupported]);
+      expect(await answer.locator('mark.unsupported').getAttribute('title')).toBe('No quote the run read backs this claim.');
+      await expect.poll(() => page.locator('.run-notes').innerText()).toBe('1 claim is not backed by a quote (marked).');
       expect(foreign).toEqual([]);
       expect(problems).toEqual([]);
     } finally {

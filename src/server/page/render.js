@@ -86,10 +86,33 @@ export function showAnswer(turn, answer) {
   section.hidden = false;
   section.classList.toggle('abstained', answer.abstained);
   section.querySelector('.answer-heading').textContent = answer.abstained ? 'Abstained: the docs do not say' : 'Answer';
-  section.querySelector('.answer').textContent = answer.text;
+  section.querySelector('.answer').replaceChildren(...answerParts(answer));
   const list = section.querySelector('.citations');
   list.replaceChildren(...answer.citations.map((citation, position) => citationItem(citation, position + 1)));
   section.querySelector('.citations-heading').hidden = answer.citations.length === 0;
+}
+
+/**
+ * The answer text as nodes: each claim no verified quote backs (`answer.claims`, exact
+ * substrings in order) is a marked span saying so; the rest is plain text.
+ */
+function answerParts(answer) {
+  const parts = [];
+  let at = 0;
+  for (const claim of answer.claims ?? []) {
+    if (claim.supported) continue;
+    const start = answer.text.indexOf(claim.text, at);
+    if (start < 0) continue;
+    if (start > at) parts.push(answer.text.slice(at, start));
+    const mark = document.createElement('mark');
+    mark.className = 'unsupported';
+    mark.title = 'No quote the run read backs this claim.';
+    mark.textContent = claim.text;
+    parts.push(mark);
+    at = start + claim.text.length;
+  }
+  if (at < answer.text.length) parts.push(answer.text.slice(at));
+  return parts;
 }
 
 function citationItem(citation, number) {
@@ -118,6 +141,8 @@ export function showRun(turn, run) {
   if (run.answer.abstained && run.trace.abstainReason) notes.unshift(`Why: ${run.trace.abstainReason}`);
   const dropped = run.trace.droppedCitations?.length ?? 0;
   if (dropped > 0) notes.push(`${dropped} citation${dropped === 1 ? ' was' : 's were'} dropped: not found in the passages read.`);
+  const unsupported = (run.answer.claims ?? []).filter((claim) => !claim.supported).length;
+  if (unsupported > 0) notes.push(`${unsupported} claim${unsupported === 1 ? ' is' : 's are'} not backed by a quote (marked).`);
   turn.node.querySelector('.run-notes').textContent = notes.join(' ');
   const parts = [
     run.route ? `route ${run.route}` : undefined,
