@@ -177,6 +177,20 @@ describe('agenticRun', () => {
     expect(run.answer.abstained).toBe(false);
   });
 
+  it('runs a call with an argument its tool does not take, telling the model and the trace what was ignored', async () => {
+    const model = createScriptedModel([
+      { toolCalls: [{ toolName: 'search_docs', input: { query: 'flow graph', k: 50 } }] },
+      { answer: { text: 'A graph.', citations: [{ doc_id: 'flows', quote: 'A flow is a graph of steps.' }] } },
+    ]);
+    const run = await agenticRun('What is a flow?', { model, index: createMemoryIndex(docs) });
+    const note = 'ignored unknown argument k: search_docs takes query, version, page';
+    const [result] = toolResultsOf(model.requests[1]);
+    expect(result?.output).toMatchObject({ type: 'json', value: { ignored_arguments: note } });
+    expect(run.trace.steps.map((step) => step.query)).toEqual(['flow graph']);
+    expect(run.trace.errors).toEqual([`tool call arguments ignored: search_docs {"query":"flow graph","k":50}: ${note}`]);
+    expect(run.answer.abstained).toBe(false);
+  });
+
   it('runs a search whose optional version is null (OpenAI strict mode) as a search of every version', async () => {
     const model = createScriptedModel([
       { toolCalls: [search('lease timeout', { version: null })] },

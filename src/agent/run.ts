@@ -17,7 +17,7 @@ import {
   type StopCondition,
   type StopReason,
 } from './stop-conditions.ts';
-import { checkToolCall, createAgentTools, runCheckedToolCall, type AgentToolSet } from './tools.ts';
+import { checkToolCall, createAgentTools, ignoredArgumentsNote, runCheckedToolCall, type AgentToolSet } from './tools.ts';
 import { WebLog, webPrompt, type WebOptions } from './web.ts';
 
 export interface AgenticRunOptions extends AskOptions {
@@ -131,6 +131,8 @@ async function runToolCall(session: SearchSession, call: RequestedToolCall, reco
     recorder.errors.push(`tool call rejected: ${call.toolName} ${argumentsText(call.input)}: ${checked.error}`);
     return checked;
   }
+  const ignored = checked.ignored === undefined ? undefined : ignoredArgumentsNote(checked.toolName, checked.ignored, toolSet);
+  if (ignored !== undefined) recorder.errors.push(`tool call arguments ignored: ${call.toolName} ${argumentsText(call.input)}: ${ignored}`);
   if (checked.toolName === 'search_docs') {
     const { query, version, page } = checked.input;
     recorder.emit({ type: 'search-start', query, ...(version === undefined ? {} : { version }), ...(page === undefined || page === 1 ? {} : { page }) });
@@ -148,7 +150,8 @@ async function runToolCall(session: SearchSession, call: RequestedToolCall, reco
   if (step) recorder.emit({ type: 'search-end', step });
   const read = session.reads[before.reads];
   if (read) recorder.emit({ type: 'read', read });
-  return outcome;
+  // The model learns that part of its call was not applied, beside the result.
+  return ignored !== undefined && outcome.ok ? { ...outcome, value: { ...outcome.value, ignored_arguments: ignored } } : outcome;
 }
 
 /** A tool call's arguments as recorded in the trace: JSON (or the raw text), at most 300 characters. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
 import { SearchSession } from './search-session.ts';
-import { checkToolCall, executeToolCall } from './tools.ts';
+import { checkToolCall, executeToolCall, ignoredArgumentsNote } from './tools.ts';
 
 const index = createMemoryIndex([makeDoc('notes', 'all', [['Notes', 'aaaa bbbb cccc dddd eeee.\n\nffff gggg hhhh iiii']])]);
 const offsetRule =
@@ -73,5 +73,12 @@ describe('checkToolCall', () => {
       error: 'invalid arguments for search_docs: the arguments must be a JSON object, got text "{\\"query\\": \\"flo" (is it valid JSON?). Send e.g. {"query": "lease timeout"}.',
     });
     expect(checkToolCall('drop_table', {})).toEqual({ ok: false, error: 'unknown tool "drop_table". Available tools: search_docs, read_section, read_neighbors.' });
+  });
+
+  it('runs a call with arguments its tool does not take, and names them', () => {
+    expect(checkToolCall('search_docs', { query: 'lease', k: 50, top_k: 3 })).toEqual({ ok: true, toolName: 'search_docs', input: { query: 'lease' }, ignored: ['k', 'top_k'] });
+    expect(checkToolCall('read_neighbors', { chunk_id: 'notes#0', depth: 2 })).toEqual({ ok: true, toolName: 'read_neighbors', input: { chunk_id: 'notes#0' }, ignored: ['depth'] });
+    expect(ignoredArgumentsNote('search_docs', ['k', 'top_k'])).toBe('ignored unknown arguments k, top_k: search_docs takes query, version, page');
+    expect(ignoredArgumentsNote('read_neighbors', ['depth'])).toBe('ignored unknown argument depth: read_neighbors takes chunk_id');
   });
 });

@@ -52,7 +52,8 @@ export function precomputedSchema<T>(schema: z.ZodType<T>): Schema<T> {
   return jsonSchema<T>(converted as Parameters<typeof jsonSchema>[0], {
     validate: (value) => {
       const parsed = schema.safeParse(withoutNullOptionals(schema, value));
-      return parsed.success ? { success: true, value: parsed.data } : { success: false, error: parsed.error };
+      // The call goes on as sent (unknown arguments kept), so that checkToolCall can name what it ignores.
+      return parsed.success ? { success: true, value: value as T } : { success: false, error: parsed.error };
     },
   });
 }
@@ -153,10 +154,15 @@ const exampleArguments: Record<AgentToolName, string> = {
 
 /** A tool call checked against its schema: the tool and its parsed arguments, or the error for the model. */
 export type CheckedToolCall =
-  | { ok: true; toolName: 'search_docs'; input: SearchDocsArguments }
-  | { ok: true; toolName: 'read_section'; input: z.infer<typeof readSectionInput> }
-  | { ok: true; toolName: 'read_neighbors'; input: z.infer<typeof chunkInput> }
+  | ({ ok: true; toolName: 'search_docs'; input: SearchDocsArguments } & IgnoredArguments)
+  | ({ ok: true; toolName: 'read_section'; input: z.infer<typeof readSectionInput> } & IgnoredArguments)
+  | ({ ok: true; toolName: 'read_neighbors'; input: z.infer<typeof chunkInput> } & IgnoredArguments)
   | { ok: false; error: string };
+
+/** Arguments of a call the tool does not take (e.g. `k`, which the session fixes): the call runs without them. */
+interface IgnoredArguments {
+  ignored?: string[];
+}
 
 /**
  * Checks a tool call before it runs: the tool must exist and its arguments must match the tool's
@@ -185,7 +191,10 @@ export function checkToolCall(toolName: string, input: unknown, toolSet: AgentTo
     const issues = parsed.error.issues.map((issue) => issueText(schema, issue, input)).join('; ');
     return { ok: false, error: `invalid arguments for ${name}: ${issues}. Send e.g. ${exampleArguments[name]}.` };
   }
-  if (name !== 'search_docs' || toolSet.labels.length === 0) return { ok: true, toolName: name, input: parsed.data } as CheckedToolCall;
+  const known = Object.keys(schema.shape);
+  const unknown = Object.keys(input).filter((key) => !known.includes(key));
+  const ignored = unknown.length > 0 ? { ignored: unknown } : {};
+  if (name !== 'search_docs' || toolSet.labels.length === 0) return { ok: true, toolName: name, input: parsed.data, ...ignored } as CheckedToolCall;
   const { query, version, page, ...rest } = parsed.data as SearchDocsArguments & Record<string, string>;
   const labels: Record<string, string> = {};
   for (const label of toolSet.labels) {
@@ -193,7 +202,18 @@ export function checkToolCall(toolName: string, input: unknown, toolSet: AgentTo
     if (value !== undefined) labels[label.name] = value;
   }
   const search: SearchDocsArguments = { query, ...(version === undefined ? {} : { version }), ...(page === undefined ? {} : { page }), ...(Object.keys(labels).length > 0 ? { labels } : {}) };
-  return { ok: true, toolName: 'search_docs', input: search };
+  return { ok: true, toolName: 'search_docs', input: search, ...ignored };
+}
+
+/**
+ * What the model and the trace are told of the arguments a call sent that its tool does not take.
+ *
+ * @example
+ * ignoredArgumentsNote('search_docs', ['k']); // 'ignored unknown argument k: search_docs takes query, version, page'
+ */
+export function ignoredArgumentsNote(toolName: AgentToolName, ignored: readonly string[], toolSet: AgentToolSet = DEFAULT_TOOL_SET): string {
+  const takes = Object.keys(toolSet.inputs[toolName].shape).join(', ');
+  return `ignored unknown argument${ignored.length === 1 ? '' : 's'} ${ignored.join(', ')}: ${toolName} takes ${takes}`;
 }
 
 /**
