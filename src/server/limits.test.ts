@@ -100,4 +100,23 @@ describe('429 + Retry-After over HTTP', () => {
     model.release();
     expect((await first).status).toBe(200);
   });
+
+  it('a GET event stream (an MCP notification stream) does not keep its slot while it stays open', async () => {
+    const streams: Array<ReadableStreamDefaultController<Uint8Array>> = [];
+    // Every request gets an event stream that stays open until the client cancels it.
+    const listen = () => new Response(new ReadableStream<Uint8Array>({ start: (controller) => void streams.push(controller) }), { headers: { 'content-type': 'text/event-stream' } });
+    const app = createApp(testDeps(index), { auth, limits: { maxConcurrent: 2, maxConcurrentPerClient: 1 }, mounts: { '/mcp': listen } });
+    const headers = { authorization: `Bearer ${token('alice')}` };
+    const opened = await app.request('/mcp', { headers });
+    expect([opened.status, opened.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
+    // The open GET stream left alice's one slot free; a POST stream holds it until it ends.
+    expect((await app.request('/v1/search?q=lease', { headers })).status).toBe(200);
+    const posted = await app.request('/mcp', { method: 'POST', headers, body: '{}' });
+    expect(posted.status).toBe(200);
+    expect((await app.request('/v1/search?q=lease', { headers })).status).toBe(429);
+    await posted.body!.cancel();
+    expect((await app.request('/v1/search?q=lease', { headers })).status).toBe(200);
+    expect(streams).toHaveLength(2);
+    await opened.body!.cancel();
+  });
 });

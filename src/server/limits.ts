@@ -84,7 +84,10 @@ export function createConcurrencyLimiter(limits: Pick<ServerLimits, 'maxConcurre
 /**
  * Middleware that holds a slot of `limiter` for the whole request, an event stream (SSE) until
  * its last byte or its cancellation, and answers 429 with `Retry-After` when none is free.
- * Runs after the auth middleware (the client is the token's name).
+ * A GET event stream (the notification stream an MCP client keeps open on `/mcp`) frees its slot
+ * once its headers are sent: it listens and does no work, and held open it would take a slot of
+ * its client for good (the MCP sessions bound how many there are). Runs after the auth
+ * middleware (the client is the token's name).
  *
  * @example
  * app.use('/v1/*', createLimitMiddleware(limiter));
@@ -101,7 +104,8 @@ export function createLimitMiddleware(limiter: ConcurrencyLimiter): MiddlewareHa
     try {
       await next();
       const body = c.res.body;
-      if (body !== null && (c.res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+      const listener = c.req.method === 'GET';
+      if (body !== null && !listener && (c.res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
         c.res = new Response(releasingAtEnd(body, admission.release), c.res);
         streaming = true;
       }
