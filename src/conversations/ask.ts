@@ -8,7 +8,10 @@ import type { ConversationStore, StoredConversation, StoredTurn } from './store.
 import { modelFailed } from '../agent/stop-conditions.ts';
 
 /** The options of a conversation turn: those of `routedAsk`, minus what the conversation fixes. */
-export type ConversationAskOptions = Omit<RoutedAskOptions, 'history' | 'memory' | 'filter' | 'principal'>;
+export type ConversationAskOptions = Omit<RoutedAskOptions, 'history' | 'memory' | 'filter' | 'principal'> & {
+  /** The user asking (a token's name): a conversation another user created does not exist for them. */
+  user?: string;
+};
 
 /** A finished turn: the run (the AgentRun of this turn) and the turn as stored. */
 export interface ConversationReply {
@@ -25,7 +28,7 @@ export interface ConversationReply {
  * and may cite them (its search memory), with a fresh search budget. The turn, the passages it
  * was shown and its searches are stored before this returns; a run the model failed (stop reason
  * `error`, `timeout`, `deadline`) is returned but not stored, so a retry starts from the same state. Undefined when the conversation
- * does not exist or belongs to another principal (the same answer for both).
+ * does not exist or belongs to another principal or user (the same answer for all).
  *
  * @example
  * const { id } = store.create({ principal });
@@ -40,14 +43,15 @@ export async function askInConversation(
   principal: Principal | undefined,
   options: ConversationAskOptions,
 ): Promise<ConversationReply | undefined> {
-  const conversation = store.get(id, principal);
+  const { user, ...runOptions } = options;
+  const conversation = store.get(id, principal, user);
   if (!conversation) return undefined;
   const startedAt = store.now();
   const runPrincipal: Principal = { groups: conversation.groups };
   const filter = withPrincipal(conversation.filter, runPrincipal);
   const memory = await SearchMemory.restore(store.passages(id), (chunkId) => options.index.getChunk(chunkId, filter));
   const run = await routedAsk(question, {
-    ...options,
+    ...runOptions,
     filter: conversation.filter,
     principal: runPrincipal,
     history: historyOf(conversation),

@@ -42,11 +42,25 @@ describe('the state database', () => {
     raw.prepare("UPDATE meta SET value = '7' WHERE key = 'schema_version'").run();
     raw.close();
     expect(() => openStateDatabase(file)).toThrow(
-      `Atlas: the state database ${file} has schema version 7; this Atlas reads version 1. It was written by a newer Atlas: upgrade Atlas, or move the file away to start with no conversations.`,
+      `Atlas: the state database ${file} has schema version 7; this Atlas reads version 2. It was written by a newer Atlas: upgrade Atlas, or move the file away to start with no conversations.`,
     );
     const check = new Database(file);
     expect(check.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({ value: '7' });
     check.close();
+  });
+
+  it('upgrades a version 1 file in place: its conversations keep their turns and have no owner (found by their groups alone)', () => {
+    const file = path.join(dir, 'v1.db');
+    const raw = new Database(file);
+    raw.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE conversations (id TEXT PRIMARY KEY, created_at TEXT NOT NULL, principal_groups TEXT NOT NULL, filter TEXT NOT NULL);
+      INSERT INTO meta VALUES ('schema_version', '1');
+      INSERT INTO conversations VALUES ('old', '2026-11-30T10:00:00.000Z', '["staff"]', '{}');`);
+    raw.close();
+    const db = openStateDatabase(file);
+    expect(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({ value: '2' });
+    expect(db.prepare('SELECT id, principal_groups, owner FROM conversations').all()).toEqual([{ id: 'old', principal_groups: '["staff"]', owner: '' }]);
+    db.close();
   });
 
   it('refuses an SQLite file that is not a state database, and a file that is not SQLite', async () => {

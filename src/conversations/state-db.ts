@@ -8,7 +8,7 @@ import { AtlasError } from '../errors.ts';
  * Version of the state database's layout; bump it (and say what to do with older files)
  * whenever the tables below change.
  */
-export const STATE_SCHEMA_VERSION = 1;
+export const STATE_SCHEMA_VERSION = 2;
 
 const TABLES = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -16,7 +16,8 @@ CREATE TABLE conversations (
   id TEXT PRIMARY KEY,
   created_at TEXT NOT NULL,
   principal_groups TEXT NOT NULL,
-  filter TEXT NOT NULL
+  filter TEXT NOT NULL,
+  owner TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE turns (
   conversation_id TEXT NOT NULL REFERENCES conversations(id),
@@ -108,6 +109,14 @@ function checkSchema(db: Database.Database, path: string): void {
   }
   const version = Number(row.value);
   if (version === STATE_SCHEMA_VERSION) return;
+  if (version === 1) {
+    // Version 2 records who created a conversation (the token's name); a version 1 conversation has no owner and stays keyed by its groups alone.
+    db.transaction(() => {
+      db.exec("ALTER TABLE conversations ADD COLUMN owner TEXT NOT NULL DEFAULT ''");
+      db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(STATE_SCHEMA_VERSION));
+    })();
+    return;
+  }
   const fix =
     Number.isInteger(version) && version > STATE_SCHEMA_VERSION
       ? 'It was written by a newer Atlas: upgrade Atlas, or move the file away to start with no conversations.'

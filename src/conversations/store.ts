@@ -55,6 +55,8 @@ export interface StoredConversation {
   createdAt: string;
   /** The groups of the principal that created it (sorted); only that principal finds it. */
   groups: string[];
+  /** The user (token name) that created it; only that user finds it. Absent: created without one (no auth), found by its groups alone. */
+  owner?: string;
   /** The filter its turns search with (version, labels), fixed at creation. */
   filter: SearchFilter;
   turns: StoredTurn[];
@@ -73,19 +75,20 @@ export interface ConversationStoreOptions {
  * The conversations of one index, in its state database: each conversation's turns (question,
  * answer, citations, trace summary, times), the passages its search session was shown (exact
  * texts) and its query log, so a restart loses nothing. A conversation is found only by the
- * principal that created it (same groups); for anyone else it does not exist. Conversations
- * never share state.
+ * principal that created it (same groups) and, when it was created by a user (a token's name),
+ * only by that user; for anyone else it does not exist. Conversations never share state.
  *
  * @example
  * const store = openConversationStore({ path: stateDbPath('.atlas/index.db') });
- * const { id } = store.create({ principal: { groups: ['staff'] } });
- * store.get(id, { groups: ['staff'] })?.turns; // []
- * store.get(id, undefined); // undefined: another principal
+ * const { id } = store.create({ principal: { groups: ['staff'] }, user: 'alice' });
+ * store.get(id, { groups: ['staff'] }, 'alice')?.turns; // []
+ * store.get(id, { groups: ['staff'] }, 'bob'); // undefined: another user
+ * store.get(id, undefined, 'alice'); // undefined: another principal
  */
 export interface ConversationStore {
-  create(options: { principal?: Principal; filter?: SearchFilter }): StoredConversation;
-  /** The conversation, or undefined when it does not exist or belongs to another principal. */
-  get(id: string, principal: Principal | undefined): StoredConversation | undefined;
+  create(options: { principal?: Principal; user?: string; filter?: SearchFilter }): StoredConversation;
+  /** The conversation, or undefined when it does not exist or belongs to another principal or user. */
+  get(id: string, principal: Principal | undefined, user?: string): StoredConversation | undefined;
   /** The passages the conversation's turns were shown. */
   passages(id: string): RememberedPassage[];
   /** Appends a finished turn, its new or grown passages and its searches, in one transaction; returns the stored turn. */
@@ -104,18 +107,26 @@ export function openConversationStore(options: ConversationStoreOptions): Conver
   const statements = prepare(db);
 
   return {
-    create({ principal, filter }) {
+    create({ principal, user, filter }) {
       const id = randomId();
-      const conversation: StoredConversation = { id, createdAt: iso(now()), groups: groupsKey(principal), filter: { ...filter }, turns: [] };
+      const conversation: StoredConversation = { id, createdAt: iso(now()), groups: groupsKey(principal), ...(user ? { owner: user } : {}), filter: { ...filter }, turns: [] };
       const { principal: _ignored, ...stored } = conversation.filter;
-      statements.insertConversation.run(id, conversation.createdAt, JSON.stringify(conversation.groups), JSON.stringify(stored));
+      statements.insertConversation.run(id, conversation.createdAt, JSON.stringify(conversation.groups), JSON.stringify(stored), user ?? '');
       return { ...conversation, filter: stored };
     },
-    get(id, principal) {
-      const row = statements.conversation.get(id) as { id: string; created_at: string; principal_groups: string; filter: string } | undefined;
+    get(id, principal, user) {
+      const row = statements.conversation.get(id) as { id: string; created_at: string; principal_groups: string; filter: string; owner: string } | undefined;
       if (!row || row.principal_groups !== JSON.stringify(groupsKey(principal))) return undefined;
+      if (row.owner !== '' && row.owner !== user) return undefined;
       const turns = (statements.turns.all(id) as TurnRow[]).map(turnOf);
-      return { id: row.id, createdAt: row.created_at, groups: JSON.parse(row.principal_groups) as string[], filter: JSON.parse(row.filter) as SearchFilter, turns };
+      return {
+        id: row.id,
+        createdAt: row.created_at,
+        groups: JSON.parse(row.principal_groups) as string[],
+        ...(row.owner === '' ? {} : { owner: row.owner }),
+        filter: JSON.parse(row.filter) as SearchFilter,
+        turns,
+      };
     },
     passages(id) {
       return (statements.passages.all(id) as Array<{ chunk_id: string; texts: string; source: string }>).map((row) => ({
@@ -164,8 +175,8 @@ function groupsKey(principal: Principal | undefined): string[] {
 
 function prepare(db: Database.Database) {
   return {
-    insertConversation: db.prepare('INSERT INTO conversations (id, created_at, principal_groups, filter) VALUES (?, ?, ?, ?)'),
-    conversation: db.prepare('SELECT id, created_at, principal_groups, filter FROM conversations WHERE id = ?'),
+    insertConversation: db.prepare('INSERT INTO conversations (id, created_at, principal_groups, filter, owner) VALUES (?, ?, ?, ?, ?)'),
+    conversation: db.prepare('SELECT id, created_at, principal_groups, filter, owner FROM conversations WHERE id = ?'),
     turns: db.prepare('SELECT * FROM turns WHERE conversation_id = ? ORDER BY turn'),
     lastTurn: db.prepare('SELECT MAX(turn) AS last FROM turns WHERE conversation_id = ?'),
     insertTurn: db.prepare(

@@ -268,8 +268,15 @@ describe('POST /v1/conversations/:id/messages/stream', () => {
     expect([run.event, (run.data as { turn: number }).turn]).toEqual(['run', 1]);
   });
 
-  it('behind the server\'s auth: 401 without a token, 404 for another token\'s conversation, the stream for its own', async () => {
-    const auth = { source: 'test', tokens: [{ name: 'a', token: 'a'.repeat(20), principal: { groups: ['staff'] } }, { name: 'b', token: 'b'.repeat(20), principal: { groups: ['billing'] } }] };
+  it('behind the server\'s auth: 401 without a token, 404 for another token\'s conversation (even one with the same groups), the stream for its own', async () => {
+    const auth = {
+      source: 'test',
+      tokens: [
+        { name: 'a', token: 'a'.repeat(20), principal: { groups: ['staff'] } },
+        { name: 'b', token: 'b'.repeat(20), principal: { groups: ['billing'] } },
+        { name: 'c', token: 'c'.repeat(20), principal: { groups: ['staff'] } },
+      ],
+    };
     const app = createApp(deps, { auth, routes: [conversationsApp(deps, store)] });
     const as = (token: string) => ({ 'content-type': 'application/json', authorization: `Bearer ${token.repeat(20)}` });
     const { id } = await (await app.request('/v1/conversations', { method: 'POST', headers: as('a') })).json();
@@ -278,10 +285,16 @@ describe('POST /v1/conversations/:id/messages/stream', () => {
     expect((await app.request(url, { method: 'POST', body })).status).toBe(401);
     const other = await app.request(url, { method: 'POST', body, headers: as('b') });
     expect([other.status, (await other.json()).error.code]).toEqual([404, 'not-found']);
+    const colleague = await app.request(url, { method: 'POST', body, headers: as('c') });
+    expect([colleague.status, (await colleague.json()).error.code]).toEqual([404, 'not-found']);
+    expect((await app.request(`/v1/conversations/${id}`, { headers: as('c') })).status).toBe(404);
     const own = await app.request(url, { method: 'POST', body, headers: as('a') });
     expect(own.headers.get('content-type')).toBe('text/event-stream');
     expect(parseSse(await own.text()).at(-1)!.event).toBe('run');
-    expect(store.get(id, { groups: ['staff'] })?.turns.map((turn) => turn.question)).toEqual(['How do I deploy Orbit 3.x?']);
+    expect(store.get(id, { groups: ['staff'] }, 'a')?.turns.map((turn) => turn.question)).toEqual(['How do I deploy Orbit 3.x?']);
+    expect(store.get(id, { groups: ['staff'] })).toBeUndefined();
+    const shown = await (await app.request(`/v1/conversations/${id}`, { headers: as('a') })).json();
+    expect(Object.keys(shown).sort()).toEqual(['createdAt', 'filter', 'id', 'turns']);
   });
 
   it('a turn that throws inside Atlas ends the stream with event: error naming no internals, logs the stack and leaves the conversation unchanged', async () => {

@@ -53,7 +53,7 @@ export function conversationsApp(deps: ServerDeps, store: ConversationStore, opt
       return fail(c, 400, 'invalid-request', `version "${version}" is outside this server's version ${fixed}: leave version out, or pass "${fixed}".`);
     }
     const filter = { ...deps.filter, ...(version === undefined ? {} : { version }) };
-    const conversation = store.create({ principal: c.get('principal'), filter });
+    const conversation = store.create({ principal: c.get('principal'), ...userOf(c), filter });
     return c.json({ id: conversation.id }, 201);
   });
 
@@ -62,7 +62,7 @@ export function conversationsApp(deps: ServerDeps, store: ConversationStore, opt
     if (!body.ok) return body.response;
     const id = c.req.param('id');
     try {
-      const reply = await askInConversation(store, id, body.value.content, c.get('principal'), await turnOptions(deps, body.value, c.req.raw.signal));
+      const reply = await askInConversation(store, id, body.value.content, c.get('principal'), { ...(await turnOptions(deps, body.value, c.req.raw.signal)), ...userOf(c) });
       if (!reply) return notFound(c, id);
       return c.json(replyJson(reply));
     } catch (error) {
@@ -77,12 +77,12 @@ export function conversationsApp(deps: ServerDeps, store: ConversationStore, opt
     if (!body.ok) return body.response;
     const id = c.req.param('id');
     const principal = c.get('principal');
-    if (!store.get(id, principal)) return notFound(c, id);
+    if (!store.get(id, principal, userOf(c).user)) return notFound(c, id);
     return streamRun(c, {
       run: async (onEvent, abortSignal) => {
         let reply: ConversationReply | undefined;
         try {
-          reply = await askInConversation(store, id, body.value.content, principal, { ...(await turnOptions(deps, body.value, abortSignal)), onEvent });
+          reply = await askInConversation(store, id, body.value.content, principal, { ...(await turnOptions(deps, body.value, abortSignal)), onEvent, ...userOf(c) });
         } catch (error) {
           throw turnFailure(error, `POST ${c.req.path}`, deps.log);
         }
@@ -97,9 +97,9 @@ export function conversationsApp(deps: ServerDeps, store: ConversationStore, opt
 
   app.get('/v1/conversations/:id', (c) => {
     const id = c.req.param('id');
-    const conversation = store.get(id, c.get('principal'));
+    const conversation = store.get(id, c.get('principal'), userOf(c).user);
     if (!conversation) return notFound(c, id);
-    const { groups: _groups, ...shown } = conversation;
+    const { groups: _groups, owner: _owner, ...shown } = conversation;
     return c.json(shown);
   });
 
@@ -161,4 +161,10 @@ async function readBody<T>(c: Context<ServerEnv>, schema: z.ZodType<T>): Promise
   const issue = parsed.error.issues[0];
   const field = issue?.path.join('.') || 'body';
   return { ok: false, response: fail(c, 400, 'invalid-request', `${field}: ${issue?.message ?? 'invalid'}.`) };
+}
+
+/** The user of a request with a token (its name), whose conversations are its own; none without auth. */
+function userOf(c: Context<ServerEnv>): { user?: string } {
+  const client: string | undefined = c.get('client');
+  return client?.startsWith('token:') === true ? { user: client.slice('token:'.length) } : {};
 }
