@@ -31,7 +31,8 @@ async function startEndpoint(options: Omit<McpHttpOptions, 'index' | 'now'> = {}
   const server = createAdaptorServer({
     fetch: (request: Request) => {
       const groups = request.headers.get('x-test-groups');
-      return handler(request, groups === null ? {} : { principal: { groups: groups.split(',') } });
+      const user = request.headers.get('x-test-user');
+      return handler(request, { ...(groups === null ? {} : { principal: { groups: groups.split(',') } }), ...(user === null ? {} : { user }) });
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -61,7 +62,7 @@ const ids = (result: CallToolResult) => (result.structuredContent as { results: 
 const budget = (result: CallToolResult) => (result.structuredContent as { budget: string }).budget;
 
 /** A raw request on an existing session id (what a client whose session ended would send). */
-function post(endpoint: Endpoint, sessionId: string | undefined, body: string, groups?: string) {
+function post(endpoint: Endpoint, sessionId: string | undefined, body: string, groups?: string, user?: string) {
   return fetch(endpoint.url, {
     method: 'POST',
     headers: {
@@ -69,6 +70,7 @@ function post(endpoint: Endpoint, sessionId: string | undefined, body: string, g
       accept: 'application/json, text/event-stream',
       ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
       ...(groups === undefined ? {} : { 'x-test-groups': groups }),
+      ...(user === undefined ? {} : { 'x-test-user': user }),
     },
     body,
   });
@@ -165,6 +167,18 @@ describe('createMcpHttpHandler over loopback HTTP', () => {
     expect((await post(endpoint, 'session-1', LIST_TOOLS, 'staff')).status).toBe(200);
     for (const groups of [undefined, 'admins', 'staff,admins']) expect((await post(endpoint, 'session-1', LIST_TOOLS, groups)).status).toBe(404);
     expect((await post(endpoint, 'session-2', LIST_TOOLS, 'staff')).status).toBe(404);
+    await endpoint.stop();
+  });
+
+  it('refuses a session\'s id to another user with the same groups (two tokens of one team)', async () => {
+    const endpoint = await startEndpoint();
+    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } });
+    const opened = await post(endpoint, undefined, initialize, 'staff', 'alice');
+    expect([opened.status, opened.headers.get('mcp-session-id')]).toEqual([200, 'session-1']);
+    await opened.body?.cancel();
+    expect((await post(endpoint, 'session-1', LIST_TOOLS, 'staff', 'bob')).status).toBe(404);
+    expect((await post(endpoint, 'session-1', LIST_TOOLS, 'staff')).status).toBe(404);
+    expect((await post(endpoint, 'session-1', LIST_TOOLS, 'staff', 'alice')).status).toBe(200);
     await endpoint.stop();
   });
 

@@ -29,6 +29,8 @@ export interface McpHttpOptions extends AtlasMcpServerOptions {
 export interface McpRequestContext {
   /** The request's principal; undefined means anonymous (public pages only, unless the handler's own principal says more). */
   principal?: Principal;
+  /** The user of the request (a token's name): a session opened by another user does not exist for it. */
+  user?: string;
 }
 
 /** A web-standard MCP endpoint (Streamable HTTP): one MCP session, and search session, per `mcp-session-id`. */
@@ -44,7 +46,7 @@ interface Session {
   server: McpServer;
   transport: WebStandardStreamableHTTPServerTransport;
   lastUsed: number;
-  /** The principal that opened the session (its groups, sorted, as JSON): only it may use the session. */
+  /** Who opened the session (the user, if any, and the principal's sorted groups, as JSON): only they may use it. */
   owner: string;
 }
 
@@ -54,8 +56,9 @@ interface Session {
  * for the event stream, DELETE to end it). Each session has its own MCP server and
  * SearchSession: its own budget, seen passages and query log, under the handler's filter and the
  * principal of the request that opened it (`context.principal`, intersected with the handler's
- * own `principal` when both are set). A session is bound to that principal: a request of another
- * principal naming its id gets the same 404 as an unknown id. Sessions are bounded in number
+ * own `principal` when both are set). A session is bound to that principal and to the request's
+ * `context.user` (a token's name): a request of another principal or user naming its id gets the
+ * same 404 as an unknown id. Sessions are bounded in number
  * (`maxSessions`, least recently used closed first) and idle time (`idleMs`, by `now`).
  *
  * @example
@@ -102,7 +105,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   const handle = async (request: Request, context: McpRequestContext = {}): Promise<Response> => {
     const at = now();
     await sweep(at);
-    const owner = ownerKey(context.principal);
+    const owner = ownerKey(context.principal, context.user);
     const id = request.headers.get('mcp-session-id');
     if (id !== null) {
       const session = sessions.get(id);
@@ -141,8 +144,8 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   });
 }
 
-function ownerKey(principal: Principal | undefined): string {
-  return principal === undefined ? 'anonymous' : JSON.stringify([...principalGroups(principal)].sort());
+function ownerKey(principal: Principal | undefined, user: string | undefined): string {
+  return JSON.stringify([user ?? null, principal === undefined ? 'anonymous' : [...principalGroups(principal)].sort()]);
 }
 
 function jsonRpcError(status: number, code: number, message: string): Response {

@@ -5,7 +5,7 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { createAskRoutes } from './ask.ts';
-import { createAuthMiddleware, type AuthConfig } from './auth.ts';
+import { createAuthMiddleware, requestUser, type AuthConfig } from './auth.ts';
 import { createFacetsApp } from './facets.ts';
 import { errorBody, errorResponse } from './http.ts';
 import { createConcurrencyLimiter, createLimitMiddleware, DEFAULT_SERVER_LIMITS, type ConcurrencyLimiter, type ServerLimits } from './limits.ts';
@@ -29,7 +29,7 @@ export interface AppOptions {
    * Web-standard handlers mounted at a path (and below it) behind auth and limits, given the
    * request's principal from its token, e.g. `{ '/mcp': mcpHandler }`.
    */
-  mounts?: Record<string, (request: Request, context: { principal: Principal | undefined }) => Response | Promise<Response>>;
+  mounts?: Record<string, (request: Request, context: { principal: Principal | undefined; user?: string }) => Response | Promise<Response>>;
   /** The concurrency limiter (default: one made from `limits`); `atlas serve` keeps it to wait for requests in flight on shutdown. */
   limiter?: ConcurrencyLimiter;
   /** A quiet event stream gets a `: keep-alive` comment this often (default 15000 ms; 0: never). */
@@ -79,7 +79,7 @@ export function createApp(deps: ServerDeps, options: AppOptions = {}): Hono<Serv
   for (const routes of [createFacetsApp(deps, labelNames.length > 0 ? { labelNames } : {}), createOpenAiApp(deps), createPageApp()]) app.route('/', routes);
   for (const [path, handler] of Object.entries(options.mounts ?? {})) {
     const prefix = path.replace(/\/$/, '');
-    const answer = (c: Context<ServerEnv>) => handler(c.req.raw, { principal: c.get('principal') });
+    const answer = (c: Context<ServerEnv>) => handler(c.req.raw, { principal: c.get('principal'), ...requestUser(c) });
     app.all(prefix, answer);
     app.all(`${prefix}/*`, answer);
   }

@@ -1,7 +1,7 @@
 // Bearer tokens of `atlas serve`: ATLAS_TOKEN (one token, public pages) or an auth file mapping
 // tokens to access groups. The principal of a request comes from its token, never its body.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
 import { AtlasError } from '../errors.ts';
@@ -150,4 +150,16 @@ export function createAuthMiddleware(auth: AuthConfig | undefined, remoteAddress
     c.set('client', `token:${token.name}`);
     return next();
   };
+}
+
+/**
+ * The user of a request that came with a token (the token's name), to whom conversations and
+ * MCP sessions belong; none without auth (anyone may then use them, by their groups alone).
+ *
+ * @example
+ * requestUser(c); // { user: 'alice' } behind auth, {} without it
+ */
+export function requestUser(c: Context<ServerEnv>): { user?: string } {
+  const client: string | undefined = c.get('client');
+  return client?.startsWith('token:') === true ? { user: client.slice('token:'.length) } : {};
 }

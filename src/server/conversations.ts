@@ -7,6 +7,7 @@ import { askInConversation, type ConversationAskOptions, type ConversationReply 
 import type { ConversationStore } from '../conversations/store.ts';
 import { AtlasError } from '../errors.ts';
 import { prepareAsk } from './ask.ts';
+import { requestUser as userOf } from './auth.ts';
 import { ApiError } from './http.ts';
 import { DEFAULT_KEEP_ALIVE_MS, streamRun } from './run-stream.ts';
 import type { ServerDeps, ServerEnv } from './types.ts';
@@ -161,10 +162,4 @@ async function readBody<T>(c: Context<ServerEnv>, schema: z.ZodType<T>): Promise
   const issue = parsed.error.issues[0];
   const field = issue?.path.join('.') || 'body';
   return { ok: false, response: fail(c, 400, 'invalid-request', `${field}: ${issue?.message ?? 'invalid'}.`) };
-}
-
-/** The user of a request with a token (its name), whose conversations are its own; none without auth. */
-function userOf(c: Context<ServerEnv>): { user?: string } {
-  const client: string | undefined = c.get('client');
-  return client?.startsWith('token:') === true ? { user: client.slice('token:'.length) } : {};
 }
