@@ -52,6 +52,9 @@ function describeAppliesTo(value: unknown): string {
 
 function describeLabel(name: string, value: unknown): string {
   const strings = typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string'));
+  if (name === 'acl' && strings && [value].flat().some((group) => String(group).trim().toLowerCase() === 'all')) {
+    return `labels.acl lists the groups that may read the page; "all" is not one of them (it would hide the page from everyone outside a group named "all"), got ${show(value)}. Remove acl to make the page public, or name the groups, e.g. acl: ["staff"].`;
+  }
   if (name === 'acl' && strings) {
     return `labels.acl must name at least one group (no empty names), got ${show(value)}. Write e.g. acl: ["staff"], or remove acl to make the page public.`;
   }

@@ -24,6 +24,10 @@ export const frontMatterSchema = z.object({
       if (groups !== undefined && (groups.length === 0 || groups.some((group) => group.trim() === ''))) {
         context.addIssue({ code: 'custom', path: ['acl'], message: 'acl must name at least one group' });
       }
+      // "all" means "every value" for other labels; as a group it would hide the page from everyone outside a group named "all".
+      if (groups?.some((group) => group.trim().toLowerCase() === 'all')) {
+        context.addIssue({ code: 'custom', path: ['acl'], message: 'acl: "all" is not a group' });
+      }
     })
     .optional(),
 });

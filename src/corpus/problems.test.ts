@@ -26,6 +26,8 @@ describe('parseDocument: bad input', () => {
     ['labels:\n  acl: [staff, 7]', 'labels.acl', 'labels.acl must be a string or a list of strings, got ["staff",7]. Quote every item: acl: ["staff", "7"].'],
     ['labels:\n  acl: []', 'labels.acl', 'labels.acl must name at least one group (no empty names), got []. Write e.g. acl: ["staff"], or remove acl to make the page public.'],
     ['labels:\n  acl: ["staff", " "]', 'labels.acl', 'labels.acl must name at least one group (no empty names), got ["staff"," "]. Write e.g. acl: ["staff"], or remove acl to make the page public.'],
+    ['labels:\n  acl: [staff, all]', 'labels.acl', 'labels.acl lists the groups that may read the page; "all" is not one of them (it would hide the page from everyone outside a group named "all"), got ["staff","all"]. Remove acl to make the page public, or name the groups, e.g. acl: ["staff"].'],
+    ['labels:\n  acl: All', 'labels.acl', 'labels.acl lists the groups that may read the page; "all" is not one of them (it would hide the page from everyone outside a group named "all"), got "All". Remove acl to make the page public, or name the groups, e.g. acl: ["staff"].'],
     ['labels:\n  acl: ""', 'labels.acl', 'labels.acl must name at least one group (no empty names), got "". Write e.g. acl: ["staff"], or remove acl to make the page public.'],
     ['labels:\n  team: {a: 1}', 'labels.team', 'labels.team must be a string or a list of strings, got {"a":1}. Write e.g. team: "staff" or team: ["staff", "admins"].'],
   ])('%s', (yaml, field, message) => {
