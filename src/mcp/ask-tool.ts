@@ -11,6 +11,7 @@ import { agenticRun } from '../agent/run.ts';
 import type { AgentRun, RunLimits } from '../agent/run-types.ts';
 import { headingPathText } from '../agent/tool-values.ts';
 import type { IndexBackend, SearchFilter } from '../index/types.ts';
+import { absentNulls, nullableOptionals } from './inputs.ts';
 import { askOutput } from './output-schemas.ts';
 import { logged, toolError, toolResult, type CallLog } from './results.ts';
 import { chunkUri } from './uris.ts';
@@ -57,11 +58,12 @@ export function registerAskTool(server: McpServer, context: { index: IndexBacken
     {
       title: 'Ask the docs',
       description: `Answer a question from the docs with ${options.modelSpec === 'offline' ? "Atlas's offline planner (extractive, no model)" : `the model ${options.modelSpec}`}: it searches (up to ${maxSearches} times), reads, and answers with citations verified against the passages it was shown, or abstains. Returns the answer, the citations (with atlas://chunk links) and a summary of the run. Its searches do not use this session's search_docs budget.${context.filterRule}`,
-      inputSchema: askInput,
+      inputSchema: nullableOptionals(askInput),
       outputSchema: askOutput,
       annotations: { readOnlyHint: true, openWorldHint: options.modelSpec !== 'offline', idempotentHint: false },
     },
-    logged(context.log, 'ask', async (args: z.infer<typeof askInput>, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => {
+    logged(context.log, 'ask', async (sent: unknown, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => {
+      const args = absentNulls(askInput, sent);
       const refusal = await versionRefusal(context.index, args.version, context.filter?.version);
       if (refusal !== undefined) return toolError(`${refusal} The question was not run.`);
       const version = args.version === undefined || args.version === '' ? undefined : args.version;

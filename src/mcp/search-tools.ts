@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { SearchSession, ToolOutcome, ToolValue } from '../agent/search-session.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { chunkInput, readSectionInput, searchDocsInput, toolDescriptions } from '../agent/tools.ts';
+import { absentNulls, nullableOptionals } from './inputs.ts';
 import { budgetFields, budgetRule } from './budget.ts';
 import { readNeighborsOutput, readSectionOutput, searchDocsOutput } from './output-schemas.ts';
 import { logged, toolError, toolResult, type CallLog, type LinkedChunk } from './results.ts';
@@ -41,22 +42,22 @@ export function registerSearchTools(server: McpServer, context: SearchToolsConte
     {
       title: 'Search the docs',
       description: `${toolDescriptions.search_docs} ${budgetRule(session.maxSearches)}${filterRule}`,
-      inputSchema: searchDocsInput,
+      inputSchema: nullableOptionals(searchDocsInput),
       outputSchema: searchDocsOutput,
       annotations: { ...READ_ONLY, idempotentHint: false },
     },
-    logged(log, 'search_docs', (args: z.infer<typeof searchDocsInput>) => serial(() => searchDocs(context, args))),
+    logged(log, 'search_docs', (args: unknown) => serial(() => searchDocs(context, absentNulls(searchDocsInput, args)))),
   );
   server.registerTool(
     'read_section',
     {
       title: 'Read a section',
       description: `${toolDescriptions.read_section}${filterRule}`,
-      inputSchema: readSectionInput,
+      inputSchema: nullableOptionals(readSectionInput),
       outputSchema: readSectionOutput,
       annotations: { ...READ_ONLY, idempotentHint: true },
     },
-    logged(log, 'read_section', (args: z.infer<typeof readSectionInput>) => serial(async () => passageResult(await session.readSection(args)))),
+    logged(log, 'read_section', (args: unknown) => serial(async () => passageResult(await session.readSection(absentNulls(readSectionInput, args))))),
   );
   server.registerTool(
     'read_neighbors',

@@ -1,0 +1,43 @@
+import type { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOfflineModel } from '../agent/offline/index.ts';
+import type { ToolValue } from '../agent/search-session.ts';
+import { searchDocsInput } from '../agent/tools.ts';
+import type { IndexBackend } from '../index/types.ts';
+import { createOrbitIndex } from '../testing/orbit-index.ts';
+import { absentNulls, nullableOptionals } from './inputs.ts';
+import { createAtlasMcpServer } from './server.ts';
+import { connectInMemory } from './test-client.ts';
+
+let index: IndexBackend;
+beforeAll(async () => {
+  index = await createOrbitIndex();
+});
+afterAll(async () => {
+  await index.close();
+});
+
+describe('null for an optional tool argument (OpenAI strict mode clients)', () => {
+  it('is absent for search_docs, read_section and ask, as in the agent\'s own tools; null for a required argument is still refused', async () => {
+    const mcp = await connectInMemory(createAtlasMcpServer({ index, ask: { model: createOfflineModel(), modelSpec: 'offline', now: () => 0 } }));
+    const search = await mcp.call('search_docs', { query: 'ORB-1202', version: null, page: null });
+    expect(search.isError).toBeUndefined();
+    expect(((search.structuredContent as ToolValue).results as ToolValue[])[0]?.chunk_id).toBe('error-codes#4');
+    const read = await mcp.call('read_section', { chunk_id: 'error-codes#4', offset: null, query: null });
+    expect([read.isError, (read.structuredContent as ToolValue).chunk_id]).toEqual([undefined, 'error-codes#4']);
+    const ask = await mcp.call('ask', { question: 'What does ORB-1202 mean?', version: null });
+    expect([ask.isError, (ask.structuredContent as ToolValue).abstained]).toEqual([undefined, false]);
+    const missing = await mcp.call('read_section', { chunk_id: null });
+    expect(missing.isError).toBe(true);
+    expect(JSON.stringify(missing.content)).toContain('chunk_id');
+    await mcp.close();
+  });
+
+  it('advertises null as allowed for the optional fields only, descriptions kept', () => {
+    const schema = nullableOptionals(searchDocsInput);
+    expect(schema.safeParse({ query: 'lease', version: null, page: null }).success).toBe(true);
+    expect(schema.safeParse({ query: null }).success).toBe(false);
+    expect((schema.shape.version as z.ZodType | undefined)?.description).toBe(searchDocsInput.shape.version.description);
+    expect(absentNulls(searchDocsInput, { query: 'lease', version: null, page: 2 })).toEqual({ query: 'lease', page: 2 });
+  });
+});
