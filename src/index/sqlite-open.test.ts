@@ -55,7 +55,7 @@ describe('openIndexDatabase', () => {
     expect(await docIdsAt(path)).toEqual(['retries']);
   });
 
-  it('gives a new file 16 KB pages, and an existing file keeps its page size', async () => {
+  it('gives a new file 8 KB pages, and an existing file keeps its page size', async () => {
     const pageSize = (path: string) => {
       const raw = new Database(path, { readonly: true });
       const bytes = raw.pragma('page_size', { simple: true });
@@ -72,7 +72,7 @@ describe('openIndexDatabase', () => {
     const rebuilt = createSqliteIndex({ path: older, rebuild: true });
     await rebuilt.ingest(small);
     await rebuilt.close();
-    expect([NEW_INDEX_PAGE_BYTES, pageSize(path), pageSize(older), await docIdsAt(older)]).toEqual([16_384, 16_384, 4096, ['retries']]);
+    expect([NEW_INDEX_PAGE_BYTES, pageSize(path), pageSize(older), await docIdsAt(older)]).toEqual([8192, 8192, 4096, ['retries']]);
   });
 
   it('read-only: writes nothing on open, searches, and refuses an ingest with the fix', async () => {

@@ -10,11 +10,12 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 30_000;
 
 /**
  * Page size of a new index file (SQLite's default is 4096): the 100k-chunk bench ingest spent
- * about a sixth less CPU writing SQLite with 16 KB pages (fewer pages to split and write per
- * row of chunk text and per FTS5 segment blob) and the file is 5% smaller; 8 KB won about as
- * much, 32 and 64 KB little more (docs/performance.md). An existing file keeps its page size.
+ * about a sixth less CPU writing SQLite with 8 KB pages (fewer pages to split and write per row
+ * of chunk text and per FTS5 segment blob) and the file is 3% smaller. 16 KB won no more CPU but
+ * raised the ingest's peak RSS by about 40 MB (8 KB: 10-20 MB), see docs/performance.md. An
+ * existing file keeps its page size.
  */
-export const NEW_INDEX_PAGE_BYTES = 16_384;
+export const NEW_INDEX_PAGE_BYTES = 8192;
 
 /** Options of {@link openIndexDatabase}. */
 export interface IndexOpenOptions {
