@@ -24,9 +24,20 @@ export function meaningfulLength(text: string): number {
   }
   if (stripped.includes('://')) stripped = stripped.replace(/\b(?:https?|ftp):\/\/[^\s)>\]]+/g, '');
   let count = 0;
-  for (let index = 0; index < stripped.length; index++) {
-    const code = stripped.charCodeAt(index);
-    if ((code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code > 127) count++;
-  }
+  for (let index = 0; index < stripped.length; index++) count += COUNTS[stripped.charCodeAt(index)]!;
   return count;
 }
+
+/**
+ * 1 for each UTF-16 code unit that counts (ASCII letters and digits, anything above 127), else
+ * 0: a lookup instead of four comparisons made this loop 2-4 times faster (on the bench's 61
+ * million characters of blocks, 0.6-1.0 s -> 0.2-0.3 s), and the parse worker of an ingest runs
+ * it over every block.
+ */
+const COUNTS = (() => {
+  const counts = new Uint8Array(65_536);
+  for (let code = 0; code < counts.length; code++) {
+    if ((code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code > 127) counts[code] = 1;
+  }
+  return counts;
+})();

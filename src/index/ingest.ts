@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Doc } from '../corpus/types.ts';
 import { createIngestSession, type IngestItem } from './ingest-session.ts';
+import { useRollbackJournalWhileEmpty } from './sqlite-open.ts';
 import type { TokenizerOptions } from './tokenize.ts';
 import type { IngestReport } from './types.ts';
 
@@ -18,8 +19,13 @@ export function ingestDocs(db: Database.Database, docs: Doc[], tokenizer: Tokeni
     session.add(docs.map((doc) => ({ doc })));
     return session.finish();
   });
-  // IMMEDIATE: wait (busy timeout) for another writer instead of failing on a lock upgrade.
-  return run.immediate();
+  const restoreJournal = useRollbackJournalWhileEmpty(db);
+  try {
+    // IMMEDIATE: wait (busy timeout) for another writer instead of failing on a lock upgrade.
+    return run.immediate();
+  } finally {
+    restoreJournal();
+  }
 }
 
 /** What a streamed ingest reads: batches of documents, or of documents with their derived values. */
@@ -52,6 +58,15 @@ export async function ingestDocStream(
   tokenizer: TokenizerOptions,
   options: IngestStreamOptions = {},
 ): Promise<IngestReport> {
+  const restoreJournal = useRollbackJournalWhileEmpty(db);
+  try {
+    return await writeStream(db, source, tokenizer, options);
+  } finally {
+    restoreJournal();
+  }
+}
+
+async function writeStream(db: Database.Database, source: IngestSource, tokenizer: TokenizerOptions, options: IngestStreamOptions): Promise<IngestReport> {
   // IMMEDIATE: wait (busy timeout) for another writer instead of failing on a lock upgrade.
   db.exec('BEGIN IMMEDIATE');
   try {

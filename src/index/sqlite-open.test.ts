@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AtlasError } from '../errors.ts';
 import { ingestDocs } from './ingest.ts';
 import { createSqliteIndex } from './sqlite.ts';
-import { closeIndexDatabase, openIndexDatabase, toIndexError, withIndexErrors } from './sqlite-open.ts';
+import { closeIndexDatabase, NEW_INDEX_PAGE_BYTES, openIndexDatabase, toIndexError, withIndexErrors } from './sqlite-open.ts';
 import { replaceIndexFile } from './sqlite-rebuild.ts';
 import { createTestDoc } from './test-docs.ts';
 
@@ -53,6 +53,26 @@ describe('openIndexDatabase', () => {
       `Atlas: the disk is full: could not write the index at ${path} (SQLITE_FULL); the index was left as it was. Free some space and run the ingest again.`,
     );
     expect(await docIdsAt(path)).toEqual(['retries']);
+  });
+
+  it('gives a new file 8 KB pages, and an existing file keeps its page size', async () => {
+    const pageSize = (path: string) => {
+      const raw = new Database(path, { readonly: true });
+      const bytes = raw.pragma('page_size', { simple: true });
+      raw.close();
+      return bytes;
+    };
+    const path = freshPath();
+    await built(path);
+    const older = freshPath();
+    mkdirSync(join(older, '..'), { recursive: true });
+    const raw = new Database(older);
+    raw.exec('CREATE TABLE unrelated (x)');
+    raw.close();
+    const rebuilt = createSqliteIndex({ path: older, rebuild: true });
+    await rebuilt.ingest(small);
+    await rebuilt.close();
+    expect([NEW_INDEX_PAGE_BYTES, pageSize(path), pageSize(older), await docIdsAt(older)]).toEqual([8192, 8192, 4096, ['retries']]);
   });
 
   it('read-only: writes nothing on open, searches, and refuses an ingest with the fix', async () => {
