@@ -12,9 +12,13 @@ type Call = { tool: 'search_docs'; input: Record<string, unknown>; results: Resu
 const question = 'How can I detect that my workers are overwhelmed so I can scale up?';
 
 /** A prompt as the loop sends it: the question, then each tool call with its result (full texts, so nothing is left to read). */
-function promptOf(calls: Call[]): LanguageModelV3Prompt {
+function promptOf(calls: Call[], earlierQuestions: string[] = []): LanguageModelV3Prompt {
   const prompt: LanguageModelV3Prompt = [
     { role: 'system', content: 'Search with search_docs (at most 6 searches).' },
+    ...earlierQuestions.flatMap((earlier): LanguageModelV3Prompt => [
+      { role: 'user', content: [{ type: 'text', text: earlier }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'The docs say so.' }] },
+    ]),
     { role: 'user', content: [{ type: 'text', text: question }] },
   ];
   calls.forEach((call, index) => {
@@ -72,6 +76,12 @@ describe('link following', () => {
       { tool: 'read_section', input: { chunk_id: 'worker-events#0' }, error: 'chunk not found: worker-events#0. Use a chunk_id returned by search_docs.' },
     ];
     expect(nextAction(analyzeQuestion(question), readConversation(promptOf(calls)), 'auto')).toEqual({ type: 'search', query: question, page: 3 });
+  });
+
+  it('follows no link in a follow-up turn, whose earlier turns may have been shown the linked page', () => {
+    const conversation = readConversation(promptOf(pages([scaling], [aside]), ['How do workers pick up jobs?']));
+    expect(conversation.earlierQuestions).toEqual(['How do workers pick up jobs?']);
+    expect(nextAction(analyzeQuestion(question), conversation, 'auto')).toEqual({ type: 'search', query: question, page: 3 });
   });
 
   it('finds internal markdown links, leaving images, external links and anchors out', () => {

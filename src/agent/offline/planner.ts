@@ -188,11 +188,13 @@ function matchingPagesToRead(view: EvidenceView, lastSearch: number): Array<{ ch
 
 /**
  * The first sections of the pages the best links of the evidence name, every candidate id of each
- * (the index says which exists), once per run: a read of a passage no search showed is a link
- * already followed.
+ * (the index says which exists), once per run (a read of a passage no search showed is a link
+ * already followed) and only in a run's first turn.
  */
 function linkReads(view: EvidenceView, conversation: Conversation, options: LinkFollowOptions): string[] {
-  if (options.limit <= 0) return [];
+  // A follow-up turn does not know every passage the earlier turns were shown: a linked page
+  // read again would show one of them twice.
+  if (options.limit <= 0 || conversation.earlierQuestions.length > 0) return [];
   const searched = new Set(conversation.searches.flatMap((search) => search.chunkIds));
   if (conversation.readChunkIds.some((chunkId) => !searched.has(chunkId))) return [];
   const tried = new Set(conversation.readChunkIds);
