@@ -50,12 +50,14 @@ const pages = (first: Result[], second: Result[]): Call[] => [
 ];
 
 describe('link following', () => {
-  it('reads the first section of the page a relevant sentence links to, before the last search', () => {
+  it('reads the first section of the page a relevant sentence links to, before the last search, every candidate id in one turn', () => {
+    const analysis = analyzeQuestion(question);
     const conversation = readConversation(promptOf(pages([scaling], [aside])));
-    expect(nextAction(analyzeQuestion(question), conversation, 'auto')).toEqual({ type: 'read', chunkIds: ['docs-worker-events#0', 'worker-events#0'] });
-    const view = new EvidenceView(analyzeQuestion(question), conversation, undefined);
+    const candidates = ['docs-worker-events', 'worker-events', 'docs-worker-events-index', 'worker-events-index', 'docs-worker-events-readme', 'worker-events-readme'];
+    expect(nextAction(analysis, conversation, 'auto')).toEqual({ type: 'read', chunkIds: candidates.map((docId) => `${docId}#0`) });
+    const view = new EvidenceView(analysis, conversation, undefined);
     expect(linksToFollow(view, conversation, { limit: 3, minScore: 2 })).toEqual([
-      { text: 'the events system', href: '/docs/worker-events', docIds: ['docs-worker-events', 'worker-events'], score: 4, chunkId: 'techniques#5' },
+      { text: 'the events system', href: '/docs/worker-events', docIds: candidates, score: 4, chunkId: 'techniques#5' },
     ]);
   });
 

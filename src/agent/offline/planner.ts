@@ -188,8 +188,9 @@ function matchingPagesToRead(view: EvidenceView, lastSearch: number): Array<{ ch
 
 /**
  * The first sections of the pages the best links of the evidence name, every candidate id of each
- * (the index says which exists), once per run (a read of a passage no search showed is a link
- * already followed) and only in a run's first turn.
+ * in one turn (the index says which exists; "not found" costs no passage, and one turn keeps the
+ * run within its steps), once per run (a read of a passage no search showed is a link already
+ * followed) and only in a run's first turn.
  */
 function linkReads(view: EvidenceView, conversation: Conversation, options: LinkFollowOptions): string[] {
   // A follow-up turn does not know every passage the earlier turns were shown: a linked page
