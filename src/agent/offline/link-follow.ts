@@ -36,7 +36,7 @@ export const DEFAULT_LINK_FOLLOW: LinkFollowOptions = { limit: 1, minScore: 2 };
  * every candidate id was already tried are left out.
  *
  * @example
- * linksToFollow(view, conversation, { limit: 1, minScore: 2 })[0]?.docIds; // ['docs-worker-events', 'worker-events']
+ * linksToFollow(view, conversation, { limit: 1, minScore: 2 })[0]?.href; // '/docs/worker-events' (docIds: 'docs-worker-events', 'worker-events', ...)
  */
 export function linksToFollow(view: EvidenceView, conversation: Conversation, options: LinkFollowOptions = DEFAULT_LINK_FOLLOW): LinkToFollow[] {
   const seenDocs = new Set(view.passages.map((passage) => passage.docId));
@@ -64,12 +64,22 @@ export function linksToFollow(view: EvidenceView, conversation: Conversation, op
     .map(({ rank: _rank, ...link }) => link);
 }
 
-/** The first chunk of a document: every indexed page has one (`<doc_id>#0`). */
+/**
+ * The first chunk of a document: every indexed page has one (`<doc_id>#0`).
+ *
+ * @example
+ * firstChunkId('worker-events'); // 'worker-events#0'
+ */
 export function firstChunkId(docId: string): string {
   return `${docId}#0`;
 }
 
-/** Internal markdown links of a text (`[label](target)`), external ones and images left out. */
+/**
+ * Internal markdown links of a text (`[label](target)`), external ones, anchors and images left out.
+ *
+ * @example
+ * markdownLinks('See [Leases](leases.md) and [the site](https://x.dev).'); // [{ text: 'Leases', href: 'leases.md' }]
+ */
 export function markdownLinks(text: string): Array<{ text: string; href: string }> {
   const result: Array<{ text: string; href: string }> = [];
   for (const match of text.matchAll(/(!?)\[([^\]\n]{2,80})\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
