@@ -63,6 +63,11 @@ describe('link following', () => {
 
   it('follows no link whose sentence holds too few question terms, nor one to a page already seen', () => {
     const analysis = analyzeQuestion(question);
+    const pools: Result = { chunk_id: 'glossary#2', doc_id: 'glossary', heading: 'Pools', text: 'Read about [pools](/docs/pools) for workers.' };
+    const one = readConversation(promptOf(pages([pools], [])));
+    const oneView = new EvidenceView(analysis, one, undefined);
+    expect(linksToFollow(oneView, one).map((link) => [link.href, link.score])).toEqual([['/docs/pools', 1]]);
+    expect(linksToFollow(oneView, one, { limit: 1, minScore: 2 })).toEqual([]);
     const lonely = readConversation(promptOf(pages([aside], [])));
     expect(linksToFollow(new EvidenceView(analysis, lonely, undefined), lonely)).toEqual([]);
     const events: Result = { chunk_id: 'worker-events#0', doc_id: 'worker-events', heading: 'WorkerEvents', text: 'We support a large number of events via an EventEmitter.' };

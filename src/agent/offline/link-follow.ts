@@ -24,7 +24,7 @@ export interface LinkFollowOptions {
   minScore: number;
 }
 
-export const DEFAULT_LINK_FOLLOW: LinkFollowOptions = { limit: 1, minScore: 2 };
+export const DEFAULT_LINK_FOLLOW: LinkFollowOptions = { limit: 1, minScore: 1 };
 
 /**
  * Links in the passages read so far whose target page was not seen, best first: a link in a
@@ -36,7 +36,7 @@ export const DEFAULT_LINK_FOLLOW: LinkFollowOptions = { limit: 1, minScore: 2 };
  * every candidate id was already tried are left out.
  *
  * @example
- * linksToFollow(view, conversation, { limit: 1, minScore: 2 })[0]?.href; // '/docs/worker-events' (docIds: 'docs-worker-events', 'worker-events', ...)
+ * linksToFollow(view, conversation, { limit: 1, minScore: 1 })[0]?.href; // '/docs/worker-events' (docIds: 'docs-worker-events', 'worker-events', ...)
  */
 export function linksToFollow(view: EvidenceView, conversation: Conversation, options: LinkFollowOptions = DEFAULT_LINK_FOLLOW): LinkToFollow[] {
   const seenDocs = new Set(view.passages.map((passage) => passage.docId));
