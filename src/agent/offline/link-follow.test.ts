@@ -61,6 +61,23 @@ describe('link following', () => {
     ]);
   });
 
+  it('reads the pages of the two best links in one turn, and no third', () => {
+    const queues: Result = { chunk_id: 'techniques#6', doc_id: 'techniques', heading: 'Queues', text: 'Workers that are overwhelmed can be split by [queue](./queues.md).' };
+    const pools: Result = { chunk_id: 'glossary#2', doc_id: 'glossary', heading: 'Pools', text: 'Read about [pools](./pools.md) for workers.' };
+    const conversation = readConversation(promptOf(pages([scaling, queues], [pools])));
+    const view = new EvidenceView(analyzeQuestion(question), conversation, undefined);
+    expect(linksToFollow(view, conversation, { limit: 3, minScore: 1 }).map((link) => [link.href, link.score])).toEqual([
+      ['/docs/worker-events', 4],
+      ['./queues.md', 2],
+      ['./pools.md', 1],
+    ]);
+    const action = nextAction(analyzeQuestion(question), conversation, 'auto');
+    expect(action).toEqual({
+      type: 'read',
+      chunkIds: ['docs-worker-events#0', 'worker-events#0', 'docs-worker-events-index#0', 'worker-events-index#0', 'docs-worker-events-readme#0', 'worker-events-readme#0', 'queues#0'],
+    });
+  });
+
   it('follows no link whose sentence holds too few question terms, nor one to a page already seen', () => {
     const analysis = analyzeQuestion(question);
     const pools: Result = { chunk_id: 'glossary#2', doc_id: 'glossary', heading: 'Pools', text: 'Read about [pools](/docs/pools) for workers.' };
