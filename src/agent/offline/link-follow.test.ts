@@ -61,20 +61,25 @@ describe('link following', () => {
     ]);
   });
 
-  it('reads the pages of the two best links in one turn, and no third', () => {
+  it('reads the pages of the three best links in one turn, and no fourth', () => {
     const queues: Result = { chunk_id: 'techniques#6', doc_id: 'techniques', heading: 'Queues', text: 'Workers that are overwhelmed can be split by [queue](./queues.md).' };
     const pools: Result = { chunk_id: 'glossary#2', doc_id: 'glossary', heading: 'Pools', text: 'Read about [pools](./pools.md) for workers.' };
-    const conversation = readConversation(promptOf(pages([scaling, queues], [pools])));
+    const lanes: Result = { chunk_id: 'glossary#3', doc_id: 'glossary', heading: 'Lanes', text: 'Read about [lanes](./lanes.md) for workers.' };
+    const conversation = readConversation(promptOf(pages([scaling, queues], [pools, lanes])));
     const view = new EvidenceView(analyzeQuestion(question), conversation, undefined);
-    expect(linksToFollow(view, conversation, { limit: 3, minScore: 1 }).map((link) => [link.href, link.score])).toEqual([
+    expect(linksToFollow(view, conversation, { limit: 4, minScore: 1 }).map((link) => [link.href, link.score])).toEqual([
       ['/docs/worker-events', 4],
       ['./queues.md', 2],
       ['./pools.md', 1],
+      ['./lanes.md', 1],
     ]);
-    const action = nextAction(analyzeQuestion(question), conversation, 'auto');
-    expect(action).toEqual({
+    expect(nextAction(analyzeQuestion(question), conversation, 'auto')).toEqual({
       type: 'read',
-      chunkIds: ['docs-worker-events#0', 'worker-events#0', 'docs-worker-events-index#0', 'worker-events-index#0', 'docs-worker-events-readme#0', 'worker-events-readme#0', 'queues#0'],
+      chunkIds: [
+        ...['docs-worker-events', 'worker-events', 'docs-worker-events-index', 'worker-events-index', 'docs-worker-events-readme', 'worker-events-readme'].map((docId) => `${docId}#0`),
+        'queues#0',
+        'pools#0',
+      ],
     });
   });
 

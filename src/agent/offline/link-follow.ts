@@ -24,7 +24,7 @@ export interface LinkFollowOptions {
   minScore: number;
 }
 
-export const DEFAULT_LINK_FOLLOW: LinkFollowOptions = { limit: 2, minScore: 1 };
+export const DEFAULT_LINK_FOLLOW: LinkFollowOptions = { limit: 3, minScore: 1 };
 
 /**
  * Links in the passages read so far whose target page was not seen, best first: a link in a
