@@ -132,7 +132,7 @@ describe('the web page in headless Chromium', () => {
       held.release();
 
       await expect.poll(() => answer.isVisible(), { timeout: 20_000 }).toBe(true);
-      await expect.poll(() => page.locator('.run-summary').innerText()).toBe('route agentic · 3 searches · 15 reads · stop model-done · 0 ms');
+      await expect.poll(() => page.locator('.run-summary').innerText()).toBe('route agentic · 3 searches · 20 reads · stop model-done · 0 ms');
 
       expect(await page.locator('.turn .question').innerText()).toBe(QUESTION);
       expect(await page.locator('#conversation-mode').innerText()).toBe('Each question is answered on its own (this server keeps no conversations).');

@@ -1,6 +1,7 @@
 import { isFound, rankBridges, type Bridge } from './bridges.ts';
 import type { Conversation } from './conversation.ts';
 import { EvidenceView } from './evidence-view.ts';
+import { DEFAULT_LINK_FOLLOW, firstChunkId, linksToFollow, type LinkFollowOptions } from './link-follow.ts';
 import { needsSearch, originalWords, type QuestionAnalysis } from './question.ts';
 import { relatedWords } from './related-terms.ts';
 import { contentTerms, stem, termSet, words } from './text.ts';
@@ -25,9 +26,15 @@ export interface PlannerOptions {
    * when the best bridge is of another kind, the search goes to the question's next page.
    */
   hopKinds: ReadonlyArray<Bridge['kind']>;
+  /**
+   * Links of the passages read that are followed before the last search (`limit` 0: none): the
+   * first section of the page a relevant sentence links to is read, so the last search shows that
+   * many passages fewer (link-follow.ts, docs/calibration.md).
+   */
+  followLinks: LinkFollowOptions;
 }
 
-export const DEFAULT_PLANNER_OPTIONS: PlannerOptions = { maxSearches: 3, readsBeforeAnswer: 5, hopKinds: ['name'] };
+export const DEFAULT_PLANNER_OPTIONS: PlannerOptions = { maxSearches: 3, readsBeforeAnswer: 5, hopKinds: ['name'], followLinks: DEFAULT_LINK_FOLLOW };
 
 /**
  * Decides the next step from the conversation so far: the first search, a hop built from what
@@ -60,6 +67,11 @@ export function nextAction(
   const pages = matchingPagesToRead(view, lastSearch);
   if (pages.length > 0 && toolChoice !== 'required') {
     return { type: 'read', chunkIds: pages.map((page) => page.chunkId), offsets: pages.map((page) => page.offset) };
+  }
+  // Before the last search: read the pages that relevant sentences link to (once per run).
+  if (budgetLeft === 1 && !refused && toolChoice !== 'required') {
+    const links = linkReads(view, conversation, options.followLinks);
+    if (links.length > 0) return { type: 'read', chunkIds: links };
   }
   if (budgetLeft > 0 && !refused) {
     const search = nextQuery(analysis, conversation, view, options.hopKinds);
@@ -172,6 +184,22 @@ function matchingPagesToRead(view: EvidenceView, lastSearch: number): Array<{ ch
     if (offset !== undefined) result.push({ chunkId: passage.chunkId, offset });
   }
   return result.slice(0, MAX_PAGE_READS);
+}
+
+/**
+ * The first sections of the pages the best links of the evidence name, every candidate id of each
+ * in one turn (the index says which exists; "not found" costs no passage, and one turn keeps the
+ * run within its steps), once per run (a read of a passage no search showed is a link already
+ * followed) and only in a run's first turn.
+ */
+function linkReads(view: EvidenceView, conversation: Conversation, options: LinkFollowOptions): string[] {
+  // A follow-up turn does not know every passage the earlier turns were shown: a linked page
+  // read again would show one of them twice.
+  if (options.limit <= 0 || conversation.earlierQuestions.length > 0) return [];
+  const searched = new Set(conversation.searches.flatMap((search) => search.chunkIds));
+  if (conversation.readChunkIds.some((chunkId) => !searched.has(chunkId))) return [];
+  const tried = new Set(conversation.readChunkIds);
+  return [...new Set(linksToFollow(view, conversation, options).flatMap((link) => link.docIds.map(firstChunkId)))].filter((chunkId) => !tried.has(chunkId));
 }
 
 /** Pages of long sections read per round. */
