@@ -7,7 +7,7 @@ import { dropPostgresIndex, preparePostgresSchema, readPostgresMeta, writePostgr
 import { createPostgresSearch, positional, type PostgresRanking } from './postgres-search.ts';
 import { parsePostgresUrl, toPostgresError } from './postgres-url.ts';
 import { CHUNK_COLUMNS, chunkFromRow, type ChunkRow } from './sqlite-rows.ts';
-import type { TokenizerOptions } from './tokenize.ts';
+import { DEFAULT_TOKENIZER, type TokenizerOptions } from './tokenize.ts';
 import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from './types.ts';
 
 export type { PostgresRanking } from './postgres-search.ts';
@@ -78,10 +78,9 @@ export function createPostgresIndex(options: PostgresIndexOptions): PostgresInde
         create: !options.readonly,
         ...(options.tokenizer ? { tokenizer: options.tokenizer } : {}),
       }).catch(async (error: unknown) => {
-        // A rebuild replaces any layout: an old schema is not an error then.
+        // A rebuild replaces any layout, in the first ingest's transaction: an old one is not an error then.
         if (!rebuildPending || !(error instanceof AtlasError) || error.code !== 'index-schema') throw error;
-        await dropPostgresIndex(client);
-        return preparePostgresSchema(client, target, { create: true, ...(options.tokenizer ? { tokenizer: options.tokenizer } : {}) });
+        return { ...DEFAULT_TOKENIZER, ...options.tokenizer };
       });
       await client.query('COMMIT');
       return tokenizer;
