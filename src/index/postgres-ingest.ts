@@ -42,7 +42,7 @@ export async function ingestPostgresDocs(client: ClientBase, docs: readonly Doc[
   await insertDocs(client, written, tokenizer);
   await countLexemes(client, written.map((doc) => doc.docId), +1);
   const indexVersion = computeIndexVersion(docs, tokenizer);
-  const totals = (await client.query<{ chunks: number; tokens: string | null }>('SELECT count(*)::int AS chunks, sum(token_count) AS tokens FROM chunks')).rows[0]!;
+  const totals = (await client.query<{ chunks: number; tokens: string | null }>('SELECT count(*)::int AS chunks, sum(token_count) AS tokens FROM chunk_search')).rows[0]!;
   await writePostgresMeta(client, 'indexVersion', indexVersion);
   await writePostgresMeta(client, 'tokenTotal', String(totals.tokens ?? 0));
   await writePostgresMeta(client, 'chunkCount', String(totals.chunks));
@@ -62,7 +62,7 @@ async function countLexemes(client: ClientBase, docIds: string[], sign: 1 | -1):
   if (docIds.length === 0) return;
   await client.query(
     `INSERT INTO lexemes (lexeme, df)
-     SELECT lexeme, ${sign} * count(*) FROM chunks c, unnest(tsvector_to_array(c.tsv)) AS lexeme
+     SELECT lexeme, ${sign} * count(*) FROM chunks c JOIN chunk_search s ON s.id = c.id, unnest(tsvector_to_array(s.tsv)) AS lexeme
      WHERE c.doc_id = ANY($1) GROUP BY lexeme
      ON CONFLICT (lexeme) DO UPDATE SET df = lexemes.df + excluded.df`,
     [docIds],
@@ -126,14 +126,19 @@ async function writeChunkBatch(client: ClientBase, batch: ChunkBatch, tokenizer:
   const params = CHUNK_COLUMN_TYPES.map((type, index) => `$${index + 1}::${type}[]`).join(', ');
   const vector = (column: string, weight: string) => `setweight(to_tsvector(${config}, r.${column}), '${weight}')`;
   await client.query(
-    `INSERT INTO chunks (chunk_id, doc_id, ord, title, heading, heading_path, text, applies_to, labels, source_path,
-       start_line, end_line, prev_chunk_id, next_chunk_id, definitions, definition_keys, token_count, tsv)
-     SELECT r.chunk_id, r.doc_id, r.ord, r.title, r.heading, r.heading_path, r.text, r.applies_to, r.labels, r.source_path,
-       r.start_line, r.end_line, r.prev_chunk_id, r.next_chunk_id, r.definitions,
-       CASE WHEN r.keys = '' THEN '{}'::text[] ELSE string_to_array(r.keys, ' ') END, r.token_count,
+    `WITH r AS (SELECT * FROM unnest(${params}) AS r(chunk_id, doc_id, ord, title, heading, heading_path, text, applies_to, labels,
+       source_path, start_line, end_line, prev_chunk_id, next_chunk_id, definitions, keys, token_count, w_title, w_heading, w_inner, w_body, w_idents)),
+     inserted AS (
+       INSERT INTO chunks (chunk_id, doc_id, ord, title, heading, heading_path, text, applies_to, labels, source_path,
+         start_line, end_line, prev_chunk_id, next_chunk_id, definitions)
+       SELECT chunk_id, doc_id, ord, title, heading, heading_path, text, applies_to, labels, source_path,
+         start_line, end_line, prev_chunk_id, next_chunk_id, definitions FROM r
+       RETURNING id, chunk_id)
+     INSERT INTO chunk_search (id, chunk_id, applies_to, token_count, definition_keys, tsv)
+     SELECT i.id, r.chunk_id, r.applies_to, r.token_count,
+       CASE WHEN r.keys = '' THEN '{}'::text[] ELSE string_to_array(r.keys, ' ') END,
        ${vector('w_title', 'B')} || ${vector('w_heading', 'A')} || ${vector('w_inner', 'D')} || ${vector('w_body', 'C')} || ${vector('w_idents', 'C')}
-     FROM unnest(${params}) AS r(chunk_id, doc_id, ord, title, heading, heading_path, text, applies_to, labels, source_path,
-       start_line, end_line, prev_chunk_id, next_chunk_id, definitions, keys, token_count, w_title, w_heading, w_inner, w_body, w_idents)`,
+     FROM r JOIN inserted i ON i.chunk_id = r.chunk_id`,
     batch.columns,
   );
   if (batch.labels.length === 0) return;

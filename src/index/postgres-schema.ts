@@ -11,13 +11,16 @@ import { DEFAULT_TOKENIZER, type TokenizerOptions } from './tokenize.ts';
 export const POSTGRES_SCHEMA_VERSION = 1;
 
 /** The tables of an index, in the order they are dropped (dependents first). */
-const TABLE_NAMES = ['lexemes', 'chunk_labels', 'chunks', 'docs', 'meta'];
+const TABLE_NAMES = ['lexemes', 'chunk_labels', 'chunk_search', 'chunks', 'docs', 'meta'];
 
 /**
- * The tables of one index, in the schema the connection's search_path names. `tsv` holds the
- * words of each column with its weight (A heading, B title, C body and identifier expansions,
- * D the headings between), GIN-indexed; `lexemes` counts the chunks holding each lexeme (the
- * document frequency of BM25), kept by each ingest in its transaction.
+ * The tables of one index, in the schema the connection's search_path names. `chunk_search` is
+ * the narrow row a search reads (what filters need, the BM25 length, the definition keys, and
+ * `tsv`: the words of each column with its weight, A heading, B title, C body and identifier
+ * expansions, D the headings between), GIN-indexed, its tsvector kept inline (STORAGE MAIN) so
+ * ranking a match does not fetch it from TOAST; `chunks` holds the rest of a chunk, read only for
+ * the k shown. `lexemes` counts the chunks holding each lexeme (the document frequency of
+ * BM25), kept by each ingest in its transaction.
  */
 const TABLES = `
 CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL);
@@ -44,14 +47,20 @@ CREATE TABLE chunks (
   end_line integer NOT NULL,
   prev_chunk_id text,
   next_chunk_id text,
-  definitions text NOT NULL,
-  definition_keys text[] NOT NULL,
-  token_count integer NOT NULL,
-  tsv tsvector NOT NULL
+  definitions text NOT NULL
 );
 CREATE INDEX chunks_by_doc ON chunks (doc_id, ord);
-CREATE INDEX chunks_tsv ON chunks USING gin (tsv);
-CREATE INDEX chunks_definitions ON chunks USING gin (definition_keys);
+CREATE TABLE chunk_search (
+  id integer PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+  chunk_id text NOT NULL,
+  applies_to text NOT NULL,
+  token_count integer NOT NULL,
+  definition_keys text[] NOT NULL,
+  tsv tsvector NOT NULL
+);
+ALTER TABLE chunk_search ALTER COLUMN tsv SET STORAGE MAIN;
+CREATE INDEX chunk_search_tsv ON chunk_search USING gin (tsv);
+CREATE INDEX chunk_search_definitions ON chunk_search USING gin (definition_keys);
 CREATE TABLE chunk_labels (
   chunk_id text NOT NULL REFERENCES chunks(chunk_id) ON DELETE CASCADE,
   name text NOT NULL,

@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import type { Definitions } from './definitions.ts';
 import { DEFINER_WINDOW, putDefinitionsFirst, WIDE_DEFINER_WINDOW } from './definitions-first.ts';
 import { filterClause } from './filter.ts';
-import { readPostgresMeta, textSearchConfig } from './postgres-schema.ts';
+import { textSearchConfig } from './postgres-schema.ts';
 import { foldedWords } from './postgres-text.ts';
 import { buildSearchQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
@@ -50,13 +50,14 @@ export function createPostgresSearch(pool: Pool, tokenizer: TokenizerOptions, ra
   };
 
   const lexemesOf = async (terms: string[]): Promise<QueryLexemes | undefined> => {
-    const result = await pool.query<{ lexeme: string; df: number }>(
-      `SELECT l.lexeme, x.df FROM (SELECT DISTINCT lexeme FROM unnest(to_tsvector(${config}, $1))) l JOIN lexemes x USING (lexeme) ORDER BY l.lexeme`,
+    const result = await pool.query<{ lexeme: string; df: number; chunks: string | null; tokens: string | null }>(
+      `SELECT l.lexeme, x.df, (SELECT value FROM meta WHERE key = 'chunkCount') AS chunks, (SELECT value FROM meta WHERE key = 'tokenTotal') AS tokens
+       FROM (SELECT DISTINCT lexeme FROM unnest(to_tsvector(${config}, $1))) l JOIN lexemes x USING (lexeme) ORDER BY l.lexeme`,
       [foldedWords(terms.join(' ')).join(' ')],
     );
     if (result.rows.length === 0) return undefined;
-    const chunks = Number((await readPostgresMeta(pool, 'chunkCount')) ?? 0);
-    const tokens = Number((await readPostgresMeta(pool, 'tokenTotal')) ?? 0);
+    const chunks = Number(result.rows[0]!.chunks ?? 0);
+    const tokens = Number(result.rows[0]!.tokens ?? 0);
     const idf = (df: number) => Math.max(Math.log((chunks - df + 0.5) / (df + 0.5)), 1e-6);
     return {
       lexemes: result.rows.map((row) => row.lexeme),
@@ -77,7 +78,7 @@ export function createPostgresSearch(pool: Pool, tokenizer: TokenizerOptions, ra
     if (keys.length > 0) {
       const definerParams = positional(where, 2);
       const definers = await pool.query<{ id: number }>(
-        `SELECT c.id FROM chunks c WHERE c.definition_keys && $1::text[]${definerParams.sql} LIMIT $2`,
+        `SELECT c.id FROM chunk_search c WHERE c.definition_keys && $1::text[]${definerParams.sql} LIMIT $2`,
         [keys, MAX_DEFINER_IDS, ...definerParams.params],
       );
       const isDefiner = new Set(definers.rows.map((row) => row.id));
@@ -147,23 +148,29 @@ function rankingSql(ranking: PostgresRanking, query: QueryLexemes, filter: Filte
     const top = Math.max(...Object.values(LABEL_WEIGHTS));
     const weights = `'{${[LABEL_WEIGHTS.D, LABEL_WEIGHTS.C, LABEL_WEIGHTS.B, LABEL_WEIGHTS.A].map((weight) => weight / top).join(',')}}'::float4[]`;
     return {
-      sql: `SELECT c.id, ts_rank(${weights}, c.tsv, $1::tsquery, 1)::float8 AS score FROM chunks c
+      sql: `SELECT c.id, ts_rank(${weights}, c.tsv, $1::tsquery, 1)::float8 AS score FROM chunk_search c
             WHERE c.tsv @@ $1::tsquery${where.sql} ORDER BY score DESC, c.id LIMIT $2`,
       params: [anyLexeme(query.lexemes), limit, ...where.params],
     };
   }
-  const where = positional(filter, 5);
-  const weight = `CASE w WHEN 'A' THEN ${LABEL_WEIGHTS.A} WHEN 'B' THEN ${LABEL_WEIGHTS.B} WHEN 'C' THEN ${LABEL_WEIGHTS.C} ELSE ${LABEL_WEIGHTS.D} END`;
+  // BM25 from the tsvector: ts_rank_cd of a one-lexeme query without normalisation is the sum of
+  // the label weights of that lexeme's positions (each occurrence is a cover of length 1), i.e.
+  // the weighted term frequency FTS5 computes. ts_rank_cd takes weights <= 1, hence / top and
+  // back; every label weight is a multiple of 0.5, so rounding to halves undoes float4 error.
+  const top = Math.max(...Object.values(LABEL_WEIGHTS));
+  const weights = `'{${[LABEL_WEIGHTS.D, LABEL_WEIGHTS.C, LABEL_WEIGHTS.B, LABEL_WEIGHTS.A].map((weight) => weight / top).join(',')}}'::float4[]`;
+  const fixed = 3;
+  const termParams = query.lexemes.flatMap((lexeme, n) => [anyLexeme([lexeme]), query.idfs[n]!]);
+  const where = positional(filter, fixed + termParams.length);
+  const frequencies = query.lexemes.map((_, n) => `round(ts_rank_cd(${weights}, c.tsv, $${fixed + 2 * n + 1}::tsquery, 0)::numeric * ${top * 2}) / 2 AS f${n}`);
+  const norm = `${K1} * (${1 - B} + ${B} * c.token_count / $2::float8)`;
+  const terms = query.lexemes.map((_, n) => `$${fixed + 2 * n + 2}::float8 * f.f${n} * ${K1 + 1} / (f.f${n} + ${norm})`);
   return {
-    sql: `WITH q AS (SELECT * FROM unnest($1::text[], $2::float8[]) AS q(lexeme, idf))
-          SELECT c.id, sum(q.idf * f.freq * ${K1 + 1} / (f.freq + ${K1} * (${1 - B} + ${B} * c.token_count / $3::float8)))::float8 AS score
-          FROM chunks c
-          CROSS JOIN LATERAL unnest(c.tsv) AS u
-          JOIN q ON q.lexeme = u.lexeme
-          CROSS JOIN LATERAL (SELECT sum(${weight})::float8 AS freq FROM unnest(u.weights) AS w) f
-          WHERE c.tsv @@ $4::tsquery${where.sql}
-          GROUP BY c.id ORDER BY score DESC, c.id LIMIT $5`,
-    params: [query.lexemes, query.idfs, query.averageLength, anyLexeme(query.lexemes), limit, ...where.params],
+    sql: `SELECT c.id, (${terms.join(' + ')})::float8 AS score
+          FROM chunk_search c CROSS JOIN LATERAL (SELECT ${frequencies.join(', ')} OFFSET 0) f
+          WHERE c.tsv @@ $1::tsquery${where.sql}
+          ORDER BY score DESC, c.id LIMIT $3`,
+    params: [anyLexeme(query.lexemes), query.averageLength, limit, ...termParams, ...where.params],
   };
 }
 
