@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type { Pool } from 'pg';
 import type { Chunk, Doc } from '../corpus/types.ts';
 import { AtlasError } from '../errors.ts';
 import { ALL_VALUE, filterClause } from './filter.ts';
@@ -56,19 +56,28 @@ export interface PostgresIndex extends IndexBackend {
  */
 export function createPostgresIndex(options: PostgresIndexOptions): PostgresIndex {
   const target = parsePostgresUrl(options.url);
-  const pool = new pg.Pool({
-    connectionString: target.connectionString,
-    max: options.maxConnections ?? 4,
-    options: `-c search_path=${target.schema}`,
-    connectionTimeoutMillis: 15_000,
-  });
-  // Idle clients that lose their server emit here; the next query reports the failure itself.
-  pool.on('error', () => {});
+  // `pg` is loaded on the first call, so commands that open an SQLite file never load it.
+  let pool: Pool | undefined;
+  let closed = false;
+  const openPool = async (): Promise<Pool> => {
+    const { default: pg } = await import('pg');
+    if (closed) throw new AtlasError('usage', `Atlas: the index on ${target.shown} is closed. Open it again with createPostgresIndex.`);
+    pool ??= new pg.Pool({
+      connectionString: target.connectionString,
+      max: options.maxConnections ?? 4,
+      options: `-c search_path=${target.schema}`,
+      connectionTimeoutMillis: 15_000,
+    });
+    // Idle clients that lose their server emit here; the next query reports the failure itself.
+    pool.on('error', () => {});
+    return pool;
+  };
   let rebuildPending = options.rebuild === true;
-  let prepared: Promise<TokenizerOptions> | undefined;
+  let prepared: Promise<{ tokenizer: TokenizerOptions; pool: Pool }> | undefined;
   let search: ReturnType<typeof createPostgresSearch> | undefined;
 
-  const prepare = async (): Promise<TokenizerOptions> => {
+  const prepare = async (): Promise<{ tokenizer: TokenizerOptions; pool: Pool }> => {
+    const pool = await openPool();
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
@@ -83,7 +92,7 @@ export function createPostgresIndex(options: PostgresIndexOptions): PostgresInde
         return { ...DEFAULT_TOKENIZER, ...options.tokenizer };
       });
       await client.query('COMMIT');
-      return tokenizer;
+      return { tokenizer, pool };
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
       throw error;
@@ -91,13 +100,18 @@ export function createPostgresIndex(options: PostgresIndexOptions): PostgresInde
       client.release();
     }
   };
-  const ready = (): Promise<TokenizerOptions> => {
-    prepared ??= prepare();
+  const ready = (): Promise<{ tokenizer: TokenizerOptions; pool: Pool }> => {
+    // A failed first call (server down) is retried by the next one.
+    prepared ??= prepare().catch((error: unknown) => {
+      prepared = undefined;
+      throw error;
+    });
     return prepared;
   };
-  const guard = async <T>(work: (tokenizer: TokenizerOptions) => Promise<T>): Promise<T> => {
+  const guard = async <T>(work: (tokenizer: TokenizerOptions, pool: Pool) => Promise<T>): Promise<T> => {
     try {
-      return await work(await ready());
+      const { tokenizer, pool } = await ready();
+      return await work(tokenizer, pool);
     } catch (error) {
       throw toPostgresError(error, target);
     }
@@ -112,14 +126,14 @@ export function createPostgresIndex(options: PostgresIndexOptions): PostgresInde
       if (!Number.isInteger(searchOptions.k) || searchOptions.k < 1) {
         throw new AtlasError('usage', `Atlas: k must be a positive integer, got ${searchOptions.k}. Pass e.g. { k: 5 }.`);
       }
-      return guard((tokenizer) => {
+      return guard((tokenizer, pool) => {
         search ??= createPostgresSearch(pool, tokenizer, options.ranking ?? 'bm25');
         return search(query, searchOptions);
       });
     },
 
     async getChunk(chunkId: string, filter?: SearchFilter): Promise<Chunk | undefined> {
-      return guard(async () => {
+      return guard(async (_tokenizer, pool) => {
         const clause = where(filter, 1);
         const result = await pool.query<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks c WHERE c.chunk_id = $1${clause.sql}`, [chunkId, ...clause.params]);
         return result.rows[0] === undefined ? undefined : chunkFromRow(result.rows[0]);
@@ -127,7 +141,7 @@ export function createPostgresIndex(options: PostgresIndexOptions): PostgresInde
     },
 
     async neighbors(chunkId: string, filter?: SearchFilter): Promise<Chunk[]> {
-      return guard(async () => {
+      return guard(async (_tokenizer, pool) => {
         const self = where(filter, 1);
         const other = where(filter, 1 + self.params.length);
         const result = await pool.query<ChunkRow>(
@@ -147,7 +161,7 @@ export function createPostgresIndex(options: PostgresIndexOptions): PostgresInde
       if (ingesting) throw new AtlasError('usage', `Atlas: an ingest into ${target.shown} is still running on this index. Await it before starting another.`);
       ingesting = true;
       try {
-        return await guard(async (tokenizer) => {
+        return await guard(async (tokenizer, pool) => {
           const client = await pool.connect();
           try {
             await client.query('BEGIN');
@@ -175,25 +189,25 @@ export function createPostgresIndex(options: PostgresIndexOptions): PostgresInde
     },
 
     async indexVersion(): Promise<string> {
-      return guard(async () => (await readPostgresMeta(pool, 'indexVersion')) ?? '');
+      return guard(async (_tokenizer, pool) => (await readPostgresMeta(pool, 'indexVersion')) ?? '');
     },
 
     async stats(): Promise<{ docs: number; chunks: number }> {
-      return guard(async () => {
+      return guard(async (_tokenizer, pool) => {
         const result = await pool.query<{ docs: number; chunks: number }>('SELECT (SELECT count(*) FROM docs)::int AS docs, (SELECT count(*) FROM chunks)::int AS chunks');
         return result.rows[0]!;
       });
     },
 
     async releaseLines(): Promise<string[]> {
-      return guard(async () => {
+      return guard(async (_tokenizer, pool) => {
         const result = await pool.query<{ line: string }>("SELECT DISTINCT applies_to AS line FROM docs WHERE applies_to <> 'all' ORDER BY applies_to COLLATE \"C\"");
         return result.rows.map((row) => row.line);
       });
     },
 
     async labelValues(name: string, filter?: SearchFilter): Promise<string[]> {
-      return guard(async () => {
+      return guard(async (_tokenizer, pool) => {
         const clause = where(filter, 1);
         const result = await pool.query<{ value: string }>(
           `SELECT v.value FROM (SELECT DISTINCT value FROM chunk_labels WHERE name = $1 AND value <> '${ALL_VALUE}') v
@@ -207,11 +221,11 @@ export function createPostgresIndex(options: PostgresIndexOptions): PostgresInde
     },
 
     async docsRoot(): Promise<string | undefined> {
-      return guard(() => readPostgresMeta(pool, 'docsRoot'));
+      return guard((_tokenizer, pool) => readPostgresMeta(pool, 'docsRoot'));
     },
 
     async recordDocsRoot(folder: string): Promise<void> {
-      await guard(async () => {
+      await guard(async (_tokenizer, pool) => {
         if ((await readPostgresMeta(pool, 'docsRoot')) !== folder) await writePostgresMeta(pool, 'docsRoot', folder);
       });
     },
@@ -221,7 +235,11 @@ export function createPostgresIndex(options: PostgresIndexOptions): PostgresInde
     },
 
     async close(): Promise<void> {
-      await pool.end();
+      if (closed) return;
+      closed = true;
+      const open = pool;
+      pool = undefined;
+      await open?.end();
     },
   };
 }
