@@ -4,13 +4,14 @@ import { AtlasError } from '../errors.ts';
 import { ALL_VALUE, filterClause } from './filter.ts';
 import { ingestPostgresDocs } from './postgres-ingest.ts';
 import { dropPostgresIndex, preparePostgresSchema, readPostgresMeta, writePostgresMeta } from './postgres-schema.ts';
-import { createPostgresSearch, positional, type PostgresRanking } from './postgres-search.ts';
+import { positional, type PostgresRanking } from './postgres-ranking.ts';
+import { createPostgresSearch } from './postgres-search.ts';
 import { parsePostgresUrl, toPostgresError } from './postgres-url.ts';
 import { CHUNK_COLUMNS, chunkFromRow, type ChunkRow } from './sqlite-rows.ts';
 import { DEFAULT_TOKENIZER, type TokenizerOptions } from './tokenize.ts';
 import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from './types.ts';
 
-export type { PostgresRanking } from './postgres-search.ts';
+export type { PostgresRanking } from './postgres-ranking.ts';
 
 /** Options of {@link createPostgresIndex}. */
 export interface PostgresIndexOptions {
