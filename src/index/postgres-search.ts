@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import type { Definitions } from './definitions.ts';
 import { DEFINER_WINDOW, putDefinitionsFirst, WIDE_DEFINER_WINDOW } from './definitions-first.ts';
-import { filterClause } from './filter.ts';
+import { ACL_LABEL, filterClause } from './filter.ts';
 import { positional, topScored, type FilterSql, type PostgresRanking, type QueryLexemes, type ScoredId } from './postgres-ranking.ts';
 import { textSearchConfig } from './postgres-schema.ts';
 import { foldedWords } from './postgres-text.ts';
@@ -35,9 +35,10 @@ export function createPostgresSearch(pool: Pool, tokenizer: TokenizerOptions, ra
    * that stem to it: FTS5 scores each quoted term of the OR query on its own, so `enqueue` and
    * `enqueues` count twice there too.
    */
-  const lexemesOf = async (terms: string[]): Promise<QueryLexemes | undefined> => {
-    const result = await pool.query<{ lexeme: string; terms: number; df: number; chunks: string | null; tokens: string | null }>(
-      `SELECT l.lexeme, l.terms, x.df, (SELECT value FROM meta WHERE key = 'chunkCount') AS chunks, (SELECT value FROM meta WHERE key = 'tokenTotal') AS tokens
+  const lexemesOf = async (terms: string[]): Promise<(QueryLexemes & { restricted: boolean }) | undefined> => {
+    const result = await pool.query<{ lexeme: string; terms: number; df: number; chunks: string | null; tokens: string | null; restricted: boolean }>(
+      `SELECT l.lexeme, l.terms, x.df, (SELECT value FROM meta WHERE key = 'chunkCount') AS chunks, (SELECT value FROM meta WHERE key = 'tokenTotal') AS tokens,
+         EXISTS (SELECT 1 FROM chunk_labels WHERE name = '${ACL_LABEL}') AS restricted
        FROM (SELECT lexeme, cardinality(positions) AS terms FROM unnest(to_tsvector(${config}, $1))) l JOIN lexemes x USING (lexeme) ORDER BY l.lexeme`,
       [foldedWords(terms.join(' ')).join(' ')],
     );
@@ -50,15 +51,19 @@ export function createPostgresSearch(pool: Pool, tokenizer: TokenizerOptions, ra
       dfs: result.rows.map((row) => row.df),
       idfs: result.rows.map((row) => idf(row.df) * Math.max(1, row.terms)),
       averageLength: chunks === 0 ? 1 : Math.max(tokens / chunks, 1e-9),
+      restricted: result.rows[0]!.restricted,
     };
   };
 
   return async function search(query: string, { k, filter }: SearchOptions): Promise<Hit[]> {
     const built = buildSearchQuery(query, tokenizer);
     if (built === undefined) return [];
-    const where = filterClause(filter, 'c');
+    // A malformed principal is refused even when no term is indexed.
+    filterClause(filter, 'c');
     const lexemes = await lexemesOf(built.terms);
     if (lexemes === undefined) return [];
+    // Without any acl label in the index the access condition would keep every chunk: left out, as SQLite does.
+    const where = filterClause(filter, 'c', { restricted: lexemes.restricted });
     const keys = [...new Set(built.identifiers.flatMap((identifier) => identifier.keys))];
     const filterSql: FilterSql = where;
     let ranked: ScoredId[] | undefined;
