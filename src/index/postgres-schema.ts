@@ -78,6 +78,9 @@ CREATE TABLE lexemes (lexeme text PRIMARY KEY, df integer NOT NULL);
  * `tried` alike where Porter does not, and moved a third of the top 5s on graphile-worker-dev)
  * or no stemming (`simple`). Words reach it already split and folded (postgres-text.ts), so
  * only stemming is left to PostgreSQL.
+ *
+ * @example
+ * textSearchConfig(DEFAULT_TOKENIZER); // 'atlas_english'
  */
 export function textSearchConfig(tokenizer: TokenizerOptions): string {
   return tokenizer.porter ? 'atlas_english' : 'pg_catalog.simple';
@@ -166,13 +169,23 @@ async function createTables(client: ClientBase, tokenizer: TokenizerOptions): Pr
   return tokenizer;
 }
 
-/** Reads one value of the meta table. */
+/**
+ * Reads one value of the meta table.
+ *
+ * @example
+ * await readPostgresMeta(pool, 'indexVersion'); // '3f5c…'
+ */
 export async function readPostgresMeta(client: Pick<ClientBase, 'query'>, key: string): Promise<string | undefined> {
   const result = await client.query<{ value: string }>('SELECT value FROM meta WHERE key = $1', [key]);
   return result.rows[0]?.value;
 }
 
-/** Writes one value of the meta table. */
+/**
+ * Writes one value of the meta table.
+ *
+ * @example
+ * await writePostgresMeta(client, 'docsRoot', '/home/me/site/docs');
+ */
 export async function writePostgresMeta(client: Pick<ClientBase, 'query'>, key: string, value: string): Promise<void> {
   await client.query('INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]);
 }

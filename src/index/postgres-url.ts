@@ -66,7 +66,12 @@ export function parsePostgresUrl(url: string): PostgresTarget {
   return { connectionString: parsed.href, host: parsed.hostname || 'localhost', port, database, user, schema, shown, password };
 }
 
-/** `text` with the password of any URL in it replaced by `***`. */
+/**
+ * `text` with the password of any URL in it replaced by `***`.
+ *
+ * @example
+ * redactUrlText('failed on postgres://u:pw@h/d'); // 'failed on postgres://u:***@h/d'
+ */
 export function redactUrlText(text: string): string {
   return text.replace(/(postgres(?:ql)?:\/\/[^:/@\s]*:)[^@\s]*@/gi, '$1***@');
 }
