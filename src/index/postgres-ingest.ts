@@ -1,5 +1,6 @@
 import type { ClientBase } from 'pg';
 import type { Doc } from '../corpus/types.ts';
+import { AtlasError } from '../errors.ts';
 import { assertAclLabels } from './filter.ts';
 import { computeIndexVersion } from './index-version.ts';
 import { textSearchConfig, writePostgresMeta } from './postgres-schema.ts';
@@ -25,6 +26,7 @@ const CHUNK_BATCH = 500;
 export async function ingestPostgresDocs(client: ClientBase, docs: readonly Doc[], tokenizer: TokenizerOptions): Promise<IngestReport> {
   assertUniqueDocIds(docs);
   assertAclLabels(docs);
+  assertNoNul(docs);
   const existing = new Map(
     (await client.query<{ doc_id: string; content_hash: string }>('SELECT doc_id, content_hash FROM docs')).rows.map((row) => [row.doc_id, row.content_hash]),
   );
@@ -47,6 +49,25 @@ export async function ingestPostgresDocs(client: ClientBase, docs: readonly Doc[
   await writePostgresMeta(client, 'tokenTotal', String(totals.tokens ?? 0));
   await writePostgresMeta(client, 'chunkCount', String(totals.chunks));
   return { added: added.sort(), updated: updated.sort(), unchanged: unchanged.sort(), removed: removed.sort(), chunks: totals.chunks, indexVersion };
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000 (the corpus reader refuses such files already; documents
+ * built in code may still carry one): named here, before anything is written, instead of the
+ * server's encoding error halfway through.
+ */
+function assertNoNul(docs: readonly Doc[]): void {
+  for (const doc of docs) {
+    for (const chunk of doc.chunks) {
+      for (const [field, value] of [['title', chunk.title], ['heading', chunk.heading], ['text', chunk.text]] as const) {
+        if (!value.includes('\u0000')) continue;
+        throw new AtlasError(
+          'invalid-corpus',
+          `Atlas: chunk "${chunk.chunkId}" (${chunk.sourcePath}) has a NUL character (U+0000) in its ${field}, which PostgreSQL text cannot hold; nothing was written to the index. Remove it from the page.`,
+        );
+      }
+    }
+  }
 }
 
 /** Deletes documents (their chunks and labels cascade), taking their lexemes out of the document frequencies first. */

@@ -117,6 +117,18 @@ describe.skipIf(server.url === undefined)(`PostgreSQL backend${server.url === un
     await index.close();
   });
 
+  it('refuses a NUL character with the chunk and field, and writes nothing', async () => {
+    const index = createPostgresIndex({ url: schemas.fresh() });
+    await index.ingest([leases]);
+    const bad = createTestDoc({ docId: 'bad', sections: ['Fine.', 'Broken\u0000text.'] });
+    const error = await failure(index.ingest([leases, bad]));
+    expect(error.message).toBe(
+      'Atlas: chunk "bad#1" (bad.md) has a NUL character (U+0000) in its text, which PostgreSQL text cannot hold; nothing was written to the index. Remove it from the page.',
+    );
+    expect(await index.stats()).toEqual({ docs: 1, chunks: 1 });
+    await index.close();
+  });
+
   it('serialises two writers on one index: each ingest is whole, the last one wins', async () => {
     const fresh = schemas.fresh();
     const [one, two] = [createPostgresIndex({ url: fresh }), createPostgresIndex({ url: fresh })];
