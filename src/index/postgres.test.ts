@@ -117,6 +117,24 @@ describe.skipIf(server.url === undefined)(`PostgreSQL backend${server.url === un
     await index.close();
   });
 
+  it('keeps BM25 statistics exact across incremental ingests: the same scores as a fresh index', async () => {
+    const a = createTestDoc({ docId: 'a', sections: ['Lease lease renewal for workers.', 'Workers renew.'] });
+    const b = createTestDoc({ docId: 'b', sections: ['Retries back off; the lease ends.'] });
+    const bChanged = createTestDoc({ docId: 'b', sections: ['Retries back off exponentially; workers wait.'] });
+    const c = createTestDoc({ docId: 'c', sections: ['Lease metrics and worker lease counts.'] });
+    const incremental = createPostgresIndex({ url: schemas.fresh() });
+    await incremental.ingest([a, b, c]);
+    await incremental.ingest([a, bChanged]);
+    const fresh = createPostgresIndex({ url: schemas.fresh() });
+    await fresh.ingest([a, bChanged]);
+    for (const query of ['lease workers', 'retries wait', 'metrics']) {
+      const scores = async (index: typeof fresh) => (await index.search(query, { k: 5 })).map((hit) => [hit.chunkId, hit.score]);
+      expect(await scores(incremental)).toEqual(await scores(fresh));
+    }
+    expect(await incremental.search('metrics', { k: 5 })).toEqual([]);
+    await Promise.all([incremental.close(), fresh.close()]);
+  });
+
   it('refuses a NUL character with the chunk and field, and writes nothing', async () => {
     const index = createPostgresIndex({ url: schemas.fresh() });
     await index.ingest([leases]);
