@@ -135,6 +135,23 @@ describe.skipIf(server.url === undefined)(`PostgreSQL backend${server.url === un
     await Promise.all([incremental.close(), fresh.close()]);
   });
 
+  it('lists the release lines, and keeps the docs root it is given', async () => {
+    const index = createPostgresIndex({ url: schemas.fresh() });
+    expect(await index.releaseLines!()).toEqual([]);
+    expect(await index.docsRoot()).toBeUndefined();
+    await index.ingest([
+      createTestDoc({ docId: 'new', appliesTo: '3.x', sections: ['New.'] }),
+      createTestDoc({ docId: 'old', appliesTo: '2.x', sections: ['Old.'] }),
+      createTestDoc({ docId: 'older', appliesTo: '10.x', sections: ['Older.'] }),
+      createTestDoc({ docId: 'shared', sections: ['Shared.'] }),
+    ]);
+    expect(await index.releaseLines!()).toEqual(['10.x', '2.x', '3.x']);
+    await index.recordDocsRoot('/srv/docs');
+    await index.recordDocsRoot('/srv/docs');
+    expect(await index.docsRoot()).toBe('/srv/docs');
+    await index.close();
+  });
+
   it('refuses a NUL character with the chunk and field, and writes nothing', async () => {
     const index = createPostgresIndex({ url: schemas.fresh() });
     await index.ingest([leases]);

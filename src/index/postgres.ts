@@ -202,7 +202,7 @@ export function createPostgresIndex(options: PostgresIndexOptions): PostgresInde
 
     async releaseLines(): Promise<string[]> {
       return guard(async (_tokenizer, pool) => {
-        const result = await pool.query<{ line: string }>("SELECT DISTINCT applies_to AS line FROM docs WHERE applies_to <> 'all' ORDER BY applies_to COLLATE \"C\"");
+        const result = await pool.query<{ line: string }>("SELECT DISTINCT applies_to COLLATE \"C\" AS line FROM docs WHERE applies_to <> 'all' ORDER BY line");
         return result.rows.map((row) => row.line);
       });
     },
