@@ -66,6 +66,14 @@ describe.skipIf(server.url === undefined)(`atlas --db postgres://...${server.url
     );
   });
 
+  it('notes a --version that is not a release line of the index', async () => {
+    await writeFile(path.join(dir, 'docs', 'leases.md'), page('leases', 'A worker holds a job for the lease of sixty seconds.').replace('applies_to: all', 'applies_to: "3.x"'));
+    expect(await runCli(['ingest', 'docs', '--db', db], io)).toBe(0);
+    clear();
+    expect(await runCli(['search', 'lease', '--db', db, '--version', '9.x', '--json'], io)).toBe(0);
+    expect((JSON.parse(stdout()) as { notes: string[] }).notes).toEqual(['--version "9.x" is not a release line of this index (known: 3.x); only pages for all versions match.']);
+  });
+
   it('answers with the offline model from a PostgreSQL index', async () => {
     expect(await runCli(['ingest', 'docs', '--db', db], io)).toBe(0);
     clear();
