@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -81,6 +82,15 @@ describe.skipIf(server.url === undefined)(`atlas --db postgres://...${server.url
     const run = JSON.parse(stdout()) as { answer: { abstained: boolean; citations: Array<{ docId: string }> } };
     expect(run.answer.abstained).toBe(false);
     expect(run.answer.citations.map((citation) => citation.docId)).toEqual(['leases']);
+  });
+
+  it('keeps conversations in a state file named after the server, database and schema', async () => {
+    expect(await runCli(['ingest', 'docs', '--db', db], io)).toBe(0);
+    clear();
+    expect(await runCli(['ask', 'How long is the lease?', '--db', db, '--model', 'offline', '--conversation', 'new'], io)).toBe(0);
+    const target = new URL(db);
+    const file = path.join(dir, '.atlas', `${target.hostname}-${target.port}-${target.pathname.slice(1)}-${target.searchParams.get('schema')}.state.db`);
+    expect(existsSync(file)).toBe(true);
   });
 
   it('names the missing index and the command that builds it', async () => {
