@@ -11,6 +11,7 @@
 export { AtlasError, CorpusError, type AtlasErrorCode, type CorpusProblem } from './errors.ts';
 export { loadCorpus, parseDocument, type Chunk, type Doc } from './corpus/index.ts';
 export { createSqliteIndex, type SqliteIndexOptions } from './index/sqlite.ts';
+export { createPostgresIndex, type PostgresIndex, type PostgresIndexOptions, type PostgresRanking } from './index/postgres.ts';
 export type { Hit, IndexBackend, IngestReport, Principal, SearchFilter, SearchOptions } from './index/types.ts';
 export { agenticRun, type AgenticRunOptions } from './agent/run.ts';
 export { classicAsk, type ClassicAskOptions } from './agent/classic.ts';

@@ -3,6 +3,7 @@ import { Option } from 'commander';
 import { modelLabelChoices } from '../agent/model-labels.ts';
 import { loadConfig } from '../config/load.ts';
 import type { AtlasConfig } from '../config/schema.ts';
+import { isPostgresUrl } from '../index/postgres-url.ts';
 import type { IndexBackend, SearchFilter } from '../index/types.ts';
 import type { CliIO } from './io.ts';
 import { nonEmpty } from './option-values.ts';
@@ -42,7 +43,7 @@ export async function commandConfig(io: CliIO, options: { config?: string }, doc
  * await indexDocsRoot(io, '.atlas/index.db'); // '/home/me/site/docs'
  */
 export async function indexDocsRoot(io: CliIO, db: string | undefined): Promise<string | undefined> {
-  const exists = await access(dbPath(io, db)).then(() => true, () => false);
+  const exists = isPostgresUrl(db) || (await access(dbPath(io, db)).then(() => true, () => false));
   if (!exists) return undefined;
   try {
     const index = openIndex(io, db);

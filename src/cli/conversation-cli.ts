@@ -8,6 +8,7 @@ import { openConversationStore, type ConversationStore } from '../conversations/
 import { AtlasError } from '../errors.ts';
 import type { IndexBackend, SearchFilter } from '../index/types.ts';
 import type { CliIO } from './io.ts';
+import { isPostgresUrl, parsePostgresUrl } from '../index/postgres-url.ts';
 import { dbPath } from './options.ts';
 import { nonEmpty } from './option-values.ts';
 
@@ -22,13 +23,20 @@ export function stateOption(): Option {
 }
 
 /**
- * The state database path of a command: `--state`, else beside `--db`.
+ * The state database path of a command: `--state`, else beside `--db` (for a PostgreSQL index,
+ * `.atlas/<host>-<port>-<database>-<schema>.state.db` in the working directory).
  *
  * @example
  * statePath(io, { db: '.atlas/index.db' }); // '<cwd>/.atlas/index.db.state.db'
+ * statePath(io, { db: 'postgres://atlas@db:5432/docs' }); // '<cwd>/.atlas/db-5432-docs-public.state.db'
  */
 export function statePath(io: CliIO, options: { db?: string; state?: string }): string {
-  return options.state === undefined ? stateDbPath(dbPath(io, options.db)) : path.resolve(io.cwd, options.state);
+  if (options.state !== undefined) return path.resolve(io.cwd, options.state);
+  if (isPostgresUrl(options.db)) {
+    const target = parsePostgresUrl(options.db);
+    return path.resolve(io.cwd, '.atlas', `${target.host}-${target.port}-${target.database}-${target.schema}.state.db`);
+  }
+  return stateDbPath(dbPath(io, options.db));
 }
 
 /** Opens the store of a command (its wall clock is the real one: the CLI is the edge). */

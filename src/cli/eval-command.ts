@@ -9,6 +9,8 @@ import type { Sleep } from '../eval/pool.ts';
 import { createProgress, type Progress } from '../eval/progress.ts';
 import { compareReport, compareSummary, writeReports } from '../eval/report-json.ts';
 import { retrievalRunCount, runRetrievalEval, type RetrievalArmGroup } from '../eval/retrieval.ts';
+import { createPostgresIndex } from '../index/postgres.ts';
+import { isPostgresUrl } from '../index/postgres-url.ts';
 import { createSqliteIndex } from '../index/sqlite.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { failedRuns } from '../eval/cases.ts';
@@ -103,7 +105,7 @@ function withCommonOptions(command: Command): Command {
     .requiredOption('--data <dir>', 'dataset folder: docs/*.md and eval/*.jsonl', nonEmpty('--data', 'datasets/orbit'))
     .option('--model <spec>', MODEL_SPEC_HELP, nonEmpty('--model', 'offline'))
     .option('--json', 'print one JSON object on stdout')
-    .option('--db <path>', 'index file to ingest into (default: a temporary in-memory index)', nonEmpty('--db', '.atlas/eval.db'))
+    .option('--db <path>', 'index file or postgres:// URL to ingest into (default: a temporary in-memory index)', nonEmpty('--db', '.atlas/eval.db'))
     .addOption(timeoutOption())
     .addOption(deadlineOption())
     .addOption(labelOption())
@@ -258,7 +260,7 @@ async function withDatasetIndex<T>(
 
 /** Ingests the dataset's docs into `--db` (incremental) or a temporary in-memory index. */
 async function datasetIndex(io: CliIO, dataset: Dataset, db: string | undefined): Promise<IndexBackend> {
-  const index = createSqliteIndex({ path: db === undefined ? ':memory:' : dbPath(io, db) });
+  const index = isPostgresUrl(db) ? createPostgresIndex({ url: db }) : createSqliteIndex({ path: db === undefined ? ':memory:' : dbPath(io, db) });
   try {
     await index.ingest(dataset.docs);
   } catch (error) {

@@ -6,13 +6,16 @@ import { AtlasError, CorpusError } from '../errors.ts';
 import { replaceIndexFile } from '../index/sqlite-rebuild.ts';
 import { ingestItems, ingestPageWorker } from '../index/ingest-items.ts';
 import type { IngestItem } from '../index/ingest-session.ts';
+import { createPostgresIndex } from '../index/postgres.ts';
+import { isPostgresUrl, parsePostgresUrl } from '../index/postgres-url.ts';
 import type { SqliteIndex } from '../index/sqlite.ts';
 import type { IngestReport } from '../index/types.ts';
+import type { Doc } from '../corpus/types.ts';
 import type { AtlasConfig } from '../config/schema.ts';
 import { commandConfig, configOption, modelLabelNotes } from './config-option.ts';
 import { docsRoot } from './docs-root.ts';
 import type { CliIO } from './io.ts';
-import { busyTimeoutMs, dbOption, dbPath, openIndex, openIndexFile, positiveInt } from './options.ts';
+import { busyTimeoutMs, dbOption, dbPath, openIndexFile, positiveInt, type CliIndex } from './options.ts';
 
 interface IngestOptions {
   db: string;
@@ -44,12 +47,14 @@ export function registerIngestCommand(program: Command, io: CliIO): void {
       // The folder given is the docs root the index records: atlas ask looks for atlas.config.yaml there.
       const given = path.resolve(io.cwd, dir);
       const config = await commandConfig(io, options, given);
-      const file = dbPath(io, options.db);
+      const postgres = isPostgresUrl(options.db);
+      // A PostgreSQL URL is shown without its password, here and in every message.
+      const file = postgres ? parsePostgresUrl(options.db).shown : dbPath(io, options.db);
       const context: IngestContext = { io, file, dir, given, config, corpus, options };
       // A new index file is built beside and renamed into place, like --rebuild: a failed first ingest leaves no file.
-      const report = options.rebuild || !existsSync(file) ? await rebuild(context) : await ingestInPlace(context);
+      const report = postgres ? await ingestPostgres(context) : options.rebuild || !existsSync(file) ? await rebuild(context) : await ingestInPlace(context);
       // As the user gave it (or the default): the spelling they recognise, whatever the cwd.
-      const shown = options.db;
+      const shown = postgres ? file : options.db;
       const indexed = report.added.length + report.updated.length + report.unchanged.length;
       if (options.json) {
         const skipped = corpus.problems().map((problem) => problem.file);
@@ -65,6 +70,7 @@ export function registerIngestCommand(program: Command, io: CliIO): void {
 
 interface IngestContext {
   io: CliIO;
+  /** The index file, or the PostgreSQL URL without its password. */
   file: string;
   dir: string;
   /** The folder given, absolute: recorded as the index's docs root. */
@@ -76,7 +82,7 @@ interface IngestContext {
 
 /** The incremental ingest: one transaction into the existing index. */
 async function ingestInPlace(context: IngestContext): Promise<IngestReport> {
-  const index = openIndex(context.io, context.options.db, { write: true });
+  const index = openIndexFile(context.io, context.file, { write: true });
   try {
     const report = await index.ingestStream(ingestBatches(context.corpus, index), { beforeCommit: (report) => beforeCommit(context, report, report.removed.length) });
     await afterIngest(context, index);
@@ -101,8 +107,31 @@ async function rebuild(context: IngestContext): Promise<IngestReport> {
   }, { busyTimeoutMs: busyTimeoutMs(context.io) });
 }
 
+/**
+ * The ingest into PostgreSQL: every page parsed first, checked (invalid pages, an empty folder),
+ * then written in one transaction (`--rebuild` drops and recreates the tables in that same
+ * transaction, so a failure leaves the previous index as it was).
+ */
+async function ingestPostgres(context: IngestContext): Promise<IngestReport> {
+  const index = createPostgresIndex({ url: context.options.db, rebuild: context.options.rebuild === true });
+  try {
+    const indexed = context.options.rebuild ? await index.stats().then((stats) => stats.docs, () => 0) : (await index.stats()).docs;
+    const docs: Doc[] = [];
+    for await (const batch of context.corpus.batches()) docs.push(...batch.docs);
+    const problems = context.corpus.problems();
+    if (problems.length > 0 && !context.options.skipInvalid) throw new CorpusError(problems);
+    if (docs.length === 0) refuseEmpty(context, indexed, problems.length);
+    for (const problem of problems) context.io.stderr(`skipped ${problem.file}${problem.line ? `:${problem.line}` : ''}: ${problem.field}: ${problem.message}\n`);
+    const report = await index.ingest(docs);
+    await afterIngest(context, index);
+    return report;
+  } finally {
+    await index.close();
+  }
+}
+
 /** Records the docs root, and notes the config's model labels no public page carries. */
-async function afterIngest(context: IngestContext, index: SqliteIndex): Promise<void> {
+async function afterIngest(context: IngestContext, index: CliIndex): Promise<void> {
   await index.recordDocsRoot(context.given);
   for (const note of await modelLabelNotes(index, context.config, undefined)) context.io.stderr(`atlas: note: ${note}\n`);
 }
@@ -144,6 +173,6 @@ function refuseEmpty(context: IngestContext, indexed: number, skipped: number): 
   const found = skipped > 0 ? `no valid pages (${skipped} skipped as invalid)` : 'no pages (.md or .mdx files)';
   throw new AtlasError(
     'invalid-corpus',
-    `Atlas: ${context.dir} has ${found}; ingesting it would remove all ${indexed} docs from the index at ${context.options.db}. Nothing was changed. Check the folder, or pass --allow-empty to empty the index.`,
+    `Atlas: ${context.dir} has ${found}; ingesting it would remove all ${indexed} docs from the index at ${isPostgresUrl(context.options.db) ? context.file : context.options.db}. Nothing was changed. Check the folder, or pass --allow-empty to empty the index.`,
   );
 }

@@ -54,6 +54,8 @@ const PRINTED_BY: Record<string, string[]> = {
   'models/resolve-model.ts': ['ask', 'eval retrieval', 'eval compare', 'eval decisions'],
   'index/sqlite-open.ts': ['ingest', 'search', 'ask'],
   'index/schema.ts': ['ingest', 'search', 'ask'],
+  // The PostgreSQL index's URL and connection messages: every command that takes --db.
+  'index/postgres-url.ts': ['ingest', 'search', 'ask', 'chat', 'serve', 'mcp', 'eval retrieval', 'eval compare', 'eval decisions'],
   'cli/release-lines.ts': ['search', 'ask'],
   'cli/access-options.ts': ['search', 'ask'],
   'corpus/parse-document.ts': ['ingest'],
@@ -121,7 +123,7 @@ describe('item 10: every flag an error message suggests exists', () => {
     };
     const suggestions = suggestedFlags();
     // The scan sees the messages this test is about (guards against a scan that finds nothing).
-    expect(suggestions.filter((found) => found.flag === '--rebuild').map((found) => found.file)).toEqual(['index/schema.ts', 'index/schema.ts', 'index/sqlite-open.ts']);
+    expect(suggestions.filter((found) => found.flag === '--rebuild').map((found) => found.file)).toEqual(['index/postgres-schema.ts', 'index/schema.ts', 'index/schema.ts', 'index/sqlite-open.ts']);
     const refused = suggestions.flatMap((found) => {
       const commands = found.named ?? PRINTED_BY[found.file];
       if (commands === undefined) return [`${found.file}:${found.line}: ${found.flag}: add the file to PRINTED_BY`];

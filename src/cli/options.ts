@@ -1,7 +1,10 @@
 import path from 'node:path';
 import { InvalidArgumentError, Option } from 'commander';
 import { AtlasError } from '../errors.ts';
+import { createPostgresIndex } from '../index/postgres.ts';
+import { isPostgresUrl } from '../index/postgres-url.ts';
 import { createSqliteIndex, type SqliteIndex } from '../index/sqlite.ts';
+import type { IndexBackend } from '../index/types.ts';
 import { DEFAULT_BUSY_TIMEOUT_MS, withIndexErrors } from '../index/sqlite-open.ts';
 import type { CliIO } from './io.ts';
 import { nonEmpty } from './option-values.ts';
@@ -9,9 +12,9 @@ import { nonEmpty } from './option-values.ts';
 /** Default index location, relative to the working directory. */
 export const DEFAULT_DB = '.atlas/index.db';
 
-/** `--db PATH`, the index file of the commands that read or write it. */
+/** `--db PATH`, the index file (or `postgres://` URL) of the commands that read or write it. */
 export function dbOption(): Option {
-  return new Option('--db <path>', 'index file').default(DEFAULT_DB).argParser(nonEmpty('--db', DEFAULT_DB));
+  return new Option('--db <path>', 'index file, or a postgres:// URL (?schema=name, default public)').default(DEFAULT_DB).argParser(nonEmpty('--db', DEFAULT_DB));
 }
 
 /** `--version V`, the release-line filter applied inside the index. */
@@ -60,16 +63,24 @@ export function busyTimeoutMs(io: CliIO): number {
   return Math.round(seconds * 1000);
 }
 
+/** The index a command opens: any {@link IndexBackend}, plus the docs root `atlas ingest` records in it. */
+export interface CliIndex extends IndexBackend {
+  docsRoot(): Promise<string | undefined>;
+  recordDocsRoot(folder: string): Promise<void>;
+}
+
 /**
- * Opens the sqlite index at `--db`: read-only unless `write` (search and ask never write, so a
- * read-only file or folder works), with SQLite and file system failures turned into
- * AtlasErrors that name the file, the cause and the fix.
+ * Opens the index at `--db`: a `postgres://` (or `postgresql://`) URL opens the PostgreSQL
+ * index in that database (schema `?schema=`, default public), anything else the SQLite file.
+ * Read-only unless `write` (search and ask never write, so a read-only file or folder works);
+ * failures are AtlasErrors that name the file or server, the cause and the fix (never a password).
  *
  * @example
  * const index = openIndex(io, options.db);                  // search, ask
  * const writable = openIndex(io, options.db, { write: true }); // ingest
  */
-export function openIndex(io: CliIO, db: string | undefined, options: { write?: boolean } = {}): SqliteIndex {
+export function openIndex(io: CliIO, db: string | undefined, options: { write?: boolean } = {}): CliIndex {
+  if (isPostgresUrl(db)) return createPostgresIndex({ url: db, readonly: options.write !== true });
   return openIndexFile(io, dbPath(io, db), options);
 }
 

@@ -14,6 +14,9 @@ export {
   type SqliteIndexOptions,
 } from './sqlite.ts';
 export { SCHEMA_VERSION } from './schema.ts';
+export { createPostgresIndex, type PostgresIndex, type PostgresIndexOptions, type PostgresRanking } from './postgres.ts';
+export { POSTGRES_SCHEMA_VERSION } from './postgres-schema.ts';
+export { isPostgresUrl } from './postgres-url.ts';
 export { definitionsOf, type Definitions } from './definitions.ts';
 export { headingPathText, HEADING_PATH_SEPARATOR } from './heading-path.ts';
 export { queryIdentifiers, type QueryIdentifier } from './identifiers.ts';

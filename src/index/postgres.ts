@@ -1,0 +1,246 @@
+import type { Pool } from 'pg';
+import type { Chunk, Doc } from '../corpus/types.ts';
+import { AtlasError } from '../errors.ts';
+import { ALL_VALUE, filterClause } from './filter.ts';
+import { ingestPostgresDocs } from './postgres-ingest.ts';
+import { dropPostgresIndex, preparePostgresSchema, readPostgresMeta, writePostgresMeta } from './postgres-schema.ts';
+import { positional, type PostgresRanking } from './postgres-ranking.ts';
+import { createPostgresSearch } from './postgres-search.ts';
+import { parsePostgresUrl, toPostgresError } from './postgres-url.ts';
+import { CHUNK_COLUMNS, chunkFromRow, type ChunkRow } from './sqlite-rows.ts';
+import { DEFAULT_TOKENIZER, type TokenizerOptions } from './tokenize.ts';
+import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from './types.ts';
+
+export type { PostgresRanking } from './postgres-ranking.ts';
+
+/** Options of {@link createPostgresIndex}. */
+export interface PostgresIndexOptions {
+  /** `postgres://user:password@host:port/database?schema=name` (schema default `public`). */
+  url: string;
+  /** Read only (search, ask): a missing index is an error instead of being created. */
+  readonly?: boolean;
+  /** Tokenizer of a new or empty index; unset means "as the index was built". */
+  tokenizer?: Partial<TokenizerOptions>;
+  /** Drop the index's tables (any schema version) and rebuild them in the first ingest's transaction. */
+  rebuild?: boolean;
+  /** Scoring (default `bm25`, as SQLite ranks). */
+  ranking?: PostgresRanking;
+  /** Most connections the index opens at once (default 4). */
+  maxConnections?: number;
+}
+
+/** The PostgreSQL index backend, plus what `atlas` needs beyond {@link IndexBackend}. */
+export interface PostgresIndex extends IndexBackend {
+  /** The URL without its password, for messages. */
+  readonly shown: string;
+  /** The folder the index was last ingested from (see `SqliteIndex.docsRoot`). */
+  docsRoot(): Promise<string | undefined>;
+  /** Records the docs root in the index's meta table. */
+  recordDocsRoot(folder: string): Promise<void>;
+  /** The tokenizer the index content uses (connects first). */
+  tokenizer(): Promise<TokenizerOptions>;
+}
+
+/**
+ * Opens an index in a PostgreSQL schema: `tsvector` + GIN over title, heading, the headings
+ * between and body (weighted A/B/C/D) and identifier expansions, BM25 scored as SQLite scores
+ * it, filters (version, labels, the principal's access) in SQL before the top-k cut, the chunk
+ * defining a named identifier first, atomic incremental ingest in one transaction, a versioned
+ * schema. Connecting happens on the first call; every failure is an AtlasError that names host,
+ * port and database, never the password.
+ *
+ * @example
+ * const index = createPostgresIndex({ url: 'postgres://atlas@localhost:5432/docs?schema=team_a' });
+ * await index.ingest(docs);
+ * const hits = await index.search('max_payload_kb', { k: 5, filter: { version: '3.x' } });
+ * await index.close();
+ */
+export function createPostgresIndex(options: PostgresIndexOptions): PostgresIndex {
+  const target = parsePostgresUrl(options.url);
+  // `pg` is loaded on the first call, so commands that open an SQLite file never load it.
+  let pool: Pool | undefined;
+  let closed = false;
+  const openPool = async (): Promise<Pool> => {
+    const { default: pg } = await import('pg');
+    if (closed) throw new AtlasError('usage', `Atlas: the index on ${target.shown} is closed. Open it again with createPostgresIndex.`);
+    pool ??= new pg.Pool({
+      connectionString: target.connectionString,
+      max: options.maxConnections ?? 4,
+      options: `-c search_path=${target.schema}`,
+      connectionTimeoutMillis: 15_000,
+    });
+    // Idle clients that lose their server emit here; the next query reports the failure itself.
+    pool.on('error', () => {});
+    return pool;
+  };
+  let rebuildPending = options.rebuild === true;
+  let prepared: Promise<{ tokenizer: TokenizerOptions; pool: Pool }> | undefined;
+  let search: ReturnType<typeof createPostgresSearch> | undefined;
+
+  const prepare = async (): Promise<{ tokenizer: TokenizerOptions; pool: Pool }> => {
+    const pool = await openPool();
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock(hashtext(current_database() || $1))', [target.schema]);
+      if (!options.readonly) await client.query(`CREATE SCHEMA IF NOT EXISTS ${target.schema}`);
+      const tokenizer = await preparePostgresSchema(client, target, {
+        create: !options.readonly,
+        ...(options.tokenizer ? { tokenizer: options.tokenizer } : {}),
+      }).catch(async (error: unknown) => {
+        // A rebuild replaces any layout, in the first ingest's transaction: an old one is not an error then.
+        if (!rebuildPending || !(error instanceof AtlasError) || error.code !== 'index-schema') throw error;
+        return { ...DEFAULT_TOKENIZER, ...options.tokenizer };
+      });
+      await client.query('COMMIT');
+      return { tokenizer, pool };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+  const ready = (): Promise<{ tokenizer: TokenizerOptions; pool: Pool }> => {
+    // A failed first call (server down) is retried by the next one.
+    prepared ??= prepare().catch((error: unknown) => {
+      prepared = undefined;
+      throw error;
+    });
+    return prepared;
+  };
+  const guard = async <T>(work: (tokenizer: TokenizerOptions, pool: Pool) => Promise<T>): Promise<T> => {
+    try {
+      const { tokenizer, pool } = await ready();
+      return await work(tokenizer, pool);
+    } catch (error) {
+      throw toPostgresError(error, target);
+    }
+  };
+  const where = (filter: SearchFilter | undefined, after: number) => positional(filterClause(filter, 'c'), after);
+  let ingesting = false;
+
+  return {
+    shown: target.shown,
+
+    async search(query: string, searchOptions: SearchOptions): Promise<Hit[]> {
+      if (!Number.isInteger(searchOptions.k) || searchOptions.k < 1) {
+        throw new AtlasError('usage', `Atlas: k must be a positive integer, got ${searchOptions.k}. Pass e.g. { k: 5 }.`);
+      }
+      return guard((tokenizer, pool) => {
+        search ??= createPostgresSearch(pool, tokenizer, options.ranking ?? 'bm25');
+        return search(query, searchOptions);
+      });
+    },
+
+    async getChunk(chunkId: string, filter?: SearchFilter): Promise<Chunk | undefined> {
+      return guard(async (_tokenizer, pool) => {
+        const clause = where(filter, 1);
+        const result = await pool.query<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks c WHERE c.chunk_id = $1${clause.sql}`, [chunkId, ...clause.params]);
+        return result.rows[0] === undefined ? undefined : chunkFromRow(result.rows[0]);
+      });
+    },
+
+    async neighbors(chunkId: string, filter?: SearchFilter): Promise<Chunk[]> {
+      return guard(async (_tokenizer, pool) => {
+        const self = where(filter, 1);
+        const other = where(filter, 1 + self.params.length);
+        const result = await pool.query<ChunkRow>(
+          `WITH self AS (SELECT c.doc_id, c.ord FROM chunks c WHERE c.chunk_id = $1${self.sql})
+           SELECT ${CHUNK_COLUMNS} FROM chunks c, self
+           WHERE c.doc_id = self.doc_id AND c.ord IN (
+             (SELECT max(ord) FROM chunks WHERE doc_id = self.doc_id AND ord < self.ord),
+             (SELECT min(ord) FROM chunks WHERE doc_id = self.doc_id AND ord > self.ord))${other.sql}
+           ORDER BY c.ord`,
+          [chunkId, ...self.params, ...other.params],
+        );
+        return result.rows.map(chunkFromRow);
+      });
+    },
+
+    async ingest(docs: Doc[]): Promise<IngestReport> {
+      if (ingesting) throw new AtlasError('usage', `Atlas: an ingest into ${target.shown} is still running on this index. Await it before starting another.`);
+      ingesting = true;
+      try {
+        return await guard(async (tokenizer, pool) => {
+          const client = await pool.connect();
+          try {
+            await client.query('BEGIN');
+            // One writer per index at a time; readers go on reading the committed state.
+            await client.query('SELECT pg_advisory_xact_lock(hashtext(current_database() || $1))', [target.schema]);
+            let used = tokenizer;
+            if (rebuildPending) {
+              await dropPostgresIndex(client);
+              used = await preparePostgresSchema(client, target, { create: true, ...(options.tokenizer ? { tokenizer: options.tokenizer } : {}) });
+            }
+            const report = await ingestPostgresDocs(client, docs, used);
+            await client.query('COMMIT');
+            rebuildPending = false;
+            return report;
+          } catch (error) {
+            await client.query('ROLLBACK').catch(() => {});
+            throw error;
+          } finally {
+            client.release();
+          }
+        });
+      } finally {
+        ingesting = false;
+      }
+    },
+
+    async indexVersion(): Promise<string> {
+      return guard(async (_tokenizer, pool) => (await readPostgresMeta(pool, 'indexVersion')) ?? '');
+    },
+
+    async stats(): Promise<{ docs: number; chunks: number }> {
+      return guard(async (_tokenizer, pool) => {
+        const result = await pool.query<{ docs: number; chunks: number }>('SELECT (SELECT count(*) FROM docs)::int AS docs, (SELECT count(*) FROM chunks)::int AS chunks');
+        return result.rows[0]!;
+      });
+    },
+
+    async releaseLines(): Promise<string[]> {
+      return guard(async (_tokenizer, pool) => {
+        const result = await pool.query<{ line: string }>("SELECT DISTINCT applies_to COLLATE \"C\" AS line FROM docs WHERE applies_to <> 'all' ORDER BY line");
+        return result.rows.map((row) => row.line);
+      });
+    },
+
+    async labelValues(name: string, filter?: SearchFilter): Promise<string[]> {
+      return guard(async (_tokenizer, pool) => {
+        const clause = where(filter, 1);
+        const result = await pool.query<{ value: string }>(
+          `SELECT v.value FROM (SELECT DISTINCT value FROM chunk_labels WHERE name = $1 AND value <> '${ALL_VALUE}') v
+           WHERE EXISTS (SELECT 1 FROM chunk_labels l JOIN chunks c ON c.chunk_id = l.chunk_id
+                         WHERE l.name = $1 AND l.value = v.value${clause.sql})
+           ORDER BY v.value COLLATE "C"`,
+          [name, ...clause.params],
+        );
+        return result.rows.map((row) => row.value);
+      });
+    },
+
+    async docsRoot(): Promise<string | undefined> {
+      return guard((_tokenizer, pool) => readPostgresMeta(pool, 'docsRoot'));
+    },
+
+    async recordDocsRoot(folder: string): Promise<void> {
+      await guard(async (_tokenizer, pool) => {
+        if ((await readPostgresMeta(pool, 'docsRoot')) !== folder) await writePostgresMeta(pool, 'docsRoot', folder);
+      });
+    },
+
+    async tokenizer(): Promise<TokenizerOptions> {
+      return guard(async (tokenizer) => tokenizer);
+    },
+
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      const open = pool;
+      pool = undefined;
+      await open?.end();
+    },
+  };
+}
