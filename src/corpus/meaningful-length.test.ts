@@ -14,10 +14,8 @@ describe('meaningfulLength', () => {
     expect(meaningfulLength(text)).toBe(length);
   });
 
+  // A scan that restarted at every unclosed bracket would be quadratic here (2.5e9 steps) and run into vitest's own time limit.
   it('stays linear on brackets that never close', () => {
-    const text = '[a'.repeat(50_000);
-    const start = performance.now();
-    expect(meaningfulLength(text)).toBe(50_000);
-    expect(performance.now() - start).toBeLessThan(1000);
+    expect(meaningfulLength('[a'.repeat(50_000))).toBe(50_000);
   });
 });
