@@ -13,6 +13,10 @@ import { commandConfig, configOption, modelLabelNotes } from './config-option.ts
 import { docsRoot } from './docs-root.ts';
 import type { CliIO } from './io.ts';
 import { busyTimeoutMs, dbOption, dbPath, openIndex, openIndexFile, positiveInt } from './options.ts';
+import { cliEmbedder, embedOption, embedProgress } from './embed-option.ts';
+import type { Embedder } from '../embed/types.ts';
+import { vectorModelMismatch } from '../index/vector-store.ts';
+import type { VectorSyncReport } from '../index/vector-types.ts';
 
 interface IngestOptions {
   db: string;
@@ -22,6 +26,7 @@ interface IngestOptions {
   maxChunkChars?: number;
   json?: boolean;
   config?: string;
+  embed?: string;
 }
 
 /** `atlas ingest <dir>`: load, validate and index a docs folder (atomic, incremental). */
@@ -36,18 +41,22 @@ export function registerIngestCommand(program: Command, io: CliIO): void {
     .option('--rebuild', 'build the index from scratch (any schema version); the old one stays until the new one is complete')
     .option('--max-chunk-chars <n>', 'split sections longer than this at paragraph boundaries', positiveInt('--max-chunk-chars'))
     .addOption(configOption())
+    .addOption(embedOption())
     .option('--json', 'print the ingest report as JSON')
     .action(async (dir: string, options: IngestOptions) => {
       const root = await docsRoot(io, dir);
+      const embedder = await cliEmbedder(io, options);
       // Pages are parsed (in worker threads when there are many) while the index writes them.
       const corpus = await streamCorpus(root, options.maxChunkChars ? { maxChunkChars: options.maxChunkChars } : {});
       // The folder given is the docs root the index records: atlas ask looks for atlas.config.yaml there.
       const given = path.resolve(io.cwd, dir);
       const config = await commandConfig(io, options, given);
       const file = dbPath(io, options.db);
-      const context: IngestContext = { io, file, dir, given, config, corpus, options };
+      const context: IngestContext = { io, file, dir, given, config, corpus, options, embedder };
       // A new index file is built beside and renamed into place, like --rebuild: a failed first ingest leaves no file.
-      const report = options.rebuild || !existsSync(file) ? await rebuild(context) : await ingestInPlace(context);
+      const textReport = options.rebuild || !existsSync(file) ? await rebuild(context) : await ingestInPlace(context);
+      // Vectors once the text ingest has committed (docs/vectors.md): a failed embedding call keeps the text index.
+      const report = await embedAfterIngest(context, textReport);
       // As the user gave it (or the default): the spelling they recognise, whatever the cwd.
       const shown = options.db;
       const indexed = report.added.length + report.updated.length + report.unchanged.length;
@@ -59,6 +68,7 @@ export function registerIngestCommand(program: Command, io: CliIO): void {
           `Indexed ${indexed} docs (${report.chunks} chunks) into ${shown}${options.rebuild ? ' (rebuilt from scratch)' : ''}: ` +
             `${report.added.length} added, ${report.updated.length} updated, ${report.unchanged.length} unchanged, ${report.removed.length} removed.\n`,
         );
+        if (report.vectors) io.stdout(vectorLine(report.vectors));
       }
     });
 }
@@ -72,12 +82,15 @@ interface IngestContext {
   config: AtlasConfig | undefined;
   corpus: CorpusStream;
   options: IngestOptions;
+  /** `--embed` / `ATLAS_EMBED`, resolved. */
+  embedder: Embedder | undefined;
 }
 
 /** The incremental ingest: one transaction into the existing index. */
 async function ingestInPlace(context: IngestContext): Promise<IngestReport> {
   const index = openIndex(context.io, context.options.db, { write: true });
   try {
+    await refuseOtherModel(index, context);
     const report = await index.ingestStream(ingestBatches(context.corpus, index), { beforeCommit: (report) => beforeCommit(context, report, report.removed.length) });
     await afterIngest(context, index);
     return report;
@@ -99,6 +112,38 @@ async function rebuild(context: IngestContext): Promise<IngestReport> {
       await index.close();
     }
   }, { busyTimeoutMs: busyTimeoutMs(context.io) });
+}
+
+/** Fails before anything is written when the index holds vectors of another model than `--embed`. */
+async function refuseOtherModel(index: SqliteIndex, context: IngestContext): Promise<void> {
+  const status = await index.vectorStatus();
+  if (context.embedder && status && status.model !== context.embedder.model) throw vectorModelMismatch(context.options.db, status.model, context.embedder.model);
+}
+
+/**
+ * With an embedder: embeds the chunks that have no vector (unchanged ones keep theirs) and adds
+ * the sync report. Without one, on an index that has vectors: notes the chunks left without.
+ */
+async function embedAfterIngest(context: IngestContext, report: IngestReport): Promise<IngestReport> {
+  const index = openIndexFile(context.io, context.file, { write: context.embedder !== undefined });
+  try {
+    if (context.embedder === undefined) {
+      const status = await index.vectorStatus();
+      if (status && status.missing > 0) {
+        context.io.stderr(`atlas: note: ${status.missing} of ${status.vectors + status.missing} chunks have no vector of ${status.model}; vector and hybrid search miss them until: atlas ingest ${context.dir} --db ${context.options.db} --embed ${status.model}\n`);
+      }
+      return report;
+    }
+    const vectors = await index.syncVectors(context.embedder, { onProgress: embedProgress(context.io, context.embedder.model) });
+    return { ...report, vectors };
+  } finally {
+    await index.close();
+  }
+}
+
+/** The line the text output adds for an embedding run. */
+function vectorLine(vectors: VectorSyncReport): string {
+  return `Embedded ${vectors.embedded} chunks with ${vectors.model} (${vectors.reused} reused by content hash, ${vectors.calls} calls); ${vectors.vectors} vectors of ${vectors.dimensions} dimensions.\n`;
 }
 
 /** Records the docs root, and notes the config's model labels no public page carries. */
