@@ -15,7 +15,7 @@ import type { CliIO } from './io.ts';
 import { busyTimeoutMs, dbOption, dbPath, openIndex, openIndexFile, positiveInt } from './options.ts';
 import { cliEmbedder, embedOption, embedProgress } from './embed-option.ts';
 import type { Embedder } from '../embed/types.ts';
-import { vectorModelMismatch } from '../index/vector-store.ts';
+import { vectorModelMismatch } from '../index/vector-errors.ts';
 import type { VectorSyncReport } from '../index/vector-types.ts';
 
 interface IngestOptions {

@@ -117,7 +117,7 @@ describe('withRetrieval: embedding on ingest', () => {
       'Atlas: the index at :memory: holds vectors of hash:32, not hash:16. Pass --embed hash:32 (or set ATLAS_EMBED=hash:32), or rebuild the index with the new model: atlas ingest <docs-dir> --db :memory: --rebuild --embed hash:16',
     );
     await expect(other.search('lease', { k: 2 })).rejects.toThrow(
-      'Atlas: the index holds vectors of hash:32, not hash:16. Pass --embed hash:32 (or set ATLAS_EMBED=hash:32), or rebuild the index with the new model: atlas ingest <docs-dir> --rebuild --embed hash:16',
+      'Atlas: the index at :memory: holds vectors of hash:32, not hash:16. Pass --embed hash:32 (or set ATLAS_EMBED=hash:32), or rebuild the index with the new model: atlas ingest <docs-dir> --db :memory: --rebuild --embed hash:16',
     );
     await base.close();
   });

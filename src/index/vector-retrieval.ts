@@ -3,6 +3,7 @@ import { AtlasError } from '../errors.ts';
 import { HEADING_PATH_SEPARATOR } from './heading-path.ts';
 import { SEARCH_MODES, type Hit, type IndexBackend, type IngestReport, type SearchMode, type SearchOptions } from './types.ts';
 import { DEFAULT_FUSION, fuseRankings, withScore, type FusionWeights } from './vector-fusion.ts';
+import { vectorModelMismatch } from './vector-errors.ts';
 import type { EmbedProgress, VectorBackend, VectorStatus } from './vector-types.ts';
 
 /** Each ranking fused in hybrid mode is read this deep (or k, when larger). */
@@ -56,6 +57,7 @@ export function withRetrieval<T extends VectorCapableIndex>(index: T, options: R
   const defaultMode = checkMode(options.mode ?? (embedder ? 'hybrid' : 'bm25'));
   const fusion = { ...DEFAULT_FUSION, ...options.fusion };
   const queryVectors = new Map<string, number[]>();
+  const indexPath = typeof (index as { path?: unknown }).path === 'string' ? (index as unknown as { path: string }).path : '(this index)';
 
   const embedQuery = async (query: string, status: VectorStatus): Promise<number[]> => {
     const cached = queryVectors.get(query);
@@ -86,12 +88,7 @@ export function withRetrieval<T extends VectorCapableIndex>(index: T, options: R
       if (!explicit) return undefined;
       throw new AtlasError('usage', `Atlas: the index has no vectors, so search mode "${mode}" has nothing to search. Run atlas ingest <docs-dir> --embed ${embedder.model} first, or use --mode bm25.`);
     }
-    if (status.model !== embedder.model) {
-      throw new AtlasError(
-        'index-schema',
-        `Atlas: the index holds vectors of ${status.model}, not ${embedder.model}. Pass --embed ${status.model} (or set ATLAS_EMBED=${status.model}), or rebuild the index with the new model: atlas ingest <docs-dir> --rebuild --embed ${embedder.model}`,
-      );
-    }
+    if (status.model !== embedder.model) throw vectorModelMismatch(indexPath, status.model, embedder.model);
     return status;
   };
 

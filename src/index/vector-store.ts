@@ -10,6 +10,7 @@ import { makeSnippet } from './snippet.ts';
 import { CHUNK_COLUMNS, chunkFromRow, type ChunkRow, type StatementCache } from './sqlite-rows.ts';
 import type { TokenizerOptions } from './tokenize.ts';
 import type { Hit, SearchFilter, SearchOptions } from './types.ts';
+import { vectorModelMismatch } from './vector-errors.ts';
 import type { SyncVectorsOptions, VectorBackend, VectorStatus, VectorSyncReport } from './vector-types.ts';
 
 /**
@@ -133,20 +134,6 @@ export function createSqliteVectors(context: SqliteVectorContext): VectorBackend
 /** Throws {@link vectorModelMismatch} when the index records a model other than `model`. */
 function assertSameModel(recorded: string | undefined, model: string, path: string): void {
   if (recorded !== undefined && recorded !== model) throw vectorModelMismatch(path, recorded, model);
-}
-
-/**
- * The error of an index whose vectors are of another model than the one given: both named, and
- * the two fixes (the recorded model, or a rebuild with the new one).
- *
- * @example
- * throw vectorModelMismatch('.atlas/index.db', 'hash:256', 'openai:text-embedding-3-small');
- */
-export function vectorModelMismatch(path: string, recorded: string, model: string): AtlasError {
-  return new AtlasError(
-    'index-schema',
-    `Atlas: the index at ${path} holds vectors of ${recorded}, not ${model}. Pass --embed ${recorded} (or set ATLAS_EMBED=${recorded}), or rebuild the index with the new model: atlas ingest <docs-dir> --db ${path} --rebuild --embed ${model}`,
-  );
 }
 
 /** Embeds the chunks without a vector, reusing stored vectors by content key; one transaction per batch. */
