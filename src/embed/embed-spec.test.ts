@@ -23,8 +23,9 @@ describe('parseEmbedSpec', () => {
 describe('parseRerankSpec', () => {
   it('parses cohere and refuses the rest', () => {
     expect(parseRerankSpec('cohere:rerank-v3.5')).toEqual({ provider: 'cohere', modelId: 'rerank-v3.5' });
+    expect(parseRerankSpec('togetherai:Salesforce/Llama-Rank-v1')).toEqual({ provider: 'togetherai', modelId: 'Salesforce/Llama-Rank-v1' });
     expect(() => parseRerankSpec('openai:gpt')).toThrow(
-      'Atlas: invalid rerank model "openai:gpt": "openai" is not a known rerank provider. Use one of: cohere:<model> (e.g. --rerank cohere:rerank-v3.5).',
+      'Atlas: invalid rerank model "openai:gpt": "openai" is not a known rerank provider. Use one of: cohere:<model>, togetherai:<model> (e.g. --rerank cohere:rerank-v3.5).',
     );
   });
 });

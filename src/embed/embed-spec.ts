@@ -9,7 +9,7 @@ export type EmbedSpec =
 
 /** A reranking model spec taken apart; see {@link parseRerankSpec}. */
 export interface RerankSpec {
-  provider: 'cohere';
+  provider: 'cohere' | 'togetherai';
   modelId: string;
 }
 
@@ -17,7 +17,7 @@ export interface RerankSpec {
 export const EMBED_SPEC_FORMS = 'openai:<model>, ollama:<model>, openai-compatible:<baseURL>#<model>, hash:<dimensions> (deterministic, offline)';
 
 /** The rerank spec forms, as listed in error messages and help text. */
-export const RERANK_SPEC_FORMS = 'cohere:<model>';
+export const RERANK_SPEC_FORMS = 'cohere:<model>, togetherai:<model>';
 
 /**
  * Parses an embedding model spec (`--embed`, `ATLAS_EMBED`). Throws `AtlasError('usage')` naming
@@ -61,13 +61,14 @@ export function parseEmbedSpec(spec: string): EmbedSpec {
  *
  * @example
  * parseRerankSpec('cohere:rerank-v3.5'); // { provider: 'cohere', modelId: 'rerank-v3.5' }
+ * parseRerankSpec('togetherai:Salesforce/Llama-Rank-v1'); // { provider: 'togetherai', modelId: 'Salesforce/Llama-Rank-v1' }
  */
 export function parseRerankSpec(spec: string): RerankSpec {
   const { provider, rest } = splitSpec(spec);
   const bad = (reason: string) =>
     new AtlasError('usage', `Atlas: invalid rerank model "${spec}": ${reason}. Use one of: ${RERANK_SPEC_FORMS} (e.g. --rerank cohere:rerank-v3.5).`);
-  if (provider !== 'cohere') throw bad(provider === undefined ? 'it has no provider prefix' : `"${provider}" is not a known rerank provider`);
-  if (!isModelId(rest)) throw bad('the model id after "cohere:" is missing or contains spaces');
+  if (provider !== 'cohere' && provider !== 'togetherai') throw bad(provider === undefined ? 'it has no provider prefix' : `"${provider}" is not a known rerank provider`);
+  if (!isModelId(rest)) throw bad(`the model id after "${provider}:" is missing or contains spaces`);
   return { provider, modelId: rest };
 }
 

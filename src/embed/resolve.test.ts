@@ -93,6 +93,26 @@ describe('resolveReranker over the real AI SDK client (loopback replay)', () => 
     server.assertScriptConsumed();
   });
 
+  it('togetherai: POST /v1/rerank with the key, query, documents, top_n and return_documents false', async () => {
+    const server = await replay([jsonResponse(fixture('togetherai-rerank.json'))]);
+    const reranker = resolveReranker('togetherai:Salesforce/Llama-Rank-v1', { env: { TOGETHER_API_KEY: 'tg-test', TOGETHER_BASE_URL: `${server.url}/v1` } });
+    expect(await reranker.rerank('lease timeout', ['Leases renew.', 'A lease times out after 30 s.'])).toEqual([
+      { index: 1, score: 0.9823 },
+      { index: 0, score: 0.0411 },
+    ]);
+    const [request] = server.requests();
+    expect(`${request!.method} ${request!.path}`).toBe('POST /v1/rerank');
+    expect(request!.headers.authorization).toBe('Bearer tg-test');
+    expect(request!.body).toEqual({
+      model: 'Salesforce/Llama-Rank-v1',
+      query: 'lease timeout',
+      documents: ['Leases renew.', 'A lease times out after 30 s.'],
+      top_n: 2,
+      return_documents: false,
+    });
+    server.assertScriptConsumed();
+  });
+
   it('names the missing key', () => {
     expect(() => resolveReranker('cohere:rerank-v3.5', { env: {} })).toThrow('Atlas: COHERE_API_KEY is not set, needed for "cohere:rerank-v3.5". Set it, or use no --rerank.');
   });

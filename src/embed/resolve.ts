@@ -1,6 +1,7 @@
 import { createCohere } from '@ai-sdk/cohere';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { createTogetherAI } from '@ai-sdk/togetherai';
 import type { RerankingModelV3 } from '@ai-sdk/provider';
 import { AtlasError } from '../errors.ts';
 import { isHttpUrl } from '../models/model-spec.ts';
@@ -22,6 +23,7 @@ export interface ResolveEmbedOptions {
 const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const OLLAMA_DEFAULT_BASE_URL = 'http://localhost:11434/v1';
 const COHERE_DEFAULT_BASE_URL = 'https://api.cohere.com/v2';
+const TOGETHER_DEFAULT_BASE_URL = 'https://api.together.xyz/v1';
 
 /**
  * Builds the {@link Embedder} of an embedding spec. Keys and base URLs come from `options.env`:
@@ -60,17 +62,26 @@ export function resolveEmbedder(spec: string, options: ResolveEmbedOptions): Emb
 
 /**
  * Builds the {@link Reranker} of a rerank spec: `cohere:<model>` (Cohere `/v2/rerank`, key in
- * `COHERE_API_KEY`, base URL `COHERE_BASE_URL`, default `https://api.cohere.com/v2`).
+ * `COHERE_API_KEY`, base URL `COHERE_BASE_URL`, default `https://api.cohere.com/v2`) or
+ * `togetherai:<model>` (Together `/v1/rerank`, `TOGETHER_API_KEY`, `TOGETHER_BASE_URL`).
  *
  * @example
  * const reranker = resolveReranker('cohere:rerank-v3.5', { env: process.env });
  */
 export function resolveReranker(spec: string, options: ResolveEmbedOptions): Reranker {
   const parsed = parseRerankSpec(spec);
-  const apiKey = requireKey(options.env, 'COHERE_API_KEY', spec, 'no --rerank');
-  const baseURL = optionalBaseUrl(options.env, 'COHERE_BASE_URL') ?? COHERE_DEFAULT_BASE_URL;
-  // @ai-sdk/cohere 3.x carries its own copy of @ai-sdk/provider 3.0.x: the same RerankingModelV3 shape.
-  const model = createCohere({ apiKey, baseURL, ...(options.fetch ? { fetch: options.fetch } : {}) }).reranking(parsed.modelId) as unknown as RerankingModelV3;
+  const fetchOption = options.fetch ? { fetch: options.fetch } : {};
+  // @ai-sdk/cohere 3.x and @ai-sdk/togetherai 2.x carry their own copy of @ai-sdk/provider 3.0.x: the same RerankingModelV3 shape.
+  let model: RerankingModelV3;
+  if (parsed.provider === 'cohere') {
+    const apiKey = requireKey(options.env, 'COHERE_API_KEY', spec, 'no --rerank');
+    const baseURL = optionalBaseUrl(options.env, 'COHERE_BASE_URL') ?? COHERE_DEFAULT_BASE_URL;
+    model = createCohere({ apiKey, baseURL, ...fetchOption }).reranking(parsed.modelId) as unknown as RerankingModelV3;
+  } else {
+    const apiKey = requireKey(options.env, 'TOGETHER_API_KEY', spec, 'no --rerank');
+    const baseURL = optionalBaseUrl(options.env, 'TOGETHER_BASE_URL') ?? TOGETHER_DEFAULT_BASE_URL;
+    model = createTogetherAI({ apiKey, baseURL, ...fetchOption }).reranking(parsed.modelId) as unknown as RerankingModelV3;
+  }
   return createAiSdkReranker({ model, spec, ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }) });
 }
 
