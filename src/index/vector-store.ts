@@ -17,15 +17,15 @@ import type { SyncVectorsOptions, VectorBackend, VectorStatus, VectorSyncReport 
  * The vector tables, created by the first sync (an index never embedded has none).
  * `embeddings` holds one float32 vector per content key (sha256 of model and embedded text), so
  * a chunk whose text did not change finds its vector again after its document is re-ingested
- * (its chunk rows get new ids). `chunk_vectors` maps a chunk to its key and goes with the chunk:
+ * (its chunk rows get new ids). `chunk_vectors` maps a chunk to its embedding and goes with the chunk:
  * ON DELETE CASCADE keeps it exact through any ingest, even one made without the extension or
  * without an embedder. Unreferenced embeddings are pruned at the end of each sync.
  */
 const VECTOR_TABLES = `
-CREATE TABLE IF NOT EXISTS embeddings (content_key TEXT PRIMARY KEY, embedding BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS embeddings (id INTEGER PRIMARY KEY, content_key TEXT NOT NULL UNIQUE, embedding BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS chunk_vectors (
   chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
-  content_key TEXT NOT NULL
+  embedding_id INTEGER NOT NULL
 );`;
 
 /** Meta keys of the recorded model and dimensions. */
@@ -111,13 +111,7 @@ export function createSqliteVectors(context: SqliteVectorContext): VectorBackend
       if (vector.every((value) => value === 0)) return [];
       await loadExtension();
       const where = context.where(options.filter);
-      const rows = statements
-        .get(
-          `SELECT ${CHUNK_COLUMNS}, vec_distance_cosine(e.embedding, ?) AS distance
-           FROM chunk_vectors v JOIN embeddings e ON e.content_key = v.content_key JOIN chunks c ON c.id = v.chunk_id
-           WHERE distance IS NOT NULL${where.sql} ORDER BY distance, c.id LIMIT ?`,
-        )
-        .all(toBlob(vector), ...where.params, options.k) as Array<ChunkRow & { distance: number }>;
+      const rows = statements.get(nearestSql(where.sql)).all(toBlob(vector), ...where.params, options.k) as Array<ChunkRow & { distance: number }>;
       const terms = queryTerms(query, context.tokenizer);
       return rows.map((row) => {
         const chunk = chunkFromRow(row);
@@ -131,6 +125,20 @@ export function createSqliteVectors(context: SqliteVectorContext): VectorBackend
   };
 }
 
+/**
+ * The k nearest chunks that pass the filter: distances over the narrow rows first (chunk id,
+ * embedding; the filter reads the chunks_for_filters index), the wide chunk rows of the k only.
+ * A zero vector has no cosine distance (NULL): it sorts last, as distance 2.
+ */
+function nearestSql(filterSql: string): string {
+  const filterJoin = filterSql === '' ? '' : ' JOIN chunks c INDEXED BY chunks_for_filters ON c.id = v.chunk_id';
+  return `WITH nearest AS (
+      SELECT v.chunk_id AS id, coalesce(vec_distance_cosine(e.embedding, ?), 2) AS distance
+      FROM chunk_vectors v JOIN embeddings e ON e.id = v.embedding_id${filterJoin}
+      WHERE 1${filterSql} ORDER BY distance, v.chunk_id LIMIT ?)
+    SELECT ${CHUNK_COLUMNS}, nearest.distance FROM nearest JOIN chunks c ON c.id = nearest.id ORDER BY nearest.distance, nearest.id`;
+}
+
 /** Throws {@link vectorModelMismatch} when the index records a model other than `model`. */
 function assertSameModel(recorded: string | undefined, model: string, path: string): void {
   if (recorded !== undefined && recorded !== model) throw vectorModelMismatch(path, recorded, model);
@@ -142,19 +150,20 @@ async function syncMissing(context: SqliteVectorContext, embedder: Embedder, opt
   const pending = statements
     .get('SELECT c.id, c.heading_path, c.text FROM chunks c LEFT JOIN chunk_vectors v ON v.chunk_id = c.id WHERE v.chunk_id IS NULL ORDER BY c.id')
     .all() as Array<{ id: number; heading_path: string; text: string }>;
-  const known = statements.get('SELECT 1 FROM embeddings WHERE content_key = ?').pluck();
-  const link = statements.get('INSERT OR IGNORE INTO chunk_vectors (chunk_id, content_key) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM chunks WHERE id = ?)');
-  const store = statements.get('INSERT OR IGNORE INTO embeddings (content_key, embedding) VALUES (?, ?)');
-  const linkAll = (pairs: Array<{ id: number; key: string }>) => {
-    for (const { id, key } of pairs) link.run(id, key, id);
+  const known = statements.get('SELECT id FROM embeddings WHERE content_key = ?').pluck();
+  const link = statements.get('INSERT OR IGNORE INTO chunk_vectors (chunk_id, embedding_id) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM chunks WHERE id = ?)');
+  const store = statements.get('INSERT INTO embeddings (content_key, embedding) VALUES (?, ?) ON CONFLICT (content_key) DO UPDATE SET embedding = excluded.embedding RETURNING id').pluck();
+  const linkAll = (pairs: Array<{ id: number; embeddingId: number }>) => {
+    for (const { id, embeddingId } of pairs) link.run(id, embeddingId, id);
   };
 
-  const reused: Array<{ id: number; key: string }> = [];
+  const reused: Array<{ id: number; embeddingId: number }> = [];
   const toEmbed = new Map<string, { text: string; ids: number[] }>();
   for (const row of pending) {
     const text = embeddingInput(row);
     const key = contentKey(embedder.model, text);
-    if (known.get(key) === 1) reused.push({ id: row.id, key });
+    const embeddingId = known.get(key) as number | undefined;
+    if (embeddingId !== undefined) reused.push({ id: row.id, embeddingId });
     else if (toEmbed.has(key)) toEmbed.get(key)!.ids.push(row.id);
     else toEmbed.set(key, { text, ids: [row.id] });
   }
@@ -175,8 +184,8 @@ async function syncMissing(context: SqliteVectorContext, embedder: Embedder, opt
       if (readMeta(db, MODEL_KEY) === undefined) writeMeta(db, MODEL_KEY, embedder.model);
       if (readMeta(db, DIMENSIONS_KEY) === undefined) writeMeta(db, DIMENSIONS_KEY, String(fixed));
       batch.forEach(([key, entry], position) => {
-        store.run(key, toBlob(vectors[position]!));
-        linkAll(entry.ids.map((id) => ({ id, key })));
+        const embeddingId = store.get(key, toBlob(vectors[position]!)) as number;
+        linkAll(entry.ids.map((id) => ({ id, embeddingId })));
       });
     }).immediate();
     embedded += batch.length;
@@ -184,7 +193,7 @@ async function syncMissing(context: SqliteVectorContext, embedder: Embedder, opt
   }
   db.transaction(() => {
     if (readMeta(db, MODEL_KEY) === undefined) writeMeta(db, MODEL_KEY, embedder.model);
-    db.exec('DELETE FROM embeddings WHERE content_key NOT IN (SELECT content_key FROM chunk_vectors)');
+    db.exec('DELETE FROM embeddings WHERE id NOT IN (SELECT embedding_id FROM chunk_vectors)');
   }).immediate();
   const vectors = statements.get('SELECT count(*) FROM chunk_vectors').pluck().get() as number;
   return { model: embedder.model, dimensions: dimensions ?? 0, embedded, reused: reused.length, calls, vectors };
