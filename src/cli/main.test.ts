@@ -54,6 +54,14 @@ const PRINTED_BY: Record<string, string[]> = {
   'models/resolve-model.ts': ['ask', 'eval retrieval', 'eval compare', 'eval decisions'],
   'index/sqlite-open.ts': ['ingest', 'search', 'ask'],
   'index/schema.ts': ['ingest', 'search', 'ask'],
+  // Vectors (docs/vectors.md): --embed on every command that searches or ingests, --mode and --rerank where a search happens.
+  'index/vector-errors.ts': ['ingest', 'search', 'ask'],
+  'index/vector-retrieval.ts': ['search', 'ask'],
+  'index/vector-store.ts': ['ingest', 'search', 'ask'],
+  'index/sqlite.ts': ['search', 'ask'],
+  'embed/embed-spec.ts': ['search', 'ask'],
+  'embed/resolve.ts': ['search', 'ask'],
+  'cli/embed-option.ts': ['search', 'ask'],
   'cli/release-lines.ts': ['search', 'ask'],
   'cli/access-options.ts': ['search', 'ask'],
   'corpus/parse-document.ts': ['ingest'],
@@ -121,7 +129,14 @@ describe('item 10: every flag an error message suggests exists', () => {
     };
     const suggestions = suggestedFlags();
     // The scan sees the messages this test is about (guards against a scan that finds nothing).
-    expect(suggestions.filter((found) => found.flag === '--rebuild').map((found) => found.file)).toEqual(['index/schema.ts', 'index/schema.ts', 'index/sqlite-open.ts']);
+    expect(suggestions.filter((found) => found.flag === '--rebuild').map((found) => found.file)).toEqual([
+      'index/schema.ts',
+      'index/schema.ts',
+      'index/sqlite-open.ts',
+      'index/vector-errors.ts',
+      'index/vector-retrieval.ts',
+      'index/vector-store.ts',
+    ]);
     const refused = suggestions.flatMap((found) => {
       const commands = found.named ?? PRINTED_BY[found.file];
       if (commands === undefined) return [`${found.file}:${found.line}: ${found.flag}: add the file to PRINTED_BY`];

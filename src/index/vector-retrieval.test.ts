@@ -212,7 +212,7 @@ describe('withRetrieval: search modes', () => {
     const index = withRetrieval(base, { embedder: createHashEmbedder({ dimensions: 16 }) });
     expect((await index.search('lease', { k: 2 })).map((hit) => hit.chunkId)).toEqual(['leases#0', 'leases#1']);
     await expect(index.search('lease', { k: 2, mode: 'hybrid' })).rejects.toThrow(
-      'Atlas: the index has no vectors, so search mode "hybrid" has nothing to search. Run atlas ingest <docs-dir> --embed hash:16 first, or use --mode bm25.',
+      'Atlas: the index has no vectors, so search mode "hybrid" has nothing to search. Use --mode bm25, or add vectors first: atlas ingest <docs-dir> --embed hash:16',
     );
     await expect(withRetrieval(base, { mode: 'vector' }).search('lease', { k: 2 })).rejects.toThrow(
       'Atlas: search mode "vector" needs an embedding model. Pass --embed <spec> (or set ATLAS_EMBED) after an ingest with it, or use --mode bm25.',

@@ -86,7 +86,7 @@ export function withRetrieval<T extends VectorCapableIndex>(index: T, options: R
     const status = await index.vectorStatus();
     if (status === undefined) {
       if (!explicit) return undefined;
-      throw new AtlasError('usage', `Atlas: the index has no vectors, so search mode "${mode}" has nothing to search. Run atlas ingest <docs-dir> --embed ${embedder.model} first, or use --mode bm25.`);
+      throw new AtlasError('usage', `Atlas: the index has no vectors, so search mode "${mode}" has nothing to search. Use --mode bm25, or add vectors first: atlas ingest <docs-dir> --embed ${embedder.model}`);
     }
     if (status.model !== embedder.model) throw vectorModelMismatch(indexPath, status.model, embedder.model);
     return status;
