@@ -60,6 +60,19 @@ describe('atlas ingest --embed', () => {
     expect(server.requests()).toHaveLength(1);
   });
 
+  it('--rebuild reuses the old index\'s vectors of the same model: no call for unchanged text', async () => {
+    expect(await runCli(['ingest', 'docs', '--embed', spec()], io)).toBe(0);
+    await writeFile(path.join(dir, 'docs', 'new.md'), page('new', 'A new page.'));
+    clear();
+    expect(await runCli(['ingest', 'docs', '--rebuild', '--embed', spec()], io)).toBe(0);
+    expect(stdout()).toContain(`Embedded 1 chunks with ${spec()} (2 reused by content hash, 1 calls); 3 vectors of 3 dimensions.\n`);
+    expect(embedRequests()).toEqual([expect.any(Array), ['new\n\nA new page.']]);
+    clear();
+    // Another model: nothing is carried over, everything is embedded with it.
+    expect(await runCli(['ingest', 'docs', '--rebuild', '--embed', 'hash:8'], io)).toBe(0);
+    expect(stdout()).toContain('Embedded 3 chunks with hash:8 (0 reused by content hash, 1 calls); 3 vectors of 8 dimensions.\n');
+  });
+
   it('refuses another model before writing anything, naming both and the fix', async () => {
     expect(await runCli(['ingest', 'docs', '--embed', spec()], io)).toBe(0);
     await writeFile(path.join(dir, 'docs', 'new.md'), page('new', 'A new page.'));

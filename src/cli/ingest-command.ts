@@ -107,6 +107,8 @@ async function rebuild(context: IngestContext): Promise<IngestReport> {
     try {
       const report = await index.ingestStream(ingestBatches(context.corpus, index), { beforeCommit: (report) => beforeCommit(context, report, indexed) });
       await afterIngest(context, index);
+      // The old index's vectors of the same model come along: unchanged text makes no embedding call.
+      if (context.embedder && existsSync(context.file)) await index.seedVectors(context.file, context.embedder.model);
       return report;
     } finally {
       await index.close();

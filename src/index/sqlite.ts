@@ -8,7 +8,7 @@ import { CHUNK_COLUMNS, chunkFromRow, createStatementCache, type ChunkRow } from
 import { createSqliteSearch } from './sqlite-search.ts';
 import type { TokenizerOptions } from './tokenize.ts';
 import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from './types.ts';
-import { createSqliteVectors } from './vector-store.ts';
+import { createSqliteVectors, seedEmbeddings } from './vector-store.ts';
 import type { VectorBackend } from './vector-types.ts';
 
 /**
@@ -94,6 +94,15 @@ export interface SqliteIndex extends IndexBackend, VectorBackend {
    * const report = await index.ingestStream(batches, { beforeCommit: () => { if (problems.length) throw new CorpusError(problems); } });
    */
   ingestStream(source: IngestSource, options?: IngestStreamOptions): Promise<IngestReport>;
+  /**
+   * Copies the stored embeddings of `model` from another index file (the one a `--rebuild`
+   * replaces), so the next {@link VectorBackend.syncVectors} embeds only new or changed text.
+   * Returns how many were copied (0 when that file has none of `model` or cannot be read).
+   *
+   * @example
+   * await rebuilt.seedVectors('.atlas/index.db', 'openai:text-embedding-3-small'); // 359
+   */
+  seedVectors(from: string, model: string): Promise<number>;
 }
 
 /**
@@ -224,6 +233,10 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
 
     async recordDocsRoot(folder: string): Promise<void> {
       if (readMeta(db, 'docsRoot') !== folder) writeMeta(db, 'docsRoot', folder);
+    },
+
+    async seedVectors(from: string, model: string): Promise<number> {
+      return seedEmbeddings(db, from, model);
     },
 
     vectorStatus: vectors.vectorStatus,

@@ -126,6 +126,38 @@ export function createSqliteVectors(context: SqliteVectorContext): VectorBackend
 }
 
 /**
+ * Copies into `db` the stored embeddings of `model` from the index file at `from` (a `--rebuild`
+ * builds a new file beside the old one: its unchanged chunks then find their vectors by content
+ * hash and make no call). Returns how many were copied; 0 when `from` holds no vectors of `model`
+ * or cannot be read (a damaged or older file is rebuilt from scratch anyway).
+ *
+ * @example
+ * seedEmbeddings(db, '.atlas/index.db', 'openai:text-embedding-3-small'); // 359
+ */
+export function seedEmbeddings(db: Database.Database, from: string, model: string): number {
+  try {
+    db.prepare('ATTACH DATABASE ? AS seed').run(from);
+  } catch {
+    return 0;
+  }
+  try {
+    const read = (key: string) => db.prepare('SELECT value FROM seed.meta WHERE key = ?').pluck().get(key) as string | undefined;
+    if (read(MODEL_KEY) !== model || db.prepare("SELECT count(*) FROM seed.sqlite_master WHERE name = 'embeddings'").pluck().get() !== 1) return 0;
+    return db.transaction(() => {
+      assertSameModel(readMeta(db, MODEL_KEY), model, 'the new index');
+      db.exec(VECTOR_TABLES);
+      writeMeta(db, MODEL_KEY, model);
+      writeMeta(db, DIMENSIONS_KEY, read(DIMENSIONS_KEY) ?? '0');
+      return db.prepare('INSERT OR IGNORE INTO main.embeddings (content_key, embedding) SELECT content_key, embedding FROM seed.embeddings').run().changes;
+    }).immediate();
+  } catch {
+    return 0;
+  } finally {
+    db.exec('DETACH DATABASE seed');
+  }
+}
+
+/**
  * The k nearest chunks that pass the filter: distances over the narrow rows first (chunk id,
  * embedding; the filter reads the chunks_for_filters index), the wide chunk rows of the k only.
  * A zero vector has no cosine distance (NULL): it sorts last, as distance 2.
