@@ -92,6 +92,10 @@ describe('atlas ingest --embed', () => {
     clear();
     expect(await runCli(['ingest', 'docs'], io)).toBe(0);
     expect(stderr()).toBe(`atlas: note: 1 of 3 chunks have no vector of ${spec()}; vector and hybrid search miss them until: atlas ingest docs --db .atlas/index.db --embed ${spec()}\n`);
+    clear();
+    expect(await runCli(['search', 'page', '--embed', spec(), '--json'], io)).toBe(0);
+    expect(stderr()).toBe(`atlas: note: 1 of 3 chunks have no vector of ${spec()} yet; vector and hybrid search rank only the others. Embed them: atlas ingest <docs-dir> --embed ${spec()}\n`);
+    expect((JSON.parse(stdout()) as { hits: Array<{ chunkId: string }> }).hits.map((hit) => hit.chunkId)).toContain('new#0');
   });
 });
 

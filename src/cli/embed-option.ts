@@ -91,6 +91,10 @@ async function wrapIndex<T extends VectorCapableIndex>(
   if (rerankSpec !== undefined) parseRerankSpec(rerankSpec);
   const [{ resolveEmbedder, resolveReranker }, { withRetrieval }] = await Promise.all([import('../embed/resolve.ts'), import('../index/vector-retrieval.ts')]);
   const embedder = embedSpec === undefined ? undefined : resolveEmbedder(embedSpec, { env: io.env });
+  const status = embedder === undefined ? undefined : await index.vectorStatus();
+  if (status && status.model === embedder?.model && status.missing > 0) {
+    io.stderr(`atlas: note: ${status.missing} of ${status.vectors + status.missing} chunks have no vector of ${status.model} yet; vector and hybrid search rank only the others. Embed them: atlas ingest <docs-dir> --embed ${status.model}\n`);
+  }
   const reranker = rerankSpec === undefined ? undefined : resolveReranker(rerankSpec, { env: io.env });
   return withRetrieval(index, {
     ...(embedder ? { embedder } : {}),
