@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createHashEmbedder } from '../src/embed/hash-embedder.ts';
+import { queryIdentifiers } from '../src/index/identifiers.ts';
 import { createSqliteIndex } from '../src/index/sqlite.ts';
 import { createTestDoc } from '../src/index/test-docs.ts';
 import type { SearchMode } from '../src/index/types.ts';
@@ -43,6 +44,8 @@ interface QualityRow {
   dataset: string;
   variant: string;
   metrics: RankingMetrics;
+  /** The queries that name an identifier (src/index/identifiers.ts). */
+  identifierMetrics: RankingMetrics;
 }
 
 interface SpeedResult {
@@ -70,7 +73,12 @@ async function quality(shared: string, dimensions: number): Promise<QualityRow[]
         return undefined;
       });
       if (ranked === undefined) break;
-      rows.push({ dataset: name, variant: variant.name, metrics: rankingMetrics(ranked) });
+      rows.push({
+        dataset: name,
+        variant: variant.name,
+        metrics: rankingMetrics(ranked),
+        identifierMetrics: rankingMetrics(ranked.filter((query) => queryIdentifiers(query.query).length > 0)),
+      });
     }
   }
   return rows;
@@ -129,10 +137,13 @@ async function speed(chunks: number, queryCount: number, dimensions: number): Pr
 
 function format(rows: QualityRow[], result: SpeedResult | undefined, dimensions: number): string {
   const lines = [`Ranking on the dev sets, hash:${dimensions} embedder (plumbing check, not a real model): k = 15`, ''];
-  lines.push(`${'dataset'.padEnd(20)} ${'ranking'.padEnd(13)} ${'n'.padStart(4)}  R@5    R@15   MRR@10`);
+  lines.push(`${'dataset'.padEnd(20)} ${'ranking'.padEnd(13)} ${'n'.padStart(4)}  R@5    R@15   MRR@10 | identifier queries: ${'n'.padStart(3)}  R@5    MRR@10`);
   for (const row of rows) {
     const m = row.metrics;
-    lines.push(`${row.dataset.padEnd(20)} ${row.variant.padEnd(13)} ${String(m.n).padStart(4)}  ${m.recallAt5.toFixed(3)}  ${m.recallAt15.toFixed(3)}  ${m.mrrAt10.toFixed(3)}`);
+    const i = row.identifierMetrics;
+    lines.push(
+      `${row.dataset.padEnd(20)} ${row.variant.padEnd(13)} ${String(m.n).padStart(4)}  ${m.recallAt5.toFixed(3)}  ${m.recallAt15.toFixed(3)}  ${m.mrrAt10.toFixed(3)}  |                     ${String(i.n).padStart(3)}  ${i.recallAt5.toFixed(3)}  ${i.mrrAt10.toFixed(3)}`,
+    );
   }
   if (result) {
     lines.push('', `Speed at ${result.chunks} chunks (MuSiQue passages, SQLite file, hash:${dimensions}):`);

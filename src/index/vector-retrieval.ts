@@ -1,6 +1,7 @@
 import type { Embedder, Reranker } from '../embed/types.ts';
 import { AtlasError } from '../errors.ts';
 import { HEADING_PATH_SEPARATOR } from './heading-path.ts';
+import { queryIdentifiers } from './identifiers.ts';
 import { SEARCH_MODES, type Hit, type IndexBackend, type IngestReport, type SearchMode, type SearchOptions } from './types.ts';
 import { DEFAULT_FUSION, fuseRankings, withScore, type FusionWeights } from './vector-fusion.ts';
 import { vectorModelMismatch } from './vector-errors.ts';
@@ -108,8 +109,8 @@ export function withRetrieval<T extends VectorCapableIndex>(index: T, options: R
         { hits: nearest, weight: fusion.vector },
       ],
       fusion.k,
-    ).slice(0, depth);
-    return onScale(fused, bm25[0]?.score ?? nearest[0]?.score ?? 1);
+    );
+    return onScale(identifierFirst(query, bm25, fused).slice(0, depth), bm25[0]?.score ?? nearest[0]?.score ?? 1);
   };
 
   const syncAfter = async (report: IngestReport): Promise<IngestReport> => {
@@ -139,6 +140,19 @@ export function withRetrieval<T extends VectorCapableIndex>(index: T, options: R
     (wrapped as { ingestStream: unknown }).ingestStream = async (...args: never[]) => syncAfter(await stream.apply(index, args));
   }
   return wrapped;
+}
+
+/**
+ * For a query that names an identifier (`ORB-1202`, `max_payload_kb`, `--schema`), the best BM25
+ * hit goes first in the fused order: exact names are what full text ranks best (the chunk that
+ * defines the name is BM25's first hit, see definitions-first.ts), and a vector ranking spells no
+ * identifier. The rest keeps the fused order.
+ */
+function identifierFirst(query: string, bm25: Hit[], fused: Hit[]): Hit[] {
+  const best = bm25[0];
+  if (best === undefined || fused[0]?.chunkId === best.chunkId || queryIdentifiers(query).length === 0) return fused;
+  const position = fused.findIndex((hit) => hit.chunkId === best.chunkId);
+  return [fused[position]!, ...fused.slice(0, position), ...fused.slice(position + 1)];
 }
 
 /**

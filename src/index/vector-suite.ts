@@ -183,6 +183,19 @@ export function describeVectorBackend(name: string, { make, location }: VectorSu
         await index.close();
       });
 
+      it('hybrid keeps the best BM25 hit first when the query names an identifier', async () => {
+        const base = await make();
+        const index = withRetrieval(base, { embedder: axisEmbedder('renew') });
+        await index.ingest(docs());
+        // Words only: BM25 [payloads#0, leases#1], vector [leases#1, leases#0, payloads#0]: fusion puts leases#1 first.
+        expect((await base.search('payload kb renew', { k: 5 })).map((hit) => hit.chunkId)).toEqual(['payloads#0', 'leases#1']);
+        expect((await index.search('payload kb renew', { k: 3 })).map((hit) => hit.chunkId)).toEqual(['leases#1', 'payloads#0', 'leases#0']);
+        // Naming max_payload_kb: the chunk BM25 ranks first for the name stays first.
+        expect((await base.search('max_payload_kb renew', { k: 5 })).map((hit) => hit.chunkId)).toEqual(['payloads#0', 'leases#1']);
+        expect((await index.search('max_payload_kb renew', { k: 3 })).map((hit) => hit.chunkId)).toEqual(['payloads#0', 'leases#1', 'leases#0']);
+        await index.close();
+      });
+
       it('caches the query vector: paging through one query embeds it once', async () => {
         const embedder = createRecordingEmbedder(createHashEmbedder({ dimensions: 16 }));
         const index = withRetrieval(await make(), { embedder });
