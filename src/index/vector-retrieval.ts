@@ -58,6 +58,7 @@ export function withRetrieval<T extends VectorCapableIndex>(index: T, options: R
   const defaultMode = checkMode(options.mode ?? (embedder ? 'hybrid' : 'bm25'));
   const fusion = { ...DEFAULT_FUSION, ...options.fusion };
   const queryVectors = new Map<string, number[]>();
+  let checked: VectorStatus | undefined;
   const indexPath = typeof (index as { path?: unknown }).path === 'string' ? (index as unknown as { path: string }).path : '(this index)';
 
   const embedQuery = async (query: string, status: VectorStatus): Promise<number[]> => {
@@ -84,12 +85,15 @@ export function withRetrieval<T extends VectorCapableIndex>(index: T, options: R
         `Atlas: search mode "${mode}" needs an embedding model. Pass --embed ${status?.model ?? '<spec>'} (or set ATLAS_EMBED)${status ? '' : ' after an ingest with it'}, or use --mode bm25.`,
       );
     }
+    // Model and dimensions of an open index do not change (a rebuild writes a new file): checked once.
+    if (checked !== undefined) return checked;
     const status = await index.vectorStatus();
     if (status === undefined) {
       if (!explicit) return undefined;
       throw new AtlasError('usage', `Atlas: the index has no vectors, so search mode "${mode}" has nothing to search. Use --mode bm25, or add vectors first: atlas ingest <docs-dir> --embed ${embedder.model}`);
     }
     if (status.model !== embedder.model) throw vectorModelMismatch(indexPath, status.model, embedder.model);
+    checked = status;
     return status;
   };
 

@@ -100,12 +100,14 @@ export function createSqliteVectors(context: SqliteVectorContext): VectorBackend
     },
 
     async searchVectors(query: string, vector: number[], options: SearchOptions): Promise<Hit[]> {
-      const recorded = status();
-      if (recorded === undefined) return [];
-      if (vector.length !== recorded.dimensions) {
+      // The recorded model and dimensions only (no counts): this runs on every search.
+      const model = readMeta(db, MODEL_KEY);
+      if (model === undefined || !hasTables()) return [];
+      const dimensions = Number(readMeta(db, DIMENSIONS_KEY) ?? 0);
+      if (vector.length !== dimensions) {
         throw new AtlasError(
           'index-schema',
-          `Atlas: the query vector has ${vector.length} dimensions but the vectors of the index at ${context.path} have ${recorded.dimensions} (${recorded.model}). Search with --embed ${recorded.model}.`,
+          `Atlas: the query vector has ${vector.length} dimensions but the vectors of the index at ${context.path} have ${dimensions} (${model}). Search with --embed ${model}.`,
         );
       }
       if (vector.every((value) => value === 0)) return [];
