@@ -58,6 +58,7 @@ const PRINTED_BY: Record<string, string[]> = {
   'index/vector-errors.ts': ['ingest', 'search', 'ask'],
   'index/vector-retrieval.ts': ['search', 'ask'],
   'index/vector-store.ts': ['ingest', 'search', 'ask'],
+  'index/vector-sync.ts': ['ingest'],
   'index/sqlite.ts': ['search', 'ask'],
   'embed/embed-spec.ts': ['search', 'ask'],
   'embed/resolve.ts': ['search', 'ask'],
@@ -135,7 +136,7 @@ describe('item 10: every flag an error message suggests exists', () => {
       'index/sqlite-open.ts',
       'index/vector-errors.ts',
       'index/vector-retrieval.ts',
-      'index/vector-store.ts',
+      'index/vector-sync.ts',
     ]);
     const refused = suggestions.flatMap((found) => {
       const commands = found.named ?? PRINTED_BY[found.file];
