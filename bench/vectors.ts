@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/vectors.ts [--json] [--chunks 100000] [--queries 200] [--dimensions 256] [--shared DIR]`
+ * `npx tsx bench/vectors.ts [--json] [--chunks 100000] [--queries 200] [--dimensions 256] [--shared DIR] [--skip-quality] [--skip-speed]`
  *
  * Vectors and hybrid search of the SQLite index (docs/vectors.md), with the deterministic hash
  * embedder (`hash:<dimensions>`, no model, no network), so it measures Atlas's side only:
@@ -162,11 +162,12 @@ async function main(): Promise<void> {
       dimensions: { type: 'string', default: '256' },
       shared: { type: 'string' },
       'skip-speed': { type: 'boolean', default: false },
+      'skip-quality': { type: 'boolean', default: false },
     },
   });
   const dimensions = Number(values.dimensions);
   const shared = values.shared ?? process.env.ATLAS_SHARED_DIR ?? join(repoRoot, '../shared');
-  const rows = await quality(shared, dimensions);
+  const rows = values['skip-quality'] ? [] : await quality(shared, dimensions);
   const result = values['skip-speed'] ? undefined : await speed(Number(values.chunks), Number(values.queries), dimensions);
   process.stdout.write(values.json ? `${JSON.stringify({ dimensions, quality: rows, speed: result })}\n` : format(rows, result, dimensions));
 }
