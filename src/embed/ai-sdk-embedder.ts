@@ -16,11 +16,17 @@ export interface AiSdkEmbedderOptions {
   spec: string;
   /** Retries per call on 429/5xx and network faults (AI SDK `maxRetries`, default 2). */
   maxRetries?: number;
+  /** Aborts one batch call (its retries included) after this many ms (default {@link EMBED_TIMEOUT_MS}). */
+  timeoutMs?: number;
 }
+
+/** Default time limit of one embedding call, retries included: 120 s. */
+export const EMBED_TIMEOUT_MS = 120_000;
 
 /**
  * An {@link Embedder} over an AI SDK embedding model: one `embedMany` call per batch of at most
- * the provider's `maxEmbeddingsPerCall` (and {@link MAX_EMBED_BATCH}), retried by the AI SDK.
+ * the provider's `maxEmbeddingsPerCall` (and {@link MAX_EMBED_BATCH}), retried by the AI SDK,
+ * aborted after `timeoutMs` (a server that never answers cannot hang an ingest).
  *
  * @example
  * const embedder = createAiSdkEmbedder({ model: createOpenAI({ apiKey }).embedding('text-embedding-3-small'), spec: 'openai:text-embedding-3-small' });
@@ -33,11 +39,12 @@ export function createAiSdkEmbedder(options: AiSdkEmbedderOptions): Embedder {
     maxBatch: Math.max(1, Math.min(providerMax, MAX_EMBED_BATCH)),
     async embed(texts, callOptions = {}) {
       if (texts.length === 0) return [];
+      const timeout = AbortSignal.timeout(options.timeoutMs ?? EMBED_TIMEOUT_MS);
       const result = await embedMany({
         model: options.model,
         values: texts,
         maxRetries: options.maxRetries ?? 2,
-        ...(callOptions.abortSignal ? { abortSignal: callOptions.abortSignal } : {}),
+        abortSignal: callOptions.abortSignal ? AbortSignal.any([callOptions.abortSignal, timeout]) : timeout,
       });
       return result.embeddings;
     },

@@ -9,5 +9,5 @@
 export type { Embedder, RerankedItem, Reranker } from './types.ts';
 export { EMBED_SPEC_FORMS, parseEmbedSpec, parseRerankSpec, RERANK_SPEC_FORMS, type EmbedSpec, type RerankSpec } from './embed-spec.ts';
 export { createHashEmbedder, DEFAULT_HASH_DIMENSIONS, type HashEmbedderOptions } from './hash-embedder.ts';
-export { createAiSdkEmbedder, createAiSdkReranker, MAX_EMBED_BATCH, type AiSdkEmbedderOptions, type AiSdkRerankerOptions } from './ai-sdk-embedder.ts';
+export { createAiSdkEmbedder, createAiSdkReranker, EMBED_TIMEOUT_MS, MAX_EMBED_BATCH, type AiSdkEmbedderOptions, type AiSdkRerankerOptions } from './ai-sdk-embedder.ts';
 export { resolveEmbedder, resolveReranker, type ResolveEmbedOptions } from './resolve.ts';

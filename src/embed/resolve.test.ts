@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { jsonResponse, serverErrorResponse, startLoopbackServer, type ScriptedResponse } from '../testing/loopback-server.ts';
+import { hangResponse, jsonResponse, serverErrorResponse, startLoopbackServer, type ScriptedResponse } from '../testing/loopback-server.ts';
 import { resolveEmbedder, resolveReranker } from './resolve.ts';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'));
@@ -40,6 +40,13 @@ describe('resolveEmbedder over the real AI SDK clients (loopback replay)', () =>
     expect(await embedder.embed(['a', 'b'])).toEqual(OPENAI_VECTORS);
     expect(server.requests()).toHaveLength(2);
     server.assertScriptConsumed();
+  });
+
+  it('aborts a call the server never answers after timeoutMs', async () => {
+    const server = await replay([hangResponse()]);
+    const embedder = resolveEmbedder('ollama:nomic-embed-text', { env: { OLLAMA_BASE_URL: `${server.url}/v1` }, timeoutMs: 100 });
+    await expect(embedder.embed(['a'])).rejects.toThrow(/aborted/i);
+    expect(server.requests()).toHaveLength(1);
   });
 
   it('ollama: its OpenAI-compatible /v1/embeddings, no key', async () => {

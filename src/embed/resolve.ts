@@ -18,6 +18,8 @@ export interface ResolveEmbedOptions {
   fetch?: typeof fetch;
   /** AI SDK retries per call (default 2). */
   maxRetries?: number;
+  /** Time limit of one embedding call in ms, retries included (default 120 s). */
+  timeoutMs?: number;
 }
 
 const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -39,7 +41,12 @@ export function resolveEmbedder(spec: string, options: ResolveEmbedOptions): Emb
   const parsed = parseEmbedSpec(spec);
   const { env, fetch } = options;
   const wrap = (model: Parameters<typeof createAiSdkEmbedder>[0]['model']) =>
-    createAiSdkEmbedder({ model, spec, ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }) });
+    createAiSdkEmbedder({
+      model,
+      spec,
+      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    });
   switch (parsed.provider) {
     case 'hash':
       return createHashEmbedder({ dimensions: parsed.dimensions });
