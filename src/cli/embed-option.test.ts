@@ -117,6 +117,15 @@ describe('atlas search --embed / --mode', () => {
     expect(stderr()).toBe(`Atlas: search mode "vector" needs an embedding model. Pass --embed ${spec()} (or set ATLAS_EMBED), or use --mode bm25.\n`);
   });
 
+  it('notes that an index without vectors is searched by BM25 only', async () => {
+    expect(await runCli(['ingest', 'docs'], io)).toBe(0);
+    clear();
+    expect(await runCli(['search', 'lease', '--embed', spec(), '--json'], io)).toBe(0);
+    expect(stderr()).toBe(`atlas: note: the index has no vectors yet, so searches rank by BM25 only. Add them: atlas ingest <docs-dir> --embed ${spec()}\n`);
+    expect((JSON.parse(stdout()) as { hits: Array<{ chunkId: string }> }).hits.map((hit) => hit.chunkId)).toEqual(['leases#0']);
+    expect(server.requests()).toEqual([]);
+  });
+
   it('refuses a bad spec before any provider loads', async () => {
     expect(await runCli(['ingest', 'docs'], io)).toBe(0);
     clear();

@@ -92,6 +92,9 @@ async function wrapIndex<T extends VectorCapableIndex>(
   const [{ resolveEmbedder, resolveReranker }, { withRetrieval }] = await Promise.all([import('../embed/resolve.ts'), import('../index/vector-retrieval.ts')]);
   const embedder = embedSpec === undefined ? undefined : resolveEmbedder(embedSpec, { env: io.env });
   const status = embedder === undefined ? undefined : await index.vectorStatus();
+  if (embedder && status === undefined && (await index.stats()).chunks > 0) {
+    io.stderr(`atlas: note: the index has no vectors yet, so searches rank by BM25 only. Add them: atlas ingest <docs-dir> --embed ${embedder.model}\n`);
+  }
   if (status && status.model === embedder?.model && status.missing > 0) {
     io.stderr(`atlas: note: ${status.missing} of ${status.vectors + status.missing} chunks have no vector of ${status.model} yet; vector and hybrid search rank only the others. Embed them: atlas ingest <docs-dir> --embed ${status.model}\n`);
   }
