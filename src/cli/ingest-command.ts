@@ -93,9 +93,18 @@ async function ingestInPlace(context: IngestContext): Promise<IngestReport> {
     await refuseOtherModel(index, context);
     const report = await index.ingestStream(ingestBatches(context.corpus, index), { beforeCommit: (report) => beforeCommit(context, report, report.removed.length) });
     await afterIngest(context, index);
+    if (context.embedder === undefined) await noteMissingVectors(context, index);
     return report;
   } finally {
     await index.close();
+  }
+}
+
+/** Without --embed, on an index that has vectors: notes the chunks this ingest left without one. */
+async function noteMissingVectors(context: IngestContext, index: SqliteIndex): Promise<void> {
+  const status = await index.vectorStatus();
+  if (status && status.missing > 0) {
+    context.io.stderr(`atlas: note: ${status.missing} of ${status.vectors + status.missing} chunks have no vector of ${status.model}; vector and hybrid search miss them until: atlas ingest ${context.dir} --db ${context.options.db} --embed ${status.model}\n`);
   }
 }
 
@@ -123,19 +132,14 @@ async function refuseOtherModel(index: SqliteIndex, context: IngestContext): Pro
 }
 
 /**
- * With an embedder: embeds the chunks that have no vector (unchanged ones keep theirs) and adds
- * the sync report. Without one, on an index that has vectors: notes the chunks left without.
+ * With an embedder, once the text ingest has committed: embeds the chunks that have no vector
+ * (unchanged ones keep theirs) and adds the sync report. Without one: the report as it is (no
+ * second open of the index).
  */
 async function embedAfterIngest(context: IngestContext, report: IngestReport): Promise<IngestReport> {
-  const index = openIndexFile(context.io, context.file, { write: context.embedder !== undefined });
+  if (context.embedder === undefined) return report;
+  const index = openIndexFile(context.io, context.file, { write: true });
   try {
-    if (context.embedder === undefined) {
-      const status = await index.vectorStatus();
-      if (status && status.missing > 0) {
-        context.io.stderr(`atlas: note: ${status.missing} of ${status.vectors + status.missing} chunks have no vector of ${status.model}; vector and hybrid search miss them until: atlas ingest ${context.dir} --db ${context.options.db} --embed ${status.model}\n`);
-      }
-      return report;
-    }
     const vectors = await index.syncVectors(context.embedder, { onProgress: embedProgress(context.io, context.embedder.model) });
     return { ...report, vectors };
   } finally {
