@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadCorpus } from '../src/corpus/index.ts';
 import { queryIdentifiers } from '../src/index/identifiers.ts';
-import { createSqliteIndex } from '../src/index/sqlite.ts';
+import { createSqliteIndex, type SqliteIndex } from '../src/index/sqlite.ts';
 
 /** One searched query and the doc ids of its ranked hits. */
 export interface RankedQuery {
@@ -52,10 +52,16 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
  * @example
  * const ranked = await rankDataset('orbit', 'datasets/orbit'); // [{ id: 'et-01', ranked: ['error-codes', ...] }, ...]
  */
-export async function rankDataset(dataset: string, dir: string, weights: Record<string, number> = {}): Promise<RankedQuery[]> {
+export async function rankDataset(
+  dataset: string,
+  dir: string,
+  weights: Record<string, number> = {},
+  wrap: (index: SqliteIndex) => SqliteIndex = (index) => index,
+): Promise<RankedQuery[]> {
   const { docs, problems } = await loadCorpus(join(dir, 'docs'));
   for (const problem of problems) process.stderr.write(`${dataset}: skipped ${problem.file}: ${problem.field}: ${problem.message}\n`);
-  const index = createSqliteIndex({ path: ':memory:', weights });
+  // `wrap` lets bench/vectors.ts rank the same way with vectors (withRetrieval).
+  const index = wrap(createSqliteIndex({ path: ':memory:', weights }));
   try {
     await index.ingest(docs);
     const ranked: RankedQuery[] = [];
@@ -213,4 +219,5 @@ function formatRows(rows: ReportRow[], compared: boolean): string {
   return [title, ...lines.map((line) => line.map((text, column) => (column < 2 ? text.padEnd(widths[column]!) : text.padStart(widths[column]!))).join('  '))].join('\n');
 }
 
-await main();
+// Imported by bench/vectors.ts: run only as a script.
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

@@ -12,7 +12,11 @@ export { AtlasError, CorpusError, type AtlasErrorCode, type CorpusProblem } from
 export { loadCorpus, parseDocument, type Chunk, type Doc } from './corpus/index.ts';
 export { createSqliteIndex, type SqliteIndexOptions } from './index/sqlite.ts';
 export { createPostgresIndex, type PostgresIndex, type PostgresIndexOptions, type PostgresRanking } from './index/postgres.ts';
-export type { Hit, IndexBackend, IngestReport, Principal, SearchFilter, SearchOptions } from './index/types.ts';
+export type { Hit, IndexBackend, IngestReport, Principal, SearchFilter, SearchMode, SearchOptions } from './index/types.ts';
+export { withRetrieval, FUSION_DEPTH, RERANK_DEPTH, type RetrievalOptions, type VectorCapableIndex } from './index/vector-retrieval.ts';
+export { DEFAULT_FUSION, fuseRankings, type FusionWeights } from './index/vector-fusion.ts';
+export type { EmbedProgress, SyncVectorsOptions, VectorBackend, VectorStatus, VectorSyncReport } from './index/vector-types.ts';
+export * from './embed/index.ts';
 export { agenticRun, type AgenticRunOptions } from './agent/run.ts';
 export { classicAsk, type ClassicAskOptions } from './agent/classic.ts';
 export {

@@ -18,8 +18,9 @@ import { releaseLineNotes } from './release-lines.ts';
 import { requireIndex } from './require-index.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
 import { modelFailed } from '../agent/stop-conditions.ts';
+import { embedOption, modeOption, rerankOption, withCliRetrieval, type RetrievalCliOptions } from './embed-option.ts';
 
-interface AskOptions {
+interface AskOptions extends RetrievalCliOptions {
   model?: string;
   maxSearches: number;
   version?: string;
@@ -67,6 +68,9 @@ export function registerAskCommand(program: Command, io: CliIO): void {
     .addOption(timeoutOption())
     .addOption(deadlineOption())
     .addOption(dbOption())
+    .addOption(embedOption())
+    .addOption(modeOption())
+    .addOption(rerankOption())
     .option('--policy <file>', 'policy file of mandatory retrievals (YAML, see docs/policy.md)', nonEmpty('--policy', 'examples/allergy/policy.yaml'))
     .option('--strict', 'with a policy (--policy, or policy: in the config): abstain when the answer cites none of the pages a fired rule requires')
     .option('--strict-claims', 'remove the claims no verified quote supports from the answer, and abstain when none is left (with --strict: the policy check first)')
@@ -85,7 +89,7 @@ export function registerAskCommand(program: Command, io: CliIO): void {
       await requireIndex(io, options.db);
       const { model, spec, price } = cliModel(io, options.model);
       const web = cliWeb(model, options);
-      const index = openIndex(io, options.db);
+      const index = await withCliRetrieval(io, options, openIndex(io, options.db));
       let run: AgentRun;
       let conversationId: string | undefined;
       try {

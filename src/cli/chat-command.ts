@@ -13,8 +13,9 @@ import { checkAskChoices, nonEmpty } from './option-values.ts';
 import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
 import { requireIndex } from './require-index.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
+import { embedOption, modeOption, rerankOption, withCliRetrieval, type RetrievalCliOptions } from './embed-option.ts';
 
-interface ChatOptions {
+interface ChatOptions extends RetrievalCliOptions {
   model?: string;
   maxSearches: number;
   version?: string;
@@ -53,6 +54,9 @@ export function registerChatCommand(program: Command, io: CliIO): void {
     .addOption(timeoutOption())
     .addOption(deadlineOption())
     .addOption(dbOption())
+    .addOption(embedOption())
+    .addOption(modeOption())
+    .addOption(rerankOption())
     .action(async (options: ChatOptions) => {
       checkAskChoices(options);
       if (!io.stdin) throw new AtlasError('usage', 'Atlas: atlas chat reads questions from stdin, and this process has none. Use atlas ask --conversation new "..." instead.');
@@ -60,7 +64,7 @@ export function registerChatCommand(program: Command, io: CliIO): void {
       const filter = cliFilter(io.env, options);
       await requireIndex(io, options.db);
       const { model, price } = cliModel(io, options.model);
-      const index = openIndex(io, options.db);
+      const index = await withCliRetrieval(io, options, openIndex(io, options.db));
       const store = openCliStore(io, options);
       try {
         const id = resolveConversation(io, store, options.conversation, filter, statePath(io, options));

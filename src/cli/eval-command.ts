@@ -21,6 +21,7 @@ import type { CliIO } from './io.ts';
 import { cliModel, type CliModel } from './model-option.ts';
 import { nonEmpty } from './option-values.ts';
 import { dbPath, positiveInt } from './options.ts';
+import { embedOption, modeOption, rerankOption, withCliRetrieval, type RetrievalCliOptions } from './embed-option.ts';
 import { commandConfig, configOption } from './config-option.ts';
 import { commandPolicy } from './policy-option.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
@@ -33,7 +34,7 @@ export interface EvalCommandDeps {
   sleep?: Sleep;
 }
 
-interface CommonOptions {
+interface CommonOptions extends RetrievalCliOptions {
   data: string;
   model?: string;
   json?: boolean;
@@ -111,6 +112,9 @@ function withCommonOptions(command: Command): Command {
     .addOption(labelOption())
     .addOption(groupsOption())
     .addOption(configOption())
+    .addOption(embedOption())
+    .addOption(modeOption())
+    .addOption(rerankOption())
     .option('--concurrency <n>', 'runs in flight at once (default 4; 1 for the in-process offline model)', positiveInt('--concurrency'))
     .option('--skip-invalid', 'leave invalid pages of docs/ out (listed on stderr) instead of failing');
 }
@@ -127,7 +131,7 @@ function registerRetrieval(evalCommand: Command, { io, deps, resolve }: EvalCont
       const chosen = options.arms.includes('agentic') ? resolve(options.model) : undefined;
       const bar = { label: 'eval retrieval', total: retrievalRunCount(queries, options.arms) };
       const filter = cliFilter(io.env, options);
-      const result = await withDatasetIndex(io, dataset, options.db, bar, (index, progress) =>
+      const result = await withDatasetIndex(io, dataset, options, bar, (index, progress) =>
         runRetrievalEval({
           queries,
           index,
@@ -173,7 +177,7 @@ function registerCompare(evalCommand: Command, { io, deps, resolve }: EvalContex
       const limits = resolveRunLimits(io.env, options);
       const { model, spec, price } = resolve(options.model);
       const concurrency = concurrencyFor(options, spec);
-      const result = await withDatasetIndex(io, dataset, options.db, { label: 'eval compare', total: cases.length * 3 }, (index, progress) =>
+      const result = await withDatasetIndex(io, dataset, options, { label: 'eval compare', total: cases.length * 3 }, (index, progress) =>
         runCompare({
           cases,
           docs: dataset.docs,
@@ -217,7 +221,7 @@ function registerDecisions(evalCommand: Command, { io, deps, resolve }: EvalCont
     const limits = resolveRunLimits(io.env, options);
     const filter = cliFilter(io.env, options);
     const { model, spec, price } = resolve(options.model);
-    const report = await withDatasetIndex(io, dataset, options.db, { label: 'eval decisions', total: cases.length }, (index, progress) =>
+    const report = await withDatasetIndex(io, dataset, options, { label: 'eval decisions', total: cases.length }, (index, progress) =>
       runDecisionEval({
         cases,
         index,
@@ -244,11 +248,11 @@ function registerDecisions(evalCommand: Command, { io, deps, resolve }: EvalCont
 async function withDatasetIndex<T>(
   io: CliIO,
   dataset: Dataset,
-  db: string | undefined,
+  options: CommonOptions,
   progress: { label: string; total: number },
   work: (index: IndexBackend, progress: Progress) => Promise<T>,
 ): Promise<T> {
-  const index = await datasetIndex(io, dataset, db);
+  const index = await datasetIndex(io, dataset, options);
   const bar = createProgress({ ...progress, write: io.stderr, isTTY: io.isTTY, now: io.now });
   try {
     return await work(index, bar);
@@ -258,9 +262,10 @@ async function withDatasetIndex<T>(
   }
 }
 
-/** Ingests the dataset's docs into `--db` (incremental) or a temporary in-memory index. */
-async function datasetIndex(io: CliIO, dataset: Dataset, db: string | undefined): Promise<IndexBackend> {
-  const index = isPostgresUrl(db) ? createPostgresIndex({ url: db }) : createSqliteIndex({ path: db === undefined ? ':memory:' : dbPath(io, db) });
+/** Ingests the dataset's docs into `--db` (incremental) or a temporary in-memory index; with `--embed`, vectors too (SQLite only). */
+async function datasetIndex(io: CliIO, dataset: Dataset, options: CommonOptions): Promise<IndexBackend> {
+  const opened = isPostgresUrl(options.db) ? createPostgresIndex({ url: options.db }) : createSqliteIndex({ path: options.db === undefined ? ':memory:' : dbPath(io, options.db) });
+  const index = await withCliRetrieval(io, options, opened);
   try {
     await index.ingest(dataset.docs);
   } catch (error) {

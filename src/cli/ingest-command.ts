@@ -16,6 +16,10 @@ import { commandConfig, configOption, modelLabelNotes } from './config-option.ts
 import { docsRoot } from './docs-root.ts';
 import type { CliIO } from './io.ts';
 import { busyTimeoutMs, dbOption, dbPath, openIndexFile, positiveInt, type CliIndex } from './options.ts';
+import { cliEmbedder, embedOption, embedProgress } from './embed-option.ts';
+import type { Embedder } from '../embed/types.ts';
+import { vectorModelMismatch } from '../index/vector-errors.ts';
+import type { VectorSyncReport } from '../index/vector-types.ts';
 
 interface IngestOptions {
   db: string;
@@ -25,6 +29,7 @@ interface IngestOptions {
   maxChunkChars?: number;
   json?: boolean;
   config?: string;
+  embed?: string;
 }
 
 /** `atlas ingest <dir>`: load, validate and index a docs folder (atomic, incremental). */
@@ -39,9 +44,11 @@ export function registerIngestCommand(program: Command, io: CliIO): void {
     .option('--rebuild', 'build the index from scratch (any schema version); the old one stays until the new one is complete')
     .option('--max-chunk-chars <n>', 'split sections longer than this at paragraph boundaries', positiveInt('--max-chunk-chars'))
     .addOption(configOption())
+    .addOption(embedOption())
     .option('--json', 'print the ingest report as JSON')
     .action(async (dir: string, options: IngestOptions) => {
       const root = await docsRoot(io, dir);
+      const embedder = await cliEmbedder(io, options);
       // Pages are parsed (in worker threads when there are many) while the index writes them.
       const corpus = await streamCorpus(root, options.maxChunkChars ? { maxChunkChars: options.maxChunkChars } : {});
       // The folder given is the docs root the index records: atlas ask looks for atlas.config.yaml there.
@@ -50,9 +57,12 @@ export function registerIngestCommand(program: Command, io: CliIO): void {
       const postgres = isPostgresUrl(options.db);
       // A PostgreSQL URL is shown without its password, here and in every message.
       const file = postgres ? parsePostgresUrl(options.db).shown : dbPath(io, options.db);
-      const context: IngestContext = { io, file, dir, given, config, corpus, options };
+      if (postgres && embedder) throw new AtlasError('usage', `Atlas: --embed needs an SQLite index: the PostgreSQL backend (${file}) has no vectors yet. Ingest without --embed, or use an SQLite --db for hybrid search (docs/vectors.md).`);
+      const context: IngestContext = { io, file, dir, given, config, corpus, options, embedder };
       // A new index file is built beside and renamed into place, like --rebuild: a failed first ingest leaves no file.
-      const report = postgres ? await ingestPostgres(context) : options.rebuild || !existsSync(file) ? await rebuild(context) : await ingestInPlace(context);
+      const textReport = postgres ? await ingestPostgres(context) : options.rebuild || !existsSync(file) ? await rebuild(context) : await ingestInPlace(context);
+      // Vectors once the text ingest has committed (docs/vectors.md): a failed embedding call keeps the text index.
+      const report = await embedAfterIngest(context, textReport);
       // As the user gave it (or the default): the spelling they recognise, whatever the cwd.
       const shown = postgres ? file : options.db;
       const indexed = report.added.length + report.updated.length + report.unchanged.length;
@@ -64,6 +74,7 @@ export function registerIngestCommand(program: Command, io: CliIO): void {
           `Indexed ${indexed} docs (${report.chunks} chunks) into ${shown}${options.rebuild ? ' (rebuilt from scratch)' : ''}: ` +
             `${report.added.length} added, ${report.updated.length} updated, ${report.unchanged.length} unchanged, ${report.removed.length} removed.\n`,
         );
+        if (report.vectors) io.stdout(vectorLine(report.vectors));
       }
     });
 }
@@ -78,17 +89,29 @@ interface IngestContext {
   config: AtlasConfig | undefined;
   corpus: CorpusStream;
   options: IngestOptions;
+  /** `--embed` / `ATLAS_EMBED`, resolved. */
+  embedder: Embedder | undefined;
 }
 
 /** The incremental ingest: one transaction into the existing index. */
 async function ingestInPlace(context: IngestContext): Promise<IngestReport> {
   const index = openIndexFile(context.io, context.file, { write: true });
   try {
+    await refuseOtherModel(index, context);
     const report = await index.ingestStream(ingestBatches(context.corpus, index), { beforeCommit: (report) => beforeCommit(context, report, report.removed.length) });
     await afterIngest(context, index);
+    if (context.embedder === undefined) await noteMissingVectors(context, index);
     return report;
   } finally {
     await index.close();
+  }
+}
+
+/** Without --embed, on an index that has vectors: notes the chunks this ingest left without one. */
+async function noteMissingVectors(context: IngestContext, index: SqliteIndex): Promise<void> {
+  const status = await index.vectorStatus();
+  if (status && status.missing > 0) {
+    context.io.stderr(`atlas: note: ${status.missing} of ${status.vectors + status.missing} chunks have no vector of ${status.model}; vector and hybrid search miss them until: atlas ingest ${context.dir} --db ${context.options.db} --embed ${status.model}\n`);
   }
 }
 
@@ -100,6 +123,8 @@ async function rebuild(context: IngestContext): Promise<IngestReport> {
     try {
       const report = await index.ingestStream(ingestBatches(context.corpus, index), { beforeCommit: (report) => beforeCommit(context, report, indexed) });
       await afterIngest(context, index);
+      // The old index's vectors of the same model come along: unchanged text makes no embedding call.
+      if (context.embedder && existsSync(context.file)) await index.seedVectors(context.file, context.embedder.model);
       return report;
     } finally {
       await index.close();
@@ -128,6 +153,33 @@ async function ingestPostgres(context: IngestContext): Promise<IngestReport> {
   } finally {
     await index.close();
   }
+}
+
+/** Fails before anything is written when the index holds vectors of another model than `--embed`. */
+async function refuseOtherModel(index: SqliteIndex, context: IngestContext): Promise<void> {
+  const status = await index.vectorStatus();
+  if (context.embedder && status && status.model !== context.embedder.model) throw vectorModelMismatch(context.options.db, status.model, context.embedder.model);
+}
+
+/**
+ * With an embedder, once the text ingest has committed: embeds the chunks that have no vector
+ * (unchanged ones keep theirs) and adds the sync report. Without one: the report as it is (no
+ * second open of the index).
+ */
+async function embedAfterIngest(context: IngestContext, report: IngestReport): Promise<IngestReport> {
+  if (context.embedder === undefined) return report;
+  const index = openIndexFile(context.io, context.file, { write: true });
+  try {
+    const vectors = await index.syncVectors(context.embedder, { onProgress: embedProgress(context.io, context.embedder.model) });
+    return { ...report, vectors };
+  } finally {
+    await index.close();
+  }
+}
+
+/** The line the text output adds for an embedding run. */
+function vectorLine(vectors: VectorSyncReport): string {
+  return `Embedded ${vectors.embedded} chunks with ${vectors.model} (${vectors.reused} reused by content hash, ${vectors.calls} calls); ${vectors.vectors} vectors of ${vectors.dimensions} dimensions.\n`;
 }
 
 /** Records the docs root, and notes the config's model labels no public page carries. */

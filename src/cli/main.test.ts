@@ -56,6 +56,15 @@ const PRINTED_BY: Record<string, string[]> = {
   'index/schema.ts': ['ingest', 'search', 'ask'],
   // The PostgreSQL index's URL and connection messages: every command that takes --db.
   'index/postgres-url.ts': ['ingest', 'search', 'ask', 'chat', 'serve', 'mcp', 'eval retrieval', 'eval compare', 'eval decisions'],
+  // Vectors (docs/vectors.md): --embed on every command that searches or ingests, --mode and --rerank where a search happens.
+  'index/vector-errors.ts': ['ingest', 'search', 'ask'],
+  'index/vector-retrieval.ts': ['search', 'ask'],
+  'index/vector-store.ts': ['ingest', 'search', 'ask'],
+  'index/vector-sync.ts': ['ingest'],
+  'index/sqlite.ts': ['search', 'ask'],
+  'embed/embed-spec.ts': ['search', 'ask'],
+  'embed/resolve.ts': ['search', 'ask'],
+  'cli/embed-option.ts': ['search', 'ask'],
   'cli/release-lines.ts': ['search', 'ask'],
   'cli/access-options.ts': ['search', 'ask'],
   'corpus/parse-document.ts': ['ingest'],
@@ -78,7 +87,7 @@ const PRINTED_BY: Record<string, string[]> = {
   'models/web-tools.ts': ['ask'],
 };
 /** Files whose `--words` are data, not suggestions (a docs sample of a CLI help text, a test helper's argv). */
-const NOT_MESSAGES = new Set(['index/backend-suite-definitions.ts', 'cli/test-serve.ts']);
+const NOT_MESSAGES = new Set(['index/backend-suite-definitions.ts', 'index/vector-suite.ts', 'cli/test-serve.ts']);
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -123,7 +132,15 @@ describe('item 10: every flag an error message suggests exists', () => {
     };
     const suggestions = suggestedFlags();
     // The scan sees the messages this test is about (guards against a scan that finds nothing).
-    expect(suggestions.filter((found) => found.flag === '--rebuild').map((found) => found.file)).toEqual(['index/postgres-schema.ts', 'index/schema.ts', 'index/schema.ts', 'index/sqlite-open.ts']);
+    expect(suggestions.filter((found) => found.flag === '--rebuild').map((found) => found.file)).toEqual([
+      'index/postgres-schema.ts',
+      'index/schema.ts',
+      'index/schema.ts',
+      'index/sqlite-open.ts',
+      'index/vector-errors.ts',
+      'index/vector-retrieval.ts',
+      'index/vector-sync.ts',
+    ]);
     const refused = suggestions.flatMap((found) => {
       const commands = found.named ?? PRINTED_BY[found.file];
       if (commands === undefined) return [`${found.file}:${found.line}: ${found.flag}: add the file to PRINTED_BY`];

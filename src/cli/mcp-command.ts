@@ -12,8 +12,9 @@ import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
 import { releaseLineNotes } from './release-lines.ts';
 import { requireIndex } from './require-index.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
+import { embedOption, modeOption, rerankOption, withCliRetrieval, type RetrievalCliOptions } from './embed-option.ts';
 
-interface McpOptions extends AccessOptions {
+interface McpOptions extends AccessOptions, RetrievalCliOptions {
   db: string;
   maxSearches: number;
   model?: string;
@@ -36,6 +37,9 @@ export function registerMcpCommand(program: Command, io: CliIO): void {
     .command('mcp')
     .description('Serve the index to MCP clients over stdio: search_docs, read_section, read_neighbors, ask, and chunk/doc resources.')
     .addOption(dbOption())
+    .addOption(embedOption())
+    .addOption(modeOption())
+    .addOption(rerankOption())
     .addOption(versionOption())
     .addOption(labelOption())
     .addOption(groupsOption())
@@ -53,7 +57,7 @@ export function registerMcpCommand(program: Command, io: CliIO): void {
       const limits = resolveRunLimits(io.env, options);
       await requireIndex(io, options.db);
       const { model, spec, price } = cliModel(io, options.model);
-      const index = openIndex(io, options.db);
+      const index = await withCliRetrieval(io, options, openIndex(io, options.db));
       try {
         for (const note of await releaseLineNotes(index, options.version)) io.stderr(`atlas: note: ${note}\n`);
         const stats = await index.stats();

@@ -4,10 +4,11 @@ import type { CliIO } from './io.ts';
 import { cliFilter, groupsOption, labelOption, type AccessOptions } from './access-options.ts';
 import { commandConfig, configOption, indexDocsRoot } from './config-option.ts';
 import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
+import { embedOption, modeOption, rerankOption, withCliRetrieval, type RetrievalCliOptions } from './embed-option.ts';
 import { releaseLineNotes } from './release-lines.ts';
 import { requireIndex } from './require-index.ts';
 
-/** `atlas search "<query>"`: one BM25 search, as a table or JSON (`{query, hits, notes}`); `--config` is validated, not used. */
+/** `atlas search "<query>"`: one search (BM25; vector or hybrid with --embed, docs/vectors.md), as a table or JSON (`{query, hits, notes}`); `--config` is validated, not used. */
 export function registerSearchCommand(program: Command, io: CliIO): void {
   program
     .command('search')
@@ -19,13 +20,16 @@ export function registerSearchCommand(program: Command, io: CliIO): void {
     .addOption(groupsOption())
     .addOption(dbOption())
     .addOption(configOption())
+    .addOption(embedOption())
+    .addOption(modeOption())
+    .addOption(rerankOption())
     .option('--json', 'print {query, hits, notes} as JSON')
-    .action(async (query: string, options: AccessOptions & { k: number; db: string; json?: boolean; config?: string }) => {
+    .action(async (query: string, options: AccessOptions & RetrievalCliOptions & { k: number; db: string; json?: boolean; config?: string }) => {
       const filter = cliFilter(io.env, options);
       // A search uses neither model labels nor a policy; the config is only checked, as every command checks it.
       await commandConfig(io, options, await indexDocsRoot(io, options.db));
       await requireIndex(io, options.db);
-      const index = openIndex(io, options.db);
+      const index = await withCliRetrieval(io, options, openIndex(io, options.db));
       try {
         const notes = await releaseLineNotes(index, options.version);
         for (const note of notes) io.stderr(`atlas: note: ${note}\n`);

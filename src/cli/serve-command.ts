@@ -23,8 +23,9 @@ import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
 import { releaseLineNotes } from './release-lines.ts';
 import { requireIndex } from './require-index.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
+import { embedOption, modeOption, rerankOption, withCliRetrieval, type RetrievalCliOptions } from './embed-option.ts';
 
-interface ServeOptions {
+interface ServeOptions extends RetrievalCliOptions {
   port: number;
   host: string;
   db: string;
@@ -74,6 +75,9 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
     .option('--port <n>', 'port to listen on (0 picks a free one)', portNumber, 8787)
     .option('--host <address>', 'address to listen on (127.0.0.1 is this machine only)', nonEmpty('--host', '127.0.0.1'), '127.0.0.1')
     .addOption(dbOption())
+    .addOption(embedOption())
+    .addOption(modeOption())
+    .addOption(rerankOption())
     .option('--model <spec>', MODEL_SPEC_HELP, nonEmpty('--model', 'offline'))
     .option('--max-searches <n>', 'search budget of an ask (a request may ask for fewer)', positiveInt('--max-searches'), 6)
     .addOption(versionOption())
@@ -102,7 +106,7 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
       const auth = serverAuth(io, options.auth);
       await requireIndex(io, options.db);
       const { model, spec, price } = (deps.resolveModel ?? cliModel)(io, options.model);
-      const index = openIndex(io, options.db);
+      const index = await withCliRetrieval(io, options, openIndex(io, options.db));
       const limiter = createConcurrencyLimiter({ maxConcurrent: options.maxConcurrent, maxConcurrentPerClient: options.maxConcurrentPerClient }, io.now);
       let server: Server | undefined;
       let store: ConversationStore | undefined;

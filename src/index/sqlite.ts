@@ -8,6 +8,8 @@ import { CHUNK_COLUMNS, chunkFromRow, createStatementCache, type ChunkRow } from
 import { createSqliteSearch } from './sqlite-search.ts';
 import type { TokenizerOptions } from './tokenize.ts';
 import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from './types.ts';
+import { createSqliteVectors, seedEmbeddings } from './vector-store.ts';
+import type { VectorBackend } from './vector-types.ts';
 
 /**
  * BM25 weight of each searched column (higher counts more). A term found in several columns of a
@@ -63,8 +65,11 @@ export interface SqliteIndexOptions {
   busyTimeoutMs?: number;
 }
 
-/** The SQLite index backend, plus the settings it runs with. */
-export interface SqliteIndex extends IndexBackend {
+/**
+ * The SQLite index backend, plus the settings it runs with. Its vector side (sqlite-vec, in the
+ * same file) is driven by `withRetrieval` (vector-retrieval.ts); alone it searches by BM25.
+ */
+export interface SqliteIndex extends IndexBackend, VectorBackend {
   readonly path: string;
   readonly tokenizer: Readonly<TokenizerOptions>;
   readonly weights: Readonly<ColumnWeights>;
@@ -89,6 +94,15 @@ export interface SqliteIndex extends IndexBackend {
    * const report = await index.ingestStream(batches, { beforeCommit: () => { if (problems.length) throw new CorpusError(problems); } });
    */
   ingestStream(source: IngestSource, options?: IngestStreamOptions): Promise<IngestReport>;
+  /**
+   * Copies the stored embeddings of `model` from another index file (the one a `--rebuild`
+   * replaces), so the next {@link VectorBackend.syncVectors} embeds only new or changed text.
+   * Returns how many were copied (0 when that file has none of `model` or cannot be read).
+   *
+   * @example
+   * await rebuilt.seedVectors('.atlas/index.db', 'openai:text-embedding-3-small'); // 359
+   */
+  seedVectors(from: string, model: string): Promise<number>;
 }
 
 /**
@@ -122,6 +136,7 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
   };
   const where = (filter: SearchFilter | undefined): FilterClause => filterClause(filter, 'c', { restricted: restricted() });
   const search = createSqliteSearch(statements, bm25, tokenizer, restricted);
+  const vectors = createSqliteVectors({ db, statements, path: options.path, tokenizer, readonly: options.readonly === true, where });
   // A streamed ingest holds its transaction open across awaits: a second ingest meanwhile would nest in it.
   let ingesting = false;
   const exclusive = async <T>(work: () => T | Promise<T>): Promise<T> => {
@@ -144,6 +159,9 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
     async search(query: string, options: SearchOptions): Promise<Hit[]> {
       if (!Number.isInteger(options.k) || options.k < 1) {
         throw new AtlasError('usage', `Atlas: k must be a positive integer, got ${options.k}. Pass e.g. { k: 5 }.`);
+      }
+      if (options.mode !== undefined && options.mode !== 'bm25') {
+        throw new AtlasError('usage', `Atlas: search mode "${options.mode}" needs an embedding model: open the index with withRetrieval(index, { embedder }) (CLI: --embed SPEC or ATLAS_EMBED), or use mode bm25.`);
       }
       return search(query, options);
     },
@@ -216,6 +234,14 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
     async recordDocsRoot(folder: string): Promise<void> {
       if (readMeta(db, 'docsRoot') !== folder) writeMeta(db, 'docsRoot', folder);
     },
+
+    async seedVectors(from: string, model: string): Promise<number> {
+      return seedEmbeddings(db, from, model);
+    },
+
+    vectorStatus: vectors.vectorStatus,
+    syncVectors: vectors.syncVectors,
+    searchVectors: vectors.searchVectors,
 
     async close(): Promise<void> {
       closeIndexDatabase(db);

@@ -1,4 +1,5 @@
 import type { Chunk, Doc, LabelValue } from '../corpus/types.ts';
+import type { VectorSyncReport } from './vector-types.ts';
 
 /**
  * A search result: the chunk, its score (higher is better, falling with the rank; a chunk moved
@@ -36,9 +37,24 @@ export interface SearchFilter {
   principal?: Principal;
 }
 
+/**
+ * How a search ranks: `bm25` (full-text, the default without an embedder), `vector` (nearest
+ * chunks by embedding), `hybrid` (both fused by reciprocal rank; the default with an embedder).
+ * See docs/vectors.md.
+ */
+export type SearchMode = 'bm25' | 'vector' | 'hybrid';
+
+/** The search modes, in the order help text lists them. */
+export const SEARCH_MODES: ReadonlyArray<SearchMode> = ['bm25', 'vector', 'hybrid'];
+
 export interface SearchOptions {
   k: number;
   filter?: SearchFilter;
+  /**
+   * The ranking; unset means the index's default (`hybrid` for an index searched with an
+   * embedder, see `withRetrieval`, else `bm25`). A backend without an embedder refuses the others.
+   */
+  mode?: SearchMode;
 }
 
 /** What an ingest changed. The four lists hold document ids, sorted. */
@@ -54,6 +70,8 @@ export interface IngestReport {
   chunks: number;
   /** The index version after the ingest. */
   indexVersion: string;
+  /** What the embedding run after the ingest did (only when the index is searched with an embedder). */
+  vectors?: VectorSyncReport;
 }
 
 /** The boundary every index backend implements (SQLite now, PostgreSQL later). */

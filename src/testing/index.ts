@@ -10,3 +10,4 @@ export { createScriptedModel, type ScriptedModel, type ScriptedTurn } from './sc
 export { createObedientModel, readInjectedInstructions, type InjectedInstructions, type ObedientModelOptions } from './obedient-model.ts';
 export { createMemoryIndex, makeDoc } from './memory-index.ts';
 export * from './loopback-server.ts';
+export { createHashEmbedder, createRecordingEmbedder, createScriptedReranker, type RecordingEmbedder, type ScriptedReranker } from './embedders.ts';

@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import type { Embedder } from '../embed/types.ts';
+import { AtlasError } from '../errors.ts';
+import { readMeta, writeMeta } from './schema.ts';
+import { HEADING_PATH_SEPARATOR } from './heading-path.ts';
+import type { SqliteVectorContext } from './vector-store.ts';
+import type { SyncVectorsOptions, VectorSyncReport } from './vector-types.ts';
+
+/** Meta keys of the recorded model and dimensions. */
+export const MODEL_KEY = 'embedModel';
+export const DIMENSIONS_KEY = 'embedDimensions';
+
+/**
+ * The text a chunk is embedded as: its heading path (title first), a blank line, its text.
+ *
+ * @example
+ * embeddingInput({ heading_path: '["Leases","Renewal"]', text: 'Workers renew.' }); // 'Leases > Renewal\n\nWorkers renew.'
+ */
+export function embeddingInput(row: { heading_path: string; text: string }): string {
+  return `${(JSON.parse(row.heading_path) as string[]).join(HEADING_PATH_SEPARATOR)}\n\n${row.text}`;
+}
+
+/**
+ * Embeds the chunks of the SQLite index that have no vector: a vector stored under the same
+ * content key (sha256 of model and text) is linked without a call, the other texts go to the
+ * embedder in batches of `maxBatch`, each batch committed on its own transaction, progress
+ * reported after each; unreferenced embeddings are pruned at the end. The vector tables exist.
+ *
+ * @example
+ * const report = await syncMissing(context, createHashEmbedder(), { onProgress: console.log });
+ */
+export async function syncMissing(context: SqliteVectorContext, embedder: Embedder, options: SyncVectorsOptions): Promise<VectorSyncReport> {
+  const { db, statements } = context;
+  const pending = statements
+    .get('SELECT c.id, c.heading_path, c.text FROM chunks c LEFT JOIN chunk_vectors v ON v.chunk_id = c.id WHERE v.chunk_id IS NULL ORDER BY c.id')
+    .all() as Array<{ id: number; heading_path: string; text: string }>;
+  const known = statements.get('SELECT id FROM embeddings WHERE content_key = ?').pluck();
+  const link = statements.get('INSERT OR IGNORE INTO chunk_vectors (chunk_id, embedding_id) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM chunks WHERE id = ?)');
+  const store = statements.get('INSERT INTO embeddings (content_key, embedding) VALUES (?, ?) ON CONFLICT (content_key) DO UPDATE SET embedding = excluded.embedding RETURNING id').pluck();
+  const linkAll = (pairs: Array<{ id: number; embeddingId: number }>) => {
+    for (const { id, embeddingId } of pairs) link.run(id, embeddingId, id);
+  };
+
+  const reused: Array<{ id: number; embeddingId: number }> = [];
+  const toEmbed = new Map<string, { text: string; ids: number[] }>();
+  for (const row of pending) {
+    const text = embeddingInput(row);
+    const key = contentKey(embedder.model, text);
+    const embeddingId = known.get(key) as number | undefined;
+    if (embeddingId !== undefined) reused.push({ id: row.id, embeddingId });
+    else if (toEmbed.has(key)) toEmbed.get(key)!.ids.push(row.id);
+    else toEmbed.set(key, { text, ids: [row.id] });
+  }
+  db.transaction(linkAll).immediate(reused);
+
+  let dimensions = readMeta(db, DIMENSIONS_KEY) === undefined ? undefined : Number(readMeta(db, DIMENSIONS_KEY));
+  const entries = [...toEmbed.entries()];
+  const batchSize = Math.max(1, embedder.maxBatch);
+  let embedded = 0;
+  let calls = 0;
+  for (let start = 0; start < entries.length; start += batchSize) {
+    const batch = entries.slice(start, start + batchSize);
+    const vectors = await embedBatch(embedder, batch.map(([, entry]) => entry.text), options, { embedded, total: entries.length });
+    calls += 1;
+    dimensions = checkVectors(vectors, batch.length, dimensions, embedder.model, context.path);
+    const fixed = dimensions;
+    db.transaction(() => {
+      if (readMeta(db, MODEL_KEY) === undefined) writeMeta(db, MODEL_KEY, embedder.model);
+      if (readMeta(db, DIMENSIONS_KEY) === undefined) writeMeta(db, DIMENSIONS_KEY, String(fixed));
+      batch.forEach(([key, entry], position) => {
+        const embeddingId = store.get(key, toBlob(vectors[position]!)) as number;
+        linkAll(entry.ids.map((id) => ({ id, embeddingId })));
+      });
+    }).immediate();
+    embedded += batch.length;
+    options.onProgress?.({ embedded, total: entries.length });
+  }
+  db.transaction(() => {
+    if (readMeta(db, MODEL_KEY) === undefined) writeMeta(db, MODEL_KEY, embedder.model);
+    db.exec('DELETE FROM embeddings WHERE id NOT IN (SELECT embedding_id FROM chunk_vectors)');
+  }).immediate();
+  const vectors = statements.get('SELECT count(*) FROM chunk_vectors').pluck().get() as number;
+  return { model: embedder.model, dimensions: dimensions ?? 0, embedded, reused: reused.length, calls, vectors };
+}
+
+/** One embedding call; a failure (after the AI SDK's retries) becomes an AtlasError saying what was kept and how to resume. */
+async function embedBatch(embedder: Embedder, texts: string[], options: SyncVectorsOptions, done: { embedded: number; total: number }): Promise<number[][]> {
+  try {
+    return await embedder.embed(texts, options.abortSignal ? { abortSignal: options.abortSignal } : {});
+  } catch (error) {
+    if (error instanceof AtlasError) throw error;
+    throw new AtlasError(
+      'model-call',
+      `Atlas: embedding with ${embedder.model} failed after ${done.embedded} of ${done.total} texts: ${(error as Error).message}. The text index and the ${done.embedded} vectors made are kept; run the same atlas ingest --embed ${embedder.model} again to embed the rest.`,
+      { cause: error },
+    );
+  }
+}
+
+/** Checks one batch's vectors (count, equal lengths, finite numbers, the recorded dimensions); returns the dimensions. */
+function checkVectors(vectors: number[][], expected: number, recorded: number | undefined, model: string, path: string): number {
+  if (vectors.length !== expected) {
+    throw new AtlasError('model-call', `Atlas: the embedding model ${model} returned ${vectors.length} vectors for ${expected} texts. Check the model and the server, then run the ingest again (done batches are kept).`);
+  }
+  const dimensions = recorded ?? vectors[0]?.length ?? 0;
+  for (const vector of vectors) {
+    if (vector.length !== dimensions || dimensions === 0) {
+      throw new AtlasError(
+        'index-schema',
+        `Atlas: the embedding model ${model} returned vectors of ${vector.length} dimensions, but the index at ${path} holds ${dimensions}. Use the model the index was built with, or rebuild: atlas ingest <docs-dir> --db ${path} --rebuild --embed ${model}`,
+      );
+    }
+    if (!vector.every(Number.isFinite)) {
+      throw new AtlasError('model-call', `Atlas: the embedding model ${model} returned a vector with a value that is not a finite number. Check the model and the server.`);
+    }
+  }
+  return dimensions;
+}
+
+/** sha256 of model and text: the key under which a vector is stored and found again. */
+function contentKey(model: string, text: string): string {
+  return createHash('sha256').update(model).update('\u0000').update(text).digest('base64url');
+}
+
+/** A vector as the float32 blob the tables store. */
+export function toBlob(vector: number[]): Buffer {
+  const floats = Float32Array.from(vector);
+  return Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength);
+}
