@@ -54,6 +54,21 @@ describe.skipIf(server.url === undefined)(`atlas --db postgres://...${server.url
     expect(io.out.join('') + io.err.join('')).not.toContain('hunter2');
   });
 
+  it('refuses --embed, --rerank and --mode, which need an SQLite index, naming the fix and writing nothing', async () => {
+    expect(await runCli(['ingest', 'docs', '--db', db, '--embed', 'hash:64'], io)).toBe(2);
+    expect(io.err.join('')).toBe(
+      `Atlas: --embed needs an SQLite index: the PostgreSQL backend (${shown}) has no vectors yet. Ingest without --embed, or use an SQLite --db for hybrid search (docs/vectors.md).\n`,
+    );
+    clear();
+    expect(await runCli(['ingest', 'docs', '--db', db], io)).toBe(0);
+    clear();
+    expect(await runCli(['search', 'lease', '--db', db, '--mode', 'hybrid', '--rerank', 'cohere:rerank-v3.5'], io)).toBe(2);
+    expect(io.err.join('')).toBe(
+      'Atlas: --rerank, --mode (or ATLAS_EMBED, ATLAS_RERANK, ATLAS_SEARCH_MODE) need an SQLite index: the PostgreSQL backend has no vectors yet. Leave them out to search by BM25, or use an SQLite --db (docs/vectors.md).\n',
+    );
+    expect(io.out.join('') + io.err.join('')).not.toContain('hunter2');
+  });
+
   it('rebuilds in one transaction and refuses to empty the index from an empty folder', async () => {
     expect(await runCli(['ingest', 'docs', '--db', db], io)).toBe(0);
     clear();
