@@ -17,15 +17,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
+import { buildSearchQuery, quoteTerm } from '../src/index/query.ts';
 import { createSqliteIndex } from '../src/index/sqlite.ts';
+import { DEFAULT_TOKENIZER } from '../src/index/tokenize.ts';
 import type { BenchQuery } from './engine-child.ts';
 import { plainTerms } from './engines.ts';
+import { createMaxScoreSearch } from './maxscore-fts5.ts';
 import { summarize, type Timings } from './measure.ts';
 import { musiqueFolder, readPassages, readQuestions } from './musique-corpus.ts';
 import { cachedScaleDb } from './scale-db.ts';
 
 /** The engines of this bench. */
-const SCALE_ENGINES = ['atlas', 'fts5'] as const;
+const SCALE_ENGINES = ['atlas', 'fts5', 'maxscore'] as const;
 type ScaleEngine = (typeof SCALE_ENGINES)[number];
 
 /** What one engine's child reports. */
@@ -36,6 +39,8 @@ interface ScaleChildResult {
   ids: string[][];
   peakRssMB: number;
   openMs: number;
+  /** maxscore: of the queries checked, how many returned exactly the full OR query's rows and scores. */
+  verified?: { same: number; of: number };
 }
 
 /** One engine at one size, summarised. */
@@ -46,6 +51,9 @@ interface ScaleEngineResult {
   openMs: number;
   /** Mean share of the top 10 that is also in raw FTS5's top 10 (raw FTS5 ranks the plain words only). */
   overlapWithFts5: number;
+  /** Mean share of the top 10 that is also in Atlas's top 10. */
+  overlapWithAtlas: number;
+  verified?: { same: number; of: number };
 }
 
 interface ScaleSizeResult {
@@ -65,7 +73,10 @@ const megabytes = (bytes: number) => round(bytes / 1e6, 1);
 const RAW_BM25 = 'bm25(chunks_fts, 2, 3, 0.5, 1, 1)';
 
 /** A searcher over the database at `path`: chunk rowids of the top k. */
-function openEngine(engine: ScaleEngine, path: string): { search(query: BenchQuery, k: number): Promise<string[]>; close(): void } {
+function openEngine(
+  engine: ScaleEngine,
+  path: string,
+): { search(query: BenchQuery, k: number): Promise<string[]>; verify?(query: BenchQuery, k: number): boolean; close(): void } {
   if (engine === 'atlas') {
     const index = createSqliteIndex({ path, readonly: true });
     return {
@@ -74,6 +85,31 @@ function openEngine(engine: ScaleEngine, path: string): { search(query: BenchQue
         return hits.map((hit) => hit.chunkId);
       },
       close: () => void index.close(),
+    };
+  }
+  if (engine === 'maxscore') {
+    // bench/maxscore-fts5.ts over Atlas's terms (words and identifier expansions): the same rows as Atlas's full query.
+    const db = new Database(path, { readonly: true });
+    const search = createMaxScoreSearch(db, RAW_BM25);
+    const chunkIds = db.prepare('SELECT chunk_id FROM chunks WHERE id = ?').pluck();
+    return {
+      async search(query, k) {
+        const built = buildSearchQuery(query.query, DEFAULT_TOKENIZER);
+        if (built === undefined) return [];
+        return search(built.terms, k, query.version).rows.map((row) => chunkIds.get(row.id) as string);
+      },
+      // Whether the pruned top k is the full OR query's: same rowids, same scores, same order.
+      verify(query, k) {
+        const built = buildSearchQuery(query.query, DEFAULT_TOKENIZER);
+        if (built === undefined) return true;
+        const match = built.terms.map(quoteTerm).join(' OR ');
+        const fullSql = (filtered: boolean) =>
+          `SELECT chunks_fts.rowid AS id, -${RAW_BM25} AS score FROM chunks_fts ${filtered ? "JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ? AND c.applies_to IN (?, 'all')" : 'WHERE chunks_fts MATCH ?'}
+           ORDER BY score DESC, chunks_fts.rowid LIMIT ?`;
+        const expected = db.prepare(fullSql(query.version !== null)).all(...(query.version === null ? [match] : [match, query.version]), k);
+        return JSON.stringify(search(built.terms, k, query.version).rows) === JSON.stringify(expected);
+      },
+      close: () => db.close(),
     };
   }
   // Raw FTS5 the straightforward way, over the same FTS5 table: the query's words minus stopwords
@@ -120,8 +156,11 @@ async function runChild(engine: ScaleEngine, path: string, queriesPath: string, 
     const used = process.cpuUsage(cpu);
     cpuDurations.push((used.user + used.system) / 1000);
   }
+  const peakRssMB = megabytes(process.resourceUsage().maxRSS * 1024);
+  // Checked after the timings: each question once, unfiltered and filtered (the first two rounds).
+  const verified = searcher.verify === undefined ? undefined : queries.slice(0, 2 * new Set(queries.map((query) => query.query)).size).filter((query) => searcher.verify!(query, k)).length;
   searcher.close();
-  return { engine, durations, cpuDurations, ids, peakRssMB: megabytes(process.resourceUsage().maxRSS * 1024), openMs };
+  return { engine, durations, cpuDurations, ids, peakRssMB, openMs, ...(verified === undefined ? {} : { verified: { same: verified, of: Math.min(queries.length, 2 * new Set(queries.map((query) => query.query)).size) } }) };
 }
 
 function spawnChild(args: string[]): ScaleChildResult {
@@ -150,13 +189,18 @@ function growth(t1: number, t2: number, n1: number, n2: number): number {
 }
 
 function formatScale(sizes: ScaleSizeResult[]): string {
-  const lines = ['| chunks | engine | p50 ms | p99 ms | p99 ÷ p50 | CPU p50 ms | peak RSS MB | db MB | top-10 overlap with FTS5 |', '|---|---|---|---|---|---|---|---|---|'];
+  const lines = ['| chunks | engine | p50 ms | p99 ms | p99 ÷ p50 | CPU p50 ms | peak RSS MB | db MB | top-10 overlap with FTS5 | with Atlas |', '|---|---|---|---|---|---|---|---|---|---|'];
   for (const size of sizes) {
     for (const engine of size.engines) {
       const { search } = engine;
       lines.push(
-        `| ${size.chunks.toLocaleString('en-US')} | ${engine.engine} | ${search.p50.toFixed(2)} | ${search.p99.toFixed(2)} | ${(search.p99 / search.p50).toFixed(2)} | ${search.cpu.p50.toFixed(2)} | ${engine.peakRssMB} | ${size.diskMB} | ${engine.overlapWithFts5.toFixed(2)} |`,
+        `| ${size.chunks.toLocaleString('en-US')} | ${engine.engine} | ${search.p50.toFixed(2)} | ${search.p99.toFixed(2)} | ${(search.p99 / search.p50).toFixed(2)} | ${search.cpu.p50.toFixed(2)} | ${engine.peakRssMB} | ${size.diskMB} | ${engine.overlapWithFts5.toFixed(2)} | ${engine.overlapWithAtlas.toFixed(2)} |`,
       );
+    }
+  }
+  for (const size of sizes) {
+    for (const engine of size.engines) {
+      if (engine.verified !== undefined) lines.push(`${engine.engine} at ${size.chunks}: exactly the full query's top 10 (rows and scores) for ${engine.verified.same} of ${engine.verified.of} checked queries`);
     }
   }
   lines.push('');
@@ -217,6 +261,7 @@ async function main(): Promise<void> {
     progress(`bench:scale: ${chunks} chunks, ${queries.length} queries`);
     const results = engines.map((engine) => spawnChild(['--engine', engine, '--db', built.path, '--queries', queriesPath, '--k', values.k, '--warmup', values.warmup]));
     const reference = results.find((result) => result.engine === 'fts5');
+    const atlas = results.find((result) => result.engine === 'atlas');
     sizes.push({
       size,
       chunks,
@@ -229,6 +274,8 @@ async function main(): Promise<void> {
         peakRssMB: result.peakRssMB,
         openMs: round(result.openMs, 1),
         overlapWithFts5: reference === undefined ? 1 : meanOverlap(result.ids, reference.ids),
+        overlapWithAtlas: atlas === undefined ? 1 : meanOverlap(result.ids, atlas.ids),
+        ...(result.verified === undefined ? {} : { verified: result.verified }),
       })),
     });
     progress(formatScale(sizes.slice(-1)));
