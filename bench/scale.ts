@@ -17,12 +17,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
+import { filterClause } from '../src/index/filter.ts';
 import { buildSearchQuery, quoteTerm } from '../src/index/query.ts';
 import { createSqliteIndex } from '../src/index/sqlite.ts';
+import { createStatementCache } from '../src/index/sqlite-rows.ts';
+import { createTermPruning, type ScoredId } from '../src/index/term-pruning.ts';
 import { DEFAULT_TOKENIZER } from '../src/index/tokenize.ts';
 import type { BenchQuery } from './engine-child.ts';
 import { plainTerms } from './engines.ts';
-import { createMaxScoreSearch } from './maxscore-fts5.ts';
 import { summarize, type Timings } from './measure.ts';
 import { musiqueFolder, readPassages, readQuestions } from './musique-corpus.ts';
 import { cachedScaleDb } from './scale-db.ts';
@@ -88,26 +90,32 @@ function openEngine(
     };
   }
   if (engine === 'maxscore') {
-    // bench/maxscore-fts5.ts over Atlas's terms (words and identifier expansions): the same rows as Atlas's full query.
+    // src/index/term-pruning.ts alone, over Atlas's terms (words and identifier expansions), on
+    // every query it can prune (minPostings 0); the full OR query for the others.
     const db = new Database(path, { readonly: true });
-    const search = createMaxScoreSearch(db, RAW_BM25);
+    const statements = createStatementCache(db);
+    const pruning = createTermPruning(statements, RAW_BM25, { minPostings: 0 });
     const chunkIds = db.prepare('SELECT chunk_id FROM chunks WHERE id = ?').pluck();
+    const where = (query: BenchQuery) => filterClause(query.version === null ? undefined : { version: query.version }, 'c', { restricted: false });
+    const full = (terms: string[], query: BenchQuery, k: number) =>
+      statements
+        .get(
+          `SELECT chunks_fts.rowid AS id, -${RAW_BM25} AS score FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
+           WHERE chunks_fts MATCH ?${where(query).sql} ORDER BY score DESC, chunks_fts.rowid LIMIT ?`,
+        )
+        .all(terms.map(quoteTerm).join(' OR '), ...where(query).params, k) as ScoredId[];
+    const rows = (terms: string[], query: BenchQuery, k: number) => pruning(terms, where(query), k) ?? full(terms, query, k);
     return {
       async search(query, k) {
         const built = buildSearchQuery(query.query, DEFAULT_TOKENIZER);
         if (built === undefined) return [];
-        return search(built.terms, k, query.version).rows.map((row) => chunkIds.get(row.id) as string);
+        return rows(built.terms, query, k).map((row) => chunkIds.get(row.id) as string);
       },
-      // Whether the pruned top k is the full OR query's: same rowids, same scores, same order.
+      // Whether the top k is the full OR query's: same rowids, same scores, same order.
       verify(query, k) {
         const built = buildSearchQuery(query.query, DEFAULT_TOKENIZER);
         if (built === undefined) return true;
-        const match = built.terms.map(quoteTerm).join(' OR ');
-        const fullSql = (filtered: boolean) =>
-          `SELECT chunks_fts.rowid AS id, -${RAW_BM25} AS score FROM chunks_fts ${filtered ? "JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ? AND c.applies_to IN (?, 'all')" : 'WHERE chunks_fts MATCH ?'}
-           ORDER BY score DESC, chunks_fts.rowid LIMIT ?`;
-        const expected = db.prepare(fullSql(query.version !== null)).all(...(query.version === null ? [match] : [match, query.version]), k);
-        return JSON.stringify(search(built.terms, k, query.version).rows) === JSON.stringify(expected);
+        return JSON.stringify(rows(built.terms, query, k)) === JSON.stringify(full(built.terms, query, k));
       },
       close: () => db.close(),
     };
