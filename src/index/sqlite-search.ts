@@ -4,6 +4,7 @@ import { filterClause, type FilterClause } from './filter.ts';
 import { buildSearchQuery, type SearchQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
 import { CHUNK_COLUMNS, chunkFromRow, type ChunkRow, type StatementCache } from './sqlite-rows.ts';
+import { createTermPruning } from './term-pruning.ts';
 import type { TokenizerOptions } from './tokenize.ts';
 import type { Hit, SearchOptions } from './types.ts';
 
@@ -18,7 +19,8 @@ type ScoredRow = ChunkRow & ScoredId;
 
 /**
  * The search of the SQLite index: the top k by BM25 (`bm25` is the weighted `bm25()` call),
- * filters in SQL before the cut; for a query naming identifiers defined somewhere, the chunk that
+ * filters in SQL before the cut, common terms pruned when they cannot change the top k
+ * (term-pruning.ts); for a query naming identifiers defined somewhere, the chunk that
  * defines each of them in front (see definitions-first.ts); snippets computed when read.
  *
  * @example
@@ -35,6 +37,15 @@ export function createSqliteSearch(
   restricted: () => boolean = () => true,
 ) {
   const byIds = <T>(sql: string, ids: number[]) => statements.get(sql).all(JSON.stringify(ids)) as T[];
+  const prunedTopIds = createTermPruning(statements, bm25);
+
+  /** The top k rows: pruned by term (term-pruning.ts) when that pays, else the full query; the same rows either way. */
+  const topRows = (built: SearchQuery, k: number, where: FilterClause): ScoredRow[] => {
+    const pruned = prunedTopIds(built.terms, where, k);
+    if (pruned === undefined) return statements.get(topRowsSql(bm25, where.sql)).all(built.match, ...where.params, k) as ScoredRow[];
+    const rows = new Map(byIds<ChunkRow & { id: number }>(CHUNKS_BY_IDS_SQL, pruned.map((row) => row.id)).map((row) => [row.id, row]));
+    return pruned.map(({ id, score }) => ({ ...rows.get(id)!, id, score }));
+  };
 
   /**
    * Most identifiers are defined nowhere (or only outside the filter): a lookup in
@@ -79,9 +90,7 @@ export function createSqliteSearch(
     const built = buildSearchQuery(query, tokenizer);
     if (built === undefined) return [];
     const where = filterClause(filter, 'c', { restricted: restricted() });
-    const rows =
-      definitionsFirst(built, k, where) ??
-      (statements.get(topRowsSql(bm25, where.sql)).all(built.match, ...where.params, k) as ScoredRow[]);
+    const rows = definitionsFirst(built, k, where) ?? topRows(built, k, where);
     return rows.map((row) =>
       withLazySnippet({ ...chunkFromRow(row), score: row.score }, () => makeSnippet(row.text, built.terms, tokenizer)),
     );

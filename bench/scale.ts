@@ -1,0 +1,294 @@
+/**
+ * `npm run bench:scale [-- --sizes 10000,100000,1000000] [-- --rounds 6] [-- --json]`
+ *
+ * Search at scale: Atlas beside raw FTS5 (the straightforward OR query over the same FTS5 table)
+ * at 10k, 100k and 1M chunks of realistic text (bench/musique-corpus.ts: the real MuSiQue
+ * passages replicated and regrouped), with the set's real multi-term questions, every question
+ * `rounds` times, half of them filtered to version 3.x, top 10. Reports p50/p99 (wall and CPU),
+ * the growth exponent between sizes, peak RSS of each engine's process and the database's size
+ * on disk. The databases are built once per size and kept in `--cache` (default
+ * `<tmpdir>/atlas-scale`; 1M chunks take about 5 minutes to build): delete the folder to rebuild.
+ * Each engine runs in a child process of its own (`--child`), so its peak RSS is its own.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { filterClause } from '../src/index/filter.ts';
+import { buildSearchQuery, quoteTerm } from '../src/index/query.ts';
+import { createSqliteIndex } from '../src/index/sqlite.ts';
+import { createStatementCache } from '../src/index/sqlite-rows.ts';
+import { createTermPruning, type ScoredId } from '../src/index/term-pruning.ts';
+import { DEFAULT_TOKENIZER } from '../src/index/tokenize.ts';
+import type { BenchQuery } from './engine-child.ts';
+import { plainTerms } from './engines.ts';
+import { summarize, type Timings } from './measure.ts';
+import { musiqueFolder, readPassages, readQuestions } from './musique-corpus.ts';
+import { cachedScaleDb } from './scale-db.ts';
+
+/** The engines of this bench. */
+const SCALE_ENGINES = ['atlas', 'fts5', 'maxscore'] as const;
+type ScaleEngine = (typeof SCALE_ENGINES)[number];
+
+/** What one engine's child reports. */
+interface ScaleChildResult {
+  engine: ScaleEngine;
+  durations: number[];
+  cpuDurations: number[];
+  ids: string[][];
+  peakRssMB: number;
+  openMs: number;
+  /** maxscore: of the queries checked, how many returned exactly the full OR query's rows and scores. */
+  verified?: { same: number; of: number };
+}
+
+/** One engine at one size, summarised. */
+interface ScaleEngineResult {
+  engine: ScaleEngine;
+  search: Timings & { cpu: Timings };
+  peakRssMB: number;
+  openMs: number;
+  /** Mean share of the top 10 that is also in raw FTS5's top 10 (raw FTS5 ranks the plain words only). */
+  overlapWithFts5: number;
+  /** Mean share of the top 10 that is also in Atlas's top 10. */
+  overlapWithAtlas: number;
+  verified?: { same: number; of: number };
+}
+
+interface ScaleSizeResult {
+  size: number;
+  chunks: number;
+  diskMB: number;
+  buildSeconds?: number;
+  queries: number;
+  engines: ScaleEngineResult[];
+}
+
+const progress = (message: string) => process.stderr.write(`${message}\n`);
+const round = (value: number, digits: number) => Number(value.toFixed(digits));
+const megabytes = (bytes: number) => round(bytes / 1e6, 1);
+
+/** The weights of Atlas's default `bm25()` call, in the column order of `chunks_fts`. */
+const RAW_BM25 = 'bm25(chunks_fts, 2, 3, 0.5, 1, 1)';
+
+/** A searcher over the database at `path`: chunk rowids of the top k. */
+function openEngine(
+  engine: ScaleEngine,
+  path: string,
+): { search(query: BenchQuery, k: number): Promise<string[]>; verify?(query: BenchQuery, k: number): boolean; close(): void } {
+  if (engine === 'atlas') {
+    const index = createSqliteIndex({ path, readonly: true });
+    return {
+      async search(query, k) {
+        const hits = await index.search(query.query, { k, filter: query.version === null ? undefined : { version: query.version } });
+        return hits.map((hit) => hit.chunkId);
+      },
+      close: () => void index.close(),
+    };
+  }
+  if (engine === 'maxscore') {
+    // src/index/term-pruning.ts alone, over Atlas's terms (words and identifier expansions), on
+    // every query it can prune (minPostings 0); the full OR query for the others.
+    const db = new Database(path, { readonly: true });
+    const statements = createStatementCache(db);
+    const pruning = createTermPruning(statements, RAW_BM25, { minPostings: 0 });
+    const chunkIds = db.prepare('SELECT chunk_id FROM chunks WHERE id = ?').pluck();
+    const where = (query: BenchQuery) => filterClause(query.version === null ? undefined : { version: query.version }, 'c', { restricted: false });
+    const full = (terms: string[], query: BenchQuery, k: number) =>
+      statements
+        .get(
+          `SELECT chunks_fts.rowid AS id, -${RAW_BM25} AS score FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
+           WHERE chunks_fts MATCH ?${where(query).sql} ORDER BY score DESC, chunks_fts.rowid LIMIT ?`,
+        )
+        .all(terms.map(quoteTerm).join(' OR '), ...where(query).params, k) as ScoredId[];
+    const rows = (terms: string[], query: BenchQuery, k: number) => pruning(terms, where(query), k) ?? full(terms, query, k);
+    return {
+      async search(query, k) {
+        const built = buildSearchQuery(query.query, DEFAULT_TOKENIZER);
+        if (built === undefined) return [];
+        return rows(built.terms, query, k).map((row) => chunkIds.get(row.id) as string);
+      },
+      // Whether the top k is the full OR query's: same rowids, same scores, same order.
+      verify(query, k) {
+        const built = buildSearchQuery(query.query, DEFAULT_TOKENIZER);
+        if (built === undefined) return true;
+        return JSON.stringify(rows(built.terms, query, k)) === JSON.stringify(full(built.terms, query, k));
+      },
+      close: () => db.close(),
+    };
+  }
+  // Raw FTS5 the straightforward way, over the same FTS5 table: the query's words minus stopwords
+  // OR-ed, the version filter in the WHERE clause, ORDER BY bm25 LIMIT k.
+  const db = new Database(path, { readonly: true });
+  // The chunk ids of the k rows are read afterwards (as any caller must), by rowid.
+  const unfiltered = db
+    .prepare(
+      `WITH top AS (SELECT rowid AS id, ${RAW_BM25} AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?)
+       SELECT c.chunk_id FROM top JOIN chunks c ON c.id = top.id ORDER BY top.rank`,
+    )
+    .pluck();
+  const filtered = db
+    .prepare(
+      `SELECT c.chunk_id FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
+       WHERE chunks_fts MATCH ? AND c.applies_to IN (?, 'all') ORDER BY ${RAW_BM25} LIMIT ?`,
+    )
+    .pluck();
+  return {
+    async search(query, k) {
+      const terms = plainTerms(query.query);
+      if (terms.length === 0) return [];
+      const match = terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
+      return (query.version === null ? unfiltered.all(match, k) : filtered.all(match, query.version, k)) as string[];
+    },
+    close: () => db.close(),
+  };
+}
+
+async function runChild(engine: ScaleEngine, path: string, queriesPath: string, k: number, warmup: number): Promise<ScaleChildResult> {
+  const queries = JSON.parse(readFileSync(queriesPath, 'utf8')) as BenchQuery[];
+  const opened = performance.now();
+  const searcher = openEngine(engine, path);
+  const openMs = performance.now() - opened;
+  for (let n = 0; n < Math.min(warmup, queries.length); n += 1) await searcher.search(queries[n]!, k);
+  const durations: number[] = [];
+  const cpuDurations: number[] = [];
+  const ids: string[][] = [];
+  for (const query of queries) {
+    const cpu = process.cpuUsage();
+    const start = performance.now();
+    ids.push(await searcher.search(query, k));
+    durations.push(performance.now() - start);
+    const used = process.cpuUsage(cpu);
+    cpuDurations.push((used.user + used.system) / 1000);
+  }
+  const peakRssMB = megabytes(process.resourceUsage().maxRSS * 1024);
+  // Checked after the timings: each question once, unfiltered and filtered (the first two rounds).
+  const verified = searcher.verify === undefined ? undefined : queries.slice(0, 2 * new Set(queries.map((query) => query.query)).size).filter((query) => searcher.verify!(query, k)).length;
+  searcher.close();
+  return { engine, durations, cpuDurations, ids, peakRssMB, openMs, ...(verified === undefined ? {} : { verified: { same: verified, of: Math.min(queries.length, 2 * new Set(queries.map((query) => query.query)).size) } }) };
+}
+
+function spawnChild(args: string[]): ScaleChildResult {
+  const script = fileURLToPath(import.meta.url);
+  const child = spawnSync(process.execPath, ['--import', 'tsx', script, '--child', ...args], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (child.status !== 0) throw new Error(`bench:scale: child ${args.join(' ')} failed with status ${child.status}`);
+  return JSON.parse(child.stdout) as ScaleChildResult;
+}
+
+/** Every question `rounds` times, round-robin; each question is filtered in every other round. */
+function scaleQueries(questions: string[], rounds: number): BenchQuery[] {
+  const queries: BenchQuery[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    questions.forEach((query, n) => queries.push({ query, version: (n + round) % 2 === 0 ? null : '3.x' }));
+  }
+  return queries;
+}
+
+/** `log(t2 / t1) / log(n2 / n1)`: 1 is linear, 0 flat. */
+function growth(t1: number, t2: number, n1: number, n2: number): number {
+  return round(Math.log(t2 / t1) / Math.log(n2 / n1), 2);
+}
+
+function formatScale(sizes: ScaleSizeResult[]): string {
+  const lines = ['| chunks | engine | p50 ms | p99 ms | p99 ÷ p50 | CPU p50 ms | peak RSS MB | db MB | top-10 overlap with FTS5 | with Atlas |', '|---|---|---|---|---|---|---|---|---|---|'];
+  for (const size of sizes) {
+    for (const engine of size.engines) {
+      const { search } = engine;
+      lines.push(
+        `| ${size.chunks.toLocaleString('en-US')} | ${engine.engine} | ${search.p50.toFixed(2)} | ${search.p99.toFixed(2)} | ${(search.p99 / search.p50).toFixed(2)} | ${search.cpu.p50.toFixed(2)} | ${engine.peakRssMB} | ${size.diskMB} | ${engine.overlapWithFts5.toFixed(2)} | ${engine.overlapWithAtlas.toFixed(2)} |`,
+      );
+    }
+  }
+  for (const size of sizes) {
+    for (const engine of size.engines) {
+      if (engine.verified !== undefined) lines.push(`${engine.engine} at ${size.chunks}: exactly the full query's top 10 (rows and scores) for ${engine.verified.same} of ${engine.verified.of} checked queries`);
+    }
+  }
+  lines.push('');
+  for (const engine of SCALE_ENGINES) {
+    const points = sizes.map((size) => ({ chunks: size.chunks, result: size.engines.find((one) => one.engine === engine) })).filter((point) => point.result);
+    for (let n = 1; n < points.length; n += 1) {
+      const [a, b] = [points[n - 1]!, points[n]!];
+      lines.push(
+        `growth ${engine} ${a.chunks} -> ${b.chunks}: p50 ${growth(a.result!.search.p50, b.result!.search.p50, a.chunks, b.chunks)}, p99 ${growth(a.result!.search.p99, b.result!.search.p99, a.chunks, b.chunks)}, CPU p50 ${growth(a.result!.search.cpu.p50, b.result!.search.cpu.p50, a.chunks, b.chunks)}`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+function meanOverlap(a: string[][], b: string[][]): number {
+  const shares = a.map((ids, n) => {
+    const other = new Set(b[n] ?? []);
+    const size = Math.max(ids.length, other.size);
+    return size === 0 ? 1 : ids.filter((id) => other.has(id)).length / size;
+  });
+  return round(shares.reduce((sum, share) => sum + share, 0) / Math.max(1, shares.length), 2);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      child: { type: 'boolean', default: false },
+      engine: { type: 'string' },
+      db: { type: 'string' },
+      queries: { type: 'string' },
+      k: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '20' },
+      sizes: { type: 'string', default: '10000,100000,1000000' },
+      rounds: { type: 'string', default: '6' },
+      engines: { type: 'string', default: SCALE_ENGINES.join(',') },
+      cache: { type: 'string', default: join(tmpdir(), 'atlas-scale') },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  if (values.child) {
+    const result = await runChild(values.engine as ScaleEngine, values.db!, values.queries!, Number(values.k), Number(values.warmup));
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return;
+  }
+  const engines = values.engines.split(',').filter((name): name is ScaleEngine => (SCALE_ENGINES as readonly string[]).includes(name));
+  const folder = musiqueFolder(process.env);
+  const passages = readPassages(folder);
+  const queries = scaleQueries(readQuestions(folder), Number(values.rounds));
+  const queriesPath = join(values.cache, 'queries.json');
+  const sizes: ScaleSizeResult[] = [];
+  for (const size of values.sizes.split(',').map(Number)) {
+    const built = await cachedScaleDb({ cache: values.cache, size, passages, log: progress });
+    writeFileSync(queriesPath, JSON.stringify(queries));
+    const db = new Database(built.path, { readonly: true });
+    const chunks = db.prepare('SELECT count(*) FROM chunks').pluck().get() as number;
+    db.close();
+    progress(`bench:scale: ${chunks} chunks, ${queries.length} queries`);
+    const results = engines.map((engine) => spawnChild(['--engine', engine, '--db', built.path, '--queries', queriesPath, '--k', values.k, '--warmup', values.warmup]));
+    const reference = results.find((result) => result.engine === 'fts5');
+    const atlas = results.find((result) => result.engine === 'atlas');
+    sizes.push({
+      size,
+      chunks,
+      diskMB: megabytes(statSync(built.path).size),
+      ...(built.buildMs === undefined ? {} : { buildSeconds: round(built.buildMs / 1000, 1) }),
+      queries: queries.length,
+      engines: results.map((result) => ({
+        engine: result.engine,
+        search: { ...summarize(result.durations), cpu: summarize(result.cpuDurations) },
+        peakRssMB: result.peakRssMB,
+        openMs: round(result.openMs, 1),
+        overlapWithFts5: reference === undefined ? 1 : meanOverlap(result.ids, reference.ids),
+        overlapWithAtlas: atlas === undefined ? 1 : meanOverlap(result.ids, atlas.ids),
+        ...(result.verified === undefined ? {} : { verified: result.verified }),
+      })),
+    });
+    progress(formatScale(sizes.slice(-1)));
+  }
+  process.stdout.write(values.json ? `${JSON.stringify({ node: process.version, sizes })}\n` : `${formatScale(sizes)}\n`);
+}
+
+await main();
