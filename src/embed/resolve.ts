@@ -4,7 +4,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createTogetherAI } from '@ai-sdk/togetherai';
 import type { RerankingModelV3 } from '@ai-sdk/provider';
 import { AtlasError } from '../errors.ts';
-import { isHttpUrl } from '../models/model-spec.ts';
+import { DEFAULT_BASE_URLS, nonEmptyEnv, optionalBaseUrl } from '../models/provider-env.ts';
 import { createAiSdkEmbedder, createAiSdkReranker } from './ai-sdk-embedder.ts';
 import { parseEmbedSpec, parseRerankSpec } from './embed-spec.ts';
 import { createHashEmbedder } from './hash-embedder.ts';
@@ -22,10 +22,6 @@ export interface ResolveEmbedOptions {
   timeoutMs?: number;
 }
 
-const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-const OLLAMA_DEFAULT_BASE_URL = 'http://localhost:11434/v1';
-const COHERE_DEFAULT_BASE_URL = 'https://api.cohere.com/v2';
-const TOGETHER_DEFAULT_BASE_URL = 'https://api.together.xyz/v1';
 
 /**
  * Builds the {@link Embedder} of an embedding spec. Keys and base URLs come from `options.env`:
@@ -52,15 +48,15 @@ export function resolveEmbedder(spec: string, options: ResolveEmbedOptions): Emb
       return createHashEmbedder({ dimensions: parsed.dimensions });
     case 'openai': {
       const apiKey = requireKey(env, 'OPENAI_API_KEY', spec, '--embed hash:256 (offline, for plumbing checks only)');
-      const baseURL = optionalBaseUrl(env, 'OPENAI_BASE_URL') ?? OPENAI_DEFAULT_BASE_URL;
+      const baseURL = optionalBaseUrl(env, 'OPENAI_BASE_URL') ?? DEFAULT_BASE_URLS.openai;
       return wrap(createOpenAI({ apiKey, baseURL, fetch }).embedding(parsed.modelId));
     }
     case 'ollama': {
-      const baseURL = optionalBaseUrl(env, 'OLLAMA_BASE_URL') ?? OLLAMA_DEFAULT_BASE_URL;
+      const baseURL = optionalBaseUrl(env, 'OLLAMA_BASE_URL') ?? DEFAULT_BASE_URLS.ollama;
       return wrap(createOpenAICompatible({ name: 'ollama', baseURL, fetch }).embeddingModel(parsed.modelId));
     }
     case 'openai-compatible': {
-      const apiKey = nonEmpty(env.OPENAI_COMPATIBLE_API_KEY);
+      const apiKey = nonEmptyEnv(env.OPENAI_COMPATIBLE_API_KEY);
       const provider = createOpenAICompatible({ name: 'openai-compatible', baseURL: parsed.baseURL, fetch, ...(apiKey === undefined ? {} : { apiKey }) });
       return wrap(provider.embeddingModel(parsed.modelId));
     }
@@ -82,31 +78,20 @@ export function resolveReranker(spec: string, options: ResolveEmbedOptions): Rer
   let model: RerankingModelV3;
   if (parsed.provider === 'cohere') {
     const apiKey = requireKey(options.env, 'COHERE_API_KEY', spec, 'no --rerank');
-    const baseURL = optionalBaseUrl(options.env, 'COHERE_BASE_URL') ?? COHERE_DEFAULT_BASE_URL;
+    const baseURL = optionalBaseUrl(options.env, 'COHERE_BASE_URL') ?? DEFAULT_BASE_URLS.cohere;
     model = createCohere({ apiKey, baseURL, ...fetchOption }).reranking(parsed.modelId) as unknown as RerankingModelV3;
   } else {
     const apiKey = requireKey(options.env, 'TOGETHER_API_KEY', spec, 'no --rerank');
-    const baseURL = optionalBaseUrl(options.env, 'TOGETHER_BASE_URL') ?? TOGETHER_DEFAULT_BASE_URL;
+    const baseURL = optionalBaseUrl(options.env, 'TOGETHER_BASE_URL') ?? DEFAULT_BASE_URLS.together;
     model = createTogetherAI({ apiKey, baseURL, ...fetchOption }).reranking(parsed.modelId) as unknown as RerankingModelV3;
   }
   return createAiSdkReranker({ model, spec, ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }) });
 }
 
 function requireKey(env: ResolveEmbedOptions['env'], name: string, spec: string, instead: string): string {
-  const key = nonEmpty(env[name]);
+  const key = nonEmptyEnv(env[name]);
   if (key === undefined) throw new AtlasError('model-config', `Atlas: ${name} is not set, needed for "${spec}". Set it, or use ${instead}.`);
   return key;
 }
 
-function optionalBaseUrl(env: ResolveEmbedOptions['env'], name: string): string | undefined {
-  const value = nonEmpty(env[name]);
-  if (value !== undefined && !isHttpUrl(value)) {
-    throw new AtlasError('model-config', `Atlas: ${name} is not an http(s) URL: "${value}". Fix it, or unset it to use the default.`);
-  }
-  return value;
-}
 
-function nonEmpty(value: string | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
-}

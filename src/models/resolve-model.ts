@@ -3,7 +3,8 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { AtlasError } from '../errors.ts';
-import { isHttpUrl, parseModelSpec } from './model-spec.ts';
+import { parseModelSpec } from './model-spec.ts';
+import { DEFAULT_BASE_URLS, nonEmptyEnv, optionalBaseUrl } from './provider-env.ts';
 
 /** Environment variables as passed in by the caller (the CLI passes `process.env`). */
 export type ModelEnv = Record<string, string | undefined>;
@@ -29,10 +30,6 @@ export interface ResolveModelOptions {
   offline?: () => LanguageModelV3;
 }
 
-/** Default base URLs, passed explicitly so the provider packages never read `process.env` themselves. */
-const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com/v1';
-const OLLAMA_DEFAULT_BASE_URL = 'http://localhost:11434/v1';
 
 /**
  * Resolves a model spec to an AI SDK model. Keys and base URLs come from `options.env`:
@@ -62,21 +59,21 @@ export function resolveModel(spec: string, options: ResolveModelOptions): Resolv
     }
     case 'openai': {
       const apiKey = requireKey(env, 'OPENAI_API_KEY', spec);
-      const baseURL = optionalBaseUrl(env, 'OPENAI_BASE_URL') ?? OPENAI_DEFAULT_BASE_URL;
+      const baseURL = optionalBaseUrl(env, 'OPENAI_BASE_URL') ?? DEFAULT_BASE_URLS.openai;
       return resolved(createOpenAI({ apiKey, baseURL, fetch }).responses(parsed.modelId));
     }
     case 'anthropic': {
       const apiKey = requireKey(env, 'ANTHROPIC_API_KEY', spec);
-      const baseURL = optionalBaseUrl(env, 'ANTHROPIC_BASE_URL') ?? ANTHROPIC_DEFAULT_BASE_URL;
+      const baseURL = optionalBaseUrl(env, 'ANTHROPIC_BASE_URL') ?? DEFAULT_BASE_URLS.anthropic;
       return resolved(createAnthropic({ apiKey, baseURL, fetch }).messages(parsed.modelId));
     }
     case 'ollama': {
-      const baseURL = optionalBaseUrl(env, 'OLLAMA_BASE_URL') ?? OLLAMA_DEFAULT_BASE_URL;
+      const baseURL = optionalBaseUrl(env, 'OLLAMA_BASE_URL') ?? DEFAULT_BASE_URLS.ollama;
       const provider = createOpenAICompatible({ name: 'ollama', baseURL, fetch, supportsStructuredOutputs: true });
       return resolved(provider.chatModel(parsed.modelId));
     }
     case 'openai-compatible': {
-      const apiKey = nonEmpty(env.OPENAI_COMPATIBLE_API_KEY);
+      const apiKey = nonEmptyEnv(env.OPENAI_COMPATIBLE_API_KEY);
       const provider = createOpenAICompatible({
         name: 'openai-compatible',
         baseURL: parsed.baseURL,
@@ -98,11 +95,11 @@ export function resolveModel(spec: string, options: ResolveModelOptions): Resolv
  * defaultModelSpec({}) // 'offline'
  */
 export function defaultModelSpec(env: ModelEnv): string {
-  return nonEmpty(env.ATLAS_MODEL) ?? 'offline';
+  return nonEmptyEnv(env.ATLAS_MODEL) ?? 'offline';
 }
 
 function requireKey(env: ModelEnv, name: string, spec: string): string {
-  const key = nonEmpty(env[name]);
+  const key = nonEmptyEnv(env[name]);
   if (key === undefined) {
     throw new AtlasError(
       'model-config',
@@ -112,15 +109,4 @@ function requireKey(env: ModelEnv, name: string, spec: string): string {
   return key;
 }
 
-function optionalBaseUrl(env: ModelEnv, name: string): string | undefined {
-  const value = nonEmpty(env[name]);
-  if (value !== undefined && !isHttpUrl(value)) {
-    throw new AtlasError('model-config', `Atlas: ${name} is not an http(s) URL: "${value}". Fix it, or unset it to use the default.`);
-  }
-  return value;
-}
 
-function nonEmpty(value: string | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
-}

@@ -1,0 +1,38 @@
+// What the provider resolvers (models and embedders) read from the environment they are given.
+import { AtlasError } from '../errors.ts';
+import { isHttpUrl } from './model-spec.ts';
+
+/** Default base URLs, passed explicitly so the provider packages never read `process.env` themselves. */
+export const DEFAULT_BASE_URLS = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com/v1',
+  ollama: 'http://localhost:11434/v1',
+  cohere: 'https://api.cohere.com/v2',
+  together: 'https://api.together.xyz/v1',
+} as const;
+
+/**
+ * The base URL variable `name` of `env`, trimmed; undefined when unset or blank; an AtlasError
+ * naming the variable when it is not an http(s) URL.
+ *
+ * @example
+ * optionalBaseUrl({ OLLAMA_BASE_URL: 'http://gpu:11434/v1' }, 'OLLAMA_BASE_URL') ?? DEFAULT_BASE_URLS.ollama;
+ */
+export function optionalBaseUrl(env: Record<string, string | undefined>, name: string): string | undefined {
+  const value = nonEmptyEnv(env[name]);
+  if (value !== undefined && !isHttpUrl(value)) {
+    throw new AtlasError('model-config', `Atlas: ${name} is not an http(s) URL: "${value}". Fix it, or unset it to use the default.`);
+  }
+  return value;
+}
+
+/**
+ * An environment value trimmed, or undefined when unset or blank.
+ *
+ * @example
+ * nonEmptyEnv('  sk-test '); // 'sk-test'
+ */
+export function nonEmptyEnv(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}
