@@ -84,7 +84,7 @@ export async function syncMissing(context: SqliteVectorContext, embedder: Embedd
 }
 
 /** One embedding call; a failure (after the AI SDK's retries) becomes an AtlasError saying what was kept and how to resume. */
-async function embedBatch(embedder: Embedder, texts: string[], options: SyncVectorsOptions, done: { embedded: number; total: number }): Promise<number[][]> {
+export async function embedBatch(embedder: Embedder, texts: string[], options: SyncVectorsOptions, done: { embedded: number; total: number }): Promise<number[][]> {
   try {
     return await embedder.embed(texts, options.abortSignal ? { abortSignal: options.abortSignal } : {});
   } catch (error) {
@@ -98,7 +98,7 @@ async function embedBatch(embedder: Embedder, texts: string[], options: SyncVect
 }
 
 /** Checks one batch's vectors (count, equal lengths, finite numbers, the recorded dimensions); returns the dimensions. */
-function checkVectors(vectors: number[][], expected: number, recorded: number | undefined, model: string, path: string): number {
+export function checkVectors(vectors: number[][], expected: number, recorded: number | undefined, model: string, path: string): number {
   if (vectors.length !== expected) {
     throw new AtlasError('model-call', `Atlas: the embedding model ${model} returned ${vectors.length} vectors for ${expected} texts. Check the model and the server, then run the ingest again (done batches are kept).`);
   }
@@ -118,7 +118,7 @@ function checkVectors(vectors: number[][], expected: number, recorded: number | 
 }
 
 /** sha256 of model and text: the key under which a vector is stored and found again. */
-function contentKey(model: string, text: string): string {
+export function contentKey(model: string, text: string): string {
   return createHash('sha256').update(model).update('\u0000').update(text).digest('base64url');
 }
 
