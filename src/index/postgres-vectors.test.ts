@@ -113,7 +113,7 @@ describe('PostgreSQL backend with pgvector (PGlite)', () => {
     await query(pgliteUrl, 'SET enable_seqscan = off; SET enable_sort = off');
     try {
       const hits = await withVectors.search(question, { k: 5, filter: { version: '3.x' } });
-      // Six chunks are 3.x, one in forty: without the iterative scan the 40 candidates of the graph hold one.
+      // Six chunks are 3.x, one in forty: without the iterative scan the 100 candidates of the graph hold three.
       expect(hits).toHaveLength(5);
       expect(hits.every((hit) => hit.appliesTo === '3.x')).toBe(true);
       expect(hits[0]!.chunkId).toBe('page080#0');
@@ -122,6 +122,12 @@ describe('PostgreSQL backend with pgvector (PGlite)', () => {
       await query(pgliteUrl, 'RESET enable_seqscan; RESET enable_sort');
     }
     await index.close();
+  });
+
+  it('refuses an efSearch pgvector would not take, naming the range', () => {
+    expect(() => createPostgresIndex({ url: pgliteUrl, efSearch: 0 })).toThrow(
+      `Atlas: efSearch of the PostgreSQL index on ${parsePostgresUrl(pgliteUrl).shown} must be an integer from 1 to 1000, got 0. Leave it out for 100.`,
+    );
   });
 
   it('drops the vector tables with the rest on --rebuild', async () => {

@@ -29,6 +29,8 @@ export interface PostgresIndexOptions {
   ranking?: PostgresRanking;
   /** Most connections the index opens at once (default 4). */
   maxConnections?: number;
+  /** Candidates a pgvector HNSW search keeps (`hnsw.ef_search`, default 100; see docs/postgres.md). */
+  efSearch?: number;
 }
 
 /**
@@ -126,7 +128,7 @@ export function createPostgresIndex(options: PostgresIndexOptions): PostgresInde
   };
   const where = (filter: SearchFilter | undefined, after: number) => positional(filterClause(filter, 'c'), after);
   let ingesting = false;
-  const vectors = createPostgresVectors({ target, readonly: options.readonly === true, run: guard });
+  const vectors = createPostgresVectors({ target, readonly: options.readonly === true, run: guard, ...(options.efSearch === undefined ? {} : { efSearch: options.efSearch }) });
 
   return {
     shown: target.shown,
