@@ -71,7 +71,7 @@ describe.skipIf(server.url === undefined)(`atlas --db postgres://...${server.url
     const major = await serverMajor(server.url!);
     expect(await runCli(['ingest', 'docs', '--db', db, '--embed', 'hash:64'], io)).toBe(1);
     expect(io.err.join('')).toBe(
-      `Atlas: the PostgreSQL server of ${shown} has no pgvector extension, which vectors need (--embed, --mode vector or hybrid). Install it on the server (Debian/Ubuntu: apt install postgresql-${major}-pgvector) and run CREATE EXTENSION vector; as a superuser in database "${new URL(db).pathname.slice(1)}", or keep vectors in an SQLite index (--db .atlas/index.db).\n`,
+      `Atlas: the PostgreSQL server of ${shown} has no pgvector extension, which vectors (--embed) need. Install it on the server (Debian/Ubuntu: apt install postgresql-${major}-pgvector) and run CREATE EXTENSION vector; as a superuser in database "${new URL(db).pathname.slice(1)}", or keep vectors in an SQLite index (--db .atlas/index.db).\n`,
     );
     clear();
     // The text ingest committed first: BM25 search works, and an explicit vector mode says the index has none.

@@ -12,12 +12,12 @@ const INSUFFICIENT_PRIVILEGE = '42501';
  *
  * @example
  * pgvectorMissing(target, 15).message
- * // 'Atlas: the PostgreSQL server of postgres://atlas@db:5432/docs has no pgvector extension, which vectors need (--embed, --mode vector or hybrid). ...'
+ * // 'Atlas: the PostgreSQL server of postgres://atlas@db:5432/docs has no pgvector extension, which vectors (--embed) need. ...'
  */
 export function pgvectorMissing(target: PostgresTarget, majorVersion: number): AtlasError {
   return new AtlasError(
     'index-io',
-    `Atlas: the PostgreSQL server of ${target.shown} has no pgvector extension, which vectors need (--embed, --mode vector or hybrid). Install it on the server (Debian/Ubuntu: apt install postgresql-${majorVersion}-pgvector) and run CREATE EXTENSION vector; as a superuser in database "${target.database}", or keep vectors in an SQLite index (--db .atlas/index.db).`,
+    `Atlas: the PostgreSQL server of ${target.shown} has no pgvector extension, which vectors (--embed) need. Install it on the server (Debian/Ubuntu: apt install postgresql-${majorVersion}-pgvector) and run CREATE EXTENSION vector; as a superuser in database "${target.database}", or keep vectors in an SQLite index (--db .atlas/index.db).`,
   );
 }
 

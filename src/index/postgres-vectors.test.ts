@@ -51,7 +51,7 @@ describe.skipIf(server.url === undefined)(`pgvector on a PostgreSQL server witho
     expect(error).toBeInstanceOf(AtlasError);
     expect((error as AtlasError).code).toBe('index-io');
     expect((error as AtlasError).message).toBe(
-      `Atlas: the PostgreSQL server of ${target.shown} has no pgvector extension, which vectors need (--embed, --mode vector or hybrid). Install it on the server (Debian/Ubuntu: apt install postgresql-${major}-pgvector) and run CREATE EXTENSION vector; as a superuser in database "${target.database}", or keep vectors in an SQLite index (--db .atlas/index.db).`,
+      `Atlas: the PostgreSQL server of ${target.shown} has no pgvector extension, which vectors (--embed) need. Install it on the server (Debian/Ubuntu: apt install postgresql-${major}-pgvector) and run CREATE EXTENSION vector; as a superuser in database "${target.database}", or keep vectors in an SQLite index (--db .atlas/index.db).`,
     );
     expect(target.shown).toContain(':***@');
     expect((error as AtlasError).message).not.toContain('hunter2');
