@@ -76,6 +76,11 @@ export async function syncPostgresMissing(context: PostgresVectorContext, embedd
 
   const recorded = await readPostgresMeta(pool, DIMENSIONS_KEY);
   let dimensions = recorded === undefined ? undefined : Number(recorded);
+  // Vectors taken back after a rebuild have their dimensions, which the new index has not recorded yet.
+  if (dimensions === undefined && reused.length > 0) {
+    const stored = await pool.query<{ dimensions: number }>(`SELECT ${vectorSchema}.vector_dims(embedding) AS dimensions FROM embeddings WHERE content_key = $1`, [reused[0]!.key]);
+    dimensions = stored.rows[0]?.dimensions;
+  }
   const entries = [...toEmbed.entries()];
   const batchSize = Math.max(1, embedder.maxBatch);
   let embedded = 0;

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHashEmbedder } from '../embed/hash-embedder.ts';
+import { createRecordingEmbedder } from '../testing/embedders.ts';
 import { AtlasError } from '../errors.ts';
 import { startPgliteServer } from '../testing/pglite-server.ts';
 import { createTestSchemas, testPostgres } from '../testing/postgres-server.ts';
@@ -130,15 +131,26 @@ describe('PostgreSQL backend with pgvector (PGlite)', () => {
     );
   });
 
-  it('drops the vector tables with the rest on --rebuild', async () => {
+  it('rebuilds without a new embedding call for unchanged text, and embeds anew for another model', async () => {
     const index = await freshPgliteIndex();
     await withRetrieval(index, { embedder: createHashEmbedder({ dimensions: 8 }) }).ingest(docs());
     await index.close();
     const rebuilt = createPostgresIndex({ url: pgliteUrl, rebuild: true, maxConnections: 1 });
-    await rebuilt.ingest(docs());
-    expect(await rebuilt.vectorStatus()).toBeUndefined();
-    const report = await withRetrieval(rebuilt, { embedder: createHashEmbedder({ dimensions: 4 }) }).ingest(docs());
-    expect(report.vectors).toMatchObject({ model: 'hash:4', dimensions: 4, embedded: 3, vectors: 3 });
+    const same = createRecordingEmbedder(createHashEmbedder({ dimensions: 8 }));
+    const report = await withRetrieval(rebuilt, { embedder: same }).ingest(docs());
+    expect(report.vectors).toEqual({ model: 'hash:8', dimensions: 8, embedded: 0, reused: 3, calls: 0, vectors: 3 });
+    expect(same.calls()).toEqual([]);
+    expect(await rebuilt.vectorStatus()).toEqual({ model: 'hash:8', dimensions: 8, vectors: 3, missing: 0 });
+    expect((await withRetrieval(rebuilt, { embedder: same, mode: 'vector' }).search('Workers renew their lease.', { k: 1 })).map((hit) => hit.chunkId)).toEqual(['leases#1']);
     await rebuilt.close();
+
+    // A rebuild without an embedder drops the vectors; the next sync of another model embeds everything and prunes the kept ones.
+    const plain = createPostgresIndex({ url: pgliteUrl, rebuild: true, maxConnections: 1 });
+    await plain.ingest(docs());
+    expect(await plain.vectorStatus()).toBeUndefined();
+    const other = await withRetrieval(plain, { embedder: createHashEmbedder({ dimensions: 4 }) }).ingest(docs());
+    expect(other.vectors).toEqual({ model: 'hash:4', dimensions: 4, embedded: 3, reused: 0, calls: 1, vectors: 3 });
+    expect(await query(pgliteUrl, "SELECT count(*)::int AS n, to_regclass('embeddings_previous') AS kept FROM embeddings")).toEqual([{ n: 3, kept: null }]);
+    await plain.close();
   });
 });

@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { ClientBase, Pool } from 'pg';
 import type { Embedder } from '../embed/types.ts';
 import { AtlasError } from '../errors.ts';
 import { filterClause } from './filter.ts';
@@ -44,6 +44,42 @@ CREATE TABLE IF NOT EXISTS chunk_vectors (
   embedding ${vectorSchema}.vector NOT NULL
 );
 CREATE INDEX IF NOT EXISTS chunk_vectors_by_key ON chunk_vectors (content_key);`;
+}
+
+/** Where a rebuild keeps the stored embeddings for the first sync of the new index. */
+const PREVIOUS_EMBEDDINGS = 'embeddings_previous';
+
+/**
+ * Keeps the stored embeddings of an index about to be rebuilt (`--rebuild`), in the rebuild's
+ * transaction: the table is renamed out of the way of the drop, and the first sync of the new
+ * index takes the vectors back by content key (so unchanged text makes no embedding call, as a
+ * SQLite rebuild seeds its new file from the old one) and drops it. Keys hold the model, so
+ * vectors of another model are never used, and are pruned by that sync.
+ *
+ * @example
+ * await keepEmbeddingsForRebuild(client); // then dropPostgresIndex(client)
+ */
+export async function keepEmbeddingsForRebuild(client: ClientBase): Promise<void> {
+  await client.query(`DROP TABLE IF EXISTS ${PREVIOUS_EMBEDDINGS}`);
+  const found = await client.query<{ count: number }>(
+    "SELECT count(*)::int AS count FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'embeddings' AND column_name IN ('content_key', 'embedding')",
+  );
+  if (found.rows[0]!.count === 2) await client.query(`ALTER TABLE embeddings RENAME TO ${PREVIOUS_EMBEDDINGS}`);
+}
+
+/** Takes back the embeddings {@link keepEmbeddingsForRebuild} kept, once the vector tables exist. */
+async function restoreEmbeddings(client: ClientBase): Promise<void> {
+  const kept = await client.query<{ found: boolean }>(`SELECT to_regclass('${PREVIOUS_EMBEDDINGS}') IS NOT NULL AS found`);
+  if (!kept.rows[0]!.found) return;
+  // Kept vectors only save calls: a table that cannot be read back (another layout) is dropped, and the sync embeds.
+  await client.query('SAVEPOINT restore_embeddings');
+  try {
+    await client.query(`INSERT INTO embeddings (content_key, embedding) SELECT content_key, embedding FROM ${PREVIOUS_EMBEDDINGS} ON CONFLICT (content_key) DO NOTHING`);
+    await client.query('RELEASE SAVEPOINT restore_embeddings');
+  } catch {
+    await client.query('ROLLBACK TO SAVEPOINT restore_embeddings');
+  }
+  await client.query(`DROP TABLE ${PREVIOUS_EMBEDDINGS}`);
 }
 
 /** What {@link createPostgresVectors} needs of the index that owns the connection pool. */
@@ -103,6 +139,7 @@ export function createPostgresVectors(options: PostgresVectorOptions): VectorBac
         install = await inIndexTransaction(pool, target, async (client) => {
           const made = await ensurePgvector(client, target);
           await client.query(vectorTables(made.schema));
+          await restoreEmbeddings(client);
           return made;
         });
         return syncPostgresMissing({ pool, target, vectorSchema: install.schema }, embedder, syncOptions);

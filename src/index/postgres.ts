@@ -7,7 +7,7 @@ import { dropPostgresIndex, preparePostgresSchema, readPostgresMeta, writePostgr
 import { positional, type PostgresRanking } from './postgres-ranking.ts';
 import { createPostgresSearch } from './postgres-search.ts';
 import { parsePostgresUrl, toPostgresError } from './postgres-url.ts';
-import { createPostgresVectors } from './postgres-vectors.ts';
+import { createPostgresVectors, keepEmbeddingsForRebuild } from './postgres-vectors.ts';
 import { CHUNK_COLUMNS, chunkFromRow, type ChunkRow } from './sqlite-rows.ts';
 import { DEFAULT_TOKENIZER, type TokenizerOptions } from './tokenize.ts';
 import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from './types.ts';
@@ -187,6 +187,7 @@ export function createPostgresIndex(options: PostgresIndexOptions): PostgresInde
             await client.query('SELECT pg_advisory_xact_lock(hashtext(current_database() || $1))', [target.schema]);
             let used = tokenizer;
             if (rebuildPending) {
+              await keepEmbeddingsForRebuild(client);
               await dropPostgresIndex(client);
               used = await preparePostgresSchema(client, target, { create: true, ...(options.tokenizer ? { tokenizer: options.tokenizer } : {}) });
             }
