@@ -165,6 +165,17 @@ describe('atlas --db postgres://... with pgvector (PGlite on a loopback port)', 
     io = recordingIO({ cwd: dir });
     expect(await runCli(['search', 'lease', '--db', db, '--embed', 'hash:16', '--json'], io)).toBe(0);
     expect((JSON.parse(io.out.join('')) as { hits: Array<{ chunkId: string }> }).hits.map((hit) => hit.chunkId)).toEqual(['leases#0', 'retries#0']);
+    // Another model is refused before the text ingest writes anything; an ingest without --embed notes the chunks it leaves without a vector.
+    io = recordingIO({ cwd: dir });
+    await writeFile(path.join(dir, 'docs', 'retries.md'), page('retries', 'Failed jobs are retried after a fixed delay.'));
+    expect(await runCli(['ingest', 'docs', '--db', db, '--embed', 'hash:8'], io)).toBe(1);
+    expect(io.err.join('')).toBe(
+      `Atlas: the index at ${db} holds vectors of hash:16, not hash:8. Pass --embed hash:16 (or set ATLAS_EMBED=hash:16), or rebuild the index with the new model: atlas ingest <docs-dir> --db ${db} --rebuild --embed hash:8\n`,
+    );
+    io = recordingIO({ cwd: dir });
+    expect(await runCli(['ingest', 'docs', '--db', db], io)).toBe(0);
+    expect(io.out.join('')).toBe(`Indexed 2 docs (2 chunks) into ${db}: 0 added, 1 updated, 1 unchanged, 0 removed.\n`);
+    expect(io.err.join('')).toBe(`atlas: note: 1 of 2 chunks have no vector of hash:16; vector and hybrid search miss them until: atlas ingest docs --db ${db} --embed hash:16\n`);
     io = recordingIO({ cwd: dir });
     expect(await runCli(['search', 'lease', '--db', db, '--embed', 'hash:8'], io)).toBe(1);
     expect(io.err.join('')).toBe(
