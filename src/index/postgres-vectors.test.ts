@@ -125,6 +125,22 @@ describe('PostgreSQL backend with pgvector (PGlite)', () => {
     await index.close();
   });
 
+  it('names the superuser fix when pgvector is installed but the user may not create it', async () => {
+    const index = await freshPgliteIndex();
+    await index.ingest(docs());
+    // PGlite is one session: the role reaches the index's connection too.
+    await query(pgliteUrl, 'DROP ROLE IF EXISTS atlas_writer; CREATE ROLE atlas_writer; GRANT ALL ON SCHEMA public TO atlas_writer; GRANT ALL ON ALL TABLES IN SCHEMA public TO atlas_writer; SET ROLE atlas_writer');
+    try {
+      await expect(index.syncVectors(createHashEmbedder({ dimensions: 8 }))).rejects.toThrow(
+        `Atlas: pgvector is installed on the PostgreSQL server of ${parsePostgresUrl(pgliteUrl).shown} but not created in database "postgres", and user "postgres" may not create it (permission denied to create extension "vector"). Run CREATE EXTENSION vector; as a superuser in database "postgres", or keep vectors in an SQLite index (--db .atlas/index.db).`,
+      );
+    } finally {
+      await query(pgliteUrl, 'RESET ROLE');
+    }
+    expect(await index.vectorStatus()).toBeUndefined();
+    await index.close();
+  });
+
   it('refuses an efSearch pgvector would not take, naming the range', () => {
     expect(() => createPostgresIndex({ url: pgliteUrl, efSearch: 0 })).toThrow(
       `Atlas: efSearch of the PostgreSQL index on ${parsePostgresUrl(pgliteUrl).shown} must be an integer from 1 to 1000, got 0. Leave it out for 100.`,
