@@ -21,7 +21,7 @@ const MAX_EF_SEARCH = 1000;
 
 /**
  * Candidates an HNSW scan keeps (`hnsw.ef_search`, or k when larger). pgvector's default of 40
- * gave the exact top 5 on 31 of 43 musique-dev questions with the hash embedder (overlap 0.935);
+ * gave the exact top 5 on 31-32 of 43 musique-dev questions with the hash embedder (overlap 0.94);
  * 100 gave it on 43 of 43 (docs/postgres.md).
  */
 export const DEFAULT_EF_SEARCH = 100;
