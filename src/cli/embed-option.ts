@@ -49,7 +49,7 @@ export async function withCliRetrieval<T extends IndexBackend>(io: CliIO, option
   try {
     if (!isVectorCapable(index)) {
       const given = [embedSpec === undefined ? '' : '--embed', rerankSpec === undefined ? '' : '--rerank', mode === undefined ? '' : '--mode'].filter(Boolean).join(', ');
-      throw new AtlasError('usage', `Atlas: ${given} (or ATLAS_EMBED, ATLAS_RERANK, ATLAS_SEARCH_MODE) need an SQLite index: the PostgreSQL backend has no vectors yet. Leave them out to search by BM25, or use an SQLite --db (docs/vectors.md).`);
+      throw new AtlasError('usage', `Atlas: ${given} (or ATLAS_EMBED, ATLAS_RERANK, ATLAS_SEARCH_MODE) need an index that keeps vectors (SQLite, or PostgreSQL with pgvector); this one keeps none. Leave them out to search by BM25 (docs/vectors.md).`);
     }
     return (await wrapIndex(io, { embedSpec, rerankSpec, mode }, index)) as T;
   } catch (error) {
@@ -58,7 +58,7 @@ export async function withCliRetrieval<T extends IndexBackend>(io: CliIO, option
   }
 }
 
-/** Whether `index` keeps vectors (the SQLite index does; the PostgreSQL one does not yet). */
+/** Whether `index` keeps vectors (the SQLite index and the PostgreSQL one, with pgvector, do). */
 function isVectorCapable(index: IndexBackend): index is IndexBackend & VectorCapableIndex {
   return typeof (index as Partial<VectorCapableIndex>).vectorStatus === 'function' && typeof (index as Partial<VectorCapableIndex>).searchVectors === 'function';
 }

@@ -19,7 +19,7 @@ import { busyTimeoutMs, dbOption, dbPath, openIndexFile, positiveInt, type CliIn
 import { cliEmbedder, embedOption, embedProgress } from './embed-option.ts';
 import type { Embedder } from '../embed/types.ts';
 import { vectorModelMismatch } from '../index/vector-errors.ts';
-import type { VectorSyncReport } from '../index/vector-types.ts';
+import type { VectorBackend, VectorSyncReport } from '../index/vector-types.ts';
 
 interface IngestOptions {
   db: string;
@@ -57,7 +57,6 @@ export function registerIngestCommand(program: Command, io: CliIO): void {
       const postgres = isPostgresUrl(options.db);
       // A PostgreSQL URL is shown without its password, here and in every message.
       const file = postgres ? parsePostgresUrl(options.db).shown : dbPath(io, options.db);
-      if (postgres && embedder) throw new AtlasError('usage', `Atlas: --embed needs an SQLite index: the PostgreSQL backend (${file}) has no vectors yet. Ingest without --embed, or use an SQLite --db for hybrid search (docs/vectors.md).`);
       const context: IngestContext = { io, file, dir, given, config, corpus, options, embedder };
       // A new index file is built beside and renamed into place, like --rebuild: a failed first ingest leaves no file.
       const textReport = postgres ? await ingestPostgres(context) : options.rebuild || !existsSync(file) ? await rebuild(context) : await ingestInPlace(context);
@@ -108,10 +107,11 @@ async function ingestInPlace(context: IngestContext): Promise<IngestReport> {
 }
 
 /** Without --embed, on an index that has vectors: notes the chunks this ingest left without one. */
-async function noteMissingVectors(context: IngestContext, index: SqliteIndex): Promise<void> {
+async function noteMissingVectors(context: IngestContext, index: VectorBackend): Promise<void> {
   const status = await index.vectorStatus();
   if (status && status.missing > 0) {
-    context.io.stderr(`atlas: note: ${status.missing} of ${status.vectors + status.missing} chunks have no vector of ${status.model}; vector and hybrid search miss them until: atlas ingest ${context.dir} --db ${context.options.db} --embed ${status.model}\n`);
+    const db = isPostgresUrl(context.options.db) ? context.file : context.options.db;
+    context.io.stderr(`atlas: note: ${status.missing} of ${status.vectors + status.missing} chunks have no vector of ${status.model}; vector and hybrid search miss them until: atlas ingest ${context.dir} --db ${db} --embed ${status.model}\n`);
   }
 }
 
@@ -147,8 +147,11 @@ async function ingestPostgres(context: IngestContext): Promise<IngestReport> {
     if (problems.length > 0 && !context.options.skipInvalid) throw new CorpusError(problems);
     if (docs.length === 0) refuseEmpty(context, indexed, problems.length);
     for (const problem of problems) context.io.stderr(`skipped ${problem.file}${problem.line ? `:${problem.line}` : ''}: ${problem.field}: ${problem.message}\n`);
+    // A rebuild drops the vectors with the rest: only an update must match the recorded model.
+    if (!context.options.rebuild) await refuseOtherModel(index, context);
     const report = await index.ingest(docs);
     await afterIngest(context, index);
+    if (context.embedder === undefined) await noteMissingVectors(context, index);
     return report;
   } finally {
     await index.close();
@@ -156,9 +159,12 @@ async function ingestPostgres(context: IngestContext): Promise<IngestReport> {
 }
 
 /** Fails before anything is written when the index holds vectors of another model than `--embed`. */
-async function refuseOtherModel(index: SqliteIndex, context: IngestContext): Promise<void> {
+async function refuseOtherModel(index: VectorBackend, context: IngestContext): Promise<void> {
+  if (context.embedder === undefined) return;
   const status = await index.vectorStatus();
-  if (context.embedder && status && status.model !== context.embedder.model) throw vectorModelMismatch(context.options.db, status.model, context.embedder.model);
+  // A PostgreSQL URL is named without its password.
+  const location = isPostgresUrl(context.options.db) ? context.file : context.options.db;
+  if (status && status.model !== context.embedder.model) throw vectorModelMismatch(location, status.model, context.embedder.model);
 }
 
 /**
@@ -168,7 +174,7 @@ async function refuseOtherModel(index: SqliteIndex, context: IngestContext): Pro
  */
 async function embedAfterIngest(context: IngestContext, report: IngestReport): Promise<IngestReport> {
   if (context.embedder === undefined) return report;
-  const index = openIndexFile(context.io, context.file, { write: true });
+  const index = isPostgresUrl(context.options.db) ? createPostgresIndex({ url: context.options.db }) : openIndexFile(context.io, context.file, { write: true });
   try {
     const vectors = await index.syncVectors(context.embedder, { onProgress: embedProgress(context.io, context.embedder.model) });
     return { ...report, vectors };

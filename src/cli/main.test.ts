@@ -62,6 +62,10 @@ const PRINTED_BY: Record<string, string[]> = {
   'index/vector-store.ts': ['ingest', 'search', 'ask'],
   'index/vector-sync.ts': ['ingest'],
   'index/sqlite.ts': ['search', 'ask'],
+  // pgvector (docs/postgres.md): the missing extension is met by the ingest that embeds; the query-vector check and the mode refusal by searches.
+  'index/postgres-vectors-extension.ts': ['ingest'],
+  'index/postgres-vectors.ts': ['search', 'ask'],
+  'index/postgres.ts': ['search', 'ask'],
   'embed/embed-spec.ts': ['search', 'ask'],
   'embed/resolve.ts': ['search', 'ask'],
   'cli/embed-option.ts': ['search', 'ask'],

@@ -10,8 +10,8 @@ import { DEFAULT_TOKENIZER, type TokenizerOptions } from './tokenize.ts';
  */
 export const POSTGRES_SCHEMA_VERSION = 1;
 
-/** The tables of an index, in the order they are dropped (dependents first). */
-const TABLE_NAMES = ['lexemes', 'chunk_labels', 'chunk_search', 'chunks', 'docs', 'meta'];
+/** The tables of an index, in the order they are dropped (dependents first); the vector tables (postgres-vectors.ts) exist once a sync made them. */
+const TABLE_NAMES = ['chunk_vectors', 'embeddings', 'lexemes', 'chunk_labels', 'chunk_search', 'chunks', 'docs', 'meta'];
 
 /**
  * The tables of one index, in the schema the connection's search_path names. `chunk_search` is

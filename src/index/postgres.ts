@@ -7,9 +7,11 @@ import { dropPostgresIndex, preparePostgresSchema, readPostgresMeta, writePostgr
 import { positional, type PostgresRanking } from './postgres-ranking.ts';
 import { createPostgresSearch } from './postgres-search.ts';
 import { parsePostgresUrl, toPostgresError } from './postgres-url.ts';
+import { createPostgresVectors, keepEmbeddingsForRebuild } from './postgres-vectors.ts';
 import { CHUNK_COLUMNS, chunkFromRow, type ChunkRow } from './sqlite-rows.ts';
 import { DEFAULT_TOKENIZER, type TokenizerOptions } from './tokenize.ts';
 import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from './types.ts';
+import type { VectorBackend } from './vector-types.ts';
 
 export type { PostgresRanking } from './postgres-ranking.ts';
 
@@ -27,12 +29,19 @@ export interface PostgresIndexOptions {
   ranking?: PostgresRanking;
   /** Most connections the index opens at once (default 4). */
   maxConnections?: number;
+  /** Candidates a pgvector HNSW search keeps (`hnsw.ef_search`, default 100; see docs/postgres.md). */
+  efSearch?: number;
 }
 
-/** The PostgreSQL index backend, plus what `atlas` needs beyond {@link IndexBackend}. */
-export interface PostgresIndex extends IndexBackend {
+/**
+ * The PostgreSQL index backend, plus what `atlas` needs beyond {@link IndexBackend}. Its vector
+ * side (pgvector, in the same schema; postgres-vectors.ts) is driven by `withRetrieval`.
+ */
+export interface PostgresIndex extends IndexBackend, VectorBackend {
   /** The URL without its password, for messages. */
   readonly shown: string;
+  /** The same, as the location `withRetrieval` names in its messages (`SqliteIndex.path` is the file). */
+  readonly path: string;
   /** The folder the index was last ingested from (see `SqliteIndex.docsRoot`). */
   docsRoot(): Promise<string | undefined>;
   /** Records the docs root in the index's meta table. */
@@ -119,13 +128,21 @@ export function createPostgresIndex(options: PostgresIndexOptions): PostgresInde
   };
   const where = (filter: SearchFilter | undefined, after: number) => positional(filterClause(filter, 'c'), after);
   let ingesting = false;
+  const vectors = createPostgresVectors({ target, readonly: options.readonly === true, run: guard, ...(options.efSearch === undefined ? {} : { efSearch: options.efSearch }) });
 
   return {
     shown: target.shown,
+    path: target.shown,
+    vectorStatus: vectors.vectorStatus,
+    syncVectors: vectors.syncVectors,
+    searchVectors: vectors.searchVectors,
 
     async search(query: string, searchOptions: SearchOptions): Promise<Hit[]> {
       if (!Number.isInteger(searchOptions.k) || searchOptions.k < 1) {
         throw new AtlasError('usage', `Atlas: k must be a positive integer, got ${searchOptions.k}. Pass e.g. { k: 5 }.`);
+      }
+      if (searchOptions.mode !== undefined && searchOptions.mode !== 'bm25') {
+        throw new AtlasError('usage', `Atlas: search mode "${searchOptions.mode}" needs an embedding model: open the index with withRetrieval(index, { embedder }) (CLI: --embed SPEC or ATLAS_EMBED), or use mode bm25.`);
       }
       return guard((tokenizer, pool) => {
         search ??= createPostgresSearch(pool, tokenizer, options.ranking ?? 'bm25');
@@ -170,6 +187,7 @@ export function createPostgresIndex(options: PostgresIndexOptions): PostgresInde
             await client.query('SELECT pg_advisory_xact_lock(hashtext(current_database() || $1))', [target.schema]);
             let used = tokenizer;
             if (rebuildPending) {
+              await keepEmbeddingsForRebuild(client);
               await dropPostgresIndex(client);
               used = await preparePostgresSchema(client, target, { create: true, ...(options.tokenizer ? { tokenizer: options.tokenizer } : {}) });
             }

@@ -83,8 +83,14 @@ export async function syncMissing(context: SqliteVectorContext, embedder: Embedd
   return { model: embedder.model, dimensions: dimensions ?? 0, embedded, reused: reused.length, calls, vectors };
 }
 
-/** One embedding call; a failure (after the AI SDK's retries) becomes an AtlasError saying what was kept and how to resume. */
-async function embedBatch(embedder: Embedder, texts: string[], options: SyncVectorsOptions, done: { embedded: number; total: number }): Promise<number[][]> {
+/**
+ * One embedding call; a failure (after the AI SDK's retries) becomes an AtlasError saying what
+ * was kept and how to resume. Shared by the SQLite and PostgreSQL syncs.
+ *
+ * @example
+ * const vectors = await embedBatch(embedder, ['Doc leases\n\nA lease expires.'], {}, { embedded: 0, total: 1 });
+ */
+export async function embedBatch(embedder: Embedder, texts: string[], options: SyncVectorsOptions, done: { embedded: number; total: number }): Promise<number[][]> {
   try {
     return await embedder.embed(texts, options.abortSignal ? { abortSignal: options.abortSignal } : {});
   } catch (error) {
@@ -97,8 +103,14 @@ async function embedBatch(embedder: Embedder, texts: string[], options: SyncVect
   }
 }
 
-/** Checks one batch's vectors (count, equal lengths, finite numbers, the recorded dimensions); returns the dimensions. */
-function checkVectors(vectors: number[][], expected: number, recorded: number | undefined, model: string, path: string): number {
+/**
+ * Checks one batch's vectors (count, equal lengths, finite numbers, the recorded dimensions);
+ * returns the dimensions.
+ *
+ * @example
+ * checkVectors([[0.1, 0.2]], 1, undefined, 'hash:2', '.atlas/index.db'); // 2
+ */
+export function checkVectors(vectors: number[][], expected: number, recorded: number | undefined, model: string, path: string): number {
   if (vectors.length !== expected) {
     throw new AtlasError('model-call', `Atlas: the embedding model ${model} returned ${vectors.length} vectors for ${expected} texts. Check the model and the server, then run the ingest again (done batches are kept).`);
   }
@@ -117,8 +129,13 @@ function checkVectors(vectors: number[][], expected: number, recorded: number | 
   return dimensions;
 }
 
-/** sha256 of model and text: the key under which a vector is stored and found again. */
-function contentKey(model: string, text: string): string {
+/**
+ * sha256 of model and text: the key under which a vector is stored and found again.
+ *
+ * @example
+ * contentKey('hash:256', 'Doc leases\n\nA lease expires.'); // 'q3v…' (base64url)
+ */
+export function contentKey(model: string, text: string): string {
   return createHash('sha256').update(model).update('\u0000').update(text).digest('base64url');
 }
 
