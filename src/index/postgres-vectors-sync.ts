@@ -3,7 +3,7 @@ import type { Embedder } from '../embed/types.ts';
 import { readPostgresMeta, writePostgresMeta } from './postgres-schema.ts';
 import type { PostgresTarget } from './postgres-url.ts';
 import type { SyncVectorsOptions, VectorSyncReport } from './vector-types.ts';
-import { checkVectors, contentKey, DIMENSIONS_KEY, embedBatch, embeddingInput, MODEL_KEY } from './vector-sync.ts';
+import { contentKey, DIMENSIONS_KEY, embeddingInput, embedInBatches, MODEL_KEY } from './vector-sync.ts';
 
 /** pgvector's HNSW index takes vectors of at most this many dimensions. */
 export const HNSW_MAX_DIMENSIONS = 2000;
@@ -81,17 +81,8 @@ export async function syncPostgresMissing(context: PostgresVectorContext, embedd
     const stored = await pool.query<{ dimensions: number }>(`SELECT ${vectorSchema}.vector_dims(embedding) AS dimensions FROM embeddings WHERE content_key = $1`, [reused[0]!.key]);
     dimensions = stored.rows[0]?.dimensions;
   }
-  const entries = [...toEmbed.entries()];
-  const batchSize = Math.max(1, embedder.maxBatch);
-  let embedded = 0;
-  let calls = 0;
-  for (let start = 0; start < entries.length; start += batchSize) {
-    const batch = entries.slice(start, start + batchSize);
-    const vectors = await embedBatch(embedder, batch.map(([, entry]) => entry.text), options, { embedded, total: entries.length });
-    calls += 1;
-    dimensions = checkVectors(vectors, batch.length, dimensions, embedder.model, target.shown);
-    const fixed = dimensions;
-    await inIndexTransaction(pool, target, async (client) => {
+  const run = await embedInBatches(embedder, [...toEmbed.entries()], options, { dimensions, location: target.shown }, (batch, vectors, fixed) =>
+    inIndexTransaction(pool, target, async (client) => {
       await recordModel(client, embedder.model, fixed);
       await client.query(
         `INSERT INTO embeddings (content_key, embedding) SELECT p.key, p.vector::${vectorSchema}.vector FROM unnest($1::text[], $2::text[]) AS p(key, vector)
@@ -102,10 +93,10 @@ export async function syncPostgresMissing(context: PostgresVectorContext, embedd
         client,
         batch.flatMap(([key, entry]) => entry.ids.map((id) => ({ id, key }))),
       );
-    });
-    embedded += batch.length;
-    options.onProgress?.({ embedded, total: entries.length });
-  }
+    }),
+  );
+  const { embedded, calls } = run;
+  dimensions = run.dimensions;
   await inIndexTransaction(pool, target, async (client) => {
     await recordModel(client, embedder.model, dimensions);
     await client.query('DELETE FROM embeddings e WHERE NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.content_key = e.content_key)');

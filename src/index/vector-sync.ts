@@ -54,16 +54,7 @@ export async function syncMissing(context: SqliteVectorContext, embedder: Embedd
   db.transaction(linkAll).immediate(reused);
 
   let dimensions = readMeta(db, DIMENSIONS_KEY) === undefined ? undefined : Number(readMeta(db, DIMENSIONS_KEY));
-  const entries = [...toEmbed.entries()];
-  const batchSize = Math.max(1, embedder.maxBatch);
-  let embedded = 0;
-  let calls = 0;
-  for (let start = 0; start < entries.length; start += batchSize) {
-    const batch = entries.slice(start, start + batchSize);
-    const vectors = await embedBatch(embedder, batch.map(([, entry]) => entry.text), options, { embedded, total: entries.length });
-    calls += 1;
-    dimensions = checkVectors(vectors, batch.length, dimensions, embedder.model, context.path);
-    const fixed = dimensions;
+  const run = await embedInBatches(embedder, [...toEmbed.entries()], options, { dimensions, location: context.path }, (batch, vectors, fixed) => {
     db.transaction(() => {
       if (readMeta(db, MODEL_KEY) === undefined) writeMeta(db, MODEL_KEY, embedder.model);
       if (readMeta(db, DIMENSIONS_KEY) === undefined) writeMeta(db, DIMENSIONS_KEY, String(fixed));
@@ -72,15 +63,48 @@ export async function syncMissing(context: SqliteVectorContext, embedder: Embedd
         linkAll(entry.ids.map((id) => ({ id, embeddingId })));
       });
     }).immediate();
-    embedded += batch.length;
-    options.onProgress?.({ embedded, total: entries.length });
-  }
+  });
+  const { embedded, calls } = run;
+  dimensions = run.dimensions;
   db.transaction(() => {
     if (readMeta(db, MODEL_KEY) === undefined) writeMeta(db, MODEL_KEY, embedder.model);
     db.exec('DELETE FROM embeddings WHERE id NOT IN (SELECT embedding_id FROM chunk_vectors)');
   }).immediate();
   const vectors = statements.get('SELECT count(*) FROM chunk_vectors').pluck().get() as number;
   return { model: embedder.model, dimensions: dimensions ?? 0, embedded, reused: reused.length, calls, vectors };
+}
+
+/**
+ * Embeds `entries` (content key, text) in batches of the embedder's size, one call each
+ * ({@link embedBatch}), checks each batch's vectors against the dimensions so far
+ * ({@link checkVectors}), hands each batch to `store` (which writes it in a transaction of its
+ * own, so a failed call keeps the batches done) and reports progress. Shared by the SQLite and
+ * PostgreSQL syncs.
+ *
+ * @example
+ * const { embedded, calls, dimensions } = await embedInBatches(embedder, [['k1', { text: 'A lease expires.' }]], {}, { dimensions: undefined, location: 'index.db' }, write);
+ */
+export async function embedInBatches<Entry extends { text: string }>(
+  embedder: Embedder,
+  entries: Array<[string, Entry]>,
+  options: SyncVectorsOptions,
+  known: { dimensions: number | undefined; location: string },
+  store: (batch: Array<[string, Entry]>, vectors: number[][], dimensions: number) => void | Promise<void>,
+): Promise<{ embedded: number; calls: number; dimensions: number | undefined }> {
+  const batchSize = Math.max(1, embedder.maxBatch);
+  let { dimensions } = known;
+  let embedded = 0;
+  let calls = 0;
+  for (let start = 0; start < entries.length; start += batchSize) {
+    const batch = entries.slice(start, start + batchSize);
+    const vectors = await embedBatch(embedder, batch.map(([, entry]) => entry.text), options, { embedded, total: entries.length });
+    calls += 1;
+    dimensions = checkVectors(vectors, batch.length, dimensions, embedder.model, known.location);
+    await store(batch, vectors, dimensions);
+    embedded += batch.length;
+    options.onProgress?.({ embedded, total: entries.length });
+  }
+  return { embedded, calls, dimensions };
 }
 
 /**
