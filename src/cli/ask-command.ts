@@ -13,12 +13,12 @@ import { cliFilter, groupsOption, labelOption } from './access-options.ts';
 import { commandConfig, configOption, indexDocsRoot, modelLabelNotes } from './config-option.ts';
 import { commandPolicy } from './policy-option.ts';
 import { cliConversationTurn, conversationOption, openCliStore, resolveConversation, stateOption, statePath } from './conversation-cli.ts';
-import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
+import { dbOption, positiveInt, versionOption } from './options.ts';
 import { releaseLineNotes } from './release-lines.ts';
 import { requireIndex } from './require-index.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
 import { modelFailed } from '../agent/stop-conditions.ts';
-import { embedOption, modeOption, rerankOption, withCliRetrieval, type RetrievalCliOptions } from './embed-option.ts';
+import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from './embed-option.ts';
 
 interface AskOptions extends RetrievalCliOptions {
   model?: string;
@@ -89,7 +89,7 @@ export function registerAskCommand(program: Command, io: CliIO): void {
       await requireIndex(io, options.db);
       const { model, spec, price } = cliModel(io, options.model);
       const web = cliWeb(model, options);
-      const index = await withCliRetrieval(io, options, openIndex(io, options.db));
+      const index = await openSearchIndex(io, options);
       let run: AgentRun;
       let conversationId: string | undefined;
       try {

@@ -10,10 +10,10 @@ import { cliConversationTurn, conversationOption, openCliStore, resolveConversat
 import type { CliIO } from './io.ts';
 import { cliModel } from './model-option.ts';
 import { checkAskChoices, nonEmpty } from './option-values.ts';
-import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
+import { dbOption, positiveInt, versionOption } from './options.ts';
 import { requireIndex } from './require-index.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
-import { embedOption, modeOption, rerankOption, withCliRetrieval, type RetrievalCliOptions } from './embed-option.ts';
+import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from './embed-option.ts';
 
 interface ChatOptions extends RetrievalCliOptions {
   model?: string;
@@ -64,7 +64,7 @@ export function registerChatCommand(program: Command, io: CliIO): void {
       const filter = cliFilter(io.env, options);
       await requireIndex(io, options.db);
       const { model, price } = cliModel(io, options.model);
-      const index = await withCliRetrieval(io, options, openIndex(io, options.db));
+      const index = await openSearchIndex(io, options);
       const store = openCliStore(io, options);
       try {
         const id = resolveConversation(io, store, options.conversation, filter, statePath(io, options));

@@ -7,6 +7,7 @@ import type { EmbedProgress } from '../index/vector-types.ts';
 import type { Embedder } from '../embed/types.ts';
 import type { CliIO } from './io.ts';
 import { nonEmpty } from './option-values.ts';
+import { openIndex, type CliIndex } from './options.ts';
 
 /** The retrieval options of a command: `--embed`, `--rerank`, `--mode` (each optional). */
 export interface RetrievalCliOptions {
@@ -39,7 +40,7 @@ export function modeOption(): Option {
  * ingest reports its embedding progress on stderr.
  *
  * @example
- * const index = await withCliRetrieval(io, options, openIndex(io, options.db));
+ * const index = await withCliRetrieval(io, options, createSqliteIndex({ path: ':memory:' }));
  */
 export async function withCliRetrieval<T extends IndexBackend>(io: CliIO, options: RetrievalCliOptions, index: T): Promise<T> {
   const embedSpec = options.embed ?? nonBlank(io.env.ATLAS_EMBED);
@@ -56,6 +57,17 @@ export async function withCliRetrieval<T extends IndexBackend>(io: CliIO, option
     await index.close();
     throw error;
   }
+}
+
+/**
+ * The index a searching command reads: `--db` opened read-only ({@link openIndex}) with the
+ * retrieval options of the command ({@link withCliRetrieval}).
+ *
+ * @example
+ * const index = await openSearchIndex(io, options); // options: { db, embed?, rerank?, mode? }
+ */
+export async function openSearchIndex(io: CliIO, options: RetrievalCliOptions & { db?: string }): Promise<CliIndex> {
+  return withCliRetrieval(io, options, openIndex(io, options.db));
 }
 
 /** Whether `index` keeps vectors (the SQLite index and the PostgreSQL one, with pgvector, do). */

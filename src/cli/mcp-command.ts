@@ -8,11 +8,11 @@ import { commandConfig, configOption, indexDocsRoot } from './config-option.ts';
 import { cliModel } from './model-option.ts';
 import { commandPolicy } from './policy-option.ts';
 import { nonEmpty } from './option-values.ts';
-import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
+import { dbOption, positiveInt, versionOption } from './options.ts';
 import { releaseLineNotes } from './release-lines.ts';
 import { requireIndex } from './require-index.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
-import { embedOption, modeOption, rerankOption, withCliRetrieval, type RetrievalCliOptions } from './embed-option.ts';
+import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from './embed-option.ts';
 
 interface McpOptions extends AccessOptions, RetrievalCliOptions {
   db: string;
@@ -57,7 +57,7 @@ export function registerMcpCommand(program: Command, io: CliIO): void {
       const limits = resolveRunLimits(io.env, options);
       await requireIndex(io, options.db);
       const { model, spec, price } = cliModel(io, options.model);
-      const index = await withCliRetrieval(io, options, openIndex(io, options.db));
+      const index = await openSearchIndex(io, options);
       try {
         for (const note of await releaseLineNotes(index, options.version)) io.stderr(`atlas: note: ${note}\n`);
         const stats = await index.stats();

@@ -3,8 +3,8 @@ import type { Hit } from '../index/types.ts';
 import type { CliIO } from './io.ts';
 import { cliFilter, groupsOption, labelOption, type AccessOptions } from './access-options.ts';
 import { commandConfig, configOption, indexDocsRoot } from './config-option.ts';
-import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
-import { embedOption, modeOption, rerankOption, withCliRetrieval, type RetrievalCliOptions } from './embed-option.ts';
+import { dbOption, positiveInt, versionOption } from './options.ts';
+import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from './embed-option.ts';
 import { releaseLineNotes } from './release-lines.ts';
 import { requireIndex } from './require-index.ts';
 
@@ -29,7 +29,7 @@ export function registerSearchCommand(program: Command, io: CliIO): void {
       // A search uses neither model labels nor a policy; the config is only checked, as every command checks it.
       await commandConfig(io, options, await indexDocsRoot(io, options.db));
       await requireIndex(io, options.db);
-      const index = await withCliRetrieval(io, options, openIndex(io, options.db));
+      const index = await openSearchIndex(io, options);
       try {
         const notes = await releaseLineNotes(index, options.version);
         for (const note of notes) io.stderr(`atlas: note: ${note}\n`);

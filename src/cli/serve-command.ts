@@ -19,11 +19,11 @@ import { checkAskChoices, nonEmpty, readOptionFile } from './option-values.ts';
 import { commandConfig, configOption, indexDocsRoot, modelLabelNotes } from './config-option.ts';
 import { commandPolicy } from './policy-option.ts';
 import { stateOption, statePath } from './conversation-cli.ts';
-import { dbOption, openIndex, positiveInt, versionOption } from './options.ts';
+import { dbOption, positiveInt, versionOption } from './options.ts';
 import { releaseLineNotes } from './release-lines.ts';
 import { requireIndex } from './require-index.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
-import { embedOption, modeOption, rerankOption, withCliRetrieval, type RetrievalCliOptions } from './embed-option.ts';
+import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from './embed-option.ts';
 
 interface ServeOptions extends RetrievalCliOptions {
   port: number;
@@ -106,7 +106,7 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
       const auth = serverAuth(io, options.auth);
       await requireIndex(io, options.db);
       const { model, spec, price } = (deps.resolveModel ?? cliModel)(io, options.model);
-      const index = await withCliRetrieval(io, options, openIndex(io, options.db));
+      const index = await openSearchIndex(io, options);
       const limiter = createConcurrencyLimiter({ maxConcurrent: options.maxConcurrent, maxConcurrentPerClient: options.maxConcurrentPerClient }, io.now);
       let server: Server | undefined;
       let store: ConversationStore | undefined;
