@@ -1,0 +1,208 @@
+/**
+ * The tokens SQLite FTS5 makes of a text, in TypeScript: `tokenize='unicode61 remove_diacritics 2'`
+ * and `tokenize='porter unicode61 remove_diacritics 2'` (the two tokenizers an Atlas index can
+ * use, schema.ts), term for term, so an index built outside FTS5 ranks with FTS5's terms.
+ *
+ * unicode61: a token is a run of token characters (SQLite's categories L*, N*, Co, and code
+ * points its Unicode 6.1-era tables leave unassigned, such as emoji newer than 2012: U+1F916 is a
+ * token, U+1F600 a separator), plus the diacritics U+0300..U+0331 that SQLite lets continue (not
+ * start) a token; everything else separates, including most combining marks (Arabic harakat,
+ * Devanagari vowel signs split words, as in FTS5). Each code point is folded on its own:
+ * ASCII A-Z lower-cased, others case-folded and stripped of diacritics (fts5-unicode-data.ts,
+ * read from SQLite itself). A lone surrogate separates (it reaches SQLite as U+FFFD).
+ * porter: FTS5's own Porter port on the folded token's UTF-8 bytes (fts5-porter.ts).
+ * A token longer than 32768 UTF-8 bytes is cut there, as FTS5 stores it.
+ *
+ * Known difference, by construction the only one: a token cut at 32768 bytes in the middle of a
+ * multi-byte character, or a porter stem cut inside one (`ing` after U+1000 leaves half of it),
+ * is invalid UTF-8 in FTS5; here the broken bytes read as U+FFFD, which is what better-sqlite3
+ * returns for such a term too (fts5-tokens.test.ts pins both).
+ */
+import { AtlasError } from '../errors.ts';
+import { PORTER_MAX_TOKEN_BYTES, porterStem } from './fts5-porter.ts';
+import { createFts5UnicodeTables, SEPARATOR, TOKEN_CHAR } from './fts5-unicode.ts';
+
+/** FTS5 stores at most this many bytes of a token (FTS5_MAX_TOKEN_SIZE). */
+export const FTS5_MAX_TOKEN_BYTES = 32768;
+
+/** Options of {@link createFts5Tokenizer}. */
+export interface Fts5TokenizerOptions {
+  /** `porter unicode61 remove_diacritics 2` when true, `unicode61 remove_diacritics 2` when false. */
+  porter: boolean;
+  /** Most stems remembered (by folded token) before the cache starts over; default 131072. */
+  stemCacheSize?: number;
+}
+
+/** Tokenizes text exactly as an FTS5 table with the same tokenizer would. */
+export interface Fts5Tokenizer {
+  readonly porter: boolean;
+  /** Every token of `text`, in order, duplicates kept, folded (and stemmed with porter). */
+  tokens(text: string): string[];
+  /** The same tokens, one call each, without building an array (for ingest). */
+  forEachToken(text: string, visit: (token: string) => void): void;
+  /** How many tokens `text` has (its FTS5 column size), without building them. */
+  count(text: string): number;
+}
+
+/** ASCII: 0 separator, 1 lower-case letter or digit, 2 upper-case letter. */
+const ASCII_KIND = new Uint8Array(128).map((_, code) =>
+  (code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x7a) ? 1 : code >= 0x41 && code <= 0x5a ? 2 : 0,
+);
+const DEFAULT_STEM_CACHE_SIZE = 131072;
+
+function checkOptions(options: Fts5TokenizerOptions): void {
+  if (typeof options !== 'object' || options === null || typeof options.porter !== 'boolean') {
+    const got = typeof options === 'object' && options !== null ? JSON.stringify(options.porter) : String(options);
+    throw new AtlasError('usage', `Atlas: createFts5Tokenizer needs options.porter true or false, got ${got}. Pass e.g. { porter: true }.`);
+  }
+  const size = options.stemCacheSize;
+  if (size !== undefined && !(Number.isInteger(size) && size >= 0)) {
+    throw new AtlasError('usage', `Atlas: createFts5Tokenizer options.stemCacheSize must be a non-negative integer, got ${String(size)}. Pass e.g. 131072, or 0 for no cache.`);
+  }
+}
+
+/**
+ * Creates a tokenizer that reproduces FTS5 `[porter] unicode61 remove_diacritics 2`. Each
+ * tokenizer keeps its own tables and stem cache; make one per index and reuse it.
+ *
+ * @example
+ * const tokenizer = createFts5Tokenizer({ porter: true });
+ * tokenizer.tokens('Retrying ORB-1202 jobs, naïvely'); // ['retri', 'orb', '1202', 'job', 'naiv']
+ * createFts5Tokenizer({ porter: false }).tokens('Ærø café'); // ['ærø', 'cafe']
+ */
+export function createFts5Tokenizer(options: Fts5TokenizerOptions): Fts5Tokenizer {
+  checkOptions(options);
+  const { bmpClass, bmpFold, astralClass, astralFold } = createFts5UnicodeTables();
+  const porter = options.porter;
+  const stemCacheSize = options.stemCacheSize ?? DEFAULT_STEM_CACHE_SIZE;
+  const stems = new Map<string, string>();
+  const bytes = new Uint8Array(PORTER_MAX_TOKEN_BYTES + 64);
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  const folded: number[] = [];
+
+  /** Class of the code point at `index` (its width is 2 for a surrogate pair, read by the caller). */
+  function classAt(text: string, code: number, index: number): number {
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) return astralClass(((code - 0xd800) << 10) + (next - 0xdc00) + 0x10000);
+    }
+    return bmpClass[code] ?? SEPARATOR;
+  }
+
+  /** Folds text[start..end), a token with a non-ASCII character, code point by code point. */
+  function foldToken(text: string, start: number, end: number): string {
+    folded.length = 0;
+    for (let i = start; i < end; i++) {
+      const code = text.charCodeAt(i);
+      if (code < 0x80) {
+        folded.push(code >= 0x41 && code <= 0x5a ? code + 32 : code);
+        continue;
+      }
+      const next = text.charCodeAt(i + 1);
+      if (code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        const fold = astralFold(((code - 0xd800) << 10) + (next - 0xdc00) + 0x10000);
+        if (fold >= 0x10000) folded.push(0xd800 + ((fold - 0x10000) >> 10), 0xdc00 + ((fold - 0x10000) & 0x3ff));
+        else if (fold !== 0) folded.push(fold);
+        i++;
+        continue;
+      }
+      const fold = bmpFold[code] ?? code;
+      if (fold !== 0) folded.push(fold);
+    }
+    let token = '';
+    for (let i = 0; i < folded.length; i += 4096) token += String.fromCharCode(...folded.slice(i, i + 4096));
+    return token;
+  }
+
+  /** The porter stem of a folded token (cached), or the token when FTS5 would not stem it. */
+  function stem(token: string, ascii: boolean): string {
+    // Bounds in UTF-8 bytes: a non-ASCII token has at least as many bytes as UTF-16 units.
+    if (token.length > PORTER_MAX_TOKEN_BYTES || (ascii && token.length < 3)) return token;
+    const cached = stems.get(token);
+    if (cached !== undefined) return cached;
+    let length = token.length;
+    if (ascii) {
+      for (let i = 0; i < length; i++) bytes[i] = token.charCodeAt(i);
+    } else {
+      const encoded = encoder.encode(token);
+      if (encoded.length > PORTER_MAX_TOKEN_BYTES || encoded.length < 3) return token;
+      bytes.set(encoded);
+      length = encoded.length;
+    }
+    const result = decoder.decode(bytes.subarray(0, porterStem(bytes, length)));
+    if (stems.size >= stemCacheSize) stems.clear();
+    if (stemCacheSize > 0) stems.set(token, result);
+    return result;
+  }
+
+  function scan(text: string, visit: ((token: string) => void) | undefined): number {
+    if (typeof text !== 'string') {
+      throw new AtlasError('usage', `Atlas: the FTS5 tokenizer needs a string, got ${text === null ? 'null' : typeof text}. Pass the text of a chunk or query.`);
+    }
+    const length = text.length;
+    let count = 0;
+    let i = 0;
+    while (i < length) {
+      let code = text.charCodeAt(i);
+      if (code < 0x80) {
+        if (ASCII_KIND[code] === 0) {
+          i++;
+          continue;
+        }
+      } else if (classAt(text, code, i) !== TOKEN_CHAR) {
+        i += code >= 0xd800 && code <= 0xdbff && i + 1 < length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+        continue;
+      }
+      const start = i;
+      let kind = 0; // bits: 1 an ASCII upper-case letter, 2 a non-ASCII code point
+      while (i < length) {
+        code = text.charCodeAt(i);
+        if (code < 0x80) {
+          const ascii = ASCII_KIND[code];
+          if (ascii === 0) break;
+          kind |= ascii === 2 ? 1 : 0;
+          i++;
+        } else {
+          if (classAt(text, code, i) === SEPARATOR) break;
+          kind |= 2;
+          i += code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+        }
+      }
+      count++;
+      if (visit === undefined) continue;
+      let token = kind === 0 ? text.slice(start, i) : kind === 1 ? text.slice(start, i).toLowerCase() : foldToken(text, start, i);
+      if (porter) token = stem(token, kind < 2 || isAscii(token));
+      if (token.length > FTS5_MAX_TOKEN_BYTES / 3) token = truncate(token, encoder, decoder);
+      visit(token);
+    }
+    return count;
+  }
+
+  return {
+    porter,
+    tokens(text) {
+      const tokens: string[] = [];
+      scan(text, (token) => tokens.push(token));
+      return tokens;
+    },
+    forEachToken(text, visit) {
+      scan(text, visit);
+    },
+    count(text) {
+      return scan(text, undefined);
+    },
+  };
+}
+
+function isAscii(token: string): boolean {
+  for (let i = 0; i < token.length; i++) if (token.charCodeAt(i) >= 0x80) return false;
+  return true;
+}
+
+/** The token as FTS5 stores it: its first 32768 UTF-8 bytes (a cut character reads as U+FFFD). */
+function truncate(token: string, encoder: TextEncoder, decoder: TextDecoder): string {
+  if (isAscii(token)) return token.length > FTS5_MAX_TOKEN_BYTES ? token.slice(0, FTS5_MAX_TOKEN_BYTES) : token;
+  const encoded = encoder.encode(token);
+  return encoded.length > FTS5_MAX_TOKEN_BYTES ? decoder.decode(encoded.subarray(0, FTS5_MAX_TOKEN_BYTES)) : token;
+}
