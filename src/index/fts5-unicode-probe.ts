@@ -1,18 +1,9 @@
 import type Database from 'better-sqlite3';
-
-/**
- * How FTS5 `unicode61` treats one code point: a separator, a token character (starts and
- * continues a token), or a diacritic (continues a token that has started, never starts one).
- */
-export const enum CodePointClass {
-  Separator = 0,
-  TokenChar = 1,
-  Diacritic = 2,
-}
+import { DIACRITIC, TOKEN_CHAR } from './fts5-unicode.ts';
 
 /** What a real FTS5 `unicode61 remove_diacritics 2` table does with every code point. */
 export interface Fts5CodePointBehaviour {
-  /** Class of every code point 0..0x10FFFF (surrogates are never read: they stay Separator). */
+  /** Class of every code point 0..0x10FFFF (SEPARATOR, TOKEN_CHAR, DIACRITIC of fts5-unicode.ts; surrogates stay SEPARATOR). */
   classes: Uint8Array;
   /** Code point -> what it folds to inside a token (0 = dropped), for those that change. */
   folds: Map<number, number>;
@@ -33,7 +24,7 @@ const BATCH = 4096;
  *
  * @example
  * const behaviour = probeFts5CodePoints(new Database(':memory:')); // about 2 s
- * behaviour.classes[0x301]; // CodePointClass.Diacritic
+ * behaviour.classes[0x301]; // DIACRITIC
  * behaviour.folds.get(0xc9); // 0x65 ('É' -> 'e')
  */
 export function probeFts5CodePoints(db: Database.Database): Fts5CodePointBehaviour {
@@ -73,7 +64,7 @@ export function probeFts5CodePoints(db: Database.Database): Fts5CodePointBehavio
       if (foldedCodePoint !== cp) folds.set(cp, foldedCodePoint);
       startAt++; // 'z'
       const second = startTerms[startAt++];
-      classes[cp] = second === `${folded}q` && folded !== '' ? CodePointClass.TokenChar : CodePointClass.Diacritic;
+      classes[cp] = second === `${folded}q` && folded !== '' ? TOKEN_CHAR : DIACRITIC;
     }
   }
   db.exec('DROP TABLE temp.probe_vocab; DROP TABLE temp.probe_fts;');
