@@ -102,22 +102,36 @@ function rules(condition: Rule['condition'], pairs: string): Rule[] {
   });
 }
 
+/**
+ * A step's rules grouped by their suffix's next-to-last byte, in FTS5's order (its generated code
+ * switches on that byte): only the group of the word's next-to-last byte can match.
+ */
+type Step = ReadonlyArray<readonly Rule[] | undefined>;
+
+function step(...groups: Rule[][]): Step {
+  const byPenultimate: Rule[][] = [];
+  for (const rule of groups.flat()) (byPenultimate[rule.suffix[rule.suffix.length - 2] ?? 0] ??= []).push(rule);
+  return byPenultimate;
+}
+
 /** Each step's rules in FTS5's order: the first suffix that matches (leaving a stem) decides. */
 const EED = new TextEncoder().encode('eed');
-const STEP_1B = rules(hasVowel, 'ed> ing>');
-const STEP_1B2 = rules(always, 'at>ate bl>ble iz>ize');
-const STEP_2 = rules(
-  measureAbove0,
-  'ational>ate tional>tion enci>ence anci>ance izer>ize logi>log bli>ble alli>al entli>ent eli>e ' +
-    'ousli>ous ization>ize ation>ate ator>ate alism>al iveness>ive fulness>ful ousness>ous aliti>al ' +
-    'iviti>ive biliti>ble',
+const STEP_1B = step(rules(hasVowel, 'ed> ing>'));
+const STEP_1B2 = step(rules(always, 'at>ate bl>ble iz>ize'));
+const STEP_2 = step(
+  rules(
+    measureAbove0,
+    'ational>ate tional>tion enci>ence anci>ance izer>ize logi>log bli>ble alli>al entli>ent eli>e ' +
+      'ousli>ous ization>ize ation>ate ator>ate alism>al iveness>ive fulness>ful ousness>ous aliti>al ' +
+      'iviti>ive biliti>ble',
+  ),
 );
-const STEP_3 = rules(measureAbove0, 'ical>ic ness> icate>ic iciti>ic ful> ative> alize>al');
-const STEP_4 = [
-  ...rules(measureAbove1, 'al> ance> ence> er> ic> able> ible> ant> ement> ment> ent>'),
-  ...rules(measureAbove1EndsSOrT, 'ion>'),
-  ...rules(measureAbove1, 'ou> ism> ate> iti> ous> ive> ize>'),
-];
+const STEP_3 = step(rules(measureAbove0, 'ical>ic ness> icate>ic iciti>ic ful> ative> alize>al'));
+const STEP_4 = step(
+  rules(measureAbove1, 'al> ance> ence> er> ic> able> ible> ant> ement> ment> ent>'),
+  rules(measureAbove1EndsSOrT, 'ion>'),
+  rules(measureAbove1, 'ou> ism> ate> iti> ous> ive> ize>'),
+);
 
 function endsWith(word: Uint8Array, length: number, suffix: Uint8Array): boolean {
   const offset = length - suffix.length;
@@ -129,8 +143,10 @@ function endsWith(word: Uint8Array, length: number, suffix: Uint8Array): boolean
  * Applies the first rule of `step` whose suffix ends the word with a non-empty stem before it.
  * Returns the new length and whether that rule's condition held and it was applied.
  */
-function applyStep(word: Uint8Array, length: number, step: Rule[]): { length: number; applied: boolean } {
-  for (const rule of step) {
+function applyStep(word: Uint8Array, length: number, step: Step): { length: number; applied: boolean } {
+  const group = length >= 2 ? step[word[length - 2] ?? 0] : undefined;
+  if (group === undefined) return { length, applied: false };
+  for (const rule of group) {
     if (length <= rule.suffix.length || !endsWith(word, length, rule.suffix)) continue;
     const stem = length - rule.suffix.length;
     if (!rule.condition(word, stem)) return { length, applied: false };

@@ -130,7 +130,8 @@ export function createFts5Tokenizer(options: Fts5TokenizerOptions): Fts5Tokenize
       bytes.set(encoded);
       length = encoded.length;
     }
-    const result = decoder.decode(bytes.subarray(0, porterStem(bytes, length)));
+    const stemLength = porterStem(bytes, length);
+    const result = ascii ? asciiStem(token, bytes, stemLength) : decoder.decode(bytes.subarray(0, stemLength));
     if (stems.size >= stemCacheSize) stems.clear();
     if (stemCacheSize > 0) stems.set(token, result);
     return result;
@@ -193,6 +194,14 @@ export function createFts5Tokenizer(options: Fts5TokenizerOptions): Fts5Tokenize
       return scan(text, undefined);
     },
   };
+}
+
+/** The stem in `bytes` of an ASCII token, as a string: mostly a prefix of the token, maybe with a new ending. */
+function asciiStem(token: string, bytes: Uint8Array, length: number): string {
+  let same = 0;
+  while (same < length && bytes[same] === token.charCodeAt(same)) same++;
+  const prefix = same === token.length ? token : token.slice(0, same);
+  return same === length ? prefix : prefix + String.fromCharCode(...bytes.subarray(same, length));
 }
 
 function isAscii(token: string): boolean {
