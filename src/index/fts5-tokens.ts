@@ -52,6 +52,8 @@ export interface Fts5Tokenizer {
 const ASCII_KIND = new Uint8Array(128).map((_, code) =>
   (code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x7a) ? 1 : code >= 0x41 && code <= 0x5a ? 2 : 0,
 );
+/** The last letters of every Porter suffix rule: a word ending otherwise is its own stem. */
+const STEMMABLE_LAST = new Uint8Array(128).map((_, code) => ('cdegilmnrstuy'.includes(String.fromCharCode(code)) ? 1 : 0));
 const DEFAULT_STEM_CACHE_SIZE = 131072;
 
 function checkOptions(options: Fts5TokenizerOptions): void {
@@ -122,7 +124,7 @@ export function createFts5Tokenizer(options: Fts5TokenizerOptions): Fts5Tokenize
   /** The porter stem of a folded token (cached), or the token when FTS5 would not stem it. */
   function stem(token: string, ascii: boolean): string {
     // Bounds in UTF-8 bytes: a non-ASCII token has at least as many bytes as UTF-16 units.
-    if (token.length > PORTER_MAX_TOKEN_BYTES || (ascii && token.length < 3)) return token;
+    if (token.length > PORTER_MAX_TOKEN_BYTES || (ascii && (token.length < 3 || !STEMMABLE_LAST[token.charCodeAt(token.length - 1)]))) return token;
     const cached = stems.get(token);
     if (cached !== undefined) return cached;
     let length = token.length;

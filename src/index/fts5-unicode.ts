@@ -25,7 +25,7 @@ export interface Fts5UnicodeTables {
 }
 
 /**
- * Builds the lookup tables from the generated runs (about 0.2 ms; a tokenizer makes its own).
+ * Builds the lookup tables from the generated runs (under 1 ms; a tokenizer makes its own).
  *
  * @example
  * const tables = createFts5UnicodeTables();
