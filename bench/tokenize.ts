@@ -1,10 +1,11 @@
 /**
- * `npx tsx bench/tokenize.ts [--json] [--seconds 2]`
+ * `npx tsx bench/tokenize.ts [--json] [--seconds 2] [--sections 100000]`
  *
  * Speed of the FTS5-exact tokenizer (src/index/fts5-tokens.ts), both variants (`unicode61
  * remove_diacritics 2`, with and without porter), on real text: the MuSiQue passages
- * (../shared/datasets/musique-dev, or ATLAS_SHARED_DIR) and the real markdown corpora
- * (../shared/corpora/*, ../shared/datasets/graphile-worker-dev/docs). Per corpus and variant:
+ * (../shared/datasets/musique-dev, or ATLAS_SHARED_DIR), the real markdown corpora
+ * (../shared/corpora/*, ../shared/datasets/graphile-worker-dev/docs), and the pages of `npm run
+ * bench` made of those passages at --sections (about 60 MB at 100000). Per corpus and variant:
  * tokens/s and MB/s (UTF-8 bytes) of `forEachToken` on a fresh tokenizer (first pass: empty stem
  * cache, JIT warmed on another tokenizer) and in steady state (repeated passes for --seconds), and FTS5's own speed for reference:
  * inserting the same texts into a contentless FTS5 table in one transaction. One thread.
@@ -15,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createFts5Tokenizer } from '../src/index/fts5-tokens.ts';
-import { musiqueFolder, readPassages } from './musique-corpus.ts';
+import { buildPages, musiqueFolder, readPassages } from './musique-corpus.ts';
 
 /** One corpus of texts to tokenize. */
 interface Corpus {
@@ -57,15 +58,17 @@ function corpus(name: string, texts: string[]): Corpus {
   return { name, texts, bytes: texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0) };
 }
 
-function readCorpora(env: Record<string, string | undefined>): Corpus[] {
+function readCorpora(env: Record<string, string | undefined>, sections: number): Corpus[] {
   const root = sharedRoot(env);
-  const corpora = [corpus('musique passages', readPassages(musiqueFolder(env)).map((passage) => `${passage.title}\n${passage.text}`))];
+  const passages = readPassages(musiqueFolder(env));
+  const corpora = [corpus('musique passages', passages.map((passage) => `${passage.title}\n${passage.text}`))];
   const markdown: string[] = [];
   const corporaFolder = join(root, 'corpora');
   if (existsSync(corporaFolder)) markdown.push(...markdownFiles(corporaFolder));
   const graphile = join(root, 'datasets', 'graphile-worker-dev', 'docs');
   if (existsSync(graphile)) markdown.push(...markdownFiles(graphile));
   if (markdown.length > 0) corpora.push(corpus('real markdown docs', markdown));
+  if (sections > 0) corpora.push(corpus(`bench pages (${sections} sections)`, buildPages(passages, sections, 42).map((page) => page.markdown)));
   return corpora;
 }
 
@@ -112,11 +115,15 @@ function formatSpeed(value: Speed): string {
 }
 
 function main(): void {
-  const { values } = parseArgs({ options: { json: { type: 'boolean', default: false }, seconds: { type: 'string', default: '2' } } });
+  const { values } = parseArgs({
+    options: { json: { type: 'boolean', default: false }, seconds: { type: 'string', default: '2' }, sections: { type: 'string', default: '100000' } },
+  });
   const seconds = Number(values.seconds);
   if (!(seconds > 0)) throw new Error(`bench: --seconds must be a positive number, got "${values.seconds}". Pass e.g. --seconds 2.`);
+  const sections = Number(values.sections);
+  if (!(Number.isInteger(sections) && sections >= 0)) throw new Error(`bench: --sections must be a whole number, got "${values.sections}". Pass e.g. --sections 100000, or 0 to skip the bench pages.`);
   const rows: Row[] = [];
-  for (const { name, texts, bytes } of readCorpora(process.env)) {
+  for (const { name, texts, bytes } of readCorpora(process.env, sections)) {
     for (const porter of [false, true]) {
       process.stderr.write(`tokenizing ${name} (${porter ? 'porter' : 'unicode61'})...\n`);
       const { firstPass, steady } = measureTokenizer(texts, bytes, porter, seconds);
