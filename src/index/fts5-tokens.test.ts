@@ -133,6 +133,8 @@ describe('createFts5Tokenizer', () => {
     const range = (from: number, to: number) => fc.integer({ min: from, max: to }).map((cp) => String.fromCodePoint(cp));
     const piece = fc.oneof(
       range(0x20, 0x7e),
+      range(0x00, 0x1f),
+      range(0x7f, 0x9f),
       fc.constantFrom(' ', '\n', 'ing', 'ed', 's', 'ies', 'eed', 'ational', 'ness', 'ly', 'y', 'e', 'll', 'ATION', 'ING', 'ß', 'İ', 'ı', 'ς'),
       range(0xa0, 0x24f),
       range(0x300, 0x36f),
