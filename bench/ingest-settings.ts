@@ -86,13 +86,13 @@ function measureSetting(setting: string, items: IngestItem[]): SettingResult {
     for (const option of ['automerge', 'crisismerge', 'pgsz']) {
       const value = number(option);
       if (value === undefined) continue;
-      for (const table of ['chunks_fts', 'definitions_fts']) db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('${option}', ${value})`);
+      for (const table of ['definitions_fts']) db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('${option}', ${value})`);
     }
     const session = createIngestSession(db, tokenizer);
     for (let at = 0; at < items.length; at += 64) session.add(items.slice(at, at + 64));
     session.finish();
     const inserted = performance.now();
-    if (parts.includes('optimize')) db.exec("INSERT INTO chunks_fts (chunks_fts) VALUES ('optimize')");
+    if (parts.includes('optimize')) db.exec("INSERT INTO definitions_fts (definitions_fts) VALUES ('optimize')");
     db.exec('COMMIT');
     const committed = performance.now();
     if (parts.includes('wal')) db.pragma('journal_mode = DELETE');

@@ -1,16 +1,20 @@
 /**
  * The Atlas databases of bench/scale.ts, built once per size and kept in a cache folder across
- * runs (building 1M chunks takes minutes): `<cache>/atlas-<size>-<seed>.db`, written beside as
+ * runs (building 1M chunks takes minutes): `<cache>/atlas-<size>-<seed>-v<schema>.db`, written beside as
  * `.partial` and renamed when complete, so an interrupted build is never taken for a finished one.
  */
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { DocumentSource } from '../src/corpus/parse-document.ts';
 import { parsePagesStream } from '../src/corpus/parse-pages.ts';
 import { ingestItems, ingestPageWorker } from '../src/index/ingest-items.ts';
 import type { IngestItem } from '../src/index/ingest-session.ts';
+import { innerHeadingsText } from '../src/index/heading-path.ts';
+import { SCHEMA_VERSION } from '../src/index/schema.ts';
 import { createSqliteIndex } from '../src/index/sqlite.ts';
-import type { TokenizerOptions } from '../src/index/tokenize.ts';
+import { chunkFromRow, CHUNK_COLUMNS, type ChunkRow } from '../src/index/sqlite-rows.ts';
+import { identifierExpansions, type TokenizerOptions } from '../src/index/tokenize.ts';
 import { buildPages, type Passage } from './musique-corpus.ts';
 
 /** The seed of the bench pages (the same as bench/run.ts). */
@@ -31,7 +35,8 @@ export async function cachedScaleDb(options: {
 }): Promise<{ path: string; built: boolean; buildMs?: number }> {
   const { cache, size, passages, log } = options;
   mkdirSync(cache, { recursive: true });
-  const path = join(cache, `atlas-${size}-${SCALE_SEED}.db`);
+  // The schema version in the name: a database of an older layout is never taken for this one.
+  const path = join(cache, `atlas-${size}-${SCALE_SEED}-v${SCHEMA_VERSION}.db`);
   if (existsSync(path)) return { path, built: false };
   const partial = `${path}.partial`;
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${partial}${suffix}`, { force: true });
@@ -56,4 +61,43 @@ async function* batches(sources: DocumentSource[], tokenizer: TokenizerOptions):
     });
     yield ingestItems({ docs, ...(extras ? { extras } : {}) }, tokenizer);
   }
+}
+
+/**
+ * Raw FTS5 beside the Atlas database at `atlasPath`: `<atlasPath>.fts5.db` holding one FTS5
+ * table `chunks_fts` of the same five columns Atlas ranks (title, heading, the headings between,
+ * body, identifier expansions: derived from the stored chunks as the ingest derives them),
+ * Atlas's tokenizer, and `chunks (id, chunk_id, applies_to)` for the filter. Built once and kept.
+ * The reference both for raw FTS5's speed and for checking that Atlas's top k is FTS5's.
+ *
+ * @example
+ * const reference = cachedReferenceDb(path, console.error); // '/tmp/atlas-scale/atlas-10000-42.db.fts5.db'
+ */
+export function cachedReferenceDb(atlasPath: string, log: (line: string) => void): string {
+  const path = `${atlasPath}.fts5.db`;
+  if (existsSync(path)) return path;
+  const partial = `${path}.partial`;
+  rmSync(partial, { force: true });
+  log(`scale: building the raw FTS5 reference ${path}`);
+  const source = new Database(atlasPath, { readonly: true });
+  const db = new Database(partial);
+  db.pragma('journal_mode = OFF');
+  db.exec(`CREATE TABLE chunks (id INTEGER PRIMARY KEY, chunk_id TEXT NOT NULL, applies_to TEXT NOT NULL);
+    CREATE VIRTUAL TABLE chunks_fts USING fts5(title, heading, heading_path, body, idents, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2');`);
+  const insertChunk = db.prepare('INSERT INTO chunks (id, chunk_id, applies_to) VALUES (?, ?, ?)');
+  const insertFts = db.prepare('INSERT INTO chunks_fts (rowid, title, heading, heading_path, body, idents) VALUES (?, ?, ?, ?, ?, ?)');
+  const expansions = new Map<string, string[]>();
+  db.transaction(() => {
+    for (const row of source.prepare(`SELECT ${CHUNK_COLUMNS}, c.id FROM chunks c`).iterate() as Iterable<ChunkRow & { id: number }>) {
+      const chunk = chunkFromRow(row);
+      insertChunk.run(row.id, chunk.chunkId, chunk.appliesTo);
+      const idents = identifierExpansions(`${chunk.heading}\n${chunk.text}`, expansions).join(' ');
+      insertFts.run(row.id, chunk.title, chunk.heading, innerHeadingsText(chunk), chunk.text, idents);
+    }
+  })();
+  db.exec("INSERT INTO chunks_fts (chunks_fts) VALUES ('optimize')");
+  db.close();
+  source.close();
+  renameSync(partial, path);
+  return path;
 }

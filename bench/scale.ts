@@ -21,16 +21,18 @@ import { filterClause } from '../src/index/filter.ts';
 import { buildSearchQuery, quoteTerm } from '../src/index/query.ts';
 import { createSqliteIndex } from '../src/index/sqlite.ts';
 import { createStatementCache } from '../src/index/sqlite-rows.ts';
-import { createTermPruning, type ScoredId } from '../src/index/term-pruning.ts';
+import { createFts5Tokenizer } from '../src/index/fts5-tokens.ts';
+import { createPostingsReader } from '../src/index/postings-store.ts';
+import { topByBm25 } from '../src/index/postings-search.ts';
 import { DEFAULT_TOKENIZER } from '../src/index/tokenize.ts';
 import type { BenchQuery } from './engine-child.ts';
 import { plainTerms } from './engines.ts';
 import { summarize, type Timings } from './measure.ts';
 import { musiqueFolder, readPassages, readQuestions } from './musique-corpus.ts';
-import { cachedScaleDb } from './scale-db.ts';
+import { cachedReferenceDb, cachedScaleDb } from './scale-db.ts';
 
 /** The engines of this bench. */
-const SCALE_ENGINES = ['atlas', 'fts5', 'maxscore'] as const;
+const SCALE_ENGINES = ['atlas', 'fts5'] as const;
 type ScaleEngine = (typeof SCALE_ENGINES)[number];
 
 /** What one engine's child reports. */
@@ -41,7 +43,7 @@ interface ScaleChildResult {
   ids: string[][];
   peakRssMB: number;
   openMs: number;
-  /** maxscore: of the queries checked, how many returned exactly the full OR query's rows and scores. */
+  /** atlas: of the queries checked, how many returned exactly FTS5's bm25() top k of the same terms (ids and scores). */
   verified?: { same: number; of: number };
 }
 
@@ -71,58 +73,59 @@ const progress = (message: string) => process.stderr.write(`${message}\n`);
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
 const megabytes = (bytes: number) => round(bytes / 1e6, 1);
 
-/** The weights of Atlas's default `bm25()` call, in the column order of `chunks_fts`. */
-const RAW_BM25 = 'bm25(chunks_fts, 2, 3, 0.5, 1, 1)';
+/** Atlas's default column weights, and the same as the reference's `bm25()` call (columns in that order). */
+const WEIGHTS = [2, 3, 0.5, 1, 1];
+const RAW_BM25 = `bm25(chunks_fts, ${WEIGHTS.join(', ')})`;
 
-/** A searcher over the database at `path`: chunk rowids of the top k. */
+/** A searcher over the database at `path` (Atlas's, or the raw FTS5 reference): chunk ids of the top k. */
 function openEngine(
   engine: ScaleEngine,
   path: string,
+  referencePath: string,
 ): { search(query: BenchQuery, k: number): Promise<string[]>; verify?(query: BenchQuery, k: number): boolean; close(): void } {
+  const where = (query: BenchQuery) => filterClause(query.version === null ? undefined : { version: query.version }, 'c', { restricted: false });
   if (engine === 'atlas') {
     const index = createSqliteIndex({ path, readonly: true });
+    // The check: Atlas's BM25 top k over its terms (words and identifier expansions), ids and
+    // scores, against FTS5's bm25() of the same terms over the same columns in the reference.
+    const db = new Database(path, { readonly: true });
+    const statements = createStatementCache(db);
+    const reader = createPostingsReader((sql) => statements.get(sql));
+    const tokens = createFts5Tokenizer({ porter: true });
+    const reference = new Database(referencePath, { readonly: true });
+    const passes = (query: BenchQuery) => {
+      const clause = where(query);
+      const statement = statements.get(`SELECT 1 FROM chunks c WHERE c.id = ?${clause.sql}`).pluck();
+      return clause.sql === '' ? undefined : (id: number) => statement.get(id, ...clause.params) !== undefined;
+    };
     return {
       async search(query, k) {
         const hits = await index.search(query.query, { k, filter: query.version === null ? undefined : { version: query.version } });
         return hits.map((hit) => hit.chunkId);
       },
-      close: () => void index.close(),
-    };
-  }
-  if (engine === 'maxscore') {
-    // src/index/term-pruning.ts alone, over Atlas's terms (words and identifier expansions), on
-    // every query it can prune (minPostings 0); the full OR query for the others.
-    const db = new Database(path, { readonly: true });
-    const statements = createStatementCache(db);
-    const pruning = createTermPruning(statements, RAW_BM25, { minPostings: 0 });
-    const chunkIds = db.prepare('SELECT chunk_id FROM chunks WHERE id = ?').pluck();
-    const where = (query: BenchQuery) => filterClause(query.version === null ? undefined : { version: query.version }, 'c', { restricted: false });
-    const full = (terms: string[], query: BenchQuery, k: number) =>
-      statements
-        .get(
-          `SELECT chunks_fts.rowid AS id, -${RAW_BM25} AS score FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
-           WHERE chunks_fts MATCH ?${where(query).sql} ORDER BY score DESC, chunks_fts.rowid LIMIT ?`,
-        )
-        .all(terms.map(quoteTerm).join(' OR '), ...where(query).params, k) as ScoredId[];
-    const rows = (terms: string[], query: BenchQuery, k: number) => pruning(terms, where(query), k) ?? full(terms, query, k);
-    return {
-      async search(query, k) {
-        const built = buildSearchQuery(query.query, DEFAULT_TOKENIZER);
-        if (built === undefined) return [];
-        return rows(built.terms, query, k).map((row) => chunkIds.get(row.id) as string);
-      },
-      // Whether the top k is the full OR query's: same rowids, same scores, same order.
       verify(query, k) {
         const built = buildSearchQuery(query.query, DEFAULT_TOKENIZER);
         if (built === undefined) return true;
-        return JSON.stringify(rows(built.terms, query, k)) === JSON.stringify(full(built.terms, query, k));
+        const ours = topByBm25(reader, { tokens: built.terms.flatMap((term) => tokens.tokens(term)), weights: WEIGHTS, k, accept: passes(query) });
+        const clause = where(query);
+        const theirs = reference
+          .prepare(
+            `SELECT c.id AS id, -${RAW_BM25} AS score FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
+             WHERE chunks_fts MATCH ?${clause.sql} ORDER BY score DESC, c.id LIMIT ?`,
+          )
+          .all(built.terms.map(quoteTerm).join(' OR '), ...clause.params, k);
+        return JSON.stringify(ours) === JSON.stringify(theirs);
       },
-      close: () => db.close(),
+      close: () => {
+        void index.close();
+        db.close();
+        reference.close();
+      },
     };
   }
-  // Raw FTS5 the straightforward way, over the same FTS5 table: the query's words minus stopwords
-  // OR-ed, the version filter in the WHERE clause, ORDER BY bm25 LIMIT k.
-  const db = new Database(path, { readonly: true });
+  // Raw FTS5 the straightforward way, over the reference's one FTS5 table: the query's words
+  // minus stopwords OR-ed, the version filter in the WHERE clause, ORDER BY bm25 LIMIT k.
+  const db = new Database(referencePath, { readonly: true });
   // The chunk ids of the k rows are read afterwards (as any caller must), by rowid.
   const unfiltered = db
     .prepare(
@@ -147,10 +150,10 @@ function openEngine(
   };
 }
 
-async function runChild(engine: ScaleEngine, path: string, queriesPath: string, k: number, warmup: number): Promise<ScaleChildResult> {
+async function runChild(engine: ScaleEngine, path: string, referencePath: string, queriesPath: string, k: number, warmup: number): Promise<ScaleChildResult> {
   const queries = JSON.parse(readFileSync(queriesPath, 'utf8')) as BenchQuery[];
   const opened = performance.now();
-  const searcher = openEngine(engine, path);
+  const searcher = openEngine(engine, path, referencePath);
   const openMs = performance.now() - opened;
   for (let n = 0; n < Math.min(warmup, queries.length); n += 1) await searcher.search(queries[n]!, k);
   const durations: number[] = [];
@@ -239,6 +242,7 @@ async function main(): Promise<void> {
       child: { type: 'boolean', default: false },
       engine: { type: 'string' },
       db: { type: 'string' },
+      reference: { type: 'string' },
       queries: { type: 'string' },
       k: { type: 'string', default: '10' },
       warmup: { type: 'string', default: '20' },
@@ -250,7 +254,7 @@ async function main(): Promise<void> {
     },
   });
   if (values.child) {
-    const result = await runChild(values.engine as ScaleEngine, values.db!, values.queries!, Number(values.k), Number(values.warmup));
+    const result = await runChild(values.engine as ScaleEngine, values.db!, values.reference!, values.queries!, Number(values.k), Number(values.warmup));
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return;
   }
@@ -262,12 +266,13 @@ async function main(): Promise<void> {
   const sizes: ScaleSizeResult[] = [];
   for (const size of values.sizes.split(',').map(Number)) {
     const built = await cachedScaleDb({ cache: values.cache, size, passages, log: progress });
+    const referencePath = cachedReferenceDb(built.path, progress);
     writeFileSync(queriesPath, JSON.stringify(queries));
     const db = new Database(built.path, { readonly: true });
     const chunks = db.prepare('SELECT count(*) FROM chunks').pluck().get() as number;
     db.close();
     progress(`bench:scale: ${chunks} chunks, ${queries.length} queries`);
-    const results = engines.map((engine) => spawnChild(['--engine', engine, '--db', built.path, '--queries', queriesPath, '--k', values.k, '--warmup', values.warmup]));
+    const results = engines.map((engine) => spawnChild(['--engine', engine, '--db', built.path, '--reference', referencePath, '--queries', queriesPath, '--k', values.k, '--warmup', values.warmup]));
     const reference = results.find((result) => result.engine === 'fts5');
     const atlas = results.find((result) => result.engine === 'atlas');
     sizes.push({

@@ -217,7 +217,7 @@ describe('item 10: --rebuild exists and is atomic', () => {
     raw.close();
     clear();
     expect(await runCli(['ingest', 'docs'], io)).toBe(1);
-    expect(stderr()).toBe(`Atlas: the index at ${db()} has schema version 1 but this Atlas needs 2. Rebuild it: atlas ingest <docs-dir> --db ${db()} --rebuild\n`);
+    expect(stderr()).toBe(`Atlas: the index at ${db()} has schema version 1 but this Atlas needs 3. Rebuild it: atlas ingest <docs-dir> --db ${db()} --rebuild\n`);
     clear();
     expect(await runCli(['ingest', 'docs', '--db', db(), '--rebuild', '--json'], io)).toBe(0);
     expect(JSON.parse(stdout())).toMatchObject({ rebuilt: true, added: ['leases', 'retries'], chunks: 2 });

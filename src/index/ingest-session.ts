@@ -138,6 +138,7 @@ export function createIngestSession(db: Database.Database, tokenizer: TokenizerO
     },
     finish() {
       removeMissing(() => false);
+      writer.flush();
       if (stored !== undefined) for (const index of SECONDARY_INDEXES) db.exec(index.sql);
       report.indexVersion = computeIndexVersion(versions, tokenizer);
       if (readMeta(db, 'indexVersion') !== report.indexVersion) writeMeta(db, 'indexVersion', report.indexVersion);
@@ -148,9 +149,9 @@ export function createIngestSession(db: Database.Database, tokenizer: TokenizerO
   };
 }
 
-/** Sets {@link FTS_HASH_BYTES} on both FTS tables, unless an earlier ingest did. */
+/** Sets {@link FTS_HASH_BYTES} on the FTS table, unless an earlier ingest did. */
 function setFtsHashSize(db: Database.Database): void {
-  for (const table of ['chunks_fts', 'definitions_fts']) {
+  for (const table of ['definitions_fts']) {
     const current = db.prepare(`SELECT v FROM ${table}_config WHERE k = 'hashsize'`).pluck().get();
     // An integer literal: FTS5 rejects a bound value that better-sqlite3 sends as a float.
     if (current !== FTS_HASH_BYTES) db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', ${FTS_HASH_BYTES})`);

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadCorpus } from '../corpus/load.ts';
 import type { Doc } from '../corpus/types.ts';
 import { AtlasError } from '../errors.ts';
+import { decodeSkips, readPostings } from './postings-codec.ts';
 import { createSqliteIndex } from './sqlite.ts';
 import { createTestDoc } from './test-docs.ts';
 
@@ -21,7 +22,22 @@ async function* batches(docs: readonly Doc[], size: number): AsyncGenerator<Doc[
   for (let start = 0; start < docs.length; start += size) yield docs.slice(start, start + size);
 }
 
-/** Every row of every ordinary table, and what the FTS tables find for each word of the corpus. */
+/** Each term of the postings store with its postings in order (whatever its term id and block keys). */
+function postingsOf(db: Database.Database): unknown {
+  const stored = db.prepare('SELECT data FROM postings WHERE id = ?').pluck();
+  return (db.prepare('SELECT term, id, df, skips FROM postings_terms ORDER BY term').all() as Array<{ term: string; id: number; df: number; skips: Buffer }>).map(
+    (row) => ({
+      term: row.term,
+      df: row.df,
+      postings: decodeSkips(row.skips).flatMap((block) => {
+        const bytes = stored.get(row.id * 2 ** 20 + block.key) as Uint8Array;
+        return readPostings(bytes.subarray(block.offset, block.offset + block.length));
+      }),
+    }),
+  );
+}
+
+/** Every row of every ordinary table, the postings of every term, and what the definitions table finds for each word of the corpus. */
 function dump(path: string, words: string[]): unknown {
   const db = new Database(path, { readonly: true });
   const rows = (sql: string) => db.prepare(sql).all();
@@ -31,7 +47,8 @@ function dump(path: string, words: string[]): unknown {
     labels: rows('SELECT * FROM chunk_labels ORDER BY chunk_id, name, value'),
     meta: rows('SELECT * FROM meta ORDER BY key'),
     indexes: rows("SELECT name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name"),
-    fts: words.map((word) => db.prepare('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid').pluck().all(`"${word}"`)),
+    postings: postingsOf(db),
+    totals: rows('SELECT chunks, tokens FROM postings_totals'),
     definitions: words.map((word) => db.prepare('SELECT rowid FROM definitions_fts WHERE definitions_fts MATCH ? ORDER BY rowid').pluck().all(`"${word}"`)),
   };
   db.close();
@@ -93,12 +110,17 @@ describe('ingestStream', () => {
     await Promise.all([arrayIndex!.close(), streamIndex!.close()]);
     const [arrayRows, streamRows] = paths.map((path) => dump(path, words) as { chunks: Array<{ id: number }> });
     // Rowids differ (the array ingest deletes the dropped docs first); the content does not.
-    const withoutIds = (rows: { chunks: Array<{ id: number }> }) => ({ ...rows, fts: [], definitions: [], chunks: rows.chunks.map(({ id, ...rest }) => rest).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1)) });
+    const withoutIds = (rows: { chunks: Array<{ id: number }> }) => ({ ...rows, postings: [], definitions: [], chunks: rows.chunks.map(({ id, ...rest }) => rest).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1)) });
     expect(withoutIds(streamRows!)).toEqual(withoutIds(arrayRows!));
-    // What each FTS table finds, by chunk id.
-    const matches = (rows: { fts: number[][]; definitions: number[][]; chunks: Array<{ id: number; chunk_id: string }> }) => {
+    // The postings of each term and what the definitions table finds, by chunk id.
+    type Dumped = { postings: Array<{ term: string; df: number; postings: Array<{ id: number }> }>; definitions: number[][]; chunks: Array<{ id: number; chunk_id: string }> };
+    const matches = (rows: Dumped) => {
       const idOf = new Map(rows.chunks.map((chunk) => [chunk.id, chunk.chunk_id]));
-      return [rows.fts, rows.definitions].map((table) => table.map((ids) => ids.map((id) => idOf.get(id)).sort()));
+      const postings = rows.postings.map((term) => ({
+        ...term,
+        postings: term.postings.map(({ id, ...rest }) => ({ chunk: idOf.get(id), ...rest })).sort((a, b) => (a.chunk! < b.chunk! ? -1 : 1)),
+      }));
+      return [[postings], rows.definitions.map((ids) => ids.map((id) => idOf.get(id)).sort())];
     };
     expect(matches(streamRows as never)).toEqual(matches(arrayRows as never));
     expect(matches(streamRows as never)[1]!.flat()).toContain('page-4#7');

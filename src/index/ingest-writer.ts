@@ -2,6 +2,10 @@ import type Database from 'better-sqlite3';
 import type { Chunk, Doc } from '../corpus/types.ts';
 import { definitionKeysText, definitionsOf } from './definitions.ts';
 import { innerHeadingsText } from './heading-path.ts';
+import { chunkTerms } from './chunk-terms.ts';
+import { createFts5Tokenizer, type Fts5Tokenizer } from './fts5-tokens.ts';
+import { createPostingsWriter, type ChunkTerms } from './postings-store.ts';
+import { chunkFromRow, CHUNK_COLUMNS, type ChunkRow } from './sqlite-rows.ts';
 import { identifierExpansions, type TokenizerOptions } from './tokenize.ts';
 
 /**
@@ -18,19 +22,19 @@ export interface DerivedChunkValues {
   definitionsJson: string;
   /** The keys of what it defines, space-separated, or '' (`definitions_fts.keys`). */
   definitionKeys: string;
-  /** The headings between title and own heading (`chunks_fts.heading_path`). */
-  innerHeadings: string;
-  /** Identifier expansions of heading and text, space-separated (`chunks_fts.idents`). */
-  idents: string;
+  /** Its terms in the postings store: of title, heading, the headings between, text and identifier expansions. */
+  terms: ChunkTerms;
 }
 
 /**
  * Caches one ingest keeps while deriving values: expansions of each identifier-like run (for
- * the whole ingest) and what each heading defines (reset per document).
+ * the whole ingest), what each heading defines (reset per document), and the FTS5-equivalent
+ * tokenizers (with their stem caches) by Porter setting.
  */
 export interface DeriveCaches {
   expansions: Map<string, string[]>;
   headings: Map<string, string[]>;
+  tokenizers: Map<boolean, Fts5Tokenizer>;
 }
 
 /**
@@ -40,7 +44,25 @@ export interface DeriveCaches {
  * const caches = createDeriveCaches();
  */
 export function createDeriveCaches(): DeriveCaches {
-  return { expansions: new Map(), headings: new Map() };
+  return { expansions: new Map(), headings: new Map(), tokenizers: new Map() };
+}
+
+/** The tokenizer of `caches` for `tokenizer`'s Porter setting. */
+function tokenizerOf(tokenizer: TokenizerOptions, caches: DeriveCaches): Fts5Tokenizer {
+  let tokens = caches.tokenizers.get(tokenizer.porter);
+  if (tokens === undefined) caches.tokenizers.set(tokenizer.porter, (tokens = createFts5Tokenizer({ porter: tokenizer.porter })));
+  return tokens;
+}
+
+/**
+ * The terms of a chunk as the postings store holds them.
+ *
+ * @example
+ * termsOfChunk(chunk, DEFAULT_TOKENIZER, createDeriveCaches()).length; // tokens in all searched columns
+ */
+export function termsOfChunk(chunk: Chunk, tokenizer: TokenizerOptions, caches: DeriveCaches): ChunkTerms {
+  const idents = tokenizer.identifiers ? identifierExpansions(`${chunk.heading}\n${chunk.text}`, caches.expansions).join(' ') : '';
+  return chunkTerms([chunk.title, chunk.heading, innerHeadingsText(chunk), chunk.text, idents], tokenizerOf(tokenizer, caches));
 }
 
 /**
@@ -63,8 +85,7 @@ function deriveChunkValues(chunk: Chunk, tokenizer: TokenizerOptions, caches: De
     labelsJson: JSON.stringify(chunk.labels),
     definitionsJson: definitionKeys === '' ? '' : JSON.stringify(definitions),
     definitionKeys,
-    innerHeadings: innerHeadingsText(chunk),
-    idents: tokenizer.identifiers ? identifierExpansions(`${chunk.heading}\n${chunk.text}`, caches.expansions).join(' ') : '',
+    terms: termsOfChunk(chunk, tokenizer, caches),
   };
 }
 
@@ -74,7 +95,7 @@ export interface StoredChunk {
   defines: boolean;
 }
 
-/** The prepared statements of one ingest: inserts of a document's rows, deletes by document or by rowid. */
+/** The prepared statements of one ingest: inserts of a document's rows, deletes by document or by rowid; postings written by {@link IngestWriter.flush}. */
 export interface IngestWriter {
   /** Inserts the document and its chunks; `derived` (one per chunk) is computed here when absent. */
   insertDoc(doc: Doc, derived?: readonly DerivedChunkValues[]): void;
@@ -82,6 +103,8 @@ export interface IngestWriter {
   deleteDoc(docId: string): void;
   /** Deletes a document whose chunks are known by rowid: for a bulk load, which drops `chunks_by_doc`. */
   deleteStoredDoc(docId: string, chunks: readonly StoredChunk[]): void;
+  /** Writes the postings collected so far (postings-store.ts); the ingest calls it before its commit. */
+  flush(): void;
 }
 
 /**
@@ -101,23 +124,25 @@ export function createIngestWriter(db: Database.Database, tokenizer: TokenizerOp
        source_path, start_line, end_line, prev_chunk_id, next_chunk_id, definitions)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const insertFtsRow = db.prepare(
-    'INSERT INTO chunks_fts (rowid, title, heading, heading_path, body, idents) VALUES (?, ?, ?, ?, ?, ?)',
-  );
   const insertDefinitionsRow = db.prepare('INSERT INTO definitions_fts (rowid, keys) VALUES (?, ?)');
   const insertLabel = db.prepare('INSERT OR IGNORE INTO chunk_labels (chunk_id, name, value) VALUES (?, ?, ?)');
   const deleteByDoc = [
-    'DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE doc_id = ?)',
     'DELETE FROM definitions_fts WHERE rowid IN (SELECT id FROM chunks WHERE doc_id = ? AND definitions != \'\')',
     'DELETE FROM chunk_labels WHERE chunk_id IN (SELECT chunk_id FROM chunks WHERE doc_id = ?)',
     'DELETE FROM chunks WHERE doc_id = ?',
   ].map((sql) => db.prepare(sql));
   const deleteDocRow = db.prepare('DELETE FROM docs WHERE doc_id = ?');
-  const deleteFtsRow = db.prepare('DELETE FROM chunks_fts WHERE rowid = ?');
+  const chunksOfDoc = db.prepare(`SELECT ${CHUNK_COLUMNS}, c.id FROM chunks c WHERE c.doc_id = ?`);
+  const chunkById = db.prepare(`SELECT ${CHUNK_COLUMNS}, c.id FROM chunks c WHERE c.id = ?`);
+  const postings = createPostingsWriter(db);
   const deleteDefinitionsRow = db.prepare('DELETE FROM definitions_fts WHERE rowid = ?');
   const deleteLabelsOfRow = db.prepare('DELETE FROM chunk_labels WHERE chunk_id = (SELECT chunk_id FROM chunks WHERE id = ?)');
   const deleteChunkRow = db.prepare('DELETE FROM chunks WHERE id = ?');
   const caches = createDeriveCaches();
+  // A deleted chunk's terms are derived again from its stored row: the same values its insert had.
+  const removePostings = (row: (ChunkRow & { id: number }) | undefined) => {
+    if (row !== undefined) postings.remove(row.id, termsOfChunk(chunkFromRow(row), tokenizer, caches));
+  };
 
   const insertChunk = (chunk: Chunk, values: DerivedChunkValues): void => {
     const { lastInsertRowid } = insertChunkRow.run(
@@ -125,7 +150,7 @@ export function createIngestWriter(db: Database.Database, tokenizer: TokenizerOp
       chunk.text, chunk.appliesTo, values.labelsJson, chunk.sourcePath, chunk.startLine,
       chunk.endLine, chunk.prevChunkId ?? null, chunk.nextChunkId ?? null, values.definitionsJson,
     );
-    insertFtsRow.run(lastInsertRowid, chunk.title, chunk.heading, values.innerHeadings, chunk.text, values.idents);
+    postings.add(Number(lastInsertRowid), values.terms);
     if (values.definitionKeys !== '') insertDefinitionsRow.run(lastInsertRowid, values.definitionKeys);
     for (const [name, value] of Object.entries(chunk.labels)) {
       for (const one of Array.isArray(value) ? value : [value]) insertLabel.run(chunk.chunkId, name, one);
@@ -139,17 +164,19 @@ export function createIngestWriter(db: Database.Database, tokenizer: TokenizerOp
       doc.chunks.forEach((chunk, position) => insertChunk(chunk, values[position]!));
     },
     deleteDoc(docId) {
+      for (const row of chunksOfDoc.all(docId) as Array<ChunkRow & { id: number }>) removePostings(row);
       for (const statement of deleteByDoc) statement.run(docId);
       deleteDocRow.run(docId);
     },
     deleteStoredDoc(docId, chunks) {
       for (const chunk of chunks) {
-        deleteFtsRow.run(chunk.id);
+        removePostings(chunkById.get(chunk.id) as (ChunkRow & { id: number }) | undefined);
         if (chunk.defines) deleteDefinitionsRow.run(chunk.id);
         deleteLabelsOfRow.run(chunk.id);
         deleteChunkRow.run(chunk.id);
       }
       deleteDocRow.run(docId);
     },
+    flush: () => postings.flush(),
   };
 }

@@ -2,13 +2,15 @@ import type Database from 'better-sqlite3';
 import { AtlasError } from '../errors.ts';
 import { DEFAULT_TOKENIZER, type TokenizerOptions } from './tokenize.ts';
 import { computeIndexVersion } from './index-version.ts';
+import { POSTINGS_TABLES } from './postings-store.ts';
 
 /**
  * Version of the on-disk layout below; bump it (and say how to rebuild) whenever it changes.
  * 2: the FTS table gained the `heading_path` column; chunks `definitions`; new `definitions_fts`.
+ * 3: the postings store (postings-store.ts) replaces the FTS table `chunks_fts`.
  * Changing what definitions.ts reads as a definition changes stored content: bump it then too.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /**
  * The secondary indexes of `chunks`, by name: a bulk ingest drops them and builds them again
@@ -58,15 +60,15 @@ CREATE TABLE chunk_labels (
 `;
 
 /**
- * The FTS5 tables, rowid = chunks.id, contentless because chunks holds the text. `chunks_fts`
- * columns, in the order of the bm25() weights: title, heading, the headings of the heading path
- * between them (heading-path.ts), body, identifier expansions. `definitions_fts` holds the keys of the identifiers a chunk
- * defines; a table of its own, so their tokens do not count in the BM25 length of the chunk.
+ * The tables whose content depends on the tokenizer: the postings store (postings-store.ts: the
+ * searched columns title, heading, the headings of the heading path between them
+ * (heading-path.ts), body and identifier expansions, tokenized as FTS5 would with `tokenizer`),
+ * and the FTS5 table `definitions_fts` (rowid = chunks.id, contentless) of the keys of the
+ * identifiers a chunk defines, apart so that they do not count in the BM25 length of the chunk.
  */
 function ftsTables(tokenizer: TokenizerOptions): string {
   const tokenize = `${tokenizer.porter ? 'porter ' : ''}unicode61 remove_diacritics 2`;
-  return `CREATE VIRTUAL TABLE chunks_fts USING fts5(title, heading, heading_path, body, idents,
-    content='', contentless_delete=1, tokenize='${tokenize}');
+  return `${POSTINGS_TABLES}
   CREATE VIRTUAL TABLE definitions_fts USING fts5(keys, content='', contentless_delete=1, tokenize='${tokenize}');`;
 }
 
@@ -116,7 +118,7 @@ export function prepareSchema(
       `Atlas: the index at ${path} was built with tokenizer ${JSON.stringify(stored)} but ${JSON.stringify(wanted)} was requested. Rebuild it: atlas ingest <docs-dir> --db ${path} --rebuild`,
     );
   }
-  db.exec(`DROP TABLE chunks_fts;DROP TABLE definitions_fts;${ftsTables(wanted)}`);
+  db.exec(`DROP TABLE postings_terms;DROP TABLE postings;DROP TABLE postings_totals;DROP TABLE definitions_fts;${ftsTables(wanted)}`);
   writeMeta(db, 'tokenizer', JSON.stringify(wanted));
   writeMeta(db, 'indexVersion', computeIndexVersion([], wanted));
   return wanted;

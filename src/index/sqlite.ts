@@ -120,7 +120,6 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
   const weights = resolveWeights(options.weights);
   const { db, tokenizer } = openIndexDatabase(options);
   const statements = createStatementCache(db);
-  const bm25 = `bm25(chunks_fts, ${WEIGHT_ORDER.map((column) => weights[column]).join(', ')})`;
 
   // Whether any chunk carries an `acl` label, per index version: without one, the access
   // condition is left out of the SQL (it would keep every chunk) and unfiltered searches stay on
@@ -135,7 +134,7 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
     return aclKnown.restricted;
   };
   const where = (filter: SearchFilter | undefined): FilterClause => filterClause(filter, 'c', { restricted: restricted() });
-  const search = createSqliteSearch(statements, bm25, tokenizer, restricted);
+  const search = createSqliteSearch(statements, WEIGHT_ORDER.map((column) => weights[column]), tokenizer, restricted);
   const vectors = createSqliteVectors({ db, statements, path: options.path, tokenizer, readonly: options.readonly === true, where });
   // A streamed ingest holds its transaction open across awaits: a second ingest meanwhile would nest in it.
   let ingesting = false;

@@ -37,10 +37,10 @@ describe('SQLite vector tables', () => {
     await index.ingest(docs());
     expect(await index.vectorStatus()).toBeUndefined();
     await index.close();
-    expect(tablesOf(path)).toEqual(['chunk_labels', 'chunks', 'docs', 'meta']);
+    expect(tablesOf(path)).toEqual(['chunk_labels', 'chunks', 'docs', 'meta', 'postings', 'postings_terms', 'postings_totals']);
     const embedded = withRetrieval(createSqliteIndex({ path }), { embedder: createHashEmbedder({ dimensions: 8 }) });
     await embedded.ingest(docs());
     await embedded.close();
-    expect(tablesOf(path)).toEqual(['chunk_labels', 'chunk_vectors', 'chunks', 'docs', 'embeddings', 'meta']);
+    expect(tablesOf(path)).toEqual(['chunk_labels', 'chunk_vectors', 'chunks', 'docs', 'embeddings', 'meta', 'postings', 'postings_terms', 'postings_totals']);
   });
 });

@@ -1,0 +1,353 @@
+import type Database from 'better-sqlite3';
+import {
+  BLOCK_SIZE,
+  ROW_BLOCKS,
+  ByteWriter,
+  COLUMN_COUNT,
+  decodeSkips,
+  encodeSkips,
+  readPostings,
+  skipWords,
+  summarise,
+  writePosting,
+  type BlockSummary,
+  type Posting,
+} from './postings-codec.ts';
+
+/**
+ * The postings store: Atlas's own inverted index in three tables of the index file, written in
+ * the ingest's transaction (so an ingest stays atomic) and read by postings-search.ts.
+ * - `postings_terms`: per term (a token as the FTS5 tokenizer emits it) its id, document
+ *   frequency and the skip entries of its blocks (postings-codec.ts);
+ * - `postings`: rows of up to {@link ROW_BLOCKS} blocks, rowid = term id * 2^20 + row key (row
+ *   keys increase with the ids they hold), so a term's rows are one rowid range;
+ * - `postings_totals`: chunk and token counts (BM25's N and average length) and the next term id.
+ */
+export const POSTINGS_TABLES = `
+CREATE TABLE postings_terms (term TEXT PRIMARY KEY, id INTEGER NOT NULL, df INTEGER NOT NULL, skips BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE postings (id INTEGER PRIMARY KEY, data BLOB NOT NULL);
+CREATE TABLE postings_totals (one INTEGER PRIMARY KEY CHECK (one = 1), chunks INTEGER NOT NULL, tokens INTEGER NOT NULL, next_term_id INTEGER NOT NULL);
+INSERT INTO postings_totals VALUES (1, 0, 0, 1);
+`;
+
+/** Row keys per term: the rowid of a term's row is term id * ROW_KEYS + row key. */
+const ROW_KEYS = 2 ** 20;
+
+/**
+ * The terms of one chunk, as the ingest derives them (chunk-terms.ts): its distinct tokens
+ * (space-separated, in order of first occurrence), their counts per column ({@link COLUMN_COUNT}
+ * per token, in that order) and its length in tokens.
+ */
+export interface ChunkTerms {
+  terms: string;
+  counts: Uint32Array;
+  length: number;
+}
+
+/** A term as the search reads it: id, document frequency, skip entries as 32-bit words. */
+export interface StoredTerm {
+  id: number;
+  df: number;
+  skips: Uint32Array;
+}
+
+/** Read access to the store, one statement per call (the caller holds a read transaction for a consistent view). */
+export interface PostingsReader {
+  totals(): { chunks: number; tokens: number };
+  /** The stored terms among `terms`. */
+  terms(terms: readonly string[]): Map<string, StoredTerm>;
+  /** Up to `limit` rows of a term from row key `fromKey` on, in key order: [key, bytes]. */
+  rows(termId: number, fromKey: number, limit: number): Array<[number, Uint8Array]>;
+  /**
+   * Natural logarithms as SQLite computes them (C's `log`, as FTS5's IDF does): JavaScript's
+   * `Math.log` differs from it in the last bit for some values, which would change scores.
+   */
+  logs(values: readonly number[]): number[];
+}
+
+/**
+ * The {@link PostingsReader} over the statements `prepare` gives (a statement cache, or `db.prepare`).
+ *
+ * @example
+ * const reader = createPostingsReader((sql) => db.prepare(sql));
+ * reader.terms(['retri', 'job']).get('job')?.df;
+ */
+export function createPostingsReader(prepare: (sql: string) => Database.Statement): PostingsReader {
+  return {
+    totals: () => prepare('SELECT chunks, tokens FROM postings_totals').get() as { chunks: number; tokens: number },
+    terms(wanted) {
+      const rows = prepare('SELECT term, id, df, skips FROM postings_terms WHERE term IN (SELECT value FROM json_each(?))').all(
+        JSON.stringify(wanted),
+      ) as Array<{ term: string; id: number; df: number; skips: Buffer }>;
+      return new Map(rows.map((row) => [row.term, { id: row.id, df: row.df, skips: skipWords(row.skips) }]));
+    },
+    logs: (values) =>
+      values.length === 0 ? [] : (prepare(`SELECT ${values.map(() => 'ln(?)').join(', ')}`).raw().get(...values) as number[]),
+    rows: (termId, fromKey, limit) =>
+      prepare(`SELECT id - ? * ${ROW_KEYS}, data FROM postings WHERE id >= ? AND id < ? ORDER BY id LIMIT ?`)
+        .raw()
+        .all(termId, termId * ROW_KEYS + fromKey, (termId + 1) * ROW_KEYS, limit) as Array<[number, Uint8Array]>,
+  };
+}
+
+/** Postings collected in memory for one term, encoded as blocks as they come. */
+interface PendingTerm {
+  out: ByteWriter;
+  count: number;
+  lastId: number;
+  /** Byte offset where each block begins, and the summary of each full block. */
+  starts: number[];
+  full: BlockSummary[];
+  maxCounts: number[];
+  minLength: number;
+}
+
+/** Bytes of pending postings after which the writer writes them out (about 4 bytes a posting). */
+const FLUSH_BYTES = 64 * 1024 * 1024;
+
+/** Writes postings inside the caller's transaction: adds and removes are collected, {@link PostingsWriter.flush} writes them. */
+export interface PostingsWriter {
+  /** Adds chunk `id`: larger than every id the store holds once the removals are applied, and than the ids added before it. */
+  add(id: number, terms: ChunkTerms): void;
+  /** Removes chunk `id`, which the store holds with exactly these terms. */
+  remove(id: number, terms: ChunkTerms): void;
+  /** Writes what was collected: removals first, then additions. */
+  flush(): void;
+}
+
+/**
+ * The {@link PostingsWriter} of `db`. Added ids must be larger than every id the store holds
+ * once the removals before them are applied, as SQLite's rowids of new chunk rows are.
+ *
+ * @example
+ * const writer = createPostingsWriter(db);
+ * writer.add(1, chunkTerms(chunk, tokenizer, caches));
+ * writer.flush();
+ */
+export function createPostingsWriter(db: Database.Database): PostingsWriter {
+  const getTerm = db.prepare('SELECT id, df, skips FROM postings_terms WHERE term = ?');
+  const insertTerm = db.prepare('INSERT INTO postings_terms (term, id, df, skips) VALUES (?, ?, ?, ?)');
+  const updateTerm = db.prepare('UPDATE postings_terms SET df = ?, skips = ? WHERE term = ?');
+  const deleteTerm = db.prepare('DELETE FROM postings_terms WHERE term = ?');
+  const getRow = db.prepare('SELECT data FROM postings WHERE id = ?').pluck();
+  const putRow = db.prepare('INSERT OR REPLACE INTO postings (id, data) VALUES (?, ?)');
+  const deleteRow = db.prepare('DELETE FROM postings WHERE id = ?');
+  const deleteRows = db.prepare('DELETE FROM postings WHERE id >= ? AND id < ?');
+  const readTotals = db.prepare('SELECT chunks, tokens, next_term_id FROM postings_totals');
+  const writeTotals = db.prepare('UPDATE postings_totals SET chunks = ?, tokens = ?, next_term_id = ?');
+
+  let pending = new Map<string, PendingTerm>();
+  let removals = new Map<string, number[]>();
+  let pendingBytes = 0;
+  let chunkDelta = 0;
+  let tokenDelta = 0;
+
+  const forEachTerm = (terms: ChunkTerms, visit: (term: string, n: number) => void) => {
+    if (terms.terms === '') return;
+    terms.terms.split(' ').forEach(visit);
+  };
+  /** Writes `blocks` (postings each) as rows from row key `key` on; returns their summaries. */
+  const writeRows = (termId: number, key: number, blocks: readonly Posting[][]): BlockSummary[] =>
+    rowsOf(blocks.map((postings) => ({ bytes: encodeBlock(postings), postings })), key).flatMap((row) => {
+      putRow.run(termId * ROW_KEYS + row.key, row.bytes);
+      return row.summaries;
+    });
+
+  const flushRemovals = () => {
+    for (const [term, ids] of removals) {
+      const row = getTerm.get(term) as { id: number; df: number; skips: Buffer } | undefined;
+      if (row === undefined) continue;
+      const blocks = decodeSkips(row.skips);
+      const dead = new Set(ids);
+      // The rows holding a removed id, by key.
+      const touched = new Set<number>();
+      for (const id of ids) {
+        const at = firstBlockEndingAtOrAfter(blocks, id);
+        if (at < blocks.length) touched.add(blocks[at]!.key);
+      }
+      let removed = 0;
+      const rewritten = new Map<number, BlockSummary[]>();
+      for (const key of touched) {
+        const postings = postingsOfRow(getRow.get(row.id * ROW_KEYS + key) as Uint8Array, blocks.filter((block) => block.key === key));
+        const kept = postings.filter((posting) => !dead.has(posting.id));
+        removed += postings.length - kept.length;
+        if (kept.length === 0) {
+          deleteRow.run(row.id * ROW_KEYS + key);
+          rewritten.set(key, []);
+        } else {
+          rewritten.set(key, writeRows(row.id, key, chunked(kept, BLOCK_SIZE)));
+        }
+      }
+      const df = row.df - removed;
+      if (df <= 0) {
+        deleteRows.run(row.id * ROW_KEYS, (row.id + 1) * ROW_KEYS);
+        deleteTerm.run(term);
+        continue;
+      }
+      const next: BlockSummary[] = [];
+      for (const block of blocks) {
+        const replaced = rewritten.get(block.key);
+        if (replaced === undefined) next.push(block);
+        else if (replaced.length > 0) {
+          next.push(...replaced);
+          rewritten.set(block.key, []);
+        }
+      }
+      updateTerm.run(df, encodeSkips(next), term);
+    }
+    removals = new Map();
+  };
+
+  const flushAdditions = (nextTermId: number): number => {
+    let next = nextTermId;
+    for (const [term, entry] of pending) {
+      const row = getTerm.get(term) as { id: number; df: number; skips: Buffer } | undefined;
+      const added = pendingBlocks(entry);
+      if (row === undefined) {
+        const id = next++;
+        const summaries = rowsOf(added, 0).flatMap((stored) => {
+          putRow.run(id * ROW_KEYS + stored.key, stored.bytes);
+          return stored.summaries;
+        });
+        insertTerm.run(term, id, entry.count, encodeSkips(summaries));
+        continue;
+      }
+      // Appended to the term's last row (rewritten with the new postings) and rows after it.
+      const blocks = decodeSkips(row.skips);
+      const lastKey = blocks.length === 0 ? -1 : blocks[blocks.length - 1]!.key;
+      const kept = blocks.filter((block) => block.key !== lastKey);
+      const tail = lastKey === -1 ? [] : postingsOfRow(getRow.get(row.id * ROW_KEYS + lastKey) as Uint8Array, blocks.filter((block) => block.key === lastKey));
+      const postings = [...tail, ...added.flatMap((block) => block.postings)];
+      const summaries = writeRows(row.id, Math.max(lastKey, 0), chunked(postings, BLOCK_SIZE));
+      updateTerm.run(row.df + entry.count, encodeSkips([...kept, ...summaries]), term);
+    }
+    pending = new Map();
+    pendingBytes = 0;
+    return next;
+  };
+
+  const writer: PostingsWriter = {
+    add(id, terms) {
+      chunkDelta += 1;
+      tokenDelta += terms.length;
+      forEachTerm(terms, (term, n) => {
+        let entry = pending.get(term);
+        if (entry === undefined) {
+          entry = { out: new ByteWriter(16), count: 0, lastId: 0, starts: [], full: [], maxCounts: new Array<number>(COLUMN_COUNT).fill(0), minLength: Infinity };
+          pending.set(term, entry);
+        }
+        const counts = terms.counts.subarray(n * COLUMN_COUNT, (n + 1) * COLUMN_COUNT);
+        if (entry.count % BLOCK_SIZE === 0) {
+          if (entry.count > 0) entry.full.push(runningSummary(entry));
+          entry.starts.push(entry.out.length);
+          entry.maxCounts.fill(0);
+          entry.minLength = Infinity;
+        }
+        const before = entry.out.length;
+        writePosting(entry.out, { id, counts, length: terms.length }, entry.count % BLOCK_SIZE === 0 ? 0 : entry.lastId);
+        pendingBytes += entry.out.length - before;
+        for (let column = 0; column < COLUMN_COUNT; column += 1) entry.maxCounts[column] = Math.max(entry.maxCounts[column]!, counts[column]!);
+        entry.minLength = Math.min(entry.minLength, terms.length);
+        entry.lastId = id;
+        entry.count += 1;
+      });
+      if (pendingBytes > FLUSH_BYTES) writer.flush();
+    },
+    remove(id, terms) {
+      chunkDelta -= 1;
+      tokenDelta -= terms.length;
+      forEachTerm(terms, (term) => {
+        let ids = removals.get(term);
+        if (ids === undefined) removals.set(term, (ids = []));
+        ids.push(id);
+      });
+    },
+    flush() {
+      const totals = readTotals.get() as { chunks: number; tokens: number; next_term_id: number };
+      flushRemovals();
+      const next = flushAdditions(totals.next_term_id);
+      writeTotals.run(totals.chunks + chunkDelta, totals.tokens + tokenDelta, next);
+      chunkDelta = 0;
+      tokenDelta = 0;
+    },
+  };
+  return writer;
+}
+
+/** A block ready to store: its bytes, and either its summary or its postings. */
+interface EncodedBlock {
+  bytes: Uint8Array;
+  summary?: BlockSummary;
+  postings?: readonly Posting[];
+}
+
+/** Blocks grouped {@link ROW_BLOCKS} to a row from row key `key` on: each row's bytes and its blocks' summaries. */
+function rowsOf(blocks: readonly EncodedBlock[], key: number): Array<{ key: number; bytes: Uint8Array; summaries: BlockSummary[] }> {
+  const rows: Array<{ key: number; bytes: Uint8Array; summaries: BlockSummary[] }> = [];
+  for (let start = 0; start < blocks.length; start += ROW_BLOCKS) {
+    const part = blocks.slice(start, start + ROW_BLOCKS);
+    const rowKey = key + rows.length;
+    const bytes = new Uint8Array(part.reduce((sum, block) => sum + block.bytes.length, 0));
+    let offset = 0;
+    const summaries = part.map((block) => {
+      bytes.set(block.bytes, offset);
+      const base = block.summary ?? summarise(0, block.postings!);
+      const summary = { ...base, key: rowKey, offset, length: block.bytes.length };
+      offset += block.bytes.length;
+      return summary;
+    });
+    rows.push({ key: rowKey, bytes, summaries });
+  }
+  return rows;
+}
+
+/** The postings of a stored row, from the skip entries of its blocks. */
+function postingsOfRow(bytes: Uint8Array, blocks: readonly BlockSummary[]): Posting[] {
+  return blocks.flatMap((block) => readPostings(bytes.subarray(block.offset, block.offset + block.length)));
+}
+
+function chunked<T>(items: readonly T[], size: number): T[][] {
+  const parts: T[][] = [];
+  for (let start = 0; start < items.length; start += size) parts.push(items.slice(start, start + size));
+  return parts;
+}
+
+/** The summary of the block being filled. */
+function runningSummary(entry: PendingTerm): BlockSummary {
+  const inBlock = entry.count % BLOCK_SIZE === 0 ? BLOCK_SIZE : entry.count % BLOCK_SIZE;
+  return { key: 0, offset: 0, length: 0, lastId: entry.lastId, count: inBlock, minLength: entry.minLength, maxCounts: [...entry.maxCounts] };
+}
+
+/** The blocks of a pending term: bytes, summary and (read back) postings. */
+function pendingBlocks(entry: PendingTerm): Array<EncodedBlock & { postings: Posting[] }> {
+  const summaries = [...entry.full, runningSummary(entry)];
+  return entry.starts.map((start, n) => {
+    const bytes = entry.out.bytes.subarray(start, entry.starts[n + 1] ?? entry.out.length);
+    let postings: Posting[] | undefined;
+    // Postings are read back only when a stored term is appended to (see flushAdditions).
+    return { bytes, summary: summaries[n]!, get postings() { return (postings ??= readPostings(bytes)); } };
+  });
+}
+
+/** One block of postings (ids increasing). */
+function encodeBlock(postings: readonly Posting[]): Uint8Array {
+  const out = new ByteWriter(postings.length * 4);
+  let previous = 0;
+  for (const posting of postings) {
+    writePosting(out, posting, previous);
+    previous = posting.id;
+  }
+  return out.take();
+}
+
+/** The first block whose last id is at least `id` (blocks in id order); `blocks.length` if none. */
+function firstBlockEndingAtOrAfter(blocks: readonly BlockSummary[], id: number): number {
+  let low = 0;
+  let high = blocks.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (blocks[middle]!.lastId < id) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
