@@ -21,7 +21,8 @@ import { agenticRun } from '../src/agent/run.ts';
 import { loadDataset } from '../src/eval/dataset.ts';
 import { createSqliteIndex } from '../src/index/sqlite.ts';
 
-interface Row {
+/** One retrieval query of a dev set: whether it is answerable and the measures the thresholds are chosen on. */
+export interface Row {
   dataset: string;
   answerable: boolean;
   bestScore: number;
