@@ -24,6 +24,7 @@ describe('questionFocus', () => {
     expect(questionFocus('How do I change the concurrency of a worker')).toBeUndefined();
     expect(questionFocus('Can I change the schema name')).toBeUndefined();
     expect(questionFocus('Is there an event emitted when a job fails')).toBeUndefined();
+    expect(questionFocus('Do I have to restart the workers after an upgrade')).toBeUndefined();
   });
 });
 

@@ -41,7 +41,7 @@ const FORMS: RegExp[] = [
     'i',
   ),
   new RegExp(
-    String.raw`^(?:does|do|will|can) .+? (?:support|expose|offer|provide|have|include|ship|come with)s? (?:(?:a|an|any|the|some)\s+)?(.+?)${PHRASE_END}(.*)$`,
+    String.raw`^(?:does|do|will|can) .+? (?:support|expose|offer|provide|have|include|ship|come with)s? (?!to\b)(?:(?:a|an|any|the|some)\s+)?(.+?)${PHRASE_END}(.*)$`,
     'i',
   ),
 ];
