@@ -4,7 +4,7 @@
  *  - the weak-match score of search_docs (best BM25 score of a search), and
  *  - the offline planner's abstention rule (share of the question's names absent from the
  *    evidence, weighted share of its terms present, share of its terms held by a TODO note of
- *    the evidence), chosen so that on EVERY dataset at most
+ *    the evidence, share of the phrase a part asks about that one sentence names), chosen so that on EVERY dataset at most
  *    10% of answerable questions are abstained on, and as many unanswerable ones as possible.
  *
  * Usage: npx tsx scripts/calibrate.ts datasets/orbit ../shared/datasets/graphile-worker-dev ../shared/datasets/musique-dev [--json]
@@ -21,7 +21,8 @@ import { agenticRun } from '../src/agent/run.ts';
 import { loadDataset } from '../src/eval/dataset.ts';
 import { createSqliteIndex } from '../src/index/sqlite.ts';
 
-interface Row {
+/** One retrieval query of a dev set: whether it is answerable and the measures the thresholds are chosen on. */
+export interface Row {
   dataset: string;
   answerable: boolean;
   bestScore: number;
@@ -29,6 +30,7 @@ interface Row {
   missingAnchorShare?: number;
   total?: number;
   placeholderMatch?: number;
+  focusShare?: number;
 }
 
 /** Best threshold on the first search's best score: flags most unanswerable queries, few answerable. */
@@ -52,8 +54,11 @@ function abstentionCandidates(): AbstainOptions[] {
   const coverages = Array.from({ length: 26 }, (_, step) => (40 + 2 * step) / 100);
   const anchorShares = [0.99, 0.67, 0.5, 0.4, 0.34, 0.2, 0];
   const placeholderMatches = [1, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1];
+  const focusShares = [0, 0.5, 0.6, 0.7, 0.8, 1];
   return coverages.flatMap((minCoverage) =>
-    anchorShares.flatMap((maxMissingAnchorShare) => placeholderMatches.map((maxPlaceholderMatch) => ({ minCoverage, maxMissingAnchorShare, maxPlaceholderMatch }))),
+    anchorShares.flatMap((maxMissingAnchorShare) =>
+      placeholderMatches.flatMap((maxPlaceholderMatch) => focusShares.map((minFocusShare) => ({ minCoverage, maxMissingAnchorShare, maxPlaceholderMatch, minFocusShare }))),
+    ),
   );
 }
 
@@ -63,7 +68,8 @@ function abstains(row: Row, options: AbstainOptions): boolean {
   return (
     row.missingAnchorShare > options.maxMissingAnchorShare ||
     row.total < options.minCoverage ||
-    (row.placeholderMatch ?? 0) > options.maxPlaceholderMatch
+    (row.placeholderMatch ?? 0) > options.maxPlaceholderMatch ||
+    (row.focusShare ?? 1) < options.minFocusShare
   );
 }
 

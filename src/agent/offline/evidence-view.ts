@@ -31,6 +31,17 @@ const GENERIC = new Set(
 );
 
 /**
+ * Whether a stemmed term is a weak, generic word ("name", "type", "value"): it counts half when
+ * matching a question.
+ *
+ * @example
+ * isGenericTerm(stem('name')); // true
+ */
+export function isGenericTerm(term: string): boolean {
+  return GENERIC.has(term);
+}
+
+/**
  * The passages of a conversation as the planner reasons over them: restricted to the release
  * line in play, split into sentences, with a weight for each question term.
  */

@@ -43,7 +43,7 @@ describe('extractAnswer abstains when a placeholder note asks the question', () 
   it('abstains when a TODO note holds more than 40% of the question, although the documentation holds all its terms', () => {
     const { coverage: measured, answer } = measure('Which VACUUM options are recommended for the jobs table?', [vacuum]);
     // vacuum (a name, weight 3), option, recommend, tabl of vacuum 3 + option, recommend, job, tabl: 6 of 7.
-    expect(measured).toEqual({ missingAnchorShare: 0, total: 1, bestPassage: 1, placeholderMatch: 6 / 7 });
+    expect(measured).toEqual({ missingAnchorShare: 0, total: 1, bestPassage: 1, placeholderMatch: 6 / 7, focusShare: 1 });
     expect(answer).toEqual({ text: '', citations: [], abstained: true });
   });
 
@@ -85,5 +85,31 @@ describe('extractAnswer quotes', () => {
       { doc_id: 'index', quote: 'Designed to be used both from JavaScript or directly in the database server.' },
       { doc_id: 'requirements', quote: 'Each release needs a database server: PostgreSQL 12+ and Node 22.18+.' },
     ]);
+  });
+});
+
+describe('extractAnswer abstains when no sentence names the thing a part asks about', () => {
+  const backoff: Result = {
+    chunk_id: 'exponential-backoff#0',
+    doc_id: 'exponential-backoff',
+    heading: 'Exponential backoff',
+    snippet: 'A failed job is retried with exponential backoff. We use the formula exp(least(10, attempt)) to determine the delays between attempts.',
+  };
+
+  it('abstains when the words of "the retry delay" occur only in different sentences, although every question term is in the evidence', () => {
+    const { coverage: measured, answer } = measure('Can I change the retry delay for one specific task?', [
+      { ...backoff, snippet: `${backoff.snippet} Each task can change its payload for one specific run.` },
+    ]);
+    expect(measured).toEqual({ missingAnchorShare: 0, total: 1, bestPassage: 1, placeholderMatch: 0, focusShare: 0.5 });
+    expect(answer).toEqual({ text: '', citations: [], abstained: true });
+  });
+
+  it('answers when one sentence names it', () => {
+    const { coverage: measured, answer } = measure('Can I change the retry delay for one specific task?', [
+      { ...backoff, snippet: 'Each task can set its own retry delay with the `backoff` option.' },
+    ]);
+    expect(measured.focusShare).toBe(1);
+    expect(answer.abstained).toBe(false);
+    expect(answer.citations).toEqual([{ doc_id: 'exponential-backoff', quote: 'Each task can set its own retry delay with the `backoff` option.' }]);
   });
 });

@@ -3,6 +3,7 @@ import { hasSubstance } from '../citations.ts';
 import { createSentenceScorer, type SentenceScore } from './answer-scoring.ts';
 import type { Conversation, Passage } from './conversation.ts';
 import { EvidenceView, type Sentence } from './evidence-view.ts';
+import { focusShare, questionFocus } from './focus.ts';
 import { versionInPlay } from './planner.ts';
 import type { QuestionAnalysis } from './question.ts';
 import { relationsOf, statesRelation, type Relation } from './relations.ts';
@@ -23,9 +24,15 @@ export interface AbstainOptions {
    * says the docs do not answer it.
    */
   maxPlaceholderMatch: number;
+  /**
+   * Share of the phrase a part asks about ("Is there a maximum size for ...", "How do I set a
+   * per-job execution timeout ...", focus.ts) that one sentence of the evidence must name: under
+   * it, the docs speak of the words but never of the thing asked. 0 turns the condition off.
+   */
+  minFocusShare: number;
 }
 
-export const DEFAULT_ABSTAIN_OPTIONS: AbstainOptions = { minCoverage: 0.4, maxMissingAnchorShare: 0.4, maxPlaceholderMatch: 0.4 };
+export const DEFAULT_ABSTAIN_OPTIONS: AbstainOptions = { minCoverage: 0.4, maxMissingAnchorShare: 0.4, maxPlaceholderMatch: 0.4, minFocusShare: 0.7 };
 
 /** Citations an extractive answer carries at most. */
 const MAX_QUOTES = 4;
@@ -179,6 +186,8 @@ export interface Coverage {
   bestPassage: number;
   /** Weighted share of the question's terms held by the placeholder note (TODO) that holds most of them; 0 without notes. */
   placeholderMatch: number;
+  /** Over the parts that ask whether a thing exists or how to set it up, the least share of that thing's phrase one sentence names; 1 without such parts. */
+  focusShare: number;
 }
 
 /** Measures how well the evidence covers the question. */
@@ -202,6 +211,7 @@ export function coverage(analysis: QuestionAnalysis, view: EvidenceView): Covera
     total: view.overlap(analysis.terms, seen),
     bestPassage,
     placeholderMatch,
+    focusShare: Math.min(1, ...analysis.parts.map((part) => questionFocus(part.text)).filter((focus) => focus !== undefined).map((focus) => focusShare(view, focus))),
   };
 }
 
@@ -211,7 +221,8 @@ export function covers(analysis: QuestionAnalysis, view: EvidenceView, options: 
   return (
     measured.missingAnchorShare <= options.maxMissingAnchorShare &&
     measured.total >= options.minCoverage &&
-    measured.placeholderMatch <= options.maxPlaceholderMatch
+    measured.placeholderMatch <= options.maxPlaceholderMatch &&
+    measured.focusShare >= options.minFocusShare
   );
 }
 

@@ -2,6 +2,7 @@ import { isFound, rankBridges, type Bridge } from './bridges.ts';
 import type { Conversation } from './conversation.ts';
 import { EvidenceView } from './evidence-view.ts';
 import { DEFAULT_LINK_FOLLOW, firstChunkId, linksToFollow, type LinkFollowOptions } from './link-follow.ts';
+import { commandPointers, DEFAULT_POINTERS, type PointerOptions } from './pointers.ts';
 import { needsSearch, originalWords, type QuestionAnalysis } from './question.ts';
 import { relatedWords } from './related-terms.ts';
 import { contentTerms, stem, termSet, words } from './text.ts';
@@ -32,9 +33,15 @@ export interface PlannerOptions {
    * many passages fewer (link-follow.ts, docs/calibration.md).
    */
   followLinks: LinkFollowOptions;
+  /**
+   * Commands the question's best passages point to for a list they do not hold ("For the current
+   * list of supported command line options you can run: `... --help`"): searched verbatim as
+   * the last search, before a hop or the question's next page (pointers.ts, docs/calibration.md).
+   */
+  pointers: PointerOptions;
 }
 
-export const DEFAULT_PLANNER_OPTIONS: PlannerOptions = { maxSearches: 3, readsBeforeAnswer: 5, hopKinds: ['name'], followLinks: DEFAULT_LINK_FOLLOW };
+export const DEFAULT_PLANNER_OPTIONS: PlannerOptions = { maxSearches: 3, readsBeforeAnswer: 5, hopKinds: ['name'], followLinks: DEFAULT_LINK_FOLLOW, pointers: DEFAULT_POINTERS };
 
 /**
  * Decides the next step from the conversation so far: the first search, a hop built from what
@@ -74,7 +81,7 @@ export function nextAction(
     if (links.length > 0) return { type: 'read', chunkIds: links };
   }
   if (budgetLeft > 0 && !refused) {
-    const search = nextQuery(analysis, conversation, view, options.hopKinds);
+    const search = nextQuery(analysis, conversation, view, options.hopKinds, options.pointers);
     if (search) return { type: 'search', ...search, ...(version ? { version } : {}) };
   }
   return { type: 'answer' };
@@ -89,8 +96,8 @@ export function versionInPlay(analysis: QuestionAnalysis, conversation: Conversa
 const MAX_QUESTION_TERMS = 12;
 
 /**
- * The next search: after the first, the question's next page of results; then a hop with the
- * best bridge learned from the evidence, joined to the question's terms, when that bridge is of a
+ * The next search: after the first, the question's next page of results; then a command the
+ * question's best passages point to for a list (pointers.ts), else a hop with the best bridge learned from the evidence, joined to the question's terms, when that bridge is of a
  * kind in `hopKinds`; else the question's next page again, unless its last page brought nothing. So the budget goes to the question's
  * own next results whenever no confident bridge exists, and the run sees at least what one search
  * of as many passages would. Never repeats a query.
@@ -103,12 +110,16 @@ export function nextQuery(
   conversation: Conversation,
   view: EvidenceView,
   hopKinds: ReadonlyArray<Bridge['kind']> = DEFAULT_PLANNER_OPTIONS.hopKinds,
+  pointers: PointerOptions = DEFAULT_POINTERS,
 ): { query: string; page?: number } | undefined {
   const own = conversation.searches.filter((search) => search.query === analysis.question && search.error === undefined);
   // A page of the question that brought nothing new means its ranking is spent: the next page would too.
   const spent = own.at(-1)?.chunkIds.length === 0;
   const nextPage = spent ? undefined : { query: analysis.question, page: Math.max(0, ...own.map((search) => search.page ?? 1)) + 1 };
   if (conversation.searches.length === 1) return nextPage;
+  // The docs' own pointer to where a list lives beats a bridge guessed from the evidence.
+  const pointer = pointers.maxRank > 0 ? commandPointers(view, conversation, pointers)[0] : undefined;
+  if (pointer !== undefined) return { query: pointer };
   const hop = bridgeQuery(analysis, conversation, view, hopKinds);
   return hop === undefined ? nextPage : { query: hop };
 }
