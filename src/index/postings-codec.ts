@@ -116,27 +116,56 @@ export interface DecodedBlock {
  * decodeBlock(bytes, [2, 3, 0.5, 1, 1], newDecodedBlock()).count;
  */
 export function decodeBlock(bytes: Uint8Array, weights: ArrayLike<number>, into: DecodedBlock): DecodedBlock {
+  const { ids, frequencies, lengths } = into;
+  const end = bytes.length;
   let at = 0;
   let id = 0;
   let count = 0;
-  const read = (): number => {
-    let value = 0;
-    let scale = 1;
-    for (;;) {
-      const byte = bytes[at++]!;
-      value += (byte & 0x7f) * scale;
-      if (byte < 0x80) return value;
-      scale *= 0x80;
+  // Varints inline, with a fast path for one byte (most gaps, counts and lengths).
+  while (at < end) {
+    let byte = bytes[at++]!;
+    let value = byte;
+    if (byte >= 0x80) {
+      value = byte & 0x7f;
+      let scale = 0x80;
+      do {
+        byte = bytes[at++]!;
+        value += (byte & 0x7f) * scale;
+        scale *= 0x80;
+      } while (byte >= 0x80);
     }
-  };
-  while (at < bytes.length) {
-    id += read();
+    id += value;
     const mask = bytes[at++]!;
     let frequency = 0;
-    for (let column = 0; column < COLUMN_COUNT; column += 1) if (mask & (1 << column)) frequency += weights[column]! * read();
-    into.ids[count] = id;
-    into.frequencies[count] = frequency;
-    into.lengths[count] = read();
+    for (let column = 0; column < COLUMN_COUNT; column += 1) {
+      if ((mask & (1 << column)) === 0) continue;
+      byte = bytes[at++]!;
+      value = byte;
+      if (byte >= 0x80) {
+        value = byte & 0x7f;
+        let scale = 0x80;
+        do {
+          byte = bytes[at++]!;
+          value += (byte & 0x7f) * scale;
+          scale *= 0x80;
+        } while (byte >= 0x80);
+      }
+      frequency += weights[column]! * value;
+    }
+    byte = bytes[at++]!;
+    value = byte;
+    if (byte >= 0x80) {
+      value = byte & 0x7f;
+      let scale = 0x80;
+      do {
+        byte = bytes[at++]!;
+        value += (byte & 0x7f) * scale;
+        scale *= 0x80;
+      } while (byte >= 0x80);
+    }
+    ids[count] = id;
+    frequencies[count] = frequency;
+    lengths[count] = value;
     count += 1;
   }
   into.count = count;

@@ -1,5 +1,5 @@
-import { COLUMN_COUNT, decodeBlock, newDecodedBlock, SKIP_OFFSET, SKIP_WORDS, type DecodedBlock } from './postings-codec.ts';
-import type { PostingsReader, StoredTerm } from './postings-store.ts';
+import { END, lowered, TermCursor, TopK, type Scoring, type TermInfo } from './postings-cursor.ts';
+import type { PostingsReader } from './postings-store.ts';
 
 /** A ranked chunk: its id and its BM25 score (higher is better). */
 export interface ScoredId {
@@ -32,17 +32,10 @@ export interface RankStats {
   probes?: number;
 }
 
-/** FTS5's BM25 parameters (fts5_aux.c). */
-const K1 = 1.2;
-const B = 0.75;
-/** Bounds are raised by this factor, so float rounding in a sum never makes a bound fall below a score it bounds. */
-const SLACK = 1 + 1e-9;
-/** Rows (of 8 blocks) read per statement at first; doubled while a term is read in order, up to {@link MAX_PREFETCH}. */
-const MIN_PREFETCH = 1;
-const MAX_PREFETCH = 64;
+/** Chunk ids per window of the term-at-a-time pass (see maxScore). */
+const WINDOW = 2_048;
 /** The seed pass reads the rarest terms up to about this many postings. */
 const SEED_POSTINGS = 4_096;
-const END = Number.MAX_SAFE_INTEGER;
 
 /**
  * The top `k` chunks by BM25 as FTS5's `bm25()` scores them (same IDF, weighted term frequency
@@ -54,13 +47,16 @@ const END = Number.MAX_SAFE_INTEGER;
  *   an essential term are visited, the others are looked up in them by skipping blocks.
  * - **Block-max**: each block's bound (from its largest per-column counts and shortest chunk);
  *   a run of chunks whose blocks cannot reach θ together is skipped without being decoded.
+ * - **Windows, term at a time**: in a window of at most {@link WINDOW} ids the essential terms'
+ *   postings are added into one sum per chunk, then the chunks are taken in id order (cheaper
+ *   than finding the smallest of many cursors per chunk when a question has many terms).
  * - **Seed**: a first θ from the rarest terms alone (a chunk scores at least their part of its
  *   score), so pruning starts before the first k chunks are found.
  * `accept` (the filter) is asked only for a chunk that would enter the top k, so filters apply
  * before the cut.
  *
  * @example
- * topByBm25(createPostingsReader(db), { tokens: ['retri', 'backoff'], weights: [2, 3, 0.5, 1, 1], k: 10 });
+ * topByBm25(createPostingsReader((sql) => db.prepare(sql)), { tokens: ['retri', 'backoff'], weights: [2, 3, 0.5, 1, 1], k: 10 });
  * // [{ id: 812, score: 14.2 }, ...]
  */
 export function topByBm25(reader: PostingsReader, request: RankRequest): ScoredId[] {
@@ -95,21 +91,6 @@ export function topByBm25(reader: PostingsReader, request: RankRequest): ScoredI
   if (request.stats !== undefined) request.stats.postings += terms.reduce((sum, term) => sum + term.stored.df, 0);
   const floor = seedThreshold(reader, terms, scoring, request, exact);
   return maxScore(reader, terms, scoring, request, exact, floor);
-}
-
-interface TermInfo {
-  stored: StoredTerm;
-  /** How many of the query's phrases are this term. */
-  multiplicity: number;
-  /** FTS5's IDF: log((N - df + 0.5) / (df + 0.5)), at least 1e-6. */
-  idf: number;
-}
-
-interface Scoring {
-  weights: ArrayLike<number>;
-  averageLength: number;
-  chunks: number;
-  stats?: RankStats;
 }
 
 /**
@@ -168,6 +149,13 @@ function maxScore(
   cursors.forEach((cursor, n) => (upTo[n] = (n === 0 ? 0 : upTo[n - 1]!) + cursor.maxBound));
   const heap = new TopK(request.k);
   const contributions = new Float64Array(count);
+  const stats = request.stats;
+  // Per chunk of a window: whether an essential term holds it, the sum of their contributions,
+  // and each one's contribution (a column of WINDOW per term); zeroed again as they are read.
+  const touched = new Uint8Array(WINDOW);
+  const positions = new Int32Array(WINDOW);
+  const sums = new Float64Array(WINDOW);
+  const cells = new Float64Array(WINDOW * count);
   let threshold = floor;
   // θ lowered by a relative 1e-12: what a bound or partial sum must fall below to be pruned
   // (sums in another order than the exact score's may differ in the last bits).
@@ -206,38 +194,64 @@ function maxScore(
         continue;
       }
     }
-    while (firstEssential === partition) {
-      let doc = END;
-      for (let n = partition; n < count; n += 1) {
-        const cursor = cursors[n]!;
-        if (cursor.lowerBound() <= windowEnd) doc = Math.min(doc, cursor.doc());
-      }
-      if (doc > windowEnd) break;
-      if (request.stats) request.stats.candidates = (request.stats.candidates ?? 0) + 1;
-      contributions.fill(0);
-      let score = 0;
-      for (let n = partition; n < count; n += 1) {
-        const cursor = cursors[n]!;
-        if (cursor.lowerBound() !== doc) continue;
+    // The window, term at a time: each essential term's postings in it added into one sum per
+    // chunk (and kept per term for the exact score), then the chunks in id order.
+    windowEnd = Math.min(windowEnd, from + WINDOW - 1);
+    const essential = count - partition;
+    let touchedCount = 0;
+    for (let n = partition; n < count; n += 1) {
+      const cursor = cursors[n]!;
+      const column = (n - partition) * WINDOW;
+      while (cursor.lowerBound() <= windowEnd) {
+        const doc = cursor.doc();
+        if (doc > windowEnd) break;
+        const at = doc - from;
+        if (touched[at] === 0) {
+          touched[at] = 1;
+          positions[touchedCount++] = at;
+        }
         const contribution = cursor.contribution();
-        contributions[cursor.slot] = contribution;
-        score += contribution * cursor.multiplicity;
+        cells[column + at] = contribution;
+        sums[at] = sums[at]! + contribution * cursor.multiplicity;
         cursor.next();
       }
-      let possible = true;
-      for (let n = partition - 1; n >= 0; n -= 1) {
-        if (score + upTo[n]! < cut) {
-          possible = false;
-          break;
+    }
+    // In id order: the positions sorted when few, else the whole window scanned.
+    const span = windowEnd - from + 1;
+    const sparse = touchedCount * 16 < span;
+    if (sparse) positions.subarray(0, touchedCount).sort();
+    for (let next = 0, end = sparse ? touchedCount : span; next < end; next += 1) {
+      const at = sparse ? positions[next]! : next;
+      if (touched[at] === 0) continue;
+      touched[at] = 0;
+      let score = sums[at]!;
+      sums[at] = 0;
+      const doc = from + at;
+      if (stats !== undefined) stats.candidates = (stats.candidates ?? 0) + 1;
+      let possible = score + setAside >= cut;
+      if (possible) {
+        contributions.fill(0);
+        for (let n = partition - 1; n >= 0; n -= 1) {
+          if (score + upTo[n]! < cut) {
+            possible = false;
+            break;
+          }
+          const cursor = cursors[n]!;
+          if (stats !== undefined) stats.probes = (stats.probes ?? 0) + 1;
+          if (cursor.advance(doc) !== doc) continue;
+          const contribution = cursor.contribution();
+          contributions[cursor.slot] = contribution;
+          score += contribution * cursor.multiplicity;
         }
-        const cursor = cursors[n]!;
-        if (request.stats) request.stats.probes = (request.stats.probes ?? 0) + 1;
-        if (cursor.advance(doc) !== doc) continue;
-        const contribution = cursor.contribution();
-        contributions[cursor.slot] = contribution;
-        score += contribution * cursor.multiplicity;
       }
-      if (!possible || score < cut) continue;
+      if (!possible || score < cut) {
+        for (let n = 0; n < essential; n += 1) cells[n * WINDOW + at] = 0;
+        continue;
+      }
+      for (let n = 0; n < essential; n += 1) {
+        contributions[cursors[partition + n]!.slot] = cells[n * WINDOW + at]!;
+        cells[n * WINDOW + at] = 0;
+      }
       const full = exact(contributions);
       if (full < floor || !heap.admits(full, doc)) continue;
       if (request.accept !== undefined && !request.accept(doc)) continue;
@@ -248,221 +262,3 @@ function maxScore(
   return heap.sorted();
 }
 
-/** `threshold` minus a relative 1e-12 (-Infinity stays -Infinity). */
-function lowered(threshold: number): number {
-  return threshold - Math.abs(threshold) * 1e-12;
-}
-
-/**
- * A cursor over one term's postings in id order: block skipping through the skip entries, blocks
- * read in batches and decoded only when one of their chunks is asked for.
- *
- * Its position is a block and, once decoded, a posting in it. {@link TermCursor.shallowAdvance}
- * moves to a block without decoding it: then {@link TermCursor.lowerBound} is all that is known
- * of the current chunk, until {@link TermCursor.doc} decodes the block.
- */
-class TermCursor {
-  readonly slot: number;
-  readonly multiplicity: number;
-  /** The term's largest contribution to a score (all its phrases), raised by {@link SLACK}. */
-  readonly maxBound: number;
-  private readonly reader: PostingsReader;
-  private readonly termId: number;
-  private readonly skips: Uint32Array;
-  private readonly blockCount: number;
-  private readonly bounds: Float64Array;
-  private readonly idf: number;
-  private readonly scoring: Scoring;
-  private readonly decoded: DecodedBlock = newDecodedBlock();
-  private readonly fetched = new Map<number, Uint8Array>();
-  private fetchedUpTo = -1;
-  private prefetch = MIN_PREFETCH;
-  private block = 0;
-  /** Which block `decoded` holds (-1: none). */
-  private decodedBlock = -1;
-  private position = 0;
-  /** The current chunk is at least this id. */
-  private target = 0;
-
-  constructor(reader: PostingsReader, term: TermInfo, slot: number, scoring: Scoring) {
-    this.reader = reader;
-    this.slot = slot;
-    this.multiplicity = term.multiplicity;
-    this.scoring = scoring;
-    this.termId = term.stored.id;
-    this.skips = term.stored.skips;
-    this.blockCount = this.skips.length / SKIP_WORDS;
-    this.idf = term.idf;
-    this.bounds = new Float64Array(this.blockCount);
-    let max = 0;
-    for (let n = 0; n < this.blockCount; n += 1) {
-      const at = n * SKIP_WORDS;
-      let frequency = 0;
-      for (let column = 0; column < COLUMN_COUNT; column += 1) frequency += scoring.weights[column]! * this.skips[at + 4 + column]!;
-      const bound = this.score(frequency, this.skips[at + 3]!) * this.multiplicity * SLACK;
-      this.bounds[n] = bound;
-      if (bound > max) max = bound;
-    }
-    this.maxBound = max;
-  }
-
-  /** Whether the postings are exhausted. */
-  done(): boolean {
-    return this.block >= this.blockCount;
-  }
-
-  /** The current chunk id (decoding its block if needed), or END. */
-  doc(): number {
-    if (this.block >= this.blockCount) return END;
-    if (this.decodedBlock !== this.block) {
-      this.load(this.block);
-      const { ids, count } = this.decoded;
-      let position = 0;
-      while (position < count && ids[position]! < this.target) position += 1;
-      this.position = position;
-    }
-    return this.decoded.ids[this.position]!;
-  }
-
-  /** What is known of the current chunk id without decoding: at least this (END when exhausted). */
-  lowerBound(): number {
-    if (this.block >= this.blockCount) return END;
-    if (this.decodedBlock === this.block) return this.decoded.ids[this.position]!;
-    return this.target;
-  }
-
-  /** The current chunk's contribution for one phrase of this term (after {@link TermCursor.doc}). */
-  contribution(): number {
-    return this.score(this.decoded.frequencies[this.position]!, this.decoded.lengths[this.position]!);
-  }
-
-  blockBound(): number {
-    return this.bounds[this.block]!;
-  }
-
-  blockLastId(): number {
-    return this.skips[this.block * SKIP_WORDS + 1]!;
-  }
-
-  /** To the next posting (the current one was read with {@link TermCursor.doc}). */
-  next(): void {
-    this.position += 1;
-    if (this.position < this.decoded.count) return;
-    this.block += 1;
-    this.target = this.skips[(this.block - 1) * SKIP_WORDS + 1]! + 1;
-  }
-
-  /** To the block that holds the first chunk with id >= target, without decoding it. */
-  shallowAdvance(target: number): void {
-    if (this.lowerBound() >= target) return;
-    let block = this.block;
-    while (block < this.blockCount && this.skips[block * SKIP_WORDS + 1]! < target) block += 1;
-    if (block !== this.block || this.decodedBlock !== block) {
-      this.block = block;
-      this.target = target;
-      return;
-    }
-    // The decoded block holds it: move within.
-    const { ids, count } = this.decoded;
-    let position = this.position;
-    while (position < count && ids[position]! < target) position += 1;
-    this.position = position;
-  }
-
-  /** To the first chunk with id >= target; returns it (or END). */
-  advance(target: number): number {
-    this.shallowAdvance(target);
-    return this.doc();
-  }
-
-  /** BM25's part for one phrase, as fts5_aux.c computes it. */
-  private score(frequency: number, length: number): number {
-    return this.idf * ((frequency * (K1 + 1)) / (frequency + K1 * (1 - B + (B * length) / this.scoring.averageLength)));
-  }
-
-  private load(block: number): void {
-    const at = block * SKIP_WORDS;
-    const key = this.skips[at]!;
-    let row = this.fetched.get(key);
-    if (row === undefined) {
-      // Rows read in order come in growing batches; a jump starts over with one.
-      this.prefetch = key === this.fetchedUpTo + 1 ? Math.min(this.prefetch * 2, MAX_PREFETCH) : MIN_PREFETCH;
-      this.fetched.clear();
-      for (const [rowKey, bytes] of this.reader.rows(this.termId, key, this.prefetch)) {
-        this.fetched.set(rowKey, bytes);
-        this.fetchedUpTo = rowKey;
-      }
-      row = this.fetched.get(key)!;
-    }
-    const offset = this.skips[at + SKIP_OFFSET]!;
-    decodeBlock(row.subarray(offset, offset + this.skips[at + SKIP_OFFSET + 1]!), this.scoring.weights, this.decoded);
-    if (this.scoring.stats !== undefined) this.scoring.stats.decoded += this.decoded.count;
-    this.decodedBlock = block;
-  }
-}
-
-/** The best k (score, id) pairs: a binary min-heap whose root is the worst (lowest score, then largest id). */
-class TopK {
-  private readonly scores: Float64Array;
-  private readonly ids: Float64Array;
-  private size = 0;
-
-  constructor(private readonly k: number) {
-    this.scores = new Float64Array(k);
-    this.ids = new Float64Array(k);
-  }
-
-  full(): boolean {
-    return this.size === this.k;
-  }
-
-  worstScore(): number {
-    return this.scores[0]!;
-  }
-
-  /** Whether (score, id) would enter: the heap is not full, or it beats the worst. */
-  admits(score: number, id: number): boolean {
-    if (this.size < this.k) return true;
-    return score > this.scores[0]! || (score === this.scores[0]! && id < this.ids[0]!);
-  }
-
-  push(score: number, id: number): void {
-    if (this.size < this.k) {
-      let at = this.size++;
-      while (at > 0) {
-        const parent = (at - 1) >> 1;
-        if (!this.worse(score, id, this.scores[parent]!, this.ids[parent]!)) break;
-        this.scores[at] = this.scores[parent]!;
-        this.ids[at] = this.ids[parent]!;
-        at = parent;
-      }
-      this.scores[at] = score;
-      this.ids[at] = id;
-      return;
-    }
-    let at = 0;
-    for (;;) {
-      const left = 2 * at + 1;
-      if (left >= this.size) break;
-      const right = left + 1;
-      const child = right < this.size && this.worse(this.scores[right]!, this.ids[right]!, this.scores[left]!, this.ids[left]!) ? right : left;
-      if (!this.worse(this.scores[child]!, this.ids[child]!, score, id)) break;
-      this.scores[at] = this.scores[child]!;
-      this.ids[at] = this.ids[child]!;
-      at = child;
-    }
-    this.scores[at] = score;
-    this.ids[at] = id;
-  }
-
-  /** Best first: score descending, then id ascending. */
-  sorted(): ScoredId[] {
-    const out: ScoredId[] = [];
-    for (let n = 0; n < this.size; n += 1) out.push({ id: this.ids[n]!, score: this.scores[n]! });
-    return out.sort((a, b) => b.score - a.score || a.id - b.id);
-  }
-
-  private worse(scoreA: number, idA: number, scoreB: number, idB: number): boolean {
-    return scoreA < scoreB || (scoreA === scoreB && idA > idB);
-  }
-}
