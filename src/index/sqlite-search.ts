@@ -47,7 +47,8 @@ export function createSqliteSearch(
   };
   /** Whether one chunk passes the filter, each chunk asked once per search. */
   const acceptance = (where: FilterClause) => {
-    const statement = statements.get(`SELECT 1 FROM chunks c WHERE c.id = ?${where.sql}`).pluck();
+    // The narrow index of what filters read: a check reads far fewer pages than the chunk rows.
+    const statement = statements.get(`SELECT 1 FROM chunks c INDEXED BY chunks_for_filters WHERE c.id = ?${where.sql}`).pluck();
     const known = new Map<number, boolean>();
     return (id: number) => {
       let passes = known.get(id);
