@@ -90,19 +90,7 @@ export function createPostingsReader(prepare: (sql: string) => Database.Statemen
   };
 }
 
-/** Postings collected in memory for one term, encoded as blocks as they come. */
-interface PendingTerm {
-  out: ByteWriter;
-  count: number;
-  lastId: number;
-  /** Byte offset where each block begins, and the summary of each full block. */
-  starts: number[];
-  full: BlockSummary[];
-  maxCounts: number[];
-  minLength: number;
-}
-
-/** Bytes of pending postings after which the writer writes them out (about 4 bytes a posting). */
+/** Bytes of collected additions after which the writer writes them out (about 8 bytes a posting). */
 const FLUSH_BYTES = 64 * 1024 * 1024;
 
 /** Writes postings inside the caller's transaction: adds and removes are collected, {@link PostingsWriter.flush} writes them. */
@@ -136,9 +124,14 @@ export function createPostingsWriter(db: Database.Database): PostingsWriter {
   const readTotals = db.prepare('SELECT chunks, tokens, next_term_id FROM postings_totals');
   const writeTotals = db.prepare('UPDATE postings_totals SET chunks = ?, tokens = ?, next_term_id = ?');
 
-  let pending = new Map<string, PendingTerm>();
+  // Additions since the last flush, in arrival order: one record per posting in `log`
+  // (term index, id, column mask, counts, length as varints), the terms by index. Grouped by term
+  // only when flushed: an append per posting to one buffer instead of to one buffer per term.
+  let termIndex = new Map<string, number>();
+  let termNames: string[] = [];
+  let termPostings: number[] = [];
+  let log = new ByteWriter(1 << 16);
   let removals = new Map<string, number[]>();
-  let pendingBytes = 0;
   let chunkDelta = 0;
   let tokenDelta = 0;
 
@@ -200,29 +193,32 @@ export function createPostingsWriter(db: Database.Database): PostingsWriter {
 
   const flushAdditions = (nextTermId: number): number => {
     let next = nextTermId;
-    for (const [term, entry] of pending) {
+    const starts = recordsByTerm(log, termPostings);
+    termNames.forEach((term, index) => {
+      const added = blocksOfRecords(log.bytes, starts.order, starts.first[index]!, starts.first[index + 1]!);
       const row = getTerm.get(term) as { id: number; df: number; skips: Buffer } | undefined;
-      const added = pendingBlocks(entry);
       if (row === undefined) {
         const id = next++;
         const summaries = rowsOf(added, 0).flatMap((stored) => {
           putRow.run(id * ROW_KEYS + stored.key, stored.bytes);
           return stored.summaries;
         });
-        insertTerm.run(term, id, entry.count, encodeSkips(summaries));
-        continue;
+        insertTerm.run(term, id, termPostings[index]!, encodeSkips(summaries));
+        return;
       }
       // Appended to the term's last row (rewritten with the new postings) and rows after it.
       const blocks = decodeSkips(row.skips);
       const lastKey = blocks.length === 0 ? -1 : blocks[blocks.length - 1]!.key;
       const kept = blocks.filter((block) => block.key !== lastKey);
       const tail = lastKey === -1 ? [] : postingsOfRow(getRow.get(row.id * ROW_KEYS + lastKey) as Uint8Array, blocks.filter((block) => block.key === lastKey));
-      const postings = [...tail, ...added.flatMap((block) => block.postings)];
+      const postings = [...tail, ...added.flatMap((block) => readPostings(block.bytes))];
       const summaries = writeRows(row.id, Math.max(lastKey, 0), chunked(postings, BLOCK_SIZE));
-      updateTerm.run(row.df + entry.count, encodeSkips([...kept, ...summaries]), term);
-    }
-    pending = new Map();
-    pendingBytes = 0;
+      updateTerm.run(row.df + termPostings[index]!, encodeSkips([...kept, ...summaries]), term);
+    });
+    termIndex = new Map();
+    termNames = [];
+    termPostings = [];
+    log = new ByteWriter(1 << 16);
     return next;
   };
 
@@ -230,28 +226,29 @@ export function createPostingsWriter(db: Database.Database): PostingsWriter {
     add(id, terms) {
       chunkDelta += 1;
       tokenDelta += terms.length;
-      forEachTerm(terms, (term, n) => {
-        let entry = pending.get(term);
-        if (entry === undefined) {
-          entry = { out: new ByteWriter(16), count: 0, lastId: 0, starts: [], full: [], maxCounts: new Array<number>(COLUMN_COUNT).fill(0), minLength: Infinity };
-          pending.set(term, entry);
+      if (terms.terms === '') return;
+      const names = terms.terms.split(' ');
+      const { counts, length } = terms;
+      for (let n = 0; n < names.length; n += 1) {
+        const term = names[n]!;
+        let index = termIndex.get(term);
+        if (index === undefined) {
+          index = termNames.length;
+          termIndex.set(term, index);
+          termNames.push(term);
+          termPostings.push(0);
         }
-        const counts = terms.counts.subarray(n * COLUMN_COUNT, (n + 1) * COLUMN_COUNT);
-        if (entry.count % BLOCK_SIZE === 0) {
-          if (entry.count > 0) entry.full.push(runningSummary(entry));
-          entry.starts.push(entry.out.length);
-          entry.maxCounts.fill(0);
-          entry.minLength = Infinity;
-        }
-        const before = entry.out.length;
-        writePosting(entry.out, { id, counts, length: terms.length }, entry.count % BLOCK_SIZE === 0 ? 0 : entry.lastId);
-        pendingBytes += entry.out.length - before;
-        for (let column = 0; column < COLUMN_COUNT; column += 1) entry.maxCounts[column] = Math.max(entry.maxCounts[column]!, counts[column]!);
-        entry.minLength = Math.min(entry.minLength, terms.length);
-        entry.lastId = id;
-        entry.count += 1;
-      });
-      if (pendingBytes > FLUSH_BYTES) writer.flush();
+        termPostings[index] = termPostings[index]! + 1;
+        log.varint(index);
+        log.varint(id);
+        const base = n * COLUMN_COUNT;
+        let mask = 0;
+        for (let column = 0; column < COLUMN_COUNT; column += 1) if (counts[base + column]! > 0) mask |= 1 << column;
+        log.byte(mask);
+        for (let column = 0; column < COLUMN_COUNT; column += 1) if (counts[base + column]! > 0) log.varint(counts[base + column]!);
+        log.varint(length);
+      }
+      if (log.length > FLUSH_BYTES) writer.flush();
     },
     remove(id, terms) {
       chunkDelta -= 1;
@@ -312,21 +309,89 @@ function chunked<T>(items: readonly T[], size: number): T[][] {
   return parts;
 }
 
-/** The summary of the block being filled. */
-function runningSummary(entry: PendingTerm): BlockSummary {
-  const inBlock = entry.count % BLOCK_SIZE === 0 ? BLOCK_SIZE : entry.count % BLOCK_SIZE;
-  return { key: 0, offset: 0, length: 0, lastId: entry.lastId, count: inBlock, minLength: entry.minLength, maxCounts: [...entry.maxCounts] };
+/**
+ * The byte offset of every record of `log`, grouped by term (a counting sort: `first[t]` to
+ * `first[t + 1]` in `order` are term t's records, in arrival order, i.e. by id).
+ */
+function recordsByTerm(log: ByteWriter, postingsPerTerm: readonly number[]): { order: Uint32Array; first: Uint32Array } {
+  const first = new Uint32Array(postingsPerTerm.length + 1);
+  for (let term = 0; term < postingsPerTerm.length; term += 1) first[term + 1] = first[term]! + postingsPerTerm[term]!;
+  const order = new Uint32Array(first[postingsPerTerm.length]!);
+  const fill = first.slice(0, postingsPerTerm.length);
+  const bytes = log.bytes;
+  let at = 0;
+  while (at < log.length) {
+    const start = at;
+    const read = readVarint(bytes, at);
+    at = read.next;
+    order[fill[read.value]!++] = start;
+    at = skipRecordRest(bytes, at);
+  }
+  return { order, first };
 }
 
-/** The blocks of a pending term: bytes, summary and (read back) postings. */
-function pendingBlocks(entry: PendingTerm): Array<EncodedBlock & { postings: Posting[] }> {
-  const summaries = [...entry.full, runningSummary(entry)];
-  return entry.starts.map((start, n) => {
-    const bytes = entry.out.bytes.subarray(start, entry.starts[n + 1] ?? entry.out.length);
-    let postings: Posting[] | undefined;
-    // Postings are read back only when a stored term is appended to (see flushAdditions).
-    return { bytes, summary: summaries[n]!, get postings() { return (postings ??= readPostings(bytes)); } };
-  });
+/** Past the id, mask, counts and length of a record whose term index was read. */
+function skipRecordRest(bytes: Uint8Array, from: number): number {
+  let at = readVarint(bytes, from).next;
+  const mask = bytes[at++]!;
+  for (let column = 0; column < COLUMN_COUNT; column += 1) if (mask & (1 << column)) at = readVarint(bytes, at).next;
+  return readVarint(bytes, at).next;
+}
+
+function readVarint(bytes: Uint8Array, from: number): { value: number; next: number } {
+  let at = from;
+  let value = 0;
+  let scale = 1;
+  for (;;) {
+    const byte = bytes[at++]!;
+    value += (byte & 0x7f) * scale;
+    if (byte < 0x80) return { value, next: at };
+    scale *= 0x80;
+  }
+}
+
+/** One term's records (offsets `order[from..to)` into `bytes`) as encoded blocks with their summaries. */
+function blocksOfRecords(bytes: Uint8Array, order: Uint32Array, from: number, to: number): EncodedBlock[] {
+  const blocks: EncodedBlock[] = [];
+  const out = new ByteWriter(Math.max(16, (to - from) * 6));
+  let blockStart = 0;
+  let inBlock = 0;
+  let previous = 0;
+  let minLength = Infinity;
+  const maxCounts = new Array<number>(COLUMN_COUNT).fill(0);
+  const finish = () => {
+    blocks.push({
+      bytes: out.bytes.slice(blockStart, out.length),
+      summary: { key: 0, offset: 0, length: 0, lastId: previous, count: inBlock, minLength, maxCounts: [...maxCounts] },
+    });
+    blockStart = out.length;
+    inBlock = 0;
+    minLength = Infinity;
+    maxCounts.fill(0);
+  };
+  for (let n = from; n < to; n += 1) {
+    let at = readVarint(bytes, order[n]!).next;
+    const id = readVarint(bytes, at);
+    at = id.next;
+    out.varint(inBlock === 0 ? id.value : id.value - previous);
+    const mask = bytes[at++]!;
+    out.byte(mask);
+    for (let column = 0; column < COLUMN_COUNT; column += 1) {
+      if ((mask & (1 << column)) === 0) continue;
+      const count = readVarint(bytes, at);
+      at = count.next;
+      out.varint(count.value);
+      if (count.value > maxCounts[column]!) maxCounts[column] = count.value;
+    }
+    const length = readVarint(bytes, at).value;
+    out.varint(length);
+    if (length < minLength) minLength = length;
+    previous = id.value;
+    inBlock += 1;
+    if (inBlock === BLOCK_SIZE) finish();
+  }
+  if (inBlock > 0) finish();
+  return blocks;
 }
 
 /** One block of postings (ids increasing). */
