@@ -46,7 +46,7 @@ export interface ColumnWeights {
  */
 export const DEFAULT_WEIGHTS: Readonly<ColumnWeights> = Object.freeze({ title: 2, heading: 3, headingPath: 0.5, body: 1, idents: 1 });
 
-/** The weighted columns in the order of the FTS5 columns (see schema.ts). */
+/** The weighted columns in the order of the postings store's columns (chunk-terms.ts, postings-codec.ts). */
 const WEIGHT_ORDER: ReadonlyArray<keyof ColumnWeights> = ['title', 'heading', 'headingPath', 'body', 'idents'];
 
 /** Options of {@link createSqliteIndex}. */
@@ -106,9 +106,10 @@ export interface SqliteIndex extends IndexBackend, VectorBackend {
 }
 
 /**
- * Opens (or creates) an SQLite FTS5 index: BM25 search with filters applied in SQL before the
- * top-k cut, the chunk that defines an identifier first when the query names one, atomic
- * incremental ingest, versioned schema, WAL mode.
+ * Opens (or creates) an SQLite index: BM25 search (as FTS5 scores it, from the postings store in
+ * the same file, postings-search.ts) with filters applied before the top-k cut, the chunk that
+ * defines an identifier first when the query names one, atomic incremental ingest, versioned
+ * schema, WAL mode.
  *
  * @example
  * const index = createSqliteIndex({ path: '.atlas/index.db', weights: { headingPath: 2 } });
@@ -123,7 +124,7 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
 
   // Whether any chunk carries an `acl` label, per index version: without one, the access
   // condition is left out of the SQL (it would keep every chunk) and unfiltered searches stay on
-  // the FTS-only path. Another process may ingest into the same file, hence the version check.
+  // the path without filter checks. Another process may ingest into the same file, hence the version check.
   let aclKnown: { version: string; restricted: boolean } | undefined;
   const restricted = (): boolean => {
     const version = (statements.get("SELECT value FROM meta WHERE key = 'indexVersion'").pluck().get() as string | undefined) ?? '';
