@@ -133,7 +133,7 @@ function seedThreshold(
   return heap.full() ? heap.worstScore() : -Infinity;
 }
 
-/** Document-at-a-time MaxScore with block-max skipping (see {@link topByBm25}). */
+/** MaxScore with block-max skipping, scored window by window, term at a time (see {@link topByBm25}). */
 function maxScore(
   reader: PostingsReader,
   terms: readonly TermInfo[],

@@ -40,7 +40,11 @@ export function createSqliteSearch(
   const reader = createPostingsReader((sql) => statements.get(sql));
   const tokens = createFts5Tokenizer({ porter: tokenizer.porter });
 
-  /** The best `k` ids and scores passing the filter. */
+  /**
+   * The best `k` ids and scores passing the filter. Each query term is one token for FTS5 too
+   * (searchTerms splits where unicode61 does); a term it would split into several (a phrase in
+   * FTS5) would count here as that many terms.
+   */
   const topIds = (built: SearchQuery, k: number, where: FilterClause): ScoredId[] => {
     const accept = where.sql === '' ? undefined : acceptance(where);
     return topByBm25(reader, { tokens: built.terms.flatMap((term) => tokens.tokens(term)), weights, k, accept });
