@@ -41,9 +41,9 @@ export function createSqliteSearch(
   const tokens = createFts5Tokenizer({ porter: tokenizer.porter });
 
   /**
-   * The best `k` ids and scores passing the filter. Each query term is one token for FTS5 too
-   * (searchTerms splits where unicode61 does); a term it would split into several (a phrase in
-   * FTS5) would count here as that many terms.
+   * The best `k` ids and scores passing the filter. A query term is nearly always one token for
+   * FTS5 too; one it splits into several (combining marks inside a word: Devanagari vowel signs,
+   * Arabic harakat) would be a phrase in FTS5 and counts here as that many terms.
    */
   const topIds = (built: SearchQuery, k: number, where: FilterClause): ScoredId[] => {
     const accept = where.sql === '' ? undefined : acceptance(where);
