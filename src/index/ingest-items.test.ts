@@ -5,13 +5,31 @@ import { parsePagesStream } from '../corpus/parse-pages.ts';
 import type { Doc } from '../corpus/types.ts';
 import { sharedFolder } from '../testing/shared-folder.ts';
 import { ingestItems, ingestPageWorker } from './ingest-items.ts';
-import { createDeriveCaches, deriveDocValues } from './ingest-writer.ts';
+import { createDeriveCaches, deriveDoc, type DerivedChunkValues } from './ingest-writer.ts';
 import { createSqliteIndex } from './sqlite.ts';
 import { DEFAULT_TOKENIZER } from './tokenize.ts';
 import type { IngestItem } from './ingest-session.ts';
+import type { NewTerms } from './chunk-terms.ts';
 
 const orbit = fileURLToPath(new URL('../../datasets/orbit/docs', import.meta.url));
 const graphile = sharedFolder('corpora/graphile-worker/docs', process.env);
+
+/** The terms of each dictionary, by number, as the pages' NewTerms told them (in order). */
+function createTermBook() {
+  const books = new Map<string, string[]>();
+  return {
+    learn(terms: NewTerms) {
+      const book = books.get(terms.source) ?? [];
+      expect(terms.first).toBe(book.length);
+      books.set(terms.source, [...book, ...terms.terms]);
+    },
+    /** The values with each chunk's term numbers as the terms they stand for. */
+    readable(values: readonly DerivedChunkValues[], source: string) {
+      const book = books.get(source)!;
+      return values.map((value) => ({ ...value, terms: { ...value.terms, ids: [...value.terms.ids].map((id) => book[id]) } }));
+    },
+  };
+}
 
 /** Every page of `folder` parsed by ingest workers only, as ingest items. */
 async function workerItems(folder: string, tokenizer = DEFAULT_TOKENIZER): Promise<IngestItem[]> {
@@ -37,8 +55,14 @@ describe('ingestPageWorker', () => {
       const items = await workerItems(folder);
       expect(items.length).toBeGreaterThan(30);
       expect(items.every((item) => item.derived !== undefined)).toBe(true);
-      const caches = createDeriveCaches();
-      for (const item of items) expect(item.derived).toEqual(deriveDocValues(item.doc, DEFAULT_TOKENIZER, caches));
+      const caches = createDeriveCaches('test');
+      const book = createTermBook();
+      for (const item of items) {
+        book.learn(item.terms!);
+        const local = deriveDoc(item.doc, DEFAULT_TOKENIZER, caches);
+        book.learn(local.terms);
+        expect(book.readable(item.derived!, item.terms!.source)).toEqual(book.readable(local.values, 'test'));
+      }
     }
   });
 
@@ -58,11 +82,14 @@ describe('ingestPageWorker', () => {
 
   it('leaves values derived with other settings to the index', () => {
     const doc = { docId: 'a', chunks: [{}] } as unknown as Doc;
-    const values = [{ headingPathJson: '[]', labelsJson: '{}', definitionsJson: '', definitionKeys: '', innerHeadings: '', idents: '' }];
+    const values = [{ headingPathJson: '[]', labelsJson: '{}', definitionsJson: '', definitionKeys: '', terms: { ids: new Uint32Array([0]), counts: new Uint32Array(5), length: 1 } }];
+    const terms = { source: 'worker-1', first: 0, terms: ['a'] };
     const plain = { ...DEFAULT_TOKENIZER, identifiers: false };
-    expect(ingestItems({ docs: [doc], extras: [{ tag: 'identifiers=true', values }] }, plain)).toEqual([{ doc }]);
-    expect(ingestItems({ docs: [doc], extras: [{ tag: 'identifiers=false', values }] }, plain)).toEqual([{ doc, derived: values }]);
-    expect(ingestItems({ docs: [doc], extras: [{ tag: 'identifiers=false', values: [] }] }, plain)).toEqual([{ doc }]);
+    // Values that do not fit are left out, the terms their dictionary numbered are kept.
+    expect(ingestItems({ docs: [doc], extras: [{ tag: 'identifiers=true', values, terms }] }, plain)).toEqual([{ doc, terms }]);
+    expect(ingestItems({ docs: [doc], extras: [{ tag: 'identifiers=false', values, terms }] }, plain)).toEqual([{ doc, derived: values, terms }]);
+    expect(ingestItems({ docs: [doc], extras: [{ tag: 'identifiers=false', values: [], terms }] }, plain)).toEqual([{ doc, terms }]);
+    expect(ingestItems({ docs: [doc], extras: [{ tag: 'identifiers=false', values }] }, plain)).toEqual([{ doc }]);
     expect(ingestItems({ docs: [doc] }, plain)).toEqual([{ doc }]);
   });
 });

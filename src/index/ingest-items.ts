@@ -2,6 +2,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CorpusBatch, PageWorker } from '../corpus/index.ts';
 import type { IngestItem } from './ingest-session.ts';
+import type { NewTerms } from './chunk-terms.ts';
 import type { DerivedChunkValues } from './ingest-writer.ts';
 import type { TokenizerOptions } from './tokenize.ts';
 
@@ -10,10 +11,14 @@ export interface IngestWorkerData {
   tokenizer: TokenizerOptions;
 }
 
-/** The extra value an ingest worker makes per page: the derived values of its chunks and the settings they were derived with. */
+/**
+ * The extra value an ingest worker makes per page: the derived values of its chunks, the
+ * settings they were derived with, and the terms the worker's dictionary numbered first for them.
+ */
 export interface DerivedPage {
   tag: string;
-  values: DerivedChunkValues[];
+  values: readonly DerivedChunkValues[];
+  terms: NewTerms;
 }
 
 /**
@@ -53,7 +58,15 @@ export function ingestItems(batch: CorpusBatch, tokenizer: TokenizerOptions): In
   const tag = derivedTag(tokenizer);
   return batch.docs.map((doc, position) => {
     const extra = batch.extras?.[position] as Partial<DerivedPage> | undefined;
+    const terms = isNewTerms(extra?.terms) ? extra.terms : undefined;
+    if (terms === undefined) return { doc };
     const fits = extra?.tag === tag && Array.isArray(extra.values) && extra.values.length === doc.chunks.length;
-    return fits ? { doc, derived: extra.values! } : { doc };
+    // A page whose values do not fit still brings the terms its dictionary numbered.
+    return fits ? { doc, derived: extra.values!, terms } : { doc, terms };
   });
+}
+
+function isNewTerms(value: unknown): value is NewTerms {
+  const terms = value as Partial<NewTerms> | undefined;
+  return typeof terms?.source === 'string' && Number.isInteger(terms.first) && Array.isArray(terms.terms);
 }
