@@ -40,6 +40,9 @@ export interface TermDictionary {
   chunkTerms(columns: readonly string[], tokenizer: Fts5Tokenizer): ChunkTerms;
 }
 
+/** Most folded tokens a {@link TermDictionary} remembers the numbers of before it starts over. */
+const FOLDED_CACHE_SIZE = 1 << 19;
+
 /**
  * A new, empty {@link TermDictionary} named `source`: a name no other dictionary of the process
  * has (a worker thread's id, say).
@@ -57,6 +60,10 @@ export function createTermDictionary(source: string): TermDictionary {
   let seenIn = new Int32Array(1024).fill(-1);
   let slotOf = new Int32Array(1024);
   let chunk = 0;
+  // Folded token -> term number, for the tokenizer `foldedBy`: one lookup per token, the stemming
+  // only for a folded form not seen yet. Starts over past FOLDED_CACHE_SIZE entries.
+  const byFolded = new Map<string, number>();
+  let foldedBy: Fts5Tokenizer | undefined;
 
   const numberOf = (token: string): number => {
     let id = numbers.get(token);
@@ -97,9 +104,18 @@ export function createTermDictionary(source: string): TermDictionary {
       for (let column = 0; column < COLUMN_COUNT; column += 1) {
         const text = columns[column] ?? '';
         if (text === '') continue;
-        tokenizer.forEachToken(text, (token) => {
+        if (tokenizer !== foldedBy) {
+          byFolded.clear();
+          foldedBy = tokenizer;
+        }
+        tokenizer.forEachFolded(text, (folded) => {
           length += 1;
-          const id = numberOf(token);
+          let id = byFolded.get(folded);
+          if (id === undefined) {
+            id = numberOf(tokenizer.termOf(folded));
+            if (byFolded.size >= FOLDED_CACHE_SIZE) byFolded.clear();
+            byFolded.set(folded, id);
+          }
           let slot: number;
           if (seenIn[id] === chunk) slot = slotOf[id]!;
           else {

@@ -70,7 +70,8 @@ export function deriveDoc(doc: Pick<Doc, 'chunks'>, tokenizer: TokenizerOptions,
 /** The tokenizer of `caches` for `tokenizer`'s Porter setting. */
 function tokenizerOf(tokenizer: TokenizerOptions, caches: DeriveCaches): Fts5Tokenizer {
   let tokens = caches.tokenizers.get(tokenizer.porter);
-  if (tokens === undefined) caches.tokenizers.set(tokenizer.porter, (tokens = createFts5Tokenizer({ porter: tokenizer.porter })));
+  // No stem cache: the term dictionary remembers the term of each folded token (chunk-terms.ts).
+  if (tokens === undefined) caches.tokenizers.set(tokenizer.porter, (tokens = createFts5Tokenizer({ porter: tokenizer.porter, stemCacheSize: 0 })));
   return tokens;
 }
 
