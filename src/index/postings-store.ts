@@ -134,7 +134,10 @@ export function createPostingsWriter(db: Database.Database): PostingsWriter {
   // (term index, id, column mask, counts, length as varints), postings per term index. Grouped
   // by term only when flushed: an append per posting to one buffer instead of one per term.
   let termPostings: number[] = [];
-  let log = new ByteWriter(1 << 16);
+  let log = new Uint8Array(1 << 16);
+  let logLength = 0;
+  // Where each new term's blocks are encoded, then stored straight from (better-sqlite3 copies a bound blob).
+  const scratch = new ByteWriter(1 << 16);
   let removals = new Map<number, number[]>();
   let chunkDelta = 0;
   let tokenDelta = 0;
@@ -205,22 +208,31 @@ export function createPostingsWriter(db: Database.Database): PostingsWriter {
 
   const flushAdditions = (nextTermId: number): number => {
     let next = nextTermId;
-    const starts = recordsByTerm(log, termPostings);
+    const starts = recordsByTerm(log, logLength, termPostings);
     for (let index = 0; index < termPostings.length; index += 1) {
       const count = termPostings[index]!;
       if (count === 0) continue;
       const term = termNames[index]!;
-      const added = blocksOfRecords(log.bytes, starts.order, starts.first[index]!, starts.first[index + 1]!);
+      scratch.length = 0;
+      const encoded = blocksOfRecords(log, starts.order, starts.first[index]!, starts.first[index + 1]!, scratch);
       const row = getTerm.get(term) as { id: number; df: number; skips: Buffer } | undefined;
       if (row === undefined) {
         const id = next++;
-        const summaries = rowsOf(added, 0).flatMap((stored) => {
-          putRow.run(id * ROW_KEYS + stored.key, stored.bytes);
-          return stored.summaries;
-        });
-        insertTerm.run(term, id, count, encodeSkips(summaries));
+        // Rows of ROW_BLOCKS consecutive blocks of the scratch, their offsets made relative to the row.
+        for (let start = 0; start < encoded.length; start += ROW_BLOCKS) {
+          const key = start / ROW_BLOCKS;
+          const rowStart = encoded[start]!.offset;
+          const last = encoded[Math.min(start + ROW_BLOCKS, encoded.length) - 1]!;
+          putRow.run(id * ROW_KEYS + key, scratch.bytes.subarray(rowStart, last.offset + last.length));
+          for (let at = start; at < start + ROW_BLOCKS && at < encoded.length; at += 1) {
+            encoded[at]!.key = key;
+            encoded[at]!.offset -= rowStart;
+          }
+        }
+        insertTerm.run(term, id, count, encodeSkips(encoded));
         continue;
       }
+      const added = encoded.map((summary): EncodedBlock => ({ bytes: scratch.bytes.slice(summary.offset, summary.offset + summary.length), summary }));
       // Appended to the term's last row (rewritten with the new postings) and rows after it.
       const blocks = decodeSkips(row.skips);
       const lastKey = blocks.length === 0 ? -1 : blocks[blocks.length - 1]!.key;
@@ -231,7 +243,8 @@ export function createPostingsWriter(db: Database.Database): PostingsWriter {
       updateTerm.run(row.df + count, encodeSkips([...kept, ...summaries]), term);
     }
     termPostings = new Array<number>(termNames.length).fill(0);
-    log = new ByteWriter(1 << 16);
+    log = new Uint8Array(1 << 16);
+    logLength = 0;
     return next;
   };
 
@@ -258,19 +271,27 @@ export function createPostingsWriter(db: Database.Database): PostingsWriter {
       tokenDelta += terms.length;
       const indexes = indexesOf(source, terms);
       const { ids, counts, length } = terms;
+      if (logLength + ids.length * MAX_RECORD_BYTES > log.length) {
+        const grown = new Uint8Array(Math.max(log.length * 2, logLength + ids.length * MAX_RECORD_BYTES));
+        grown.set(log.subarray(0, logLength));
+        log = grown;
+      }
+      const bytes = log;
+      let at = logLength;
       for (let n = 0; n < ids.length; n += 1) {
         const index = indexes[ids[n]!]!;
         termPostings[index] = termPostings[index]! + 1;
-        log.varint(index);
-        log.varint(id);
+        at = putVarint(bytes, at, index);
+        at = putVarint(bytes, at, id);
         const base = n * COLUMN_COUNT;
         let mask = 0;
         for (let column = 0; column < COLUMN_COUNT; column += 1) if (counts[base + column]! > 0) mask |= 1 << column;
-        log.byte(mask);
-        for (let column = 0; column < COLUMN_COUNT; column += 1) if (counts[base + column]! > 0) log.varint(counts[base + column]!);
-        log.varint(length);
+        bytes[at++] = mask;
+        for (let column = 0; column < COLUMN_COUNT; column += 1) if (counts[base + column]! > 0) at = putVarint(bytes, at, counts[base + column]!);
+        at = putVarint(bytes, at, length);
       }
-      if (log.length > FLUSH_BYTES) writer.flush();
+      logLength = at;
+      if (logLength > FLUSH_BYTES) writer.flush();
     },
     remove(id, source, terms) {
       chunkDelta -= 1;
@@ -337,18 +358,33 @@ function chunked<T>(items: readonly T[], size: number): T[][] {
  * The byte offset of every record of `log`, grouped by term (a counting sort: `first[t]` to
  * `first[t + 1]` in `order` are term t's records, in arrival order, i.e. by id).
  */
-function recordsByTerm(log: ByteWriter, postingsPerTerm: readonly number[]): { order: Uint32Array; first: Uint32Array } {
+function recordsByTerm(log: Uint8Array, logLength: number, postingsPerTerm: readonly number[]): { order: Uint32Array; first: Uint32Array } {
   const first = new Uint32Array(postingsPerTerm.length + 1);
   for (let term = 0; term < postingsPerTerm.length; term += 1) first[term + 1] = first[term]! + postingsPerTerm[term]!;
   const order = new Uint32Array(first[postingsPerTerm.length]!);
   const fill = first.slice(0, postingsPerTerm.length);
-  const reader = new VarintReader(log.bytes);
-  while (reader.at < log.length) {
+  const reader = new VarintReader(log);
+  while (reader.at < logLength) {
     const start = reader.at;
     order[fill[reader.varint()]!++] = start;
     reader.skipRecordRest();
   }
   return { order, first };
+}
+
+/** Most bytes one posting's record takes in the log: varints of term index, id, counts and length, and the mask. */
+const MAX_RECORD_BYTES = 8 + 8 + 1 + COLUMN_COUNT * 5 + 5;
+
+/** Writes `value` (below 2^53) as a varint at `at` of `bytes`, which has room; returns the position after it. */
+function putVarint(bytes: Uint8Array, at: number, value: number): number {
+  let rest = value;
+  let position = at;
+  while (rest >= 0x80) {
+    bytes[position++] = (rest & 0x7f) | 0x80;
+    rest = Math.floor(rest / 0x80);
+  }
+  bytes[position++] = rest;
+  return position;
 }
 
 /** Reads varints from `bytes` at `at`, moving past them (no object per value). */
@@ -384,21 +420,20 @@ class VarintReader {
   }
 }
 
-/** One term's records (offsets `order[from..to)` into `bytes`) as encoded blocks with their summaries. */
-function blocksOfRecords(bytes: Uint8Array, order: Uint32Array, from: number, to: number): EncodedBlock[] {
-  const blocks: EncodedBlock[] = [];
-  const out = new ByteWriter(Math.max(16, (to - from) * 6));
+/**
+ * One term's records (offsets `order[from..to)` into `bytes`) encoded as blocks appended to `out`:
+ * their summaries, with row key 0 and offsets into `out`.
+ */
+function blocksOfRecords(bytes: Uint8Array, order: Uint32Array, from: number, to: number, out: ByteWriter): BlockSummary[] {
+  const blocks: BlockSummary[] = [];
   const reader = new VarintReader(bytes);
-  let blockStart = 0;
+  let blockStart = out.length;
   let inBlock = 0;
   let previous = 0;
   let minLength = Infinity;
   const maxCounts = new Array<number>(COLUMN_COUNT).fill(0);
   const finish = () => {
-    blocks.push({
-      bytes: out.bytes.slice(blockStart, out.length),
-      summary: { key: 0, offset: 0, length: 0, lastId: previous, count: inBlock, minLength, maxCounts: [...maxCounts] },
-    });
+    blocks.push({ key: 0, offset: blockStart, length: out.length - blockStart, lastId: previous, count: inBlock, minLength, maxCounts: [...maxCounts] });
     blockStart = out.length;
     inBlock = 0;
     minLength = Infinity;
