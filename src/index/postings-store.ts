@@ -15,6 +15,7 @@ import {
 } from './postings-codec.ts';
 import { AtlasError } from '../errors.ts';
 import type { ChunkTerms, NewTerms } from './chunk-terms.ts';
+import { createPostingsLog } from './postings-log.ts';
 
 /**
  * The postings store: Atlas's own inverted index in three tables of the index file, written in
@@ -130,12 +131,11 @@ export function createPostingsWriter(db: Database.Database): PostingsWriter {
   const termIndex = new Map<string, number>();
   const termNames: string[] = [];
   const sources = new Map<string, number[]>();
-  // Additions since the last flush, in arrival order: one record per posting in `log`
-  // (term index, id, column mask, counts, length as varints), postings per term index. Grouped
-  // by term only when flushed: an append per posting to one buffer instead of one per term.
+  // Additions since the last flush: one record per posting in `log` (postings-log.ts), postings
+  // per term index. Grouped by term only when flushed: an append per posting to a few buffers
+  // instead of one per term.
   let termPostings: number[] = [];
-  let log = new Uint8Array(1 << 16);
-  let logLength = 0;
+  const log = createPostingsLog();
   // Where each new term's blocks are encoded, then stored straight from (better-sqlite3 copies a bound blob).
   const scratch = new ByteWriter(1 << 16);
   let removals = new Map<number, number[]>();
@@ -208,13 +208,9 @@ export function createPostingsWriter(db: Database.Database): PostingsWriter {
 
   const flushAdditions = (nextTermId: number): number => {
     let next = nextTermId;
-    const starts = recordsByTerm(log, logLength, termPostings);
-    for (let index = 0; index < termPostings.length; index += 1) {
+    log.drain(termPostings, scratch, (index, encoded) => {
       const count = termPostings[index]!;
-      if (count === 0) continue;
       const term = termNames[index]!;
-      scratch.length = 0;
-      const encoded = blocksOfRecords(log, starts.order, starts.first[index]!, starts.first[index + 1]!, scratch);
       const row = getTerm.get(term) as { id: number; df: number; skips: Buffer } | undefined;
       if (row === undefined) {
         const id = next++;
@@ -230,7 +226,7 @@ export function createPostingsWriter(db: Database.Database): PostingsWriter {
           }
         }
         insertTerm.run(term, id, count, encodeSkips(encoded));
-        continue;
+        return;
       }
       const added = encoded.map((summary): EncodedBlock => ({ bytes: scratch.bytes.slice(summary.offset, summary.offset + summary.length), summary }));
       // Appended to the term's last row (rewritten with the new postings) and rows after it.
@@ -241,10 +237,8 @@ export function createPostingsWriter(db: Database.Database): PostingsWriter {
       const postings = [...tail, ...added.flatMap((block) => readPostings(block.bytes))];
       const summaries = writeRows(row.id, Math.max(lastKey, 0), chunked(postings, BLOCK_SIZE));
       updateTerm.run(row.df + count, encodeSkips([...kept, ...summaries]), term);
-    }
+    });
     termPostings = new Array<number>(termNames.length).fill(0);
-    log = new Uint8Array(1 << 16);
-    logLength = 0;
     return next;
   };
 
@@ -270,28 +264,12 @@ export function createPostingsWriter(db: Database.Database): PostingsWriter {
       chunkDelta += 1;
       tokenDelta += terms.length;
       const indexes = indexesOf(source, terms);
-      const { ids, counts, length } = terms;
-      if (logLength + ids.length * MAX_RECORD_BYTES > log.length) {
-        const grown = new Uint8Array(Math.max(log.length * 2, logLength + ids.length * MAX_RECORD_BYTES));
-        grown.set(log.subarray(0, logLength));
-        log = grown;
-      }
-      const bytes = log;
-      let at = logLength;
-      for (let n = 0; n < ids.length; n += 1) {
-        const index = indexes[ids[n]!]!;
+      for (const number of terms.ids) {
+        const index = indexes[number]!;
         termPostings[index] = termPostings[index]! + 1;
-        at = putVarint(bytes, at, index);
-        at = putVarint(bytes, at, id);
-        const base = n * COLUMN_COUNT;
-        let mask = 0;
-        for (let column = 0; column < COLUMN_COUNT; column += 1) if (counts[base + column]! > 0) mask |= 1 << column;
-        bytes[at++] = mask;
-        for (let column = 0; column < COLUMN_COUNT; column += 1) if (counts[base + column]! > 0) at = putVarint(bytes, at, counts[base + column]!);
-        at = putVarint(bytes, at, length);
       }
-      logLength = at;
-      if (logLength > FLUSH_BYTES) writer.flush();
+      log.appendChunk(id, indexes, terms);
+      if (log.size > FLUSH_BYTES) writer.flush();
     },
     remove(id, source, terms) {
       chunkDelta -= 1;
@@ -352,115 +330,6 @@ function chunked<T>(items: readonly T[], size: number): T[][] {
   const parts: T[][] = [];
   for (let start = 0; start < items.length; start += size) parts.push(items.slice(start, start + size));
   return parts;
-}
-
-/**
- * The byte offset of every record of `log`, grouped by term (a counting sort: `first[t]` to
- * `first[t + 1]` in `order` are term t's records, in arrival order, i.e. by id).
- */
-function recordsByTerm(log: Uint8Array, logLength: number, postingsPerTerm: readonly number[]): { order: Uint32Array; first: Uint32Array } {
-  const first = new Uint32Array(postingsPerTerm.length + 1);
-  for (let term = 0; term < postingsPerTerm.length; term += 1) first[term + 1] = first[term]! + postingsPerTerm[term]!;
-  const order = new Uint32Array(first[postingsPerTerm.length]!);
-  const fill = first.slice(0, postingsPerTerm.length);
-  const reader = new VarintReader(log);
-  while (reader.at < logLength) {
-    const start = reader.at;
-    order[fill[reader.varint()]!++] = start;
-    reader.skipRecordRest();
-  }
-  return { order, first };
-}
-
-/** Most bytes one posting's record takes in the log: varints of term index, id, counts and length, and the mask. */
-const MAX_RECORD_BYTES = 8 + 8 + 1 + COLUMN_COUNT * 5 + 5;
-
-/** Writes `value` (below 2^53) as a varint at `at` of `bytes`, which has room; returns the position after it. */
-function putVarint(bytes: Uint8Array, at: number, value: number): number {
-  let rest = value;
-  let position = at;
-  while (rest >= 0x80) {
-    bytes[position++] = (rest & 0x7f) | 0x80;
-    rest = Math.floor(rest / 0x80);
-  }
-  bytes[position++] = rest;
-  return position;
-}
-
-/** Reads varints from `bytes` at `at`, moving past them (no object per value). */
-class VarintReader {
-  at = 0;
-
-  constructor(readonly bytes: Uint8Array) {}
-
-  varint(): number {
-    const bytes = this.bytes;
-    let byte = bytes[this.at++]!;
-    if (byte < 0x80) return byte;
-    let value = byte & 0x7f;
-    let scale = 0x80;
-    for (;;) {
-      byte = bytes[this.at++]!;
-      value += (byte & 0x7f) * scale;
-      if (byte < 0x80) return value;
-      scale *= 0x80;
-    }
-  }
-
-  skipVarint(): void {
-    while (this.bytes[this.at++]! >= 0x80);
-  }
-
-  /** Past the id, mask, counts and length of a record whose term index was read. */
-  skipRecordRest(): void {
-    this.skipVarint();
-    const mask = this.bytes[this.at++]!;
-    for (let column = 0; column < COLUMN_COUNT; column += 1) if (mask & (1 << column)) this.skipVarint();
-    this.skipVarint();
-  }
-}
-
-/**
- * One term's records (offsets `order[from..to)` into `bytes`) encoded as blocks appended to `out`:
- * their summaries, with row key 0 and offsets into `out`.
- */
-function blocksOfRecords(bytes: Uint8Array, order: Uint32Array, from: number, to: number, out: ByteWriter): BlockSummary[] {
-  const blocks: BlockSummary[] = [];
-  const reader = new VarintReader(bytes);
-  let blockStart = out.length;
-  let inBlock = 0;
-  let previous = 0;
-  let minLength = Infinity;
-  const maxCounts = new Array<number>(COLUMN_COUNT).fill(0);
-  const finish = () => {
-    blocks.push({ key: 0, offset: blockStart, length: out.length - blockStart, lastId: previous, count: inBlock, minLength, maxCounts: [...maxCounts] });
-    blockStart = out.length;
-    inBlock = 0;
-    minLength = Infinity;
-    maxCounts.fill(0);
-  };
-  for (let n = from; n < to; n += 1) {
-    reader.at = order[n]!;
-    reader.skipVarint();
-    const id = reader.varint();
-    out.varint(inBlock === 0 ? id : id - previous);
-    const mask = bytes[reader.at++]!;
-    out.byte(mask);
-    for (let column = 0; column < COLUMN_COUNT; column += 1) {
-      if ((mask & (1 << column)) === 0) continue;
-      const count = reader.varint();
-      out.varint(count);
-      if (count > maxCounts[column]!) maxCounts[column] = count;
-    }
-    const length = reader.varint();
-    out.varint(length);
-    if (length < minLength) minLength = length;
-    previous = id;
-    inBlock += 1;
-    if (inBlock === BLOCK_SIZE) finish();
-  }
-  if (inBlock > 0) finish();
-  return blocks;
 }
 
 /** One block of postings (ids increasing). */
