@@ -8,7 +8,7 @@ function drained(log: ReturnType<typeof createPostingsLog>, postingsPerTerm: num
   const terms = new Map<number, { postings: Array<[number, number[], number]>; blocks: Array<{ count: number; lastId: number; minLength: number; maxCounts: number[] }> }>();
   log.drain(postingsPerTerm, out, (term, blocks) => {
     const postings = blocks.flatMap((block) =>
-      readPostings(out.bytes.subarray(block.offset, block.offset + block.length)).map((posting): [number, number[], number] => [posting.id, [...posting.counts], posting.length]),
+      readPostings(out.bytes.subarray(block.offset, block.offset + block.length)).map((posting): [number, number[], number] => [posting.id, Array.from(posting.counts), posting.length]),
     );
     terms.set(term, { postings, blocks: blocks.map(({ count, lastId, minLength, maxCounts }) => ({ count, lastId, minLength, maxCounts })) });
   });
