@@ -9,7 +9,25 @@ import type { TokenizerOptions } from './tokenize.ts';
 /** What an ingest worker is started with (`PageWorker.data`). */
 export interface IngestWorkerData {
   tokenizer: TokenizerOptions;
+  /**
+   * Shared by the workers and {@link ingestItems}: pages the workers handled
+   * ({@link PROGRESS_HANDLED}) and pages the writing thread took ({@link PROGRESS_TAKEN}), as
+   * Int32 counters; absent: the workers derive every page.
+   */
+  progress?: SharedArrayBuffer;
 }
+
+/** Index of the counter of pages the workers handled, in {@link IngestWorkerData.progress}. */
+export const PROGRESS_HANDLED = 0;
+/** Index of the counter of pages the writing thread took, in {@link IngestWorkerData.progress}. */
+export const PROGRESS_TAKEN = 1;
+/**
+ * Fewest pages handled by the workers and not yet taken by the writing thread for a worker to
+ * derive a page's values: with fewer, the writer is about to wait for pages, so the worker hands
+ * the page over underived (the writer derives it) and gets to the next one sooner. The window of
+ * `parsePagesStream` lets a worker get 3 batches (of 64 pages) ahead.
+ */
+export const HANDOVER_BACKLOG = 96;
 
 /**
  * The extra value an ingest worker makes per page: the derived values of its chunks, the
@@ -17,8 +35,20 @@ export interface IngestWorkerData {
  */
 export interface DerivedPage {
   tag: string;
-  values: readonly DerivedChunkValues[];
-  terms: NewTerms;
+  /** Absent for a page handed over underived (see {@link HANDOVER_BACKLOG}). */
+  values?: readonly DerivedChunkValues[];
+  terms?: NewTerms;
+  /** The workers' {@link IngestWorkerData.progress}, for {@link ingestItems} to count the pages it takes. */
+  progress?: SharedArrayBuffer;
+}
+
+/** Options of {@link ingestPageWorker}. */
+export interface IngestPageWorkerOptions {
+  /**
+   * Let the workers hand pages over underived while the writing thread would otherwise wait
+   * for them (see {@link HANDOVER_BACKLOG}); default true. The rows written are the same either way.
+   */
+  handOver?: boolean;
 }
 
 /**
@@ -41,8 +71,8 @@ export function derivedTag(tokenizer: TokenizerOptions): string {
  * const corpus = await streamCorpus('./docs', { worker: ingestPageWorker(index.tokenizer) });
  * await index.ingestStream(mapBatches(corpus.batches, (batch) => ingestItems(batch, index.tokenizer)));
  */
-export function ingestPageWorker(tokenizer: TokenizerOptions): PageWorker {
-  const data: IngestWorkerData = { tokenizer: { ...tokenizer } };
+export function ingestPageWorker(tokenizer: TokenizerOptions, options: IngestPageWorkerOptions = {}): PageWorker {
+  const data: IngestWorkerData = { tokenizer: { ...tokenizer }, ...(options.handOver === false ? {} : { progress: new SharedArrayBuffer(8) }) };
   return { url: new URL(`./ingest-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url), data };
 }
 
@@ -56,6 +86,13 @@ export function ingestPageWorker(tokenizer: TokenizerOptions): PageWorker {
  */
 export function ingestItems(batch: CorpusBatch, tokenizer: TokenizerOptions): IngestItem[] {
   const tag = derivedTag(tokenizer);
+  // Counts the pages taken from each workers' group, for their hand-over (HANDOVER_BACKLOG).
+  const taken = new Map<SharedArrayBuffer, number>();
+  for (const extra of batch.extras ?? []) {
+    const progress = (extra as Partial<DerivedPage> | undefined)?.progress;
+    if (progress instanceof SharedArrayBuffer) taken.set(progress, (taken.get(progress) ?? 0) + 1);
+  }
+  for (const [progress, pages] of taken) Atomics.add(new Int32Array(progress), PROGRESS_TAKEN, pages);
   return batch.docs.map((doc, position) => {
     const extra = batch.extras?.[position] as Partial<DerivedPage> | undefined;
     const terms = isNewTerms(extra?.terms) ? extra.terms : undefined;

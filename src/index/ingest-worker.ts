@@ -1,16 +1,25 @@
 /**
  * Entry of a worker thread of `ingestPageWorker`: parses each batch of pages it is sent (see
  * `serveParseBatches`) and derives, for each page that parsed, what the index computes from its
- * chunks (`deriveDoc`: the values and the terms its dictionary numbered first), tagged with the tokenizer settings it used. Not meant to be imported.
+ * chunks (`deriveDoc`: the values and the terms its dictionary numbered first), tagged with the
+ * tokenizer settings it used; or hands the page over underived while the writing thread is short
+ * of pages (`HANDOVER_BACKLOG`). Not meant to be imported.
  */
 import { threadId, workerData } from 'node:worker_threads';
 import { serveParseBatches } from '../corpus/parse-serve.ts';
 import { createDeriveCaches, deriveDoc } from './ingest-writer.ts';
-import { derivedTag, type DerivedPage, type IngestWorkerData } from './ingest-items.ts';
+import { derivedTag, HANDOVER_BACKLOG, PROGRESS_HANDLED, PROGRESS_TAKEN, type DerivedPage, type IngestWorkerData } from './ingest-items.ts';
 import type { TokenizerOptions } from './tokenize.ts';
 
-const { tokenizer } = (workerData as { data: IngestWorkerData }).data;
+const { tokenizer, progress } = (workerData as { data: IngestWorkerData }).data;
 const tag = derivedTag(tokenizer as TokenizerOptions);
 // Term numbers of this worker's pages: named by its thread id, unique within the process.
 const caches = createDeriveCaches(`ingest-worker-${threadId}`);
-serveParseBatches((doc): DerivedPage => ({ tag, ...deriveDoc(doc, tokenizer, caches) }));
+const counters = progress === undefined ? undefined : new Int32Array(progress);
+serveParseBatches((doc): DerivedPage => {
+  if (counters === undefined) return { tag, ...deriveDoc(doc, tokenizer, caches) };
+  // Pages handled by the workers that the writing thread has not taken: few, and it is about to wait.
+  const backlog = Atomics.add(counters, PROGRESS_HANDLED, 1) - Atomics.load(counters, PROGRESS_TAKEN);
+  if (backlog < HANDOVER_BACKLOG) return { tag, progress: progress! };
+  return { tag, progress: progress!, ...deriveDoc(doc, tokenizer, caches) };
+});
