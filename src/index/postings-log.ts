@@ -10,8 +10,9 @@ const SEGMENT_BYTES = 1 << SEGMENT_BITS;
 const MAX_RECORD_BYTES = 8 + 8 + 1 + COLUMN_COUNT * 5 + 5;
 
 /**
- * The additions a postings writer collected, as one record per posting (term index, id, column
- * mask, counts, length as varints) in arrival order, i.e. by id. Records are spread over
+ * The additions a postings writer collected, as one record per posting (term index / buckets,
+ * id less the bucket's previous one, column mask, counts, length, as varints) in arrival order,
+ * i.e. by id. Records are spread over
  * {@link LOG_BUCKETS} buckets by term, each a list of 64 KB segments: appends are sequential
  * writes, the log never copies itself to grow, and grouping a bucket's records by term when
  * drained reads within a few MB (cache-friendly) instead of across the whole log.
@@ -42,8 +43,11 @@ export function createPostingsLog(): PostingsLog {
   // Per bucket, the bytes used of each of its segments but the last (whose use is `fill`).
   let ends: number[][] = [];
   let fill = new Int32Array(LOG_BUCKETS);
+  // Per bucket, the id of its last record: a record holds its id as the difference from it.
+  let lastIds = new Float64Array(LOG_BUCKETS);
   let size = 0;
   const reset = () => {
+    lastIds = new Float64Array(LOG_BUCKETS);
     segments = Array.from({ length: LOG_BUCKETS }, () => []);
     ends = Array.from({ length: LOG_BUCKETS }, () => []);
     fill = new Int32Array(LOG_BUCKETS).fill(SEGMENT_BYTES);
@@ -69,8 +73,9 @@ export function createPostingsLog(): PostingsLog {
           at = 0;
         }
         const bytes = list[list.length - 1]!;
-        at = putVarint(bytes, at, index);
-        at = putVarint(bytes, at, id);
+        at = putVarint(bytes, at, Math.floor(index / LOG_BUCKETS));
+        at = putVarint(bytes, at, id - lastIds[bucket]!);
+        lastIds[bucket] = id;
         const base = n * COLUMN_COUNT;
         let mask = 0;
         for (let column = 0; column < COLUMN_COUNT; column += 1) if (counts[base + column]! > 0) mask |= 1 << column;
@@ -90,22 +95,27 @@ export function createPostingsLog(): PostingsLog {
         const first = new Uint32Array(terms + 1);
         for (let local = 0; local < terms; local += 1) first[local + 1] = first[local]! + postingsPerTerm[local * LOG_BUCKETS + bucket]!;
         const order = new Uint32Array(first[terms]!);
+        const ids = new Float64Array(first[terms]!);
         const next = first.slice(0, terms);
+        let id = 0;
         list.forEach((bytes, segment) => {
           const end = segment === list.length - 1 ? fill[bucket]! : ends[bucket]![segment]!;
           reader.bytes = bytes;
           reader.at = 0;
           while (reader.at < end) {
             const start = reader.at;
-            const local = Math.floor(reader.varint() / LOG_BUCKETS);
-            order[next[local]!++] = (segment << SEGMENT_BITS) | start;
+            const local = reader.varint();
+            id += reader.varint();
+            const position = next[local]!++;
+            order[position] = (segment << SEGMENT_BITS) | start;
+            ids[position] = id;
             reader.skipRecordRest();
           }
         });
         for (let local = 0; local < terms; local += 1) {
           if (first[local + 1] === first[local]) continue;
           out.length = 0;
-          visit(local * LOG_BUCKETS + bucket, blocksOfRecords(list, order, first[local]!, first[local + 1]!, reader, out));
+          visit(local * LOG_BUCKETS + bucket, blocksOfRecords(list, order, ids, first[local]!, first[local + 1]!, reader, out));
         }
         segments[bucket] = [];
       }
@@ -149,17 +159,24 @@ class VarintReader {
     while (this.bytes[this.at++]! >= 0x80);
   }
 
-  /** Past the id, mask, counts and length of a record whose term index was read. */
+  /** Past the mask, counts and length of a record whose term and id were read. */
   skipRecordRest(): void {
-    this.skipVarint();
     const mask = this.bytes[this.at++]!;
     for (let column = 0; column < COLUMN_COUNT; column += 1) if (mask & (1 << column)) this.skipVarint();
     this.skipVarint();
   }
 }
 
-/** One term's records (places `order[from..to)` in `segments`) encoded as blocks appended to `out`: their summaries. */
-function blocksOfRecords(segments: readonly Uint8Array[], order: Uint32Array, from: number, to: number, reader: VarintReader, out: ByteWriter): BlockSummary[] {
+/** One term's records (places `order[from..to)` in `segments`, ids `ids[from..to)`) encoded as blocks appended to `out`: their summaries. */
+function blocksOfRecords(
+  segments: readonly Uint8Array[],
+  order: Uint32Array,
+  ids: Float64Array,
+  from: number,
+  to: number,
+  reader: VarintReader,
+  out: ByteWriter,
+): BlockSummary[] {
   const blocks: BlockSummary[] = [];
   let blockStart = out.length;
   let inBlock = 0;
@@ -178,7 +195,8 @@ function blocksOfRecords(segments: readonly Uint8Array[], order: Uint32Array, fr
     reader.bytes = segments[place >>> SEGMENT_BITS]!;
     reader.at = place & (SEGMENT_BYTES - 1);
     reader.skipVarint();
-    const id = reader.varint();
+    reader.skipVarint();
+    const id = ids[n]!;
     out.varint(inBlock === 0 ? id : id - previous);
     const mask = reader.bytes[reader.at++]!;
     out.byte(mask);
