@@ -83,6 +83,40 @@ export function createTermDictionary(source: string): TermDictionary {
     return id;
   };
 
+  // The chunk being numbered (see chunkTerms): its terms by slot, their counts, the column read.
+  let ids = new Uint32Array(64);
+  let counts = new Uint32Array(64 * COLUMN_COUNT);
+  let distinct = 0;
+  let length = 0;
+  let column = 0;
+  const visitFolded = (folded: string): void => {
+    length += 1;
+    let id = byFolded.get(folded);
+    if (id === undefined) {
+      id = numberOf(foldedBy!.termOf(folded));
+      if (byFolded.size >= FOLDED_CACHE_SIZE) byFolded.clear();
+      byFolded.set(folded, id);
+    }
+    let slot: number;
+    if (seenIn[id] === chunk) slot = slotOf[id]!;
+    else {
+      slot = distinct++;
+      seenIn[id] = chunk;
+      slotOf[id] = slot;
+      if (slot >= ids.length) {
+        const grownIds = new Uint32Array(ids.length * 2);
+        grownIds.set(ids);
+        ids = grownIds;
+        const grown = new Uint32Array(counts.length * 2);
+        grown.set(counts);
+        counts = grown;
+      }
+      ids[slot] = id;
+    }
+    const at = slot * COLUMN_COUNT + column;
+    counts[at] = counts[at]! + 1;
+  };
+
   return {
     source,
     term(id) {
@@ -97,46 +131,19 @@ export function createTermDictionary(source: string): TermDictionary {
     },
     chunkTerms(columns, tokenizer) {
       chunk += 1;
-      let ids = new Uint32Array(64);
-      let counts = new Uint32Array(64 * COLUMN_COUNT);
-      let distinct = 0;
-      let length = 0;
-      for (let column = 0; column < COLUMN_COUNT; column += 1) {
-        const text = columns[column] ?? '';
-        if (text === '') continue;
-        if (tokenizer !== foldedBy) {
-          byFolded.clear();
-          foldedBy = tokenizer;
-        }
-        tokenizer.forEachFolded(text, (folded) => {
-          length += 1;
-          let id = byFolded.get(folded);
-          if (id === undefined) {
-            id = numberOf(tokenizer.termOf(folded));
-            if (byFolded.size >= FOLDED_CACHE_SIZE) byFolded.clear();
-            byFolded.set(folded, id);
-          }
-          let slot: number;
-          if (seenIn[id] === chunk) slot = slotOf[id]!;
-          else {
-            slot = distinct++;
-            seenIn[id] = chunk;
-            slotOf[id] = slot;
-            if (slot >= ids.length) {
-              const grownIds = new Uint32Array(ids.length * 2);
-              grownIds.set(ids);
-              ids = grownIds;
-              const grown = new Uint32Array(counts.length * 2);
-              grown.set(counts);
-              counts = grown;
-            }
-            ids[slot] = id;
-          }
-          const at = slot * COLUMN_COUNT + column;
-          counts[at] = counts[at]! + 1;
-        });
+      distinct = 0;
+      length = 0;
+      if (tokenizer !== foldedBy) {
+        byFolded.clear();
+        foldedBy = tokenizer;
       }
-      return { ids: ids.slice(0, distinct), counts: counts.slice(0, distinct * COLUMN_COUNT), length };
+      for (column = 0; column < COLUMN_COUNT; column += 1) {
+        const text = columns[column] ?? '';
+        if (text !== '') tokenizer.forEachFolded(text, visitFolded);
+      }
+      const terms: ChunkTerms = { ids: ids.slice(0, distinct), counts: counts.slice(0, distinct * COLUMN_COUNT), length };
+      counts.fill(0, 0, distinct * COLUMN_COUNT);
+      return terms;
     },
   };
 }
