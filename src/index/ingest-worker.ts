@@ -7,19 +7,24 @@
  */
 import { threadId, workerData } from 'node:worker_threads';
 import { serveParseBatches } from '../corpus/parse-serve.ts';
-import { createDeriveCaches, deriveDoc } from './ingest-writer.ts';
+import { createDeriveCaches, deriveDoc, packTerms, type DerivedDoc } from './ingest-writer.ts';
 import { derivedTag, HANDOVER_BACKLOG, PROGRESS_HANDLED, PROGRESS_TAKEN, type DerivedPage, type IngestWorkerData } from './ingest-items.ts';
 import type { TokenizerOptions } from './tokenize.ts';
+import type { Doc } from '../corpus/types.ts';
 
 const { tokenizer, progress } = (workerData as { data: IngestWorkerData }).data;
 const tag = derivedTag(tokenizer as TokenizerOptions);
 // Term numbers of this worker's pages: named by its thread id, unique within the process.
 const caches = createDeriveCaches(`ingest-worker-${threadId}`);
 const counters = progress === undefined ? undefined : new Int32Array(progress);
+const derived = (doc: Doc): DerivedDoc => {
+  const { values, terms } = deriveDoc(doc, tokenizer, caches);
+  return { values: packTerms(values), terms };
+};
 serveParseBatches((doc): DerivedPage => {
-  if (counters === undefined) return { tag, ...deriveDoc(doc, tokenizer, caches) };
+  if (counters === undefined) return { tag, ...derived(doc) };
   // Pages handled by the workers that the writing thread has not taken: few, and it is about to wait.
   const backlog = Atomics.add(counters, PROGRESS_HANDLED, 1) - Atomics.load(counters, PROGRESS_TAKEN);
   if (backlog < HANDOVER_BACKLOG) return { tag, progress: progress! };
-  return { tag, progress: progress!, ...deriveDoc(doc, tokenizer, caches) };
+  return { tag, progress: progress!, ...derived(doc) };
 });
