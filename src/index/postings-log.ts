@@ -6,13 +6,13 @@ const LOG_BUCKETS = 64;
 /** Bytes of one segment of a bucket (a power of two: a record's place is segment << bits | offset). */
 const SEGMENT_BITS = 16;
 const SEGMENT_BYTES = 1 << SEGMENT_BITS;
-/** Most bytes one posting's record takes: varints of term index, id, counts and length, and the mask. */
-const MAX_RECORD_BYTES = 8 + 8 + 1 + COLUMN_COUNT * 5 + 5;
+/** Most bytes one posting's record takes: varints of term index, id and counts, and the mask. */
+const MAX_RECORD_BYTES = 8 + 8 + 1 + COLUMN_COUNT * 5;
 
 /**
  * The additions a postings writer collected, as one record per posting (term index / buckets,
- * id less the bucket's previous one, column mask, counts, length, as varints) in arrival order,
- * i.e. by id. Records are spread over
+ * id less the bucket's previous one, column mask, counts, as varints) in arrival order, i.e. by
+ * id; each chunk's length once, beside its id. Records are spread over
  * {@link LOG_BUCKETS} buckets by term, each a list of 64 KB segments: appends are sequential
  * writes, the log never copies itself to grow, and grouping a bucket's records by term when
  * drained reads within a few MB (cache-friendly) instead of across the whole log.
@@ -45,9 +45,16 @@ export function createPostingsLog(): PostingsLog {
   let fill = new Int32Array(LOG_BUCKETS);
   // Per bucket, the id of its last record: a record holds its id as the difference from it.
   let lastIds = new Float64Array(LOG_BUCKETS);
+  // The chunks appended, in id order: their ids and lengths (chunkCount of them).
+  let chunkIds = new Float64Array(1024);
+  let chunkLengths = new Uint32Array(1024);
+  let chunkCount = 0;
   let size = 0;
   const reset = () => {
     lastIds = new Float64Array(LOG_BUCKETS);
+    chunkIds = new Float64Array(1024);
+    chunkLengths = new Uint32Array(1024);
+    chunkCount = 0;
     segments = Array.from({ length: LOG_BUCKETS }, () => []);
     ends = Array.from({ length: LOG_BUCKETS }, () => []);
     fill = new Int32Array(LOG_BUCKETS).fill(SEGMENT_BYTES);
@@ -61,6 +68,18 @@ export function createPostingsLog(): PostingsLog {
     },
     appendChunk(id, indexes, terms) {
       const { ids, counts, length } = terms;
+      if (ids.length === 0) return;
+      if (chunkCount === chunkIds.length) {
+        const grownIds = new Float64Array(chunkCount * 2);
+        grownIds.set(chunkIds);
+        chunkIds = grownIds;
+        const grownLengths = new Uint32Array(chunkCount * 2);
+        grownLengths.set(chunkLengths);
+        chunkLengths = grownLengths;
+      }
+      chunkIds[chunkCount] = id;
+      chunkLengths[chunkCount] = length;
+      chunkCount += 1;
       for (let n = 0; n < ids.length; n += 1) {
         const index = indexes[ids[n]!]!;
         const bucket = index % LOG_BUCKETS;
@@ -81,7 +100,6 @@ export function createPostingsLog(): PostingsLog {
         for (let column = 0; column < COLUMN_COUNT; column += 1) if (counts[base + column]! > 0) mask |= 1 << column;
         bytes[at++] = mask;
         for (let column = 0; column < COLUMN_COUNT; column += 1) if (counts[base + column]! > 0) at = putVarint(bytes, at, counts[base + column]!);
-        at = putVarint(bytes, at, length);
         fill[bucket] = at;
       }
     },
@@ -96,8 +114,11 @@ export function createPostingsLog(): PostingsLog {
         for (let local = 0; local < terms; local += 1) first[local + 1] = first[local]! + postingsPerTerm[local * LOG_BUCKETS + bucket]!;
         const order = new Uint32Array(first[terms]!);
         const ids = new Float64Array(first[terms]!);
+        const lengths = new Uint32Array(first[terms]!);
         const next = first.slice(0, terms);
         let id = 0;
+        // The bucket's ids increase: its records' chunks are found by walking the chunks once.
+        let chunk = 0;
         list.forEach((bytes, segment) => {
           const end = segment === list.length - 1 ? fill[bucket]! : ends[bucket]![segment]!;
           reader.bytes = bytes;
@@ -109,13 +130,15 @@ export function createPostingsLog(): PostingsLog {
             const position = next[local]!++;
             order[position] = (segment << SEGMENT_BITS) | start;
             ids[position] = id;
+            while (chunkIds[chunk]! < id) chunk += 1;
+            lengths[position] = chunkLengths[chunk]!;
             reader.skipRecordRest();
           }
         });
         for (let local = 0; local < terms; local += 1) {
           if (first[local + 1] === first[local]) continue;
           out.length = 0;
-          visit(local * LOG_BUCKETS + bucket, blocksOfRecords(list, order, ids, first[local]!, first[local + 1]!, reader, out));
+          visit(local * LOG_BUCKETS + bucket, blocksOfRecords(list, order, ids, lengths, first[local]!, first[local + 1]!, reader, out));
         }
         segments[bucket] = [];
       }
@@ -159,19 +182,19 @@ class VarintReader {
     while (this.bytes[this.at++]! >= 0x80);
   }
 
-  /** Past the mask, counts and length of a record whose term and id were read. */
+  /** Past the mask and counts of a record whose term and id were read. */
   skipRecordRest(): void {
     const mask = this.bytes[this.at++]!;
     for (let column = 0; column < COLUMN_COUNT; column += 1) if (mask & (1 << column)) this.skipVarint();
-    this.skipVarint();
   }
 }
 
-/** One term's records (places `order[from..to)` in `segments`, ids `ids[from..to)`) encoded as blocks appended to `out`: their summaries. */
+/** One term's records (places `order[from..to)` in `segments`, ids and chunk lengths at the same positions) encoded as blocks appended to `out`: their summaries. */
 function blocksOfRecords(
   segments: readonly Uint8Array[],
   order: Uint32Array,
   ids: Float64Array,
+  lengths: Uint32Array,
   from: number,
   to: number,
   reader: VarintReader,
@@ -206,7 +229,7 @@ function blocksOfRecords(
       out.varint(count);
       if (count > maxCounts[column]!) maxCounts[column] = count;
     }
-    const length = reader.varint();
+    const length = lengths[n]!;
     out.varint(length);
     if (length < minLength) minLength = length;
     previous = id;
