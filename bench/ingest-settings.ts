@@ -23,7 +23,7 @@ import Database from 'better-sqlite3';
 import { parseDocument } from '../src/corpus/parse-document.ts';
 import type { Doc } from '../src/corpus/types.ts';
 import { createIngestSession, type IngestItem } from '../src/index/ingest-session.ts';
-import { createDeriveCaches, deriveDocValues } from '../src/index/ingest-writer.ts';
+import { createDeriveCaches, deriveDoc } from '../src/index/ingest-writer.ts';
 import { prepareSchema } from '../src/index/schema.ts';
 import { DEFAULT_TOKENIZER } from '../src/index/tokenize.ts';
 import { mainThreadCpuMs } from './measure.ts';
@@ -49,8 +49,11 @@ function benchItems(size: number): IngestItem[] {
   });
   // A JSON round trip gives flat strings, like the structured clone a worker's batch goes through.
   const flat = JSON.parse(JSON.stringify(docs)) as Doc[];
-  const caches = createDeriveCaches();
-  return flat.map((doc) => ({ doc, derived: deriveDocValues(doc, DEFAULT_TOKENIZER, caches) }));
+  const caches = createDeriveCaches('bench-items');
+  return flat.map((doc) => {
+    const { values, terms } = deriveDoc(doc, DEFAULT_TOKENIZER, caches);
+    return { doc, derived: values, terms };
+  });
 }
 
 /** Statements of `db` whose SQL inserts into one of `tables` do nothing (rowids still count up). */

@@ -28,6 +28,12 @@ function compare(porter: boolean, named: ReadonlyArray<{ name: string; text: str
     const fts5 = expected[index] ?? [];
     const ours = tokenizer.tokens(text);
     tokens += fts5.length;
+    // The folded tokens, each finished by termOf, are the same tokens.
+    const viaFolded: string[] = [];
+    tokenizer.forEachFolded(text, (folded) => viaFolded.push(tokenizer.termOf(folded)));
+    if (viaFolded.length !== ours.length || viaFolded.some((token, position) => token !== ours[position])) {
+      mismatches.push({ name: `${name} (forEachFolded + termOf)`, at: 0, ours: viaFolded.slice(0, 3), fts5: ours.slice(0, 3) });
+    }
     if (ours.length === fts5.length && ours.every((token, position) => token === fts5[position])) return;
     const at = Math.max(0, ours.findIndex((token, position) => token !== fts5[position]));
     mismatches.push({ name, at, ours: ours.slice(at, at + 3), fts5: fts5.slice(at, at + 3) });
@@ -225,6 +231,11 @@ describe('createFts5Tokenizer', () => {
       expect(tokenizer.count(text)).toBe(11);
     }
     expect(createFts5Tokenizer({ porter: false }).count('a b\u0301 \u0301 c')).toBe(3);
+    const folded: string[] = [];
+    const tokenizer = createFts5Tokenizer({ porter: true });
+    tokenizer.forEachFolded(text, (token) => folded.push(token));
+    expect(folded).toEqual(['retrying', 'the', 'retries', 'jobs', 'retry', 'retried', 'naive', 'naive', 'naively', '🤖', 'ﬁnance']);
+    expect(folded.map((token) => tokenizer.termOf(token))).toEqual(expected);
   });
 
   it('rejects bad options and non-string text, naming the value and the fix', () => {

@@ -46,6 +46,14 @@ export interface Fts5Tokenizer {
   forEachToken(text: string, visit: (token: string, position: number) => void): void;
   /** How many tokens `text` has (its FTS5 column size), without building them. */
   count(text: string): number;
+  /**
+   * Every token of `text` as folded before stemming and cutting (for callers that cache what they
+   * make of each folded token); {@link Fts5Tokenizer.termOf} turns one into the token that
+   * {@link Fts5Tokenizer.forEachToken} gives.
+   */
+  forEachFolded(text: string, visit: (folded: string) => void): void;
+  /** The token (stemmed with porter, cut as FTS5 stores it) of a folded token of {@link Fts5Tokenizer.forEachFolded}. */
+  termOf(folded: string): string;
 }
 
 /** ASCII: 0 separator, 1 lower-case letter or digit, 2 upper-case letter. */
@@ -143,7 +151,7 @@ export function createFts5Tokenizer(options: Fts5TokenizerOptions): Fts5Tokenize
     return result;
   }
 
-  function scan(text: string, visit: ((token: string, position: number) => void) | undefined): number {
+  function scan(text: string, visit: ((token: string, position: number) => void) | undefined, finish = true): number {
     if (typeof text !== 'string') {
       throw new AtlasError('usage', `Atlas: the FTS5 tokenizer needs a string, got ${text === null ? 'null' : typeof text}. Pass the text of a chunk or query.`);
     }
@@ -181,8 +189,10 @@ export function createFts5Tokenizer(options: Fts5TokenizerOptions): Fts5Tokenize
         continue;
       }
       let token = kind === 0 ? text.slice(start, i) : kind === 1 ? text.slice(start, i).toLowerCase() : foldToken(text, start, i);
-      if (porter) token = stem(token, kind < 2 || isAscii(token));
-      if (token.length > FTS5_MAX_TOKEN_BYTES / 3) token = truncate(token, encoder, decoder);
+      if (finish) {
+        if (porter) token = stem(token, kind < 2 || isAscii(token));
+        if (token.length > FTS5_MAX_TOKEN_BYTES / 3) token = truncate(token, encoder, decoder);
+      }
       visit(token, count++);
     }
     return count;
@@ -200,6 +210,13 @@ export function createFts5Tokenizer(options: Fts5TokenizerOptions): Fts5Tokenize
     },
     count(text) {
       return scan(text, undefined);
+    },
+    forEachFolded(text, visit) {
+      scan(text, visit, false);
+    },
+    termOf(folded) {
+      const token = porter ? stem(folded, isAscii(folded)) : folded;
+      return token.length > FTS5_MAX_TOKEN_BYTES / 3 ? truncate(token, encoder, decoder) : token;
     },
   };
 }

@@ -2,18 +2,53 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CorpusBatch, PageWorker } from '../corpus/index.ts';
 import type { IngestItem } from './ingest-session.ts';
+import type { NewTerms } from './chunk-terms.ts';
 import type { DerivedChunkValues } from './ingest-writer.ts';
 import type { TokenizerOptions } from './tokenize.ts';
 
 /** What an ingest worker is started with (`PageWorker.data`). */
 export interface IngestWorkerData {
   tokenizer: TokenizerOptions;
+  /**
+   * Shared by the workers and {@link ingestItems}: pages the workers handled
+   * ({@link PROGRESS_HANDLED}) and pages the writing thread took ({@link PROGRESS_TAKEN}), as
+   * Int32 counters; absent: the workers derive every page.
+   */
+  progress?: SharedArrayBuffer;
 }
 
-/** The extra value an ingest worker makes per page: the derived values of its chunks and the settings they were derived with. */
+/** Index of the counter of pages the workers handled, in {@link IngestWorkerData.progress}. */
+export const PROGRESS_HANDLED = 0;
+/** Index of the counter of pages the writing thread took, in {@link IngestWorkerData.progress}. */
+export const PROGRESS_TAKEN = 1;
+/**
+ * Fewest pages handled by the workers and not yet taken by the writing thread for a worker to
+ * derive a page's values: with fewer, the writer is about to wait for pages, so the worker hands
+ * the page over underived (the writer derives it) and gets to the next one sooner. The window of
+ * `parsePagesStream` lets a worker get 3 batches (of 64 pages) ahead.
+ */
+export const HANDOVER_BACKLOG = 96;
+
+/**
+ * The extra value an ingest worker makes per page: the derived values of its chunks, the
+ * settings they were derived with, and the terms the worker's dictionary numbered first for them.
+ */
 export interface DerivedPage {
   tag: string;
-  values: DerivedChunkValues[];
+  /** Absent for a page handed over underived (see {@link HANDOVER_BACKLOG}). */
+  values?: readonly DerivedChunkValues[];
+  terms?: NewTerms;
+  /** The workers' {@link IngestWorkerData.progress}, for {@link ingestItems} to count the pages it takes. */
+  progress?: SharedArrayBuffer;
+}
+
+/** Options of {@link ingestPageWorker}. */
+export interface IngestPageWorkerOptions {
+  /**
+   * Let the workers hand pages over underived while the writing thread would otherwise wait
+   * for them (see {@link HANDOVER_BACKLOG}); default true. The rows written are the same either way.
+   */
+  handOver?: boolean;
 }
 
 /**
@@ -36,8 +71,8 @@ export function derivedTag(tokenizer: TokenizerOptions): string {
  * const corpus = await streamCorpus('./docs', { worker: ingestPageWorker(index.tokenizer) });
  * await index.ingestStream(mapBatches(corpus.batches, (batch) => ingestItems(batch, index.tokenizer)));
  */
-export function ingestPageWorker(tokenizer: TokenizerOptions): PageWorker {
-  const data: IngestWorkerData = { tokenizer: { ...tokenizer } };
+export function ingestPageWorker(tokenizer: TokenizerOptions, options: IngestPageWorkerOptions = {}): PageWorker {
+  const data: IngestWorkerData = { tokenizer: { ...tokenizer }, ...(options.handOver === false ? {} : { progress: new SharedArrayBuffer(8) }) };
   return { url: new URL(`./ingest-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url), data };
 }
 
@@ -51,9 +86,24 @@ export function ingestPageWorker(tokenizer: TokenizerOptions): PageWorker {
  */
 export function ingestItems(batch: CorpusBatch, tokenizer: TokenizerOptions): IngestItem[] {
   const tag = derivedTag(tokenizer);
+  // Counts the pages taken from each workers' group, for their hand-over (HANDOVER_BACKLOG).
+  const taken = new Map<SharedArrayBuffer, number>();
+  for (const extra of batch.extras ?? []) {
+    const progress = (extra as Partial<DerivedPage> | undefined)?.progress;
+    if (progress instanceof SharedArrayBuffer) taken.set(progress, (taken.get(progress) ?? 0) + 1);
+  }
+  for (const [progress, pages] of taken) Atomics.add(new Int32Array(progress), PROGRESS_TAKEN, pages);
   return batch.docs.map((doc, position) => {
     const extra = batch.extras?.[position] as Partial<DerivedPage> | undefined;
+    const terms = isNewTerms(extra?.terms) ? extra.terms : undefined;
+    if (terms === undefined) return { doc };
     const fits = extra?.tag === tag && Array.isArray(extra.values) && extra.values.length === doc.chunks.length;
-    return fits ? { doc, derived: extra.values! } : { doc };
+    // A page whose values do not fit still brings the terms its dictionary numbered.
+    return fits ? { doc, derived: extra.values!, terms } : { doc, terms };
   });
+}
+
+function isNewTerms(value: unknown): value is NewTerms {
+  const terms = value as Partial<NewTerms> | undefined;
+  return typeof terms?.source === 'string' && Number.isInteger(terms.first) && Array.isArray(terms.terms);
 }

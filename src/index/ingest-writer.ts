@@ -2,9 +2,9 @@ import type Database from 'better-sqlite3';
 import type { Chunk, Doc } from '../corpus/types.ts';
 import { definitionKeysText, definitionsOf } from './definitions.ts';
 import { innerHeadingsText } from './heading-path.ts';
-import { chunkTerms } from './chunk-terms.ts';
+import { createTermDictionary, type ChunkTerms, type NewTerms, type TermDictionary } from './chunk-terms.ts';
 import { createFts5Tokenizer, type Fts5Tokenizer } from './fts5-tokens.ts';
-import { createPostingsWriter, type ChunkTerms } from './postings-store.ts';
+import { createPostingsWriter } from './postings-store.ts';
 import { chunkFromRow, CHUNK_COLUMNS, type ChunkRow } from './sqlite-rows.ts';
 import { identifierExpansions, type TokenizerOptions } from './tokenize.ts';
 
@@ -22,47 +22,90 @@ export interface DerivedChunkValues {
   definitionsJson: string;
   /** The keys of what it defines, space-separated, or '' (`definitions_fts.keys`). */
   definitionKeys: string;
-  /** Its terms in the postings store: of title, heading, the headings between, text and identifier expansions. */
+  /** Its terms in the postings store (of title, heading, the headings between, text and identifier expansions), numbered by the deriving dictionary. */
   terms: ChunkTerms;
 }
 
 /**
- * Caches one ingest keeps while deriving values: expansions of each identifier-like run (for
- * the whole ingest), what each heading defines (reset per document), and the FTS5-equivalent
- * tokenizers (with their stem caches) by Porter setting.
+ * What one thread keeps while deriving values for an ingest: expansions of each identifier-like
+ * run (for the whole ingest), what each heading defines (reset per document), the FTS5-equivalent
+ * tokenizers (with their stem caches) by Porter setting, and the dictionary numbering the terms.
  */
 export interface DeriveCaches {
   expansions: Map<string, string[]>;
   headings: Map<string, string[]>;
   tokenizers: Map<boolean, Fts5Tokenizer>;
+  dictionary: TermDictionary;
 }
 
 /**
- * New caches for {@link deriveDocValues}.
+ * New caches for {@link deriveDocValues}, numbering terms in a dictionary named `source` (unique
+ * within the process: the writer of an ingest must tell its sources apart).
  *
  * @example
- * const caches = createDeriveCaches();
+ * const caches = createDeriveCaches('worker-1');
  */
-export function createDeriveCaches(): DeriveCaches {
-  return { expansions: new Map(), headings: new Map(), tokenizers: new Map() };
+export function createDeriveCaches(source: string): DeriveCaches {
+  return { expansions: new Map(), headings: new Map(), tokenizers: new Map(), dictionary: createTermDictionary(source) };
+}
+
+/** Values derived for a document's chunks by the dictionary `terms.source`, with the terms it numbered first for them. */
+export interface DerivedDoc {
+  values: readonly DerivedChunkValues[];
+  terms: NewTerms;
+}
+
+/**
+ * The derived values of `doc` (see {@link deriveDocValues}) with the terms `caches` numbered for them.
+ *
+ * @example
+ * const { values, terms } = deriveDoc(doc, DEFAULT_TOKENIZER, createDeriveCaches('local'));
+ * terms.first; // 0
+ */
+export function deriveDoc(doc: Pick<Doc, 'chunks'>, tokenizer: TokenizerOptions, caches: DeriveCaches): DerivedDoc {
+  const values = deriveDocValues(doc, tokenizer, caches);
+  return { values, terms: caches.dictionary.takeNew() };
 }
 
 /** The tokenizer of `caches` for `tokenizer`'s Porter setting. */
 function tokenizerOf(tokenizer: TokenizerOptions, caches: DeriveCaches): Fts5Tokenizer {
   let tokens = caches.tokenizers.get(tokenizer.porter);
-  if (tokens === undefined) caches.tokenizers.set(tokenizer.porter, (tokens = createFts5Tokenizer({ porter: tokenizer.porter })));
+  // No stem cache: the term dictionary remembers the term of each folded token (chunk-terms.ts).
+  if (tokens === undefined) caches.tokenizers.set(tokenizer.porter, (tokens = createFts5Tokenizer({ porter: tokenizer.porter, stemCacheSize: 0 })));
   return tokens;
+}
+
+/**
+ * The same values with every chunk's term numbers and counts as views of one buffer: what a
+ * worker posts, so that the writing thread gets one buffer per page instead of two per chunk
+ * (fewer allocations there, and less memory held by the allocator).
+ *
+ * @example
+ * const { values, terms } = deriveDoc(doc, DEFAULT_TOKENIZER, caches);
+ * port.postMessage({ values: packTerms(values), terms });
+ */
+export function packTerms(values: readonly DerivedChunkValues[]): DerivedChunkValues[] {
+  let total = 0;
+  for (const value of values) total += value.terms.ids.length + value.terms.counts.length;
+  const buffer = new Uint32Array(total);
+  let at = 0;
+  const view = (array: Uint32Array): Uint32Array => {
+    buffer.set(array, at);
+    at += array.length;
+    return buffer.subarray(at - array.length, at);
+  };
+  return values.map((value) => ({ ...value, terms: { ids: view(value.terms.ids), counts: view(value.terms.counts), length: value.terms.length } }));
 }
 
 /**
  * The terms of a chunk as the postings store holds them.
  *
  * @example
- * termsOfChunk(chunk, DEFAULT_TOKENIZER, createDeriveCaches()).length; // tokens in all searched columns
+ * termsOfChunk(chunk, DEFAULT_TOKENIZER, createDeriveCaches('local')).length; // tokens in all searched columns
  */
 export function termsOfChunk(chunk: Chunk, tokenizer: TokenizerOptions, caches: DeriveCaches): ChunkTerms {
   const idents = tokenizer.identifiers ? identifierExpansions(`${chunk.heading}\n${chunk.text}`, caches.expansions).join(' ') : '';
-  return chunkTerms([chunk.title, chunk.heading, innerHeadingsText(chunk), chunk.text, idents], tokenizerOf(tokenizer, caches));
+  return caches.dictionary.chunkTerms([chunk.title, chunk.heading, innerHeadingsText(chunk), chunk.text, idents], tokenizerOf(tokenizer, caches));
 }
 
 /**
@@ -70,7 +113,7 @@ export function termsOfChunk(chunk: Chunk, tokenizer: TokenizerOptions, caches: 
  * `tokenizer`'s settings (without identifier support a chunk defines nothing and expands nothing).
  *
  * @example
- * deriveDocValues(doc, DEFAULT_TOKENIZER, createDeriveCaches())[0].idents; // 'max payload kb maxpayloadkb'
+ * deriveDocValues(doc, DEFAULT_TOKENIZER, createDeriveCaches('local')).length; // doc.chunks.length
  */
 export function deriveDocValues(doc: Pick<Doc, 'chunks'>, tokenizer: TokenizerOptions, caches: DeriveCaches): DerivedChunkValues[] {
   caches.headings = new Map();
@@ -97,8 +140,10 @@ export interface StoredChunk {
 
 /** The prepared statements of one ingest: inserts of a document's rows, deletes by document or by rowid; postings written by {@link IngestWriter.flush}. */
 export interface IngestWriter {
-  /** Inserts the document and its chunks; `derived` (one per chunk) is computed here when absent. */
-  insertDoc(doc: Doc, derived?: readonly DerivedChunkValues[]): void;
+  /** The terms a dictionary numbered first for a page (in page order, also for pages not inserted). */
+  defineTerms(terms: NewTerms): void;
+  /** Inserts the document and its chunks; `derived` (one value per chunk, numbered by dictionary `source`) is computed here when absent. */
+  insertDoc(doc: Doc, derived?: { source: string; values: readonly DerivedChunkValues[] }): void;
   /** Deletes a document and every row of its chunks, found through `chunks_by_doc`. */
   deleteDoc(docId: string): void;
   /** Deletes a document whose chunks are known by rowid: for a bulk load, which drops `chunks_by_doc`. */
@@ -138,19 +183,23 @@ export function createIngestWriter(db: Database.Database, tokenizer: TokenizerOp
   const deleteDefinitionsRow = db.prepare('DELETE FROM definitions_fts WHERE rowid = ?');
   const deleteLabelsOfRow = db.prepare('DELETE FROM chunk_labels WHERE chunk_id = (SELECT chunk_id FROM chunks WHERE id = ?)');
   const deleteChunkRow = db.prepare('DELETE FROM chunks WHERE id = ?');
-  const caches = createDeriveCaches();
+  const caches = createDeriveCaches('ingest-writer');
+  const source = caches.dictionary.source;
   // A deleted chunk's terms are derived again from its stored row: the same values its insert had.
   const removePostings = (row: (ChunkRow & { id: number }) | undefined) => {
-    if (row !== undefined) postings.remove(row.id, termsOfChunk(chunkFromRow(row), tokenizer, caches));
+    if (row === undefined) return;
+    const terms = termsOfChunk(chunkFromRow(row), tokenizer, caches);
+    postings.defineTerms(caches.dictionary.takeNew());
+    postings.remove(row.id, source, terms);
   };
 
-  const insertChunk = (chunk: Chunk, values: DerivedChunkValues): void => {
+  const insertChunk = (chunk: Chunk, values: DerivedChunkValues, termSource: string): void => {
     const { lastInsertRowid } = insertChunkRow.run(
       chunk.chunkId, chunk.docId, chunk.ord, chunk.title, chunk.heading, values.headingPathJson,
       chunk.text, chunk.appliesTo, values.labelsJson, chunk.sourcePath, chunk.startLine,
       chunk.endLine, chunk.prevChunkId ?? null, chunk.nextChunkId ?? null, values.definitionsJson,
     );
-    postings.add(Number(lastInsertRowid), values.terms);
+    postings.add(Number(lastInsertRowid), termSource, values.terms);
     if (values.definitionKeys !== '') insertDefinitionsRow.run(lastInsertRowid, values.definitionKeys);
     for (const [name, value] of Object.entries(chunk.labels)) {
       for (const one of Array.isArray(value) ? value : [value]) insertLabel.run(chunk.chunkId, name, one);
@@ -158,10 +207,16 @@ export function createIngestWriter(db: Database.Database, tokenizer: TokenizerOp
   };
 
   return {
+    defineTerms: (terms) => postings.defineTerms(terms),
     insertDoc(doc, derived) {
-      const values = derived ?? deriveDocValues(doc, tokenizer, caches);
+      let values = derived?.values;
+      if (values === undefined) {
+        values = deriveDocValues(doc, tokenizer, caches);
+        postings.defineTerms(caches.dictionary.takeNew());
+      }
+      const termSource = derived?.source ?? source;
       insertDocRow.run(doc.docId, doc.contentHash, doc.title, doc.appliesTo, doc.sourcePath);
-      doc.chunks.forEach((chunk, position) => insertChunk(chunk, values[position]!));
+      doc.chunks.forEach((chunk, position) => insertChunk(chunk, values[position]!, termSource));
     },
     deleteDoc(docId) {
       for (const row of chunksOfDoc.all(docId) as Array<ChunkRow & { id: number }>) removePostings(row);

@@ -13,6 +13,9 @@ import {
   type BlockSummary,
   type Posting,
 } from './postings-codec.ts';
+import { AtlasError } from '../errors.ts';
+import type { ChunkTerms, NewTerms } from './chunk-terms.ts';
+import { createPostingsLog } from './postings-log.ts';
 
 /**
  * The postings store: Atlas's own inverted index in three tables of the index file, written in
@@ -33,16 +36,7 @@ INSERT INTO postings_totals VALUES (1, 0, 0, 1);
 /** Row keys per term: the rowid of a term's row is term id * ROW_KEYS + row key. */
 const ROW_KEYS = 2 ** 20;
 
-/**
- * The terms of one chunk, as the ingest derives them (chunk-terms.ts): its distinct tokens
- * (space-separated, in order of first occurrence), their counts per column ({@link COLUMN_COUNT}
- * per token, in that order) and its length in tokens.
- */
-export interface ChunkTerms {
-  terms: string;
-  counts: Uint32Array;
-  length: number;
-}
+export type { ChunkTerms } from './chunk-terms.ts';
 
 /** A term as the search reads it: id, document frequency, skip entries as 32-bit words. */
 export interface StoredTerm {
@@ -93,12 +87,18 @@ export function createPostingsReader(prepare: (sql: string) => Database.Statemen
 /** Bytes of collected additions after which the writer writes them out (about 8 bytes a posting). */
 const FLUSH_BYTES = 64 * 1024 * 1024;
 
-/** Writes postings inside the caller's transaction: adds and removes are collected, {@link PostingsWriter.flush} writes them. */
+/**
+ * Writes postings inside the caller's transaction: adds and removes are collected, {@link PostingsWriter.flush}
+ * writes them. Chunk terms come as numbers of a term dictionary (chunk-terms.ts), whose new terms
+ * are defined here first.
+ */
 export interface PostingsWriter {
+  /** The terms a dictionary numbered: every list of a source, in order, before a chunk uses them. */
+  defineTerms(terms: NewTerms): void;
   /** Adds chunk `id`: larger than every id the store holds once the removals are applied, and than the ids added before it. */
-  add(id: number, terms: ChunkTerms): void;
+  add(id: number, source: string, terms: ChunkTerms): void;
   /** Removes chunk `id`, which the store holds with exactly these terms. */
-  remove(id: number, terms: ChunkTerms): void;
+  remove(id: number, source: string, terms: ChunkTerms): void;
   /** Writes what was collected: removals first, then additions. */
   flush(): void;
 }
@@ -109,7 +109,9 @@ export interface PostingsWriter {
  *
  * @example
  * const writer = createPostingsWriter(db);
- * writer.add(1, chunkTerms(chunk, tokenizer, caches));
+ * const terms = dictionary.chunkTerms(columns, tokenizer);
+ * writer.defineTerms(dictionary.takeNew());
+ * writer.add(1, dictionary.source, terms);
  * writer.flush();
  */
 export function createPostingsWriter(db: Database.Database): PostingsWriter {
@@ -124,20 +126,32 @@ export function createPostingsWriter(db: Database.Database): PostingsWriter {
   const readTotals = db.prepare('SELECT chunks, tokens, next_term_id FROM postings_totals');
   const writeTotals = db.prepare('UPDATE postings_totals SET chunks = ?, tokens = ?, next_term_id = ?');
 
-  // Additions since the last flush, in arrival order: one record per posting in `log`
-  // (term index, id, column mask, counts, length as varints), the terms by index. Grouped by term
-  // only when flushed: an append per posting to one buffer instead of to one buffer per term.
-  let termIndex = new Map<string, number>();
-  let termNames: string[] = [];
+  // The writer's terms by index (for the writer's lifetime), and per dictionary source its
+  // numbers' indexes: a chunk's terms are mapped by array lookups, no string hashing.
+  const termIndex = new Map<string, number>();
+  const termNames: string[] = [];
+  const sources = new Map<string, number[]>();
+  // Additions since the last flush: one record per posting in `log` (postings-log.ts), postings
+  // per term index. Grouped by term only when flushed: an append per posting to a few buffers
+  // instead of one per term.
   let termPostings: number[] = [];
-  let log = new ByteWriter(1 << 16);
-  let removals = new Map<string, number[]>();
+  const log = createPostingsLog();
+  // Where each new term's blocks are encoded, then stored straight from (better-sqlite3 copies a bound blob).
+  const scratch = new ByteWriter(1 << 16);
+  let removals = new Map<number, number[]>();
   let chunkDelta = 0;
   let tokenDelta = 0;
 
-  const forEachTerm = (terms: ChunkTerms, visit: (term: string, n: number) => void) => {
-    if (terms.terms === '') return;
-    terms.terms.split(' ').forEach(visit);
+  const indexesOf = (source: string, terms: ChunkTerms): number[] => {
+    const indexes = sources.get(source);
+    if (indexes === undefined) throw new AtlasError('internal', `Atlas: the postings writer has no terms of dictionary ${source}. Call defineTerms with its new terms before adding its chunks.`);
+    const ids = terms.ids;
+    for (let n = 0; n < ids.length; n += 1) {
+      if (ids[n]! >= indexes.length) {
+        throw new AtlasError('internal', `Atlas: the postings writer has ${indexes.length} terms of dictionary ${source}, a chunk uses number ${ids[n]}. Define each page's new terms (NewTerms) in order, also of pages skipped.`);
+      }
+    }
+    return indexes;
   };
   /** Writes `blocks` (postings each) as rows from row key `key` on; returns their summaries. */
   const writeRows = (termId: number, key: number, blocks: readonly Posting[][]): BlockSummary[] =>
@@ -147,7 +161,8 @@ export function createPostingsWriter(db: Database.Database): PostingsWriter {
     });
 
   const flushRemovals = () => {
-    for (const [term, ids] of removals) {
+    for (const [index, ids] of removals) {
+      const term = termNames[index]!;
       const row = getTerm.get(term) as { id: number; df: number; skips: Buffer } | undefined;
       if (row === undefined) continue;
       const blocks = decodeSkips(row.skips);
@@ -193,19 +208,27 @@ export function createPostingsWriter(db: Database.Database): PostingsWriter {
 
   const flushAdditions = (nextTermId: number): number => {
     let next = nextTermId;
-    const starts = recordsByTerm(log, termPostings);
-    termNames.forEach((term, index) => {
-      const added = blocksOfRecords(log.bytes, starts.order, starts.first[index]!, starts.first[index + 1]!);
+    log.drain(termPostings, scratch, (index, encoded) => {
+      const count = termPostings[index]!;
+      const term = termNames[index]!;
       const row = getTerm.get(term) as { id: number; df: number; skips: Buffer } | undefined;
       if (row === undefined) {
         const id = next++;
-        const summaries = rowsOf(added, 0).flatMap((stored) => {
-          putRow.run(id * ROW_KEYS + stored.key, stored.bytes);
-          return stored.summaries;
-        });
-        insertTerm.run(term, id, termPostings[index]!, encodeSkips(summaries));
+        // Rows of ROW_BLOCKS consecutive blocks of the scratch, their offsets made relative to the row.
+        for (let start = 0; start < encoded.length; start += ROW_BLOCKS) {
+          const key = start / ROW_BLOCKS;
+          const rowStart = encoded[start]!.offset;
+          const last = encoded[Math.min(start + ROW_BLOCKS, encoded.length) - 1]!;
+          putRow.run(id * ROW_KEYS + key, scratch.bytes.subarray(rowStart, last.offset + last.length));
+          for (let at = start; at < start + ROW_BLOCKS && at < encoded.length; at += 1) {
+            encoded[at]!.key = key;
+            encoded[at]!.offset -= rowStart;
+          }
+        }
+        insertTerm.run(term, id, count, encodeSkips(encoded));
         return;
       }
+      const added = encoded.map((summary): EncodedBlock => ({ bytes: scratch.bytes.slice(summary.offset, summary.offset + summary.length), summary }));
       // Appended to the term's last row (rewritten with the new postings) and rows after it.
       const blocks = decodeSkips(row.skips);
       const lastKey = blocks.length === 0 ? -1 : blocks[blocks.length - 1]!.key;
@@ -213,24 +236,20 @@ export function createPostingsWriter(db: Database.Database): PostingsWriter {
       const tail = lastKey === -1 ? [] : postingsOfRow(getRow.get(row.id * ROW_KEYS + lastKey) as Uint8Array, blocks.filter((block) => block.key === lastKey));
       const postings = [...tail, ...added.flatMap((block) => readPostings(block.bytes))];
       const summaries = writeRows(row.id, Math.max(lastKey, 0), chunked(postings, BLOCK_SIZE));
-      updateTerm.run(row.df + termPostings[index]!, encodeSkips([...kept, ...summaries]), term);
+      updateTerm.run(row.df + count, encodeSkips([...kept, ...summaries]), term);
     });
-    termIndex = new Map();
-    termNames = [];
-    termPostings = [];
-    log = new ByteWriter(1 << 16);
+    termPostings = new Array<number>(termNames.length).fill(0);
     return next;
   };
 
   const writer: PostingsWriter = {
-    add(id, terms) {
-      chunkDelta += 1;
-      tokenDelta += terms.length;
-      if (terms.terms === '') return;
-      const names = terms.terms.split(' ');
-      const { counts, length } = terms;
-      for (let n = 0; n < names.length; n += 1) {
-        const term = names[n]!;
+    defineTerms(fresh) {
+      let indexes = sources.get(fresh.source);
+      if (indexes === undefined) sources.set(fresh.source, (indexes = []));
+      if (fresh.first !== indexes.length) {
+        throw new AtlasError('internal', `Atlas: dictionary ${fresh.source} defines terms from number ${fresh.first}, the postings writer expected ${indexes.length}. Define each page's new terms in the order they were numbered.`);
+      }
+      for (const term of fresh.terms) {
         let index = termIndex.get(term);
         if (index === undefined) {
           index = termNames.length;
@@ -238,26 +257,30 @@ export function createPostingsWriter(db: Database.Database): PostingsWriter {
           termNames.push(term);
           termPostings.push(0);
         }
-        termPostings[index] = termPostings[index]! + 1;
-        log.varint(index);
-        log.varint(id);
-        const base = n * COLUMN_COUNT;
-        let mask = 0;
-        for (let column = 0; column < COLUMN_COUNT; column += 1) if (counts[base + column]! > 0) mask |= 1 << column;
-        log.byte(mask);
-        for (let column = 0; column < COLUMN_COUNT; column += 1) if (counts[base + column]! > 0) log.varint(counts[base + column]!);
-        log.varint(length);
+        indexes.push(index);
       }
-      if (log.length > FLUSH_BYTES) writer.flush();
     },
-    remove(id, terms) {
+    add(id, source, terms) {
+      chunkDelta += 1;
+      tokenDelta += terms.length;
+      const indexes = indexesOf(source, terms);
+      for (const number of terms.ids) {
+        const index = indexes[number]!;
+        termPostings[index] = termPostings[index]! + 1;
+      }
+      log.appendChunk(id, indexes, terms);
+      if (log.size > FLUSH_BYTES) writer.flush();
+    },
+    remove(id, source, terms) {
       chunkDelta -= 1;
       tokenDelta -= terms.length;
-      forEachTerm(terms, (term) => {
-        let ids = removals.get(term);
-        if (ids === undefined) removals.set(term, (ids = []));
+      const indexes = indexesOf(source, terms);
+      for (const number of terms.ids) {
+        const index = indexes[number]!;
+        let ids = removals.get(index);
+        if (ids === undefined) removals.set(index, (ids = []));
         ids.push(id);
-      });
+      }
     },
     flush() {
       const totals = readTotals.get() as { chunks: number; tokens: number; next_term_id: number };
@@ -307,91 +330,6 @@ function chunked<T>(items: readonly T[], size: number): T[][] {
   const parts: T[][] = [];
   for (let start = 0; start < items.length; start += size) parts.push(items.slice(start, start + size));
   return parts;
-}
-
-/**
- * The byte offset of every record of `log`, grouped by term (a counting sort: `first[t]` to
- * `first[t + 1]` in `order` are term t's records, in arrival order, i.e. by id).
- */
-function recordsByTerm(log: ByteWriter, postingsPerTerm: readonly number[]): { order: Uint32Array; first: Uint32Array } {
-  const first = new Uint32Array(postingsPerTerm.length + 1);
-  for (let term = 0; term < postingsPerTerm.length; term += 1) first[term + 1] = first[term]! + postingsPerTerm[term]!;
-  const order = new Uint32Array(first[postingsPerTerm.length]!);
-  const fill = first.slice(0, postingsPerTerm.length);
-  const bytes = log.bytes;
-  let at = 0;
-  while (at < log.length) {
-    const start = at;
-    const read = readVarint(bytes, at);
-    at = read.next;
-    order[fill[read.value]!++] = start;
-    at = skipRecordRest(bytes, at);
-  }
-  return { order, first };
-}
-
-/** Past the id, mask, counts and length of a record whose term index was read. */
-function skipRecordRest(bytes: Uint8Array, from: number): number {
-  let at = readVarint(bytes, from).next;
-  const mask = bytes[at++]!;
-  for (let column = 0; column < COLUMN_COUNT; column += 1) if (mask & (1 << column)) at = readVarint(bytes, at).next;
-  return readVarint(bytes, at).next;
-}
-
-function readVarint(bytes: Uint8Array, from: number): { value: number; next: number } {
-  let at = from;
-  let value = 0;
-  let scale = 1;
-  for (;;) {
-    const byte = bytes[at++]!;
-    value += (byte & 0x7f) * scale;
-    if (byte < 0x80) return { value, next: at };
-    scale *= 0x80;
-  }
-}
-
-/** One term's records (offsets `order[from..to)` into `bytes`) as encoded blocks with their summaries. */
-function blocksOfRecords(bytes: Uint8Array, order: Uint32Array, from: number, to: number): EncodedBlock[] {
-  const blocks: EncodedBlock[] = [];
-  const out = new ByteWriter(Math.max(16, (to - from) * 6));
-  let blockStart = 0;
-  let inBlock = 0;
-  let previous = 0;
-  let minLength = Infinity;
-  const maxCounts = new Array<number>(COLUMN_COUNT).fill(0);
-  const finish = () => {
-    blocks.push({
-      bytes: out.bytes.slice(blockStart, out.length),
-      summary: { key: 0, offset: 0, length: 0, lastId: previous, count: inBlock, minLength, maxCounts: [...maxCounts] },
-    });
-    blockStart = out.length;
-    inBlock = 0;
-    minLength = Infinity;
-    maxCounts.fill(0);
-  };
-  for (let n = from; n < to; n += 1) {
-    let at = readVarint(bytes, order[n]!).next;
-    const id = readVarint(bytes, at);
-    at = id.next;
-    out.varint(inBlock === 0 ? id.value : id.value - previous);
-    const mask = bytes[at++]!;
-    out.byte(mask);
-    for (let column = 0; column < COLUMN_COUNT; column += 1) {
-      if ((mask & (1 << column)) === 0) continue;
-      const count = readVarint(bytes, at);
-      at = count.next;
-      out.varint(count.value);
-      if (count.value > maxCounts[column]!) maxCounts[column] = count.value;
-    }
-    const length = readVarint(bytes, at).value;
-    out.varint(length);
-    if (length < minLength) minLength = length;
-    previous = id.value;
-    inBlock += 1;
-    if (inBlock === BLOCK_SIZE) finish();
-  }
-  if (inBlock > 0) finish();
-  return blocks;
 }
 
 /** One block of postings (ids increasing). */

@@ -1,0 +1,241 @@
+import type { ChunkTerms } from './chunk-terms.ts';
+import { BLOCK_SIZE, ByteWriter, COLUMN_COUNT, type BlockSummary } from './postings-codec.ts';
+
+/** Buckets of the log: a term's records go to bucket `term index % LOG_BUCKETS`. */
+const LOG_BUCKETS = 64;
+/** Bytes of one segment of a bucket (a power of two: a record's place is segment << bits | offset). */
+const SEGMENT_BITS = 16;
+const SEGMENT_BYTES = 1 << SEGMENT_BITS;
+/** Most bytes one posting's record takes: varints of term index, id and counts, and the mask. */
+const MAX_RECORD_BYTES = 8 + 8 + 1 + COLUMN_COUNT * 5;
+
+/**
+ * The additions a postings writer collected, as one record per posting (term index / buckets,
+ * id less the bucket's previous one, column mask, counts, as varints) in arrival order, i.e. by
+ * id; each chunk's length once, beside its id. Records are spread over
+ * {@link LOG_BUCKETS} buckets by term, each a list of 64 KB segments: appends are sequential
+ * writes, the log never copies itself to grow, and grouping a bucket's records by term when
+ * drained reads within a few MB (cache-friendly) instead of across the whole log.
+ */
+export interface PostingsLog {
+  /** Bytes of segments held. */
+  readonly size: number;
+  /** Appends the postings of chunk `id`: its terms' writer indexes are `indexes[terms.ids[n]]`. */
+  appendChunk(id: number, indexes: readonly number[], terms: ChunkTerms): void;
+  /**
+   * Each term's records encoded as blocks (postings-codec.ts) into `out` (emptied per term),
+   * term by term, then empties the log. `postingsPerTerm[t]` must count term t's records; terms
+   * without any are not visited. The summaries' offsets are into `out.bytes`, their keys 0.
+   */
+  drain(postingsPerTerm: readonly number[], out: ByteWriter, visit: (term: number, blocks: BlockSummary[]) => void): void;
+}
+
+/**
+ * An empty {@link PostingsLog}.
+ *
+ * @example
+ * const log = createPostingsLog();
+ * log.appendChunk(1, [0, 1], { ids: new Uint32Array([1]), counts: new Uint32Array([0, 0, 0, 2, 0]), length: 2 });
+ * log.drain([0, 1], new ByteWriter(), (term, blocks) => blocks[0]!.count); // term 1, one posting
+ */
+export function createPostingsLog(): PostingsLog {
+  let segments: Uint8Array[][] = [];
+  // Per bucket, the bytes used of each of its segments but the last (whose use is `fill`).
+  let ends: number[][] = [];
+  let fill = new Int32Array(LOG_BUCKETS);
+  // Per bucket, the id of its last record: a record holds its id as the difference from it.
+  let lastIds = new Float64Array(LOG_BUCKETS);
+  // The chunks appended, in id order: their ids and lengths (chunkCount of them).
+  let chunkIds = new Float64Array(1024);
+  let chunkLengths = new Uint32Array(1024);
+  let chunkCount = 0;
+  let size = 0;
+  const reset = () => {
+    lastIds = new Float64Array(LOG_BUCKETS);
+    chunkIds = new Float64Array(1024);
+    chunkLengths = new Uint32Array(1024);
+    chunkCount = 0;
+    segments = Array.from({ length: LOG_BUCKETS }, () => []);
+    ends = Array.from({ length: LOG_BUCKETS }, () => []);
+    fill = new Int32Array(LOG_BUCKETS).fill(SEGMENT_BYTES);
+    size = 0;
+  };
+  reset();
+
+  return {
+    get size() {
+      return size;
+    },
+    appendChunk(id, indexes, terms) {
+      const { ids, counts, length } = terms;
+      if (ids.length === 0) return;
+      if (chunkCount === chunkIds.length) {
+        const grownIds = new Float64Array(chunkCount * 2);
+        grownIds.set(chunkIds);
+        chunkIds = grownIds;
+        const grownLengths = new Uint32Array(chunkCount * 2);
+        grownLengths.set(chunkLengths);
+        chunkLengths = grownLengths;
+      }
+      chunkIds[chunkCount] = id;
+      chunkLengths[chunkCount] = length;
+      chunkCount += 1;
+      for (let n = 0; n < ids.length; n += 1) {
+        const index = indexes[ids[n]!]!;
+        const bucket = index % LOG_BUCKETS;
+        const list = segments[bucket]!;
+        let at = fill[bucket]!;
+        if (at + MAX_RECORD_BYTES > SEGMENT_BYTES) {
+          if (list.length > 0) ends[bucket]!.push(at);
+          list.push(new Uint8Array(SEGMENT_BYTES));
+          size += SEGMENT_BYTES;
+          at = 0;
+        }
+        const bytes = list[list.length - 1]!;
+        at = putVarint(bytes, at, Math.floor(index / LOG_BUCKETS));
+        at = putVarint(bytes, at, id - lastIds[bucket]!);
+        lastIds[bucket] = id;
+        const base = n * COLUMN_COUNT;
+        let mask = 0;
+        for (let column = 0; column < COLUMN_COUNT; column += 1) if (counts[base + column]! > 0) mask |= 1 << column;
+        bytes[at++] = mask;
+        for (let column = 0; column < COLUMN_COUNT; column += 1) if (counts[base + column]! > 0) at = putVarint(bytes, at, counts[base + column]!);
+        fill[bucket] = at;
+      }
+    },
+    drain(postingsPerTerm, out, visit) {
+      const reader = new VarintReader();
+      for (let bucket = 0; bucket < LOG_BUCKETS; bucket += 1) {
+        const list = segments[bucket]!;
+        if (list.length === 0) continue;
+        // A counting sort of the bucket's records by term (local number: index / LOG_BUCKETS).
+        const terms = Math.ceil((postingsPerTerm.length - bucket) / LOG_BUCKETS);
+        const first = new Uint32Array(terms + 1);
+        for (let local = 0; local < terms; local += 1) first[local + 1] = first[local]! + postingsPerTerm[local * LOG_BUCKETS + bucket]!;
+        const order = new Uint32Array(first[terms]!);
+        const ids = new Float64Array(first[terms]!);
+        const lengths = new Uint32Array(first[terms]!);
+        const next = first.slice(0, terms);
+        let id = 0;
+        // The bucket's ids increase: its records' chunks are found by walking the chunks once.
+        let chunk = 0;
+        list.forEach((bytes, segment) => {
+          const end = segment === list.length - 1 ? fill[bucket]! : ends[bucket]![segment]!;
+          reader.bytes = bytes;
+          reader.at = 0;
+          while (reader.at < end) {
+            const start = reader.at;
+            const local = reader.varint();
+            id += reader.varint();
+            const position = next[local]!++;
+            order[position] = (segment << SEGMENT_BITS) | start;
+            ids[position] = id;
+            while (chunkIds[chunk]! < id) chunk += 1;
+            lengths[position] = chunkLengths[chunk]!;
+            reader.skipRecordRest();
+          }
+        });
+        for (let local = 0; local < terms; local += 1) {
+          if (first[local + 1] === first[local]) continue;
+          out.length = 0;
+          visit(local * LOG_BUCKETS + bucket, blocksOfRecords(list, order, ids, lengths, first[local]!, first[local + 1]!, reader, out));
+        }
+        segments[bucket] = [];
+      }
+      reset();
+    },
+  };
+}
+
+/** Writes `value` (below 2^53) as a varint at `at` of `bytes`, which has room; returns the position after it. */
+function putVarint(bytes: Uint8Array, at: number, value: number): number {
+  let rest = value;
+  let position = at;
+  while (rest >= 0x80) {
+    bytes[position++] = (rest & 0x7f) | 0x80;
+    rest = Math.floor(rest / 0x80);
+  }
+  bytes[position++] = rest;
+  return position;
+}
+
+/** Reads varints from `bytes` at `at`, moving past them (no object per value). */
+class VarintReader {
+  at = 0;
+  bytes: Uint8Array = new Uint8Array(0);
+
+  varint(): number {
+    const bytes = this.bytes;
+    let byte = bytes[this.at++]!;
+    if (byte < 0x80) return byte;
+    let value = byte & 0x7f;
+    let scale = 0x80;
+    for (;;) {
+      byte = bytes[this.at++]!;
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) return value;
+      scale *= 0x80;
+    }
+  }
+
+  skipVarint(): void {
+    while (this.bytes[this.at++]! >= 0x80);
+  }
+
+  /** Past the mask and counts of a record whose term and id were read. */
+  skipRecordRest(): void {
+    const mask = this.bytes[this.at++]!;
+    for (let column = 0; column < COLUMN_COUNT; column += 1) if (mask & (1 << column)) this.skipVarint();
+  }
+}
+
+/** One term's records (places `order[from..to)` in `segments`, ids and chunk lengths at the same positions) encoded as blocks appended to `out`: their summaries. */
+function blocksOfRecords(
+  segments: readonly Uint8Array[],
+  order: Uint32Array,
+  ids: Float64Array,
+  lengths: Uint32Array,
+  from: number,
+  to: number,
+  reader: VarintReader,
+  out: ByteWriter,
+): BlockSummary[] {
+  const blocks: BlockSummary[] = [];
+  let blockStart = out.length;
+  let inBlock = 0;
+  let previous = 0;
+  let minLength = Infinity;
+  const maxCounts = new Array<number>(COLUMN_COUNT).fill(0);
+  const finish = () => {
+    blocks.push({ key: 0, offset: blockStart, length: out.length - blockStart, lastId: previous, count: inBlock, minLength, maxCounts: [...maxCounts] });
+    blockStart = out.length;
+    inBlock = 0;
+    minLength = Infinity;
+    maxCounts.fill(0);
+  };
+  for (let n = from; n < to; n += 1) {
+    const place = order[n]!;
+    reader.bytes = segments[place >>> SEGMENT_BITS]!;
+    reader.at = place & (SEGMENT_BYTES - 1);
+    reader.skipVarint();
+    reader.skipVarint();
+    const id = ids[n]!;
+    out.varint(inBlock === 0 ? id : id - previous);
+    const mask = reader.bytes[reader.at++]!;
+    out.byte(mask);
+    for (let column = 0; column < COLUMN_COUNT; column += 1) {
+      if ((mask & (1 << column)) === 0) continue;
+      const count = reader.varint();
+      out.varint(count);
+      if (count > maxCounts[column]!) maxCounts[column] = count;
+    }
+    const length = lengths[n]!;
+    out.varint(length);
+    if (length < minLength) minLength = length;
+    previous = id;
+    inBlock += 1;
+    if (inBlock === BLOCK_SIZE) finish();
+  }
+  if (inBlock > 0) finish();
+  return blocks;
+}
