@@ -11,7 +11,7 @@ import { createFts5Tokenizer } from './fts5-tokens.ts';
 import { filterClause } from './filter.ts';
 import { innerHeadingsText } from './heading-path.ts';
 import { createPostingsReader } from './postings-store.ts';
-import { topByBm25, type RankStats, type ScoredId } from './postings-search.ts';
+import { createRankScratch, topByBm25, type RankStats, type ScoredId } from './postings-search.ts';
 import { buildSearchQuery, quoteTerm } from './query.ts';
 import { createSqliteIndex } from './sqlite.ts';
 import { chunkFromRow, CHUNK_COLUMNS, createStatementCache, type ChunkRow, type StatementCache } from './sqlite-rows.ts';
@@ -19,8 +19,8 @@ import { createTestDoc } from './test-docs.ts';
 import { DEFAULT_TOKENIZER, identifierExpansions } from './tokenize.ts';
 import type { SearchFilter } from './types.ts';
 
-const scratch = mkdtempSync(join(tmpdir(), 'atlas-postings-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratchFolder = mkdtempSync(join(tmpdir(), 'atlas-postings-'));
+afterAll(() => rmSync(scratchFolder, { recursive: true, force: true }));
 
 const WEIGHTS = [2, 3, 0.5, 1, 1];
 const WORDS = [
@@ -99,6 +99,8 @@ function oracleTop(db: Database.Database, terms: string[], filter: SearchFilter 
 }
 
 const caches = new WeakMap<Database.Database, StatementCache>();
+// One scratch per test file: every comparison below also checks that reused buffers come back clean.
+const scratch = createRankScratch();
 
 function engineTop(db: Database.Database, tokens: string[], filter: SearchFilter | undefined, k: number, stats?: RankStats): ScoredId[] {
   let statements = caches.get(db);
@@ -106,7 +108,7 @@ function engineTop(db: Database.Database, tokens: string[], filter: SearchFilter
   const where = filterClause(filter, 'c', { restricted: true });
   const passes = statements.get(`SELECT 1 FROM chunks c WHERE c.id = ?${where.sql}`).pluck();
   const accept = where.sql === '' ? undefined : (id: number) => passes.get(id, ...where.params) !== undefined;
-  return topByBm25(createPostingsReader((sql) => statements.get(sql)), { tokens, weights: WEIGHTS, k, accept, stats });
+  return topByBm25(createPostingsReader((sql) => statements.get(sql)), { tokens, weights: WEIGHTS, k, accept, stats, scratch });
 }
 
 const FILTERS: Array<SearchFilter | undefined> = [
@@ -134,7 +136,7 @@ function compareRandomQueries(db: Database.Database, random: () => number, queri
 describe('topByBm25', () => {
   it('returns exactly FTS5 bm25()’s top k (ids, scores, order) for random queries and filters', async () => {
     const random = seeded(16);
-    const path = join(scratch, 'random.db');
+    const path = join(scratchFolder, 'random.db');
     const index = createSqliteIndex({ path, tokenizer: { porter: false } });
     await index.ingest(randomCorpus(random, 120, 4));
     await index.close();
@@ -147,7 +149,7 @@ describe('topByBm25', () => {
 
   it('stays exact after incremental ingests that update, remove and add pages', async () => {
     const random = seeded(3);
-    const path = join(scratch, 'incremental.db');
+    const path = join(scratchFolder, 'incremental.db');
     const index = createSqliteIndex({ path, tokenizer: { porter: false } });
     // 40 pages of 60-100 sections: several blocks per term, common words in every block.
     const first = Array.from({ length: 40 }, (_, n) => randomDoc(random, `p${n}`, 60 + Math.floor(random() * 40)));
@@ -171,7 +173,7 @@ describe('topByBm25', () => {
     const docs = Array.from({ length: 30 }, (_, n) =>
       createTestDoc({ docId: `c${n}`, sections: Array.from({ length: 100 }, (_, ord) => `common words ${ord}${n % 10 === 3 && ord === 50 ? ' rare' : ''}`) }),
     );
-    const path = join(scratch, 'skip.db');
+    const path = join(scratchFolder, 'skip.db');
     const index = createSqliteIndex({ path, tokenizer: { porter: false } });
     await index.ingest(docs);
     await index.close();
@@ -206,7 +208,7 @@ describe('topByBm25', () => {
     const docs = Array.from({ length: 40 }, (_, n) =>
       createTestDoc({ docId: `z${n}`, sections: Array.from({ length: 100 }, () => Array.from({ length: 40 }, draw).join(' ')) }),
     );
-    const path = join(scratch, 'zipf.db');
+    const path = join(scratchFolder, 'zipf.db');
     const index = createSqliteIndex({ path, tokenizer: { porter: false } });
     await index.ingest(docs);
     await index.close();
@@ -224,9 +226,37 @@ describe('topByBm25', () => {
     expect(stats.decoded / stats.postings).toBeLessThan(0.9);
   });
 
+  it('starts afresh after a search that threw midway with the same scratch buffers', async () => {
+    const path = join(scratchFolder, 'throw.db');
+    const index = createSqliteIndex({ path, tokenizer: { porter: false } });
+    await index.ingest(randomCorpus(seeded(21), 60, 4));
+    await index.close();
+    const db = new Database(path);
+    addOracle(db, 'unicode61 remove_diacritics 2');
+    const reader = createPostingsReader((sql) => db.prepare(sql));
+    const shared = createRankScratch();
+    // The access filter of an unsigned-in principal (the corpus has pages with an acl label).
+    const where = filterClause(undefined, 'c', { restricted: true });
+    const passes = db.prepare(`SELECT 1 FROM chunks c WHERE c.id = ?${where.sql}`).pluck();
+    const accept = (id: number) => passes.get(id, ...where.params) !== undefined;
+    let calls = 0;
+    const failing = (id: number) => {
+      calls += 1;
+      if (calls > 3) throw new Error('filter failed');
+      return accept(id);
+    };
+    // One term: no seed pass, so the filter fails in the middle of a window, its buffers half read.
+    expect(() => topByBm25(reader, { tokens: ['queue'], weights: WEIGHTS, k: 10, accept: failing, scratch: shared })).toThrow('filter failed');
+    const terms = ['queue', 'worker', 'retry', 'job'];
+    expect(shared.clean).toBe(false);
+    expect(topByBm25(reader, { tokens: terms, weights: WEIGHTS, k: 10, accept, scratch: shared })).toEqual(oracleTop(db, terms, undefined, 10));
+    expect(shared.clean).toBe(true);
+    db.close();
+  });
+
   it('counts a term once per phrase, returns nothing for unknown terms or an empty index, and respects k', async () => {
-    const path = join(scratch, 'edge.db');
-    const empty = new Database(join(scratch, 'empty.db'));
+    const path = join(scratchFolder, 'edge.db');
+    const empty = new Database(join(scratchFolder, 'empty.db'));
     const index = createSqliteIndex({ path, tokenizer: { porter: false } });
     await index.ingest(randomCorpus(seeded(9), 30, 3));
     await index.close();
@@ -237,7 +267,7 @@ describe('topByBm25', () => {
     expect(engineTop(db, [], undefined, 5)).toEqual([]);
     expect(engineTop(db, ['queue'], undefined, 2)).toHaveLength(2);
     db.close();
-    const fresh = createSqliteIndex({ path: join(scratch, 'empty.db') });
+    const fresh = createSqliteIndex({ path: join(scratchFolder, 'empty.db') });
     await fresh.close();
     expect(engineTop(empty, ['queue'], undefined, 5)).toEqual([]);
     empty.close();
@@ -254,7 +284,7 @@ describe('topByBm25 on real docs', () => {
   for (const { name, root, present } of cases) {
     it.skipIf(!present)(`equals FTS5’s porter bm25() top 10 for every query and question of ${name}, filtered by version and not`, async () => {
       const { docs } = await loadCorpus(join(root, 'docs'));
-      const path = join(scratch, `${name}.db`);
+      const path = join(scratchFolder, `${name}.db`);
       const index = createSqliteIndex({ path });
       await index.ingest(docs);
       await index.close();

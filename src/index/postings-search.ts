@@ -18,6 +18,33 @@ export interface RankRequest {
   accept?: (id: number) => boolean;
   /** Counts what the search did, when given (tests and benchmarks read it). */
   stats?: RankStats;
+  /** Buffers to reuse from one call to the next (see {@link createRankScratch}); fresh ones otherwise. */
+  scratch?: RankScratch;
+}
+
+/**
+ * The window buffers of {@link topByBm25}, for an index to reuse across its searches instead of
+ * allocating (and zero-filling) about 300 KB per long question. The search leaves them zeroed;
+ * one that did not finish (it threw) leaves them marked, and the next search starts afresh.
+ */
+export interface RankScratch {
+  touched: Uint8Array;
+  positions: Int32Array;
+  sums: Float64Array;
+  cells: Float64Array;
+  /** False while a search uses them (or after one that threw). */
+  clean: boolean;
+}
+
+/**
+ * New {@link RankScratch} buffers.
+ *
+ * @example
+ * const scratch = createRankScratch();
+ * topByBm25(reader, { tokens, weights, k: 10, scratch });
+ */
+export function createRankScratch(): RankScratch {
+  return { touched: new Uint8Array(WINDOW), positions: new Int32Array(WINDOW), sums: new Float64Array(WINDOW), cells: new Float64Array(0), clean: true };
 }
 
 /** What one {@link topByBm25} call read: postings decoded and blocks skipped undecoded. */
@@ -89,8 +116,17 @@ export function topByBm25(reader: PostingsReader, request: RankRequest): ScoredI
     return score;
   };
   if (request.stats !== undefined) request.stats.postings += terms.reduce((sum, term) => sum + term.stored.df, 0);
+  let scratch = request.scratch;
+  if (scratch === undefined || !scratch.clean) {
+    const fresh = createRankScratch();
+    if (scratch === undefined) scratch = fresh;
+    else Object.assign(scratch, fresh);
+  }
+  scratch.clean = false;
   const floor = seedThreshold(reader, terms, scoring, request, exact);
-  return maxScore(reader, terms, scoring, request, exact, floor);
+  const top = maxScore(reader, terms, scoring, request, exact, floor, scratch);
+  scratch.clean = true;
+  return top;
 }
 
 /**
@@ -141,6 +177,7 @@ function maxScore(
   request: RankRequest,
   exact: (contributions: Float64Array) => number,
   floor: number,
+  scratch: RankScratch,
 ): ScoredId[] {
   const cursors = terms.map((term, slot) => new TermCursor(reader, term, slot, scoring)).sort((a, b) => a.maxBound - b.maxBound);
   const count = cursors.length;
@@ -152,10 +189,8 @@ function maxScore(
   const stats = request.stats;
   // Per chunk of a window: whether an essential term holds it, the sum of their contributions,
   // and each one's contribution (a column of WINDOW per term); zeroed again as they are read.
-  const touched = new Uint8Array(WINDOW);
-  const positions = new Int32Array(WINDOW);
-  const sums = new Float64Array(WINDOW);
-  const cells = new Float64Array(WINDOW * count);
+  if (scratch.cells.length < WINDOW * count) scratch.cells = new Float64Array(WINDOW * count);
+  const { touched, positions, sums, cells } = scratch;
   let threshold = floor;
   // θ lowered by a relative 1e-12: what a bound or partial sum must fall below to be pruned
   // (sums in another order than the exact score's may differ in the last bits).

@@ -6,7 +6,7 @@ import { makeSnippet } from './snippet.ts';
 import { CHUNK_COLUMNS, chunkFromRow, type ChunkRow, type StatementCache } from './sqlite-rows.ts';
 import { createFts5Tokenizer } from './fts5-tokens.ts';
 import { createPostingsReader } from './postings-store.ts';
-import { topByBm25, type ScoredId } from './postings-search.ts';
+import { createRankScratch, topByBm25, type ScoredId } from './postings-search.ts';
 import type { TokenizerOptions } from './tokenize.ts';
 import type { Hit, SearchOptions } from './types.ts';
 
@@ -39,6 +39,7 @@ export function createSqliteSearch(
   const byIds = <T>(sql: string, ids: number[]) => statements.get(sql).all(JSON.stringify(ids)) as T[];
   const reader = createPostingsReader((sql) => statements.get(sql));
   const tokens = createFts5Tokenizer({ porter: tokenizer.porter });
+  const scratch = createRankScratch();
 
   /**
    * The best `k` ids and scores passing the filter. A query term is nearly always one token for
@@ -47,7 +48,7 @@ export function createSqliteSearch(
    */
   const topIds = (built: SearchQuery, k: number, where: FilterClause): ScoredId[] => {
     const accept = where.sql === '' ? undefined : acceptance(where);
-    return topByBm25(reader, { tokens: built.terms.flatMap((term) => tokens.tokens(term)), weights, k, accept });
+    return topByBm25(reader, { tokens: built.terms.flatMap((term) => tokens.tokens(term)), weights, k, accept, scratch });
   };
   /** Whether one chunk passes the filter, each chunk asked once per search. */
   const acceptance = (where: FilterClause) => {
