@@ -1,7 +1,7 @@
 import type { Chunk, Doc } from '../corpus/types.ts';
 import { AtlasError } from '../errors.ts';
 import { ACL_LABEL, ALL_VALUE, filterClause, type FilterClause } from './filter.ts';
-import { ingestDocs, ingestDocStream, type IngestSource, type IngestStreamOptions } from './ingest.ts';
+import type { IngestSource, IngestStreamOptions } from './ingest.ts';
 import { readMeta, writeMeta } from './schema.ts';
 import { closeIndexDatabase, openIndexDatabase } from './sqlite-open.ts';
 import { CHUNK_COLUMNS, chunkFromRow, createStatementCache, type ChunkRow } from './sqlite-rows.ts';
@@ -190,10 +190,13 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
     },
 
     async ingest(docs: Doc[]): Promise<IngestReport> {
+      // The ingest modules load on first use: a searching process (atlas search, ask) never needs them.
+      const { ingestDocs } = await import('./ingest.ts');
       return exclusive(() => ingestDocs(db, docs, tokenizer));
     },
 
     async ingestStream(source: IngestSource, streamOptions?: IngestStreamOptions): Promise<IngestReport> {
+      const { ingestDocStream } = await import('./ingest.ts');
       return exclusive(() => ingestDocStream(db, source, tokenizer, streamOptions));
     },
 
