@@ -167,25 +167,6 @@ function derivedOf(item: IngestItem): { source: string; values: readonly Derived
   return { source: item.terms.source, values: item.derived };
 }
 
-/**
- * Turns `db`'s memory map off until the returned function is called, which restores it: an
- * ingest reads most pages of the file once (term lookups, the rebuilt indexes), and every page
- * read through the map stays in the process's resident memory: at 100k bench chunks about 80 MB
- * of peak RSS, for no measurable speed (bench/run.ts). Through SQLite's own small page cache instead.
- *
- * @example
- * const restoreMap = pauseMemoryMap(db);
- * try { ingest(); } finally { restoreMap(); }
- */
-export function pauseMemoryMap(db: Database.Database): () => void {
-  const size = db.pragma('mmap_size', { simple: true }) as number;
-  if (size === 0) return () => {};
-  db.pragma('mmap_size = 0');
-  return () => {
-    db.pragma(`mmap_size = ${size}`);
-  };
-}
-
 /** Sets {@link FTS_HASH_BYTES} on the FTS table, unless an earlier ingest did. */
 function setFtsHashSize(db: Database.Database): void {
   for (const table of ['definitions_fts']) {

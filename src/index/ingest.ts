@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Doc } from '../corpus/types.ts';
-import { createIngestSession, pauseMemoryMap, type IngestItem } from './ingest-session.ts';
+import { createIngestSession, type IngestItem } from './ingest-session.ts';
 import { useRollbackJournalWhileEmpty } from './sqlite-open.ts';
 import type { TokenizerOptions } from './tokenize.ts';
 import type { IngestReport } from './types.ts';
@@ -20,12 +20,10 @@ export function ingestDocs(db: Database.Database, docs: Doc[], tokenizer: Tokeni
     return session.finish();
   });
   const restoreJournal = useRollbackJournalWhileEmpty(db);
-  const restoreMap = pauseMemoryMap(db);
   try {
     // IMMEDIATE: wait (busy timeout) for another writer instead of failing on a lock upgrade.
     return run.immediate();
   } finally {
-    restoreMap();
     restoreJournal();
   }
 }
@@ -61,11 +59,9 @@ export async function ingestDocStream(
   options: IngestStreamOptions = {},
 ): Promise<IngestReport> {
   const restoreJournal = useRollbackJournalWhileEmpty(db);
-  const restoreMap = pauseMemoryMap(db);
   try {
     return await writeStream(db, source, tokenizer, options);
   } finally {
-    restoreMap();
     restoreJournal();
   }
 }

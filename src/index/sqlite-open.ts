@@ -75,10 +75,6 @@ export function openIndexDatabase(options: IndexOpenOptions): OpenedIndex {
       db.pragma('synchronous = NORMAL');
     }
     db.pragma('foreign_keys = ON');
-    // Pages read through a memory map instead of a read() each into SQLite's own 2 MB cache: a
-    // search at 1M chunks reads hundreds of postings rows (bench:scale: p50 about 7% lower).
-    // SQLite caps it at its compiled maximum (2 GB).
-    db.pragma(`mmap_size = ${MMAP_BYTES}`);
     if (options.readonly) assertHasTables(db, path);
     if (options.rebuild) dropEverything(db);
     // A writer takes the write lock up front (BEGIN IMMEDIATE): two writers that both read
@@ -91,9 +87,6 @@ export function openIndexDatabase(options: IndexOpenOptions): OpenedIndex {
     throw toIndexError(error, path);
   }
 }
-
-/** The memory map of a connection (PRAGMA mmap_size): the whole file, up to SQLite's 2 GB cap. */
-const MMAP_BYTES = 2 ** 31;
 
 /**
  * WAL lets readers go on while an ingest writes. Switching to it needs the file to itself, and
