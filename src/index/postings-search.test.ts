@@ -87,6 +87,17 @@ function addOracle(db: Database.Database, tokenize: string): void {
   })();
 }
 
+/** An index of `docs` without Porter stemming (file `<name>.db`), opened with the oracle beside. */
+async function indexedWithOracle(name: string, docs: Doc[]): Promise<Database.Database> {
+  const path = join(scratchFolder, `${name}.db`);
+  const index = createSqliteIndex({ path, tokenizer: { porter: false } });
+  await index.ingest(docs);
+  await index.close();
+  const db = new Database(path);
+  addOracle(db, 'unicode61 remove_diacritics 2');
+  return db;
+}
+
 /** The oracle's top k: every matching row scored by FTS5, ties by id. */
 function oracleTop(db: Database.Database, terms: string[], filter: SearchFilter | undefined, k: number): ScoredId[] {
   const where = filterClause(filter, 'c', { restricted: true });
@@ -136,12 +147,7 @@ function compareRandomQueries(db: Database.Database, random: () => number, queri
 describe('topByBm25', () => {
   it('returns exactly FTS5 bm25()’s top k (ids, scores, order) for random queries and filters', async () => {
     const random = seeded(16);
-    const path = join(scratchFolder, 'random.db');
-    const index = createSqliteIndex({ path, tokenizer: { porter: false } });
-    await index.ingest(randomCorpus(random, 120, 4));
-    await index.close();
-    const db = new Database(path);
-    addOracle(db, 'unicode61 remove_diacritics 2');
+    const db = await indexedWithOracle('random', randomCorpus(random, 120, 4));
     const { rows } = compareRandomQueries(db, random, 400);
     db.close();
     expect(rows).toBeGreaterThan(3000);
@@ -173,12 +179,7 @@ describe('topByBm25', () => {
     const docs = Array.from({ length: 30 }, (_, n) =>
       createTestDoc({ docId: `c${n}`, sections: Array.from({ length: 100 }, (_, ord) => `common words ${ord}${n % 10 === 3 && ord === 50 ? ' rare' : ''}`) }),
     );
-    const path = join(scratchFolder, 'skip.db');
-    const index = createSqliteIndex({ path, tokenizer: { porter: false } });
-    await index.ingest(docs);
-    await index.close();
-    const db = new Database(path);
-    addOracle(db, 'unicode61 remove_diacritics 2');
+    const db = await indexedWithOracle('skip', docs);
     const stats: RankStats = { decoded: 0, postings: 0 };
     expect(engineTop(db, ['common', 'rare'], undefined, 3, stats)).toEqual(oracleTop(db, ['common', 'rare'], undefined, 3));
     db.close();
@@ -208,12 +209,7 @@ describe('topByBm25', () => {
     const docs = Array.from({ length: 40 }, (_, n) =>
       createTestDoc({ docId: `z${n}`, sections: Array.from({ length: 100 }, () => Array.from({ length: 40 }, draw).join(' ')) }),
     );
-    const path = join(scratchFolder, 'zipf.db');
-    const index = createSqliteIndex({ path, tokenizer: { porter: false } });
-    await index.ingest(docs);
-    await index.close();
-    const db = new Database(path);
-    addOracle(db, 'unicode61 remove_diacritics 2');
+    const db = await indexedWithOracle('zipf', docs);
     const stats: RankStats = { decoded: 0, postings: 0 };
     for (let query = 0; query < 60; query += 1) {
       const terms = [...new Set(Array.from({ length: 3 + Math.floor(random() * 4) }, draw))];
@@ -227,12 +223,7 @@ describe('topByBm25', () => {
   });
 
   it('starts afresh after a search that threw midway with the same scratch buffers', async () => {
-    const path = join(scratchFolder, 'throw.db');
-    const index = createSqliteIndex({ path, tokenizer: { porter: false } });
-    await index.ingest(randomCorpus(seeded(21), 60, 4));
-    await index.close();
-    const db = new Database(path);
-    addOracle(db, 'unicode61 remove_diacritics 2');
+    const db = await indexedWithOracle('throw', randomCorpus(seeded(21), 60, 4));
     const reader = createPostingsReader((sql) => db.prepare(sql));
     const shared = createRankScratch();
     // The access filter of an unsigned-in principal (the corpus has pages with an acl label).
