@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { isBuildFresh } from '../bin/fresh-build.js';
+import { ROW_KEYS } from '../src/index/postings-store.ts';
 
 /** Median wall times (ms) of whole processes, each run `runs` times. */
 export interface StartupResult {
@@ -34,7 +35,7 @@ export function measureStartup(options: { db: string; query: string; runs: numbe
   const script = `const Database = require('better-sqlite3');
 const db = new Database(${JSON.stringify(db)}, { readonly: true });
 const term = db.prepare("SELECT id FROM postings_terms WHERE term = ?").get(${JSON.stringify(query.split(' ')[0]!.toLowerCase())});
-const rows = term === undefined ? [] : db.prepare("SELECT data FROM postings WHERE id >= ? LIMIT 5").all(term.id * 1048576);
+const rows = term === undefined ? [] : db.prepare("SELECT data FROM postings WHERE id >= ? LIMIT 5").all(term.id * ${ROW_KEYS});
 console.log(rows.length);
 db.close();`;
   const nodeMs = medianWall(runs, process.execPath, ['-e', script]);

@@ -7,7 +7,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadCorpus } from '../corpus/load.ts';
 import type { Doc } from '../corpus/types.ts';
 import { AtlasError } from '../errors.ts';
-import { decodeSkips, readPostings } from './postings-codec.ts';
+import { readPostings } from './postings-codec.ts';
+import { decodeSkips } from './postings-skips.ts';
+import { rowIdOf } from './postings-store.ts';
 import { createSqliteIndex } from './sqlite.ts';
 import { createTestDoc } from './test-docs.ts';
 
@@ -30,7 +32,7 @@ function postingsOf(db: Database.Database): unknown {
       term: row.term,
       df: row.df,
       postings: decodeSkips(row.skips).flatMap((block) => {
-        const bytes = stored.get(row.id * 2 ** 20 + block.key) as Uint8Array;
+        const bytes = stored.get(rowIdOf(row.id, block.key)) as Uint8Array;
         return readPostings(bytes.subarray(block.offset, block.offset + block.length));
       }),
     }),

@@ -4,7 +4,7 @@ import { definitionKeysText, definitionsOf } from './definitions.ts';
 import { innerHeadingsText } from './heading-path.ts';
 import { createTermDictionary, type ChunkTerms, type NewTerms, type TermDictionary } from './chunk-terms.ts';
 import { createFts5Tokenizer, type Fts5Tokenizer } from './fts5-tokens.ts';
-import { createPostingsWriter } from './postings-store.ts';
+import { createPostingsWriter } from './postings-writer.ts';
 import { chunkFromRow, CHUNK_COLUMNS, type ChunkRow } from './sqlite-rows.ts';
 import { identifierExpansions, type TokenizerOptions } from './tokenize.ts';
 

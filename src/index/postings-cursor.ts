@@ -1,4 +1,5 @@
-import { COLUMN_COUNT, decodeBlock, newDecodedBlock, SKIP_OFFSET, SKIP_WORDS, type DecodedBlock } from './postings-codec.ts';
+import { COLUMN_COUNT, decodeBlock, newDecodedBlock, type DecodedBlock } from './postings-codec.ts';
+import { SKIP_OFFSET, SKIP_WORDS } from './postings-skips.ts';
 import type { ScoredId, RankStats } from './postings-search.ts';
 import type { PostingsReader, StoredTerm } from './postings-store.ts';
 

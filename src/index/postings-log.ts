@@ -1,5 +1,6 @@
 import type { ChunkTerms } from './chunk-terms.ts';
-import { BLOCK_SIZE, ByteWriter, COLUMN_COUNT, type BlockSummary } from './postings-codec.ts';
+import { BLOCK_SIZE, ByteWriter, COLUMN_COUNT } from './postings-codec.ts';
+import type { BlockSummary } from './postings-skips.ts';
 
 /** Buckets of the log: a term's records go to bucket `term index % LOG_BUCKETS`. */
 const LOG_BUCKETS = 64;

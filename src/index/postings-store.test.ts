@@ -1,8 +1,10 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AtlasError } from '../errors.ts';
-import { decodeSkips, readPostings } from './postings-codec.ts';
-import { createPostingsReader, createPostingsWriter, POSTINGS_TABLES } from './postings-store.ts';
+import { readPostings } from './postings-codec.ts';
+import { decodeSkips } from './postings-skips.ts';
+import { createPostingsReader, POSTINGS_TABLES } from './postings-store.ts';
+import { createPostingsWriter } from './postings-writer.ts';
 
 const open: Database.Database[] = [];
 afterEach(() => open.splice(0).forEach((db) => db.close()));

@@ -1,0 +1,278 @@
+import type Database from 'better-sqlite3';
+import { BLOCK_SIZE, ByteWriter, COLUMN_COUNT, readPostings, writePosting, type Posting } from './postings-codec.ts';
+import { decodeSkips, encodeSkips, ROW_BLOCKS, summarise, type BlockSummary } from './postings-skips.ts';
+import { rowIdOf } from './postings-store.ts';
+import { AtlasError } from '../errors.ts';
+import type { ChunkTerms, NewTerms } from './chunk-terms.ts';
+import { createPostingsLog } from './postings-log.ts';
+
+/** Bytes of collected additions after which the writer writes them out (about 8 bytes a posting). */
+const FLUSH_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Writes postings inside the caller's transaction: adds and removes are collected, {@link PostingsWriter.flush}
+ * writes them. Chunk terms come as numbers of a term dictionary (chunk-terms.ts), whose new terms
+ * are defined here first.
+ */
+export interface PostingsWriter {
+  /** The terms a dictionary numbered: every list of a source, in order, before a chunk uses them. */
+  defineTerms(terms: NewTerms): void;
+  /** Adds chunk `id`: larger than every id the store holds once the removals are applied, and than the ids added before it. */
+  add(id: number, source: string, terms: ChunkTerms): void;
+  /** Removes chunk `id`, which the store holds with exactly these terms. */
+  remove(id: number, source: string, terms: ChunkTerms): void;
+  /** Writes what was collected: removals first, then additions. */
+  flush(): void;
+}
+
+/**
+ * The {@link PostingsWriter} of `db`. Added ids must be larger than every id the store holds
+ * once the removals before them are applied, as SQLite's rowids of new chunk rows are.
+ *
+ * @example
+ * const writer = createPostingsWriter(db);
+ * const terms = dictionary.chunkTerms(columns, tokenizer);
+ * writer.defineTerms(dictionary.takeNew());
+ * writer.add(1, dictionary.source, terms);
+ * writer.flush();
+ */
+export function createPostingsWriter(db: Database.Database): PostingsWriter {
+  const getTerm = db.prepare('SELECT id, df, skips FROM postings_terms WHERE term = ?');
+  const insertTerm = db.prepare('INSERT INTO postings_terms (term, id, df, skips) VALUES (?, ?, ?, ?)');
+  const updateTerm = db.prepare('UPDATE postings_terms SET df = ?, skips = ? WHERE term = ?');
+  const deleteTerm = db.prepare('DELETE FROM postings_terms WHERE term = ?');
+  const getRow = db.prepare('SELECT data FROM postings WHERE id = ?').pluck();
+  const putRow = db.prepare('INSERT OR REPLACE INTO postings (id, data) VALUES (?, ?)');
+  const deleteRow = db.prepare('DELETE FROM postings WHERE id = ?');
+  const deleteRows = db.prepare('DELETE FROM postings WHERE id >= ? AND id < ?');
+  const readTotals = db.prepare('SELECT chunks, tokens, next_term_id FROM postings_totals');
+  const writeTotals = db.prepare('UPDATE postings_totals SET chunks = ?, tokens = ?, next_term_id = ?');
+
+  // The writer's terms by index (for the writer's lifetime), and per dictionary source its
+  // numbers' indexes: a chunk's terms are mapped by array lookups, no string hashing.
+  const termIndex = new Map<string, number>();
+  const termNames: string[] = [];
+  const sources = new Map<string, number[]>();
+  // Additions since the last flush: one record per posting in `log` (postings-log.ts), postings
+  // per term index. Grouped by term only when flushed: an append per posting to a few buffers
+  // instead of one per term.
+  let termPostings: number[] = [];
+  const log = createPostingsLog();
+  // Where each new term's blocks are encoded, then stored straight from (better-sqlite3 copies a bound blob).
+  const scratch = new ByteWriter(1 << 16);
+  let removals = new Map<number, number[]>();
+  let chunkDelta = 0;
+  let tokenDelta = 0;
+
+  const indexesOf = (source: string, terms: ChunkTerms): number[] => {
+    const indexes = sources.get(source);
+    if (indexes === undefined) throw new AtlasError('internal', `Atlas: the postings writer has no terms of dictionary ${source}. Call defineTerms with its new terms before adding its chunks.`);
+    const ids = terms.ids;
+    for (let n = 0; n < ids.length; n += 1) {
+      if (ids[n]! >= indexes.length) {
+        throw new AtlasError('internal', `Atlas: the postings writer has ${indexes.length} terms of dictionary ${source}, a chunk uses number ${ids[n]}. Define each page's new terms (NewTerms) in order, also of pages skipped.`);
+      }
+    }
+    return indexes;
+  };
+  /** Writes `blocks` (postings each) as rows from row key `key` on; returns their summaries. */
+  const writeRows = (termId: number, key: number, blocks: readonly Posting[][]): BlockSummary[] =>
+    rowsOf(blocks.map((postings) => ({ bytes: encodeBlock(postings), postings })), key).flatMap((row) => {
+      putRow.run(rowIdOf(termId, row.key), row.bytes);
+      return row.summaries;
+    });
+
+  const flushRemovals = () => {
+    for (const [index, ids] of removals) {
+      const term = termNames[index]!;
+      const row = getTerm.get(term) as { id: number; df: number; skips: Buffer } | undefined;
+      if (row === undefined) continue;
+      const blocks = decodeSkips(row.skips);
+      const dead = new Set(ids);
+      // The rows holding a removed id, by key.
+      const touched = new Set<number>();
+      for (const id of ids) {
+        const at = firstBlockEndingAtOrAfter(blocks, id);
+        if (at < blocks.length) touched.add(blocks[at]!.key);
+      }
+      let removed = 0;
+      const rewritten = new Map<number, BlockSummary[]>();
+      for (const key of touched) {
+        const postings = postingsOfRow(getRow.get(rowIdOf(row.id, key)) as Uint8Array, blocks.filter((block) => block.key === key));
+        const kept = postings.filter((posting) => !dead.has(posting.id));
+        removed += postings.length - kept.length;
+        if (kept.length === 0) {
+          deleteRow.run(rowIdOf(row.id, key));
+          rewritten.set(key, []);
+        } else {
+          rewritten.set(key, writeRows(row.id, key, chunked(kept, BLOCK_SIZE)));
+        }
+      }
+      const df = row.df - removed;
+      if (df <= 0) {
+        deleteRows.run(rowIdOf(row.id, 0), rowIdOf(row.id + 1, 0));
+        deleteTerm.run(term);
+        continue;
+      }
+      const next: BlockSummary[] = [];
+      for (const block of blocks) {
+        const replaced = rewritten.get(block.key);
+        if (replaced === undefined) next.push(block);
+        else if (replaced.length > 0) {
+          next.push(...replaced);
+          rewritten.set(block.key, []);
+        }
+      }
+      updateTerm.run(df, encodeSkips(next), term);
+    }
+    removals = new Map();
+  };
+
+  const flushAdditions = (nextTermId: number): number => {
+    let next = nextTermId;
+    log.drain(termPostings, scratch, (index, encoded) => {
+      const count = termPostings[index]!;
+      const term = termNames[index]!;
+      const row = getTerm.get(term) as { id: number; df: number; skips: Buffer } | undefined;
+      if (row === undefined) {
+        const id = next++;
+        // Rows of ROW_BLOCKS consecutive blocks of the scratch, their offsets made relative to the row.
+        for (let start = 0; start < encoded.length; start += ROW_BLOCKS) {
+          const key = start / ROW_BLOCKS;
+          const rowStart = encoded[start]!.offset;
+          const last = encoded[Math.min(start + ROW_BLOCKS, encoded.length) - 1]!;
+          putRow.run(rowIdOf(id, key), scratch.bytes.subarray(rowStart, last.offset + last.length));
+          for (let at = start; at < start + ROW_BLOCKS && at < encoded.length; at += 1) {
+            encoded[at]!.key = key;
+            encoded[at]!.offset -= rowStart;
+          }
+        }
+        insertTerm.run(term, id, count, encodeSkips(encoded));
+        return;
+      }
+      const added = encoded.map((summary): EncodedBlock => ({ bytes: scratch.bytes.slice(summary.offset, summary.offset + summary.length), summary }));
+      // Appended to the term's last row (rewritten with the new postings) and rows after it.
+      const blocks = decodeSkips(row.skips);
+      const lastKey = blocks.length === 0 ? -1 : blocks[blocks.length - 1]!.key;
+      const kept = blocks.filter((block) => block.key !== lastKey);
+      const tail = lastKey === -1 ? [] : postingsOfRow(getRow.get(rowIdOf(row.id, lastKey)) as Uint8Array, blocks.filter((block) => block.key === lastKey));
+      const postings = [...tail, ...added.flatMap((block) => readPostings(block.bytes))];
+      const summaries = writeRows(row.id, Math.max(lastKey, 0), chunked(postings, BLOCK_SIZE));
+      updateTerm.run(row.df + count, encodeSkips([...kept, ...summaries]), term);
+    });
+    termPostings = new Array<number>(termNames.length).fill(0);
+    return next;
+  };
+
+  const writer: PostingsWriter = {
+    defineTerms(fresh) {
+      let indexes = sources.get(fresh.source);
+      if (indexes === undefined) sources.set(fresh.source, (indexes = []));
+      if (fresh.first !== indexes.length) {
+        throw new AtlasError('internal', `Atlas: dictionary ${fresh.source} defines terms from number ${fresh.first}, the postings writer expected ${indexes.length}. Define each page's new terms in the order they were numbered.`);
+      }
+      for (const term of fresh.terms) {
+        let index = termIndex.get(term);
+        if (index === undefined) {
+          index = termNames.length;
+          termIndex.set(term, index);
+          termNames.push(term);
+          termPostings.push(0);
+        }
+        indexes.push(index);
+      }
+    },
+    add(id, source, terms) {
+      chunkDelta += 1;
+      tokenDelta += terms.length;
+      const indexes = indexesOf(source, terms);
+      for (const number of terms.ids) {
+        const index = indexes[number]!;
+        termPostings[index] = termPostings[index]! + 1;
+      }
+      log.appendChunk(id, indexes, terms);
+      if (log.size > FLUSH_BYTES) writer.flush();
+    },
+    remove(id, source, terms) {
+      chunkDelta -= 1;
+      tokenDelta -= terms.length;
+      const indexes = indexesOf(source, terms);
+      for (const number of terms.ids) {
+        const index = indexes[number]!;
+        let ids = removals.get(index);
+        if (ids === undefined) removals.set(index, (ids = []));
+        ids.push(id);
+      }
+    },
+    flush() {
+      const totals = readTotals.get() as { chunks: number; tokens: number; next_term_id: number };
+      flushRemovals();
+      const next = flushAdditions(totals.next_term_id);
+      writeTotals.run(totals.chunks + chunkDelta, totals.tokens + tokenDelta, next);
+      chunkDelta = 0;
+      tokenDelta = 0;
+    },
+  };
+  return writer;
+}
+
+/** A block ready to store: its bytes, and either its summary or its postings. */
+interface EncodedBlock {
+  bytes: Uint8Array;
+  summary?: BlockSummary;
+  postings?: readonly Posting[];
+}
+
+/** Blocks grouped {@link ROW_BLOCKS} to a row from row key `key` on: each row's bytes and its blocks' summaries. */
+function rowsOf(blocks: readonly EncodedBlock[], key: number): Array<{ key: number; bytes: Uint8Array; summaries: BlockSummary[] }> {
+  const rows: Array<{ key: number; bytes: Uint8Array; summaries: BlockSummary[] }> = [];
+  for (let start = 0; start < blocks.length; start += ROW_BLOCKS) {
+    const part = blocks.slice(start, start + ROW_BLOCKS);
+    const rowKey = key + rows.length;
+    const bytes = new Uint8Array(part.reduce((sum, block) => sum + block.bytes.length, 0));
+    let offset = 0;
+    const summaries = part.map((block) => {
+      bytes.set(block.bytes, offset);
+      const base = block.summary ?? summarise(0, block.postings!);
+      const summary = { ...base, key: rowKey, offset, length: block.bytes.length };
+      offset += block.bytes.length;
+      return summary;
+    });
+    rows.push({ key: rowKey, bytes, summaries });
+  }
+  return rows;
+}
+
+/** The postings of a stored row, from the skip entries of its blocks. */
+function postingsOfRow(bytes: Uint8Array, blocks: readonly BlockSummary[]): Posting[] {
+  return blocks.flatMap((block) => readPostings(bytes.subarray(block.offset, block.offset + block.length)));
+}
+
+function chunked<T>(items: readonly T[], size: number): T[][] {
+  const parts: T[][] = [];
+  for (let start = 0; start < items.length; start += size) parts.push(items.slice(start, start + size));
+  return parts;
+}
+
+/** One block of postings (ids increasing). */
+function encodeBlock(postings: readonly Posting[]): Uint8Array {
+  const out = new ByteWriter(postings.length * 4);
+  let previous = 0;
+  for (const posting of postings) {
+    writePosting(out, posting, previous);
+    previous = posting.id;
+  }
+  return out.take();
+}
+
+/** The first block whose last id is at least `id` (blocks in id order); `blocks.length` if none. */
+function firstBlockEndingAtOrAfter(blocks: readonly BlockSummary[], id: number): number {
+  let low = 0;
+  let high = blocks.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (blocks[middle]!.lastId < id) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
