@@ -1,60 +1,22 @@
 import type { Chunk } from '../corpus/types.ts';
 import { AtlasError } from '../errors.ts';
 import { withPrincipal } from '../index/filter.ts';
-import type { Hit, IndexBackend, Principal, SearchFilter } from '../index/types.ts';
+import type { Hit, SearchFilter } from '../index/types.ts';
 import { EvidenceSet, type EvidenceSource } from './evidence.ts';
 import { narrowLabels } from './model-labels.ts';
-import { DEFAULT_PAGE_DIVERSITY, diversePage, type PageDiversity } from './page-diversity.ts';
+import { DEFAULT_PAGE_DIVERSITY, diversePage } from './page-diversity.ts';
 import { queryKey } from './query-key.ts';
-import type { SearchMemory } from './search-memory.ts';
 import { lineMatches } from './section-matches.ts';
 import { DEFAULT_READ_TOKENS, offsetError, sectionPage, type SectionPage } from './section-page.ts';
 import type { ReadStep, SearchStep } from './search-steps.ts';
+import { DEFAULT_WEAK_SCORE, type SearchSessionOptions } from './search-session-options.ts';
 import { matchesNote, neighborValue, passageValue, searchResultValue, type ToolOutcome } from './tool-values.ts';
 
 export type { ToolOutcome, ToolValue } from './tool-values.ts';
 
 export type { ReadStep, SearchStep } from './search-steps.ts';
 
-export interface SearchSessionOptions {
-  index: IndexBackend;
-  /** Enforced on every tool call; the model cannot widen it. */
-  filter?: SearchFilter;
-  /**
-   * Who is asking: restricted pages (`labels.acl`) outside the principal's groups are "not found"
-   * by every tool. Unset means `filter.principal`, or anonymous (public pages only). When both
-   * are set, only groups in both count.
-   */
-  principal?: Principal;
-  /** Searches allowed, duplicates included (default 6). */
-  maxSearches?: number;
-  /** Passages per search (default 5). Stays in code: the model cannot change it. */
-  k?: number;
-  /** Best score under which a search is flagged "weak matches" (see docs/calibration.md). */
-  weakScore?: number;
-  /** Cap on distinct chunks shown to the model (for evals at an equal chunk budget). */
-  maxChunks?: number;
-  /**
-   * Tokens (estimated as characters / 4, see `estimateTokens`) of one page of a section shown by
-   * read_section, by each chunk of read_neighbors, and by each full-text search result
-   * (default 800). Longer sections are paged with `offset`, never cut silently.
-   */
-  readTokens?: number;
-  /**
-   * The conversation's memory (earlier turns): its passages are skipped by search_docs like
-   * passages of this run, and its texts are citable (see {@link SearchSession.citableEvidence}).
-   * Budgets and duplicate-query refusals stay per session, so per turn. Read only here.
-   */
-  memory?: SearchMemory;
-  /**
-   * How pages from 3 on spread over documents (default {@link DEFAULT_PAGE_DIVERSITY}: a third
-   * passage of a page gives way to a page not seen yet); `false` keeps plain rank order.
-   */
-  pageDiversity?: PageDiversity | false;
-}
-
-/** Default weak-match threshold on the sqlite index's BM25 scores (docs/calibration.md). */
-export const DEFAULT_WEAK_SCORE = 9.2;
+export { DEFAULT_WEAK_SCORE, type SearchSessionOptions } from './search-session-options.ts';
 
 /**
  * The stateful search tool of ONE conversation: skips passages already shown, refuses

@@ -1,0 +1,44 @@
+import type { IndexBackend, Principal, SearchFilter } from '../index/types.ts';
+import type { PageDiversity } from './page-diversity.ts';
+import type { SearchMemory } from './search-memory.ts';
+
+/** What a `SearchSession` searches, for whom, and within which budgets (search-session.ts). */
+export interface SearchSessionOptions {
+  index: IndexBackend;
+  /** Enforced on every tool call; the model cannot widen it. */
+  filter?: SearchFilter;
+  /**
+   * Who is asking: restricted pages (`labels.acl`) outside the principal's groups are "not found"
+   * by every tool. Unset means `filter.principal`, or anonymous (public pages only). When both
+   * are set, only groups in both count.
+   */
+  principal?: Principal;
+  /** Searches allowed, duplicates included (default 6). */
+  maxSearches?: number;
+  /** Passages per search (default 5). Stays in code: the model cannot change it. */
+  k?: number;
+  /** Best score under which a search is flagged "weak matches" (see docs/calibration.md). */
+  weakScore?: number;
+  /** Cap on distinct chunks shown to the model (for evals at an equal chunk budget). */
+  maxChunks?: number;
+  /**
+   * Tokens (estimated as characters / 4, see `estimateTokens`) of one page of a section shown by
+   * read_section, by each chunk of read_neighbors, and by each full-text search result
+   * (default 800). Longer sections are paged with `offset`, never cut silently.
+   */
+  readTokens?: number;
+  /**
+   * The conversation's memory (earlier turns): its passages are skipped by search_docs like
+   * passages of this run, and its texts are citable (see `SearchSession.citableEvidence`).
+   * Budgets and duplicate-query refusals stay per session, so per turn. Read only here.
+   */
+  memory?: SearchMemory;
+  /**
+   * How pages from 3 on spread over documents (default `DEFAULT_PAGE_DIVERSITY` (page-diversity.ts): a third
+   * passage of a page gives way to a page not seen yet); `false` keeps plain rank order.
+   */
+  pageDiversity?: PageDiversity | false;
+}
+
+/** Default weak-match threshold on the sqlite index's BM25 scores (docs/calibration.md). */
+export const DEFAULT_WEAK_SCORE = 9.2;
