@@ -1,6 +1,7 @@
 import { AtlasError } from '../errors.ts';
 import { COLUMN_COUNT } from './postings-codec.ts';
 import type { Fts5Tokenizer } from './fts5-tokens.ts';
+import { SpanNumbers } from './span-numbers.ts';
 
 /**
  * The terms of one chunk, as the ingest derives them ({@link chunkTerms}): its distinct tokens
@@ -63,6 +64,8 @@ export function createTermDictionary(source: string): TermDictionary {
   // Folded token -> term number, for the tokenizer `foldedBy`: one lookup per token, the stemming
   // only for a folded form not seen yet. Starts over past FOLDED_CACHE_SIZE entries.
   const byFolded = new Map<string, number>();
+  // The same for ASCII tokens, found from their characters in the text (no string made).
+  const bySpan = new SpanNumbers();
   let foldedBy: Fts5Tokenizer | undefined;
 
   const numberOf = (token: string): number => {
@@ -90,13 +93,27 @@ export function createTermDictionary(source: string): TermDictionary {
   let length = 0;
   let column = 0;
   const visitFolded = (folded: string): void => {
-    length += 1;
     let id = byFolded.get(folded);
     if (id === undefined) {
       id = numberOf(foldedBy!.termOf(folded));
       if (byFolded.size >= FOLDED_CACHE_SIZE) byFolded.clear();
       byFolded.set(folded, id);
     }
+    countTerm(id);
+  };
+  const visitSpan = (text: string, start: number, end: number, hash: number, upper: boolean): void => {
+    let id = bySpan.find(text, start, end, hash, upper);
+    if (id < 0) {
+      const folded = upper ? text.slice(start, end).toLowerCase() : text.slice(start, end);
+      id = numberOf(foldedBy!.termOf(folded));
+      if (bySpan.size >= FOLDED_CACHE_SIZE) bySpan.clear();
+      bySpan.insert(folded, hash, id);
+    }
+    countTerm(id);
+  };
+  /** One more occurrence of term `id` in the column being read. */
+  const countTerm = (id: number): void => {
+    length += 1;
     let slot: number;
     if (seenIn[id] === chunk) slot = slotOf[id]!;
     else {
@@ -135,11 +152,12 @@ export function createTermDictionary(source: string): TermDictionary {
       length = 0;
       if (tokenizer !== foldedBy) {
         byFolded.clear();
+        bySpan.clear();
         foldedBy = tokenizer;
       }
       for (column = 0; column < COLUMN_COUNT; column += 1) {
         const text = columns[column] ?? '';
-        if (text !== '') tokenizer.forEachFolded(text, visitFolded);
+        if (text !== '') tokenizer.forEachFoldedSpan(text, visitSpan, visitFolded);
       }
       const terms: ChunkTerms = { ids: ids.slice(0, distinct), counts: counts.slice(0, distinct * COLUMN_COUNT), length };
       counts.fill(0, 0, distinct * COLUMN_COUNT);

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sharedFolder } from '../testing/shared-folder.ts';
 import { createFts5Reference } from './fts5-reference.ts';
-import { createFts5Tokenizer, FTS5_MAX_TOKEN_BYTES } from './fts5-tokens.ts';
+import { createFts5Tokenizer, foldedHash, FTS5_MAX_TOKEN_BYTES } from './fts5-tokens.ts';
 
 const VARIANTS = [false, true] as const;
 const references = { false: createFts5Reference({ porter: false }), true: createFts5Reference({ porter: true }) };
@@ -33,6 +33,21 @@ function compare(porter: boolean, named: ReadonlyArray<{ name: string; text: str
     tokenizer.forEachFolded(text, (folded) => viaFolded.push(tokenizer.termOf(folded)));
     if (viaFolded.length !== ours.length || viaFolded.some((token, position) => token !== ours[position])) {
       mismatches.push({ name: `${name} (forEachFolded + termOf)`, at: 0, ours: viaFolded.slice(0, 3), fts5: ours.slice(0, 3) });
+    }
+    // The same folded tokens through forEachFoldedSpan: ASCII ones as spans with their hash.
+    const viaSpans: string[] = [];
+    tokenizer.forEachFoldedSpan(
+      text,
+      (source, start, end, hash, upper) => {
+        const token = source.slice(start, end);
+        const folded = upper ? token.toLowerCase() : token;
+        viaSpans.push(hash === foldedHash(folded) && upper === /[A-Z]/.test(token) ? tokenizer.termOf(folded) : `bad hash or case: ${token}`);
+      },
+      (folded) => viaSpans.push(tokenizer.termOf(folded)),
+    );
+    if (viaSpans.length !== ours.length || viaSpans.some((token, position) => token !== ours[position])) {
+      const at = Math.max(0, viaSpans.findIndex((token, position) => token !== ours[position]));
+      mismatches.push({ name: `${name} (forEachFoldedSpan + termOf)`, at, ours: viaSpans.slice(at, at + 3), fts5: ours.slice(at, at + 3) });
     }
     if (ours.length === fts5.length && ours.every((token, position) => token === fts5[position])) return;
     const at = Math.max(0, ours.findIndex((token, position) => token !== fts5[position]));
@@ -236,6 +251,19 @@ describe('createFts5Tokenizer', () => {
     tokenizer.forEachFolded(text, (token) => folded.push(token));
     expect(folded).toEqual(['retrying', 'the', 'retries', 'jobs', 'retry', 'retried', 'naive', 'naive', 'naively', '🤖', 'ﬁnance']);
     expect(folded.map((token) => tokenizer.termOf(token))).toEqual(expected);
+    // ASCII tokens as spans of the text (with the hash of the folded form), the others folded.
+    const spans: Array<[number, number, boolean]> = [];
+    const others: string[] = [];
+    tokenizer.forEachFoldedSpan(
+      'Retrying ORB-1202 naïve',
+      (source, start, end, hash, upper) => {
+        expect(hash).toBe(foldedHash(source.slice(start, end).toLowerCase()));
+        spans.push([start, end, upper]);
+      },
+      (token) => others.push(token),
+    );
+    expect(spans).toEqual([[0, 8, true], [9, 12, true], [13, 17, false]]);
+    expect(others).toEqual(['naive']);
   });
 
   it('rejects bad options and non-string text, naming the value and the fix', () => {

@@ -52,6 +52,17 @@ export interface Fts5Tokenizer {
    * {@link Fts5Tokenizer.forEachToken} gives.
    */
   forEachFolded(text: string, visit: (folded: string) => void): void;
+  /**
+   * The tokens of {@link Fts5Tokenizer.forEachFolded}, but an ASCII one as its place in `text`
+   * (`start` to `end`) and the {@link foldedHash} of its folded form, upper-case letters read as
+   * lower-case when `upper` says it has some: a caller that looks tokens up by their characters
+   * makes no string for one it has seen. The others go to `visit` as folded strings.
+   */
+  forEachFoldedSpan(
+    text: string,
+    span: (text: string, start: number, end: number, hash: number, upper: boolean) => void,
+    visit: (folded: string) => void,
+  ): void;
   /** The token (stemmed with porter, cut as FTS5 stores it) of a folded token of {@link Fts5Tokenizer.forEachFolded}. */
   termOf(folded: string): string;
 }
@@ -63,6 +74,22 @@ const ASCII_KIND = new Uint8Array(128).map((_, code) =>
 /** The last letters of every Porter suffix rule: a word ending otherwise is its own stem. */
 const STEMMABLE_LAST = new Uint8Array(128).map((_, code) => ('cdegilmnrstuy'.includes(String.fromCharCode(code)) ? 1 : 0));
 const DEFAULT_STEM_CACHE_SIZE = 131072;
+/** FNV-1a, 32 bits: the hash of {@link foldedHash}. */
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+
+/**
+ * The hash {@link Fts5Tokenizer.forEachFoldedSpan} gives with an ASCII token: FNV-1a over the
+ * UTF-16 units of its folded form.
+ *
+ * @example
+ * foldedHash('retries'); // the hash given with the span of "Retries" in a text
+ */
+export function foldedHash(folded: string): number {
+  let hash = FNV_OFFSET;
+  for (let i = 0; i < folded.length; i++) hash = Math.imul(hash ^ folded.charCodeAt(i), FNV_PRIME);
+  return hash;
+}
 
 function checkOptions(options: Fts5TokenizerOptions): void {
   if (typeof options !== 'object' || options === null || typeof options.porter !== 'boolean') {
@@ -151,7 +178,12 @@ export function createFts5Tokenizer(options: Fts5TokenizerOptions): Fts5Tokenize
     return result;
   }
 
-  function scan(text: string, visit: ((token: string, position: number) => void) | undefined, finish = true): number {
+  function scan(
+    text: string,
+    visit: ((token: string, position: number) => void) | undefined,
+    finish = true,
+    span?: (text: string, start: number, end: number, hash: number, upper: boolean) => void,
+  ): number {
     if (typeof text !== 'string') {
       throw new AtlasError('usage', `Atlas: the FTS5 tokenizer needs a string, got ${text === null ? 'null' : typeof text}. Pass the text of a chunk or query.`);
     }
@@ -171,12 +203,17 @@ export function createFts5Tokenizer(options: Fts5TokenizerOptions): Fts5Tokenize
       }
       const start = i;
       let kind = 0; // bits: 1 an ASCII upper-case letter, 2 a non-ASCII code point
+      let hash = FNV_OFFSET; // of the folded ASCII units (see foldedHash)
       while (i < length) {
         code = text.charCodeAt(i);
         if (code < 0x80) {
           const ascii = ASCII_KIND[code];
           if (ascii === 0) break;
-          kind |= ascii === 2 ? 1 : 0;
+          if (ascii === 2) {
+            kind |= 1;
+            code += 32;
+          }
+          hash = Math.imul(hash ^ code, FNV_PRIME);
           i++;
         } else {
           if (classAt(text, code, i) === SEPARATOR) break;
@@ -185,6 +222,11 @@ export function createFts5Tokenizer(options: Fts5TokenizerOptions): Fts5Tokenize
         }
       }
       if (visit === undefined) {
+        count++;
+        continue;
+      }
+      if (span !== undefined && kind < 2) {
+        span(text, start, i, hash, kind === 1);
         count++;
         continue;
       }
@@ -213,6 +255,9 @@ export function createFts5Tokenizer(options: Fts5TokenizerOptions): Fts5Tokenize
     },
     forEachFolded(text, visit) {
       scan(text, visit, false);
+    },
+    forEachFoldedSpan(text, span, visit) {
+      scan(text, visit, false, span);
     },
     termOf(folded) {
       const token = porter ? stem(folded, isAscii(folded)) : folded;
