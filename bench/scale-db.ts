@@ -11,6 +11,7 @@ import { parsePagesStream } from '../src/corpus/parse-pages.ts';
 import { ingestItems, ingestPageWorker } from '../src/index/ingest-items.ts';
 import type { IngestItem } from '../src/index/ingest-session.ts';
 import { innerHeadingsText } from '../src/index/heading-path.ts';
+import { ROW_BLOCKS } from '../src/index/postings-skips.ts';
 import { SCHEMA_VERSION } from '../src/index/schema.ts';
 import { createSqliteIndex } from '../src/index/sqlite.ts';
 import { chunkFromRow, CHUNK_COLUMNS, type ChunkRow } from '../src/index/sqlite-rows.ts';
@@ -35,8 +36,9 @@ export async function cachedScaleDb(options: {
 }): Promise<{ path: string; built: boolean; buildMs?: number }> {
   const { cache, size, passages, log } = options;
   mkdirSync(cache, { recursive: true });
-  // The schema version in the name: a database of an older layout is never taken for this one.
-  const path = join(cache, `atlas-${size}-${SCALE_SEED}-v${SCHEMA_VERSION}.db`);
+  // The schema version and the blocks per postings row in the name: a database of another
+  // layout is never taken for this one.
+  const path = join(cache, `atlas-${size}-${SCALE_SEED}-v${SCHEMA_VERSION}-r${ROW_BLOCKS}.db`);
   if (existsSync(path)) return { path, built: false };
   const partial = `${path}.partial`;
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${partial}${suffix}`, { force: true });

@@ -7,8 +7,15 @@ import { COLUMN_COUNT, type Posting } from './postings-codec.ts';
  * bounds blocks without decoding them. Blocks are stored {@link ROW_BLOCKS} to a row: a row is read at once.
  */
 
-/** Blocks per stored row (a row of about 4.5 KB stays on its B-tree page). */
-export const ROW_BLOCKS = 8;
+/**
+ * Blocks per stored row (about 9 KB: a page and part of an overflow page). Reading a row costs
+ * about as much per row as per byte, so 16 blocks to a row searched 10-25% faster than 8 at 100k
+ * chunks (about 10% at 1M) and 32 no faster than 16 (docs/performance.md). Rows of another
+ * size (an index written with 8) read the same, as the skip entries locate every block, and
+ * stay writable: a removal rewrites a row with at most the blocks it held, an append rewrites the
+ * last row and the rows after it with 16.
+ */
+export const ROW_BLOCKS = 16;
 /** 32-bit words per skip entry: row key, last id, count, min length, the per-column max counts, byte offset and length in the row. */
 export const SKIP_WORDS = 6 + COLUMN_COUNT;
 /** Where the offset and length of a block in its row are in a skip entry. */
