@@ -1,4 +1,4 @@
-import { COLUMN_COUNT, decodeBlock, newDecodedBlock, type DecodedBlock } from './postings-codec.ts';
+import { COLUMN_COUNT, decodeUntil, newDecodedBlock, type DecodedBlock } from './postings-codec.ts';
 import { SKIP_OFFSET, SKIP_WORDS } from './postings-skips.ts';
 import type { ScoredId, RankStats } from './postings-search.ts';
 import type { PostingsReader, StoredTerm } from './postings-store.ts';
@@ -66,6 +66,8 @@ export class TermCursor {
   private readonly idf: number;
   private readonly scoring: Scoring;
   private readonly decoded: DecodedBlock = newDecodedBlock();
+  /** The bytes of the block `decoded` holds (decoded up to `decoded.end`). */
+  private bytes: Uint8Array = new Uint8Array(0);
   private readonly fetched = new Map<number, Uint8Array>();
   private fetchedUpTo = -1;
   private prefetch = MIN_PREFETCH;
@@ -108,10 +110,8 @@ export class TermCursor {
     if (this.block >= this.blockCount) return END;
     if (this.decodedBlock !== this.block) {
       this.load(this.block);
-      const { ids, count } = this.decoded;
-      let position = 0;
-      while (position < count && ids[position]! < this.target) position += 1;
-      this.position = position;
+      this.position = 0;
+      this.seek(this.target);
     }
     return this.decoded.ids[this.position]!;
   }
@@ -140,6 +140,11 @@ export class TermCursor {
   next(): void {
     this.position += 1;
     if (this.position < this.decoded.count) return;
+    if (this.decoded.end < this.bytes.length) {
+      // Read in order: the rest of the block at once.
+      this.decodeMore(Infinity);
+      return;
+    }
     this.block += 1;
     this.target = this.skips[(this.block - 1) * SKIP_WORDS + 1]! + 1;
   }
@@ -155,10 +160,25 @@ export class TermCursor {
       return;
     }
     // The decoded block holds it: move within.
-    const { ids, count } = this.decoded;
+    this.seek(target);
+  }
+
+  /** To the first posting of the decoded block with id >= target, decoding as far as needed. */
+  private seek(target: number): void {
+    const decoded = this.decoded;
     let position = this.position;
-    while (position < count && ids[position]! < target) position += 1;
+    for (;;) {
+      while (position < decoded.count && decoded.ids[position]! < target) position += 1;
+      if (position < decoded.count || decoded.end >= this.bytes.length) break;
+      this.decodeMore(target);
+    }
     this.position = position;
+  }
+
+  private decodeMore(until: number): void {
+    const before = this.decoded.count;
+    decodeUntil(this.bytes, this.scoring.weights, this.decoded, until);
+    if (this.scoring.stats !== undefined) this.scoring.stats.decoded += this.decoded.count - before;
   }
 
   /** To the first chunk with id >= target; returns it (or END). */
@@ -187,8 +207,10 @@ export class TermCursor {
       row = this.fetched.get(key)!;
     }
     const offset = this.skips[at + SKIP_OFFSET]!;
-    decodeBlock(row.subarray(offset, offset + this.skips[at + SKIP_OFFSET + 1]!), this.scoring.weights, this.decoded);
-    if (this.scoring.stats !== undefined) this.scoring.stats.decoded += this.decoded.count;
+    this.bytes = row.subarray(offset, offset + this.skips[at + SKIP_OFFSET + 1]!);
+    this.decoded.count = 0;
+    this.decoded.end = 0;
+    this.decoded.lastId = 0;
     this.decodedBlock = block;
   }
 }
