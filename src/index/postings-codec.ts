@@ -121,10 +121,10 @@ export function decodeUntil(bytes: Uint8Array, weights: ArrayLike<number>, into:
       } while (byte >= 0x80);
     }
     id += value;
-    const mask = bytes[at++]!;
     let frequency = 0;
-    for (let column = 0; column < COLUMN_COUNT; column += 1) {
-      if ((mask & (1 << column)) === 0) continue;
+    // The columns holding the term, lowest first (most postings have one: the body).
+    for (let mask = bytes[at++]!; mask !== 0; mask &= mask - 1) {
+      const column = 31 - Math.clz32(mask & -mask);
       byte = bytes[at++]!;
       value = byte;
       if (byte >= 0x80) {
