@@ -1,6 +1,7 @@
 import type { Definitions } from './definitions.ts';
 import { DEFINER_WINDOW, putDefinitionsFirst, WIDE_DEFINER_WINDOW } from './definitions-first.ts';
 import { filterClause, type FilterClause } from './filter.ts';
+import { createFilterVerdicts } from './filter-verdicts.ts';
 import { buildSearchQuery, type SearchQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
 import { CHUNK_COLUMNS, chunkFromRow, type ChunkRow, type StatementCache } from './sqlite-rows.ts';
@@ -18,24 +19,35 @@ const MAX_DEFINER_IDS = 10_000;
 
 type ScoredRow = ChunkRow & ScoredId;
 
+/** What a search needs to know of the index: its version (meta `indexVersion`) and whether any chunk has an `acl` label. */
+export interface IndexState {
+  version: string;
+  restricted: boolean;
+}
+
 /**
  * The search of the SQLite index: the top k by BM25 from the postings store (postings-search.ts:
  * FTS5's scoring, pruned so that common terms cost little), filters checked before the cut; for a
  * query naming identifiers defined somewhere, the chunk that defines each of them in front (see
  * definitions-first.ts); snippets computed when read. `weights` are the BM25 column weights
- * (title, heading, headings between, body, identifier expansions); `restricted` says whether
- * the index holds pages with an `acl` label (default: assume it does).
+ * (title, heading, headings between, body, identifier expansions). `index.state` gives the
+ * index's version and whether it holds pages with an `acl` label (default: version '', assume it
+ * does); `index.snapshot` runs a search in one read transaction (default: as it is), so that its
+ * statements see one version of the index even while another connection ingests.
  *
  * @example
- * const search = createSqliteSearch(statements, [2, 3, 0.5, 1, 1], DEFAULT_TOKENIZER, () => false);
+ * const search = createSqliteSearch(statements, [2, 3, 0.5, 1, 1], DEFAULT_TOKENIZER, { state: () => ({ version: '1', restricted: false }) });
  * await search('ORB-1202', { k: 5 });
  */
 export function createSqliteSearch(
   statements: StatementCache,
   weights: readonly number[],
   tokenizer: TokenizerOptions,
-  restricted: () => boolean = () => true,
+  index: { state?: () => IndexState; snapshot?: <T>(work: () => T) => T } = {},
 ) {
+  const state = index.state ?? (() => ({ version: '', restricted: true }));
+  const snapshot = index.snapshot ?? (<T>(work: () => T) => work());
+  const verdicts = createFilterVerdicts(statements);
   const byIds = <T>(sql: string, ids: number[]) => statements.get(sql).all(JSON.stringify(ids)) as T[];
   const reader = createPostingsReader((sql) => statements.get(sql));
   const tokens = createFts5Tokenizer({ porter: tokenizer.porter });
@@ -46,20 +58,9 @@ export function createSqliteSearch(
    * FTS5 too; one it splits into several (combining marks inside a word: Devanagari vowel signs,
    * Arabic harakat) would be a phrase in FTS5 and counts here as that many terms.
    */
-  const topIds = (built: SearchQuery, k: number, where: FilterClause): ScoredId[] => {
-    const accept = where.sql === '' ? undefined : acceptance(where);
+  const topIds = (built: SearchQuery, k: number, where: FilterClause, version: string): ScoredId[] => {
+    const accept = where.sql === '' ? undefined : verdicts(where, version);
     return topByBm25(reader, { tokens: built.terms.flatMap((term) => tokens.tokens(term)), weights, k, accept, scratch });
-  };
-  /** Whether one chunk passes the filter, each chunk asked once per search. */
-  const acceptance = (where: FilterClause) => {
-    // The narrow index of what filters read: a check reads far fewer pages than the chunk rows.
-    const statement = statements.get(`SELECT 1 FROM chunks c INDEXED BY chunks_for_filters WHERE c.id = ?${where.sql}`).pluck();
-    const known = new Map<number, boolean>();
-    return (id: number) => {
-      let passes = known.get(id);
-      if (passes === undefined) known.set(id, (passes = statement.get(id, ...where.params) !== undefined));
-      return passes;
-    };
   };
   const withRows = (ranked: ScoredId[]): ScoredRow[] => {
     const rows = new Map(byIds<ChunkRow & { id: number }>(CHUNKS_BY_IDS_SQL, ranked.map((row) => row.id)).map((row) => [row.id, row]));
@@ -73,15 +74,15 @@ export function createSqliteSearch(
    * holds no definer), the definers among them are found and their definitions read; only the
    * k chunks shown are read in full.
    */
-  const definitionsFirst = (built: SearchQuery, k: number, where: FilterClause): ScoredRow[] | undefined => {
+  const definitionsFirst = (built: SearchQuery, k: number, where: FilterClause, version: string): ScoredRow[] | undefined => {
     if (built.definitions === undefined) return undefined;
     const definerIds = statements.get(definerIdsSql(where.sql)).pluck().all(built.definitions, ...where.params, MAX_DEFINER_IDS) as number[];
     if (definerIds.length === 0) return undefined;
     const isDefiner = new Set(definerIds);
-    let window = topIds(built, Math.max(k, DEFINER_WINDOW), where);
+    let window = topIds(built, Math.max(k, DEFINER_WINDOW), where, version);
     let definers = window.filter((row) => isDefiner.has(row.id));
     if (definers.length === 0 && window.length === Math.max(k, DEFINER_WINDOW)) {
-      window = topIds(built, Math.max(k, WIDE_DEFINER_WINDOW), where);
+      window = topIds(built, Math.max(k, WIDE_DEFINER_WINDOW), where, version);
       definers = window.filter((row) => isDefiner.has(row.id));
     }
     const definitions = new Map(
@@ -102,8 +103,11 @@ export function createSqliteSearch(
   return async function search(query: string, { k, filter }: SearchOptions): Promise<Hit[]> {
     const built = buildSearchQuery(query, tokenizer);
     if (built === undefined) return [];
-    const where = filterClause(filter, 'c', { restricted: restricted() });
-    const rows = definitionsFirst(built, k, where) ?? withRows(topIds(built, k, where));
+    const rows = snapshot(() => {
+      const { version, restricted } = state();
+      const where = filterClause(filter, 'c', { restricted });
+      return definitionsFirst(built, k, where, version) ?? withRows(topIds(built, k, where, version));
+    });
     return rows.map((row) =>
       withLazySnippet({ ...chunkFromRow(row), score: row.score }, () => makeSnippet(row.text, built.terms, tokenizer)),
     );

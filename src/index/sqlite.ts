@@ -5,7 +5,7 @@ import type { IngestSource, IngestStreamOptions } from './ingest.ts';
 import { readMeta, writeMeta } from './schema.ts';
 import { closeIndexDatabase, openIndexDatabase } from './sqlite-open.ts';
 import { CHUNK_COLUMNS, chunkFromRow, createStatementCache, type ChunkRow } from './sqlite-rows.ts';
-import { createSqliteSearch } from './sqlite-search.ts';
+import { createSqliteSearch, type IndexState } from './sqlite-search.ts';
 import type { TokenizerOptions } from './tokenize.ts';
 import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from './types.ts';
 import { createSqliteVectors, seedEmbeddings } from './vector-store.ts';
@@ -125,17 +125,22 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
   // Whether any chunk carries an `acl` label, per index version: without one, the access
   // condition is left out of the SQL (it would keep every chunk) and unfiltered searches stay on
   // the path without filter checks. Another process may ingest into the same file, hence the version check.
-  let aclKnown: { version: string; restricted: boolean } | undefined;
-  const restricted = (): boolean => {
+  let aclKnown: IndexState | undefined;
+  const state = (): IndexState => {
     const version = (statements.get("SELECT value FROM meta WHERE key = 'indexVersion'").pluck().get() as string | undefined) ?? '';
     if (aclKnown?.version !== version) {
       const found = statements.get('SELECT EXISTS (SELECT 1 FROM chunk_labels WHERE name = ?)').pluck().get(ACL_LABEL) === 1;
       aclKnown = { version, restricted: found };
     }
-    return aclKnown.restricted;
+    return aclKnown;
   };
-  const where = (filter: SearchFilter | undefined): FilterClause => filterClause(filter, 'c', { restricted: restricted() });
-  const search = createSqliteSearch(statements, WEIGHT_ORDER.map((column) => weights[column]), tokenizer, restricted);
+  const where = (filter: SearchFilter | undefined): FilterClause => filterClause(filter, 'c', { restricted: state().restricted });
+  // A search's statements in one read transaction (a savepoint inside an ingest's): one version of the index.
+  const inSnapshot = db.transaction((work: () => unknown) => work());
+  const search = createSqliteSearch(statements, WEIGHT_ORDER.map((column) => weights[column]), tokenizer, {
+    state,
+    snapshot: <T>(work: () => T) => inSnapshot(work) as T,
+  });
   const vectors = createSqliteVectors({ db, statements, path: options.path, tokenizer, readonly: options.readonly === true, where });
   // A streamed ingest holds its transaction open across awaits: a second ingest meanwhile would nest in it.
   let ingesting = false;
