@@ -67,7 +67,8 @@ async function main(): Promise<void> {
       queries: { type: 'string' },
       db: { type: 'string', default: ':memory:' },
       k: { type: 'string', default: '10' },
-      warmup: { type: 'string', default: '20' },
+      // Untimed queries first (JSON like --queries); none: the first 20 timed queries, untimed once more.
+      'warmup-queries': { type: 'string' },
       'parse-mode': { type: 'string', default: 'stream' },
     },
   });
@@ -76,12 +77,13 @@ async function main(): Promise<void> {
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
-async function runEngine(engine: string, values: { docs?: string; queries?: string; db: string; k: string; warmup: string }): Promise<ChildResult> {
+async function runEngine(engine: string, values: { docs?: string; queries?: string; db: string; k: string; 'warmup-queries'?: string }): Promise<ChildResult> {
   if (!(ENGINE_NAMES as readonly string[]).includes(engine)) {
     throw new Error(`bench child: unknown engine ${JSON.stringify(engine)}; the engines are atlas-parse, ${ENGINE_NAMES.join(', ')}`);
   }
   const docs = await readJsonLines<Doc>(values.docs!);
   const queries = JSON.parse(readFileSync(values.queries!, 'utf8')) as BenchQuery[];
+  const warmup = values['warmup-queries'] === undefined ? queries.slice(0, 20) : (JSON.parse(readFileSync(values['warmup-queries'], 'utf8')) as BenchQuery[]);
   const inputRssMB = megabytes(process.memoryUsage().rss);
   const chunks = docs.reduce((sum, doc) => sum + doc.chunks.length, 0);
   const searchEngine = createEngine(engine as EngineName, values.db);
@@ -92,17 +94,18 @@ async function runEngine(engine: string, values: { docs?: string; queries?: stri
   const ingestCpuMs = cpuMs(process.cpuUsage(cpu));
   const k = Number(values.k);
   const ids: string[][] = [];
-  const { durations, cpuDurations } = await timeQueries(queries, Number(values.warmup), async (query, n) => {
-    ids[n] = await searchEngine.search(query.query, { k, filter: query.version === null ? undefined : { version: query.version } });
+  const { durations, cpuDurations } = await timeQueries(queries, warmup, async (query, n) => {
+    const found = await searchEngine.search(query.query, { k, filter: query.version === null ? undefined : { version: query.version } });
+    if (n >= 0) ids[n] = found;
   });
   const result: ChildResult = { engine, chunks, inputRssMB, peakRssMB: peakRssMB(), ingestMs, ingestCpuMs, durations, cpuDurations, ids };
   await searchEngine.close();
-  if (engine === 'atlas') Object.assign(result, await atlasExtras(values.db, docs, queries, k, Number(values.warmup)));
+  if (engine === 'atlas') Object.assign(result, await atlasExtras(values.db, docs, queries, k, warmup));
   return result;
 }
 
 /** Atlas's search with snippets read, and its incremental re-ingest (unchanged, 1% changed). */
-async function atlasExtras(path: string, docs: Doc[], queries: BenchQuery[], k: number, warmup: number) {
+async function atlasExtras(path: string, docs: Doc[], queries: BenchQuery[], k: number, warmup: BenchQuery[]) {
   const index = createSqliteIndex({ path });
   const { durations: snippetDurations } = await timeQueries(queries, warmup, async (query) => {
     const hits = await index.search(query.query, { k, filter: query.version === null ? undefined : { version: query.version } });
@@ -214,13 +217,18 @@ async function readJsonLines<T>(path: string): Promise<T[]> {
   return values;
 }
 
-/** Wall and CPU ms of each query, after `warmup` untimed ones. */
+/**
+ * Wall and CPU ms of each query, after a full garbage collection (when the process runs with
+ * --expose-gc, as bench/run.ts starts it: the ingest's garbage is not the searches' cost) and
+ * the `warmup` queries untimed (their results are dropped).
+ */
 async function timeQueries(
   queries: BenchQuery[],
-  warmup: number,
+  warmup: BenchQuery[],
   work: (query: BenchQuery, n: number) => Promise<void>,
 ): Promise<{ durations: number[]; cpuDurations: number[] }> {
-  for (let n = 0; n < Math.min(warmup, queries.length); n += 1) await work(queries[n]!, n);
+  (globalThis as { gc?: () => void }).gc?.();
+  for (const query of warmup) await work(query, -1);
   const durations: number[] = [];
   const cpuDurations: number[] = [];
   for (let n = 0; n < queries.length; n += 1) {

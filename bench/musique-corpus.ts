@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { BenchQuery } from './engine-child.ts';
 import { fileURLToPath } from 'node:url';
 import { createRandom } from './prng.ts';
 
@@ -31,6 +32,34 @@ export function musiqueFolder(env: Record<string, string | undefined>): string {
     );
   }
   return folder;
+}
+
+/**
+ * Every question `rounds` times, round-robin; each question is filtered to version 3.x in every
+ * other round.
+ *
+ * @example
+ * benchQueries(['a?', 'b?'], 2); // [a? unfiltered, b? 3.x, a? 3.x, b? unfiltered]
+ */
+export function benchQueries(questions: readonly string[], rounds: number): BenchQuery[] {
+  const queries: BenchQuery[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    questions.forEach((query, n) => queries.push({ query, version: (n + round) % 2 === 0 ? null : '3.x' }));
+  }
+  return queries;
+}
+
+/**
+ * The questions the benches warm up with before timing (so the JIT has compiled the search
+ * paths): the Graphile Worker dev set's (`../shared/datasets/graphile-worker-dev`), real
+ * questions about other docs, so no timed question and none of its chunks is seen before it is
+ * timed. Empty when that set is absent.
+ *
+ * @example
+ * warmupQuestions(process.env).length; // 90
+ */
+export function warmupQuestions(env: Record<string, string | undefined>): string[] {
+  return readQuestions(join(env.ATLAS_SHARED_DIR ?? fileURLToPath(new URL('../../shared', import.meta.url)), 'datasets', 'graphile-worker-dev'));
 }
 
 /**

@@ -6,7 +6,10 @@
  * ATLAS_SHARED_DIR) replicated and regrouped to each size, searched with its real questions
  * (every question `rounds` times, half of the runs filtered to version 3.x), top 10 (Orama only
  * up to --orama-max-chunks, default 20000: it needs minutes at 100k). Every engine
- * runs in a child process of its own (bench/engine-child.ts), so peak RSS is per engine. Then the
+ * runs in a child process of its own (bench/engine-child.ts), so peak RSS is per engine; after
+ * its ingest it collects the garbage and warms up on the Graphile Worker dev set's questions
+ * (unfiltered and filtered, untimed), so the timings are of searches, not of the JIT compiling
+ * them or of the ingest's garbage. Then the
  * start-up of `atlas search` against `node -e` opening the same db. Progress on stderr; tables
  * (or one JSON object with --json) on stdout.
  */
@@ -19,7 +22,7 @@ import { parseArgs } from 'node:util';
 import type { BenchQuery, ChildResult } from './engine-child.ts';
 import { ENGINE_NAMES } from './engines.ts';
 import { summarize, type Timings } from './measure.ts';
-import { buildPages, musiqueFolder, readPassages, readQuestions } from './musique-corpus.ts';
+import { benchQueries, buildPages, musiqueFolder, readPassages, readQuestions, warmupQuestions } from './musique-corpus.ts';
 import { formatReport } from './report.ts';
 import { measureStartup, type StartupResult } from './startup.ts';
 
@@ -65,7 +68,7 @@ const progress = (message: string) => process.stderr.write(`${message}\n`);
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
 
 function runChild(args: string[]): ChildResult {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', childScript, ...args], {
+  const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', childScript, ...args], {
     encoding: 'utf8',
     maxBuffer: 512 * 1024 * 1024,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -110,15 +113,6 @@ function meanOverlap(a: string[][], b: string[][]): number {
   return shares.reduce((sum, share) => sum + share, 0) / Math.max(1, shares.length);
 }
 
-/** Every question `rounds` times, round-robin; each question is filtered in every other round. */
-function benchQueries(questions: string[], rounds: number): BenchQuery[] {
-  const queries: BenchQuery[] = [];
-  for (let round = 0; round < rounds; round += 1) {
-    questions.forEach((query, n) => queries.push({ query, version: (n + round) % 2 === 0 ? null : '3.x' }));
-  }
-  return queries;
-}
-
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -139,6 +133,8 @@ async function main(): Promise<void> {
   const folder = musiqueFolder(process.env);
   const passages = readPassages(folder);
   const queries = benchQueries(readQuestions(folder), Number(values.rounds));
+  // Each engine warms up on other real questions, unfiltered and filtered, untimed (engine-child.ts).
+  const warmup = benchQueries(warmupQuestions(process.env), 2);
   const scratch = mkdtempSync(join(tmpdir(), 'atlas-bench-'));
   const started = performance.now();
   try {
@@ -150,6 +146,8 @@ async function main(): Promise<void> {
       const pagesPath = join(scratch, `pages-${size}.json`);
       const docsPath = join(scratch, `docs-${size}.json`);
       const queriesPath = join(scratch, 'queries.json');
+      const warmupPath = join(scratch, 'warmup-queries.json');
+      writeFileSync(warmupPath, JSON.stringify(warmup));
       writeFileSync(pagesPath, pages.map((page) => JSON.stringify(page)).join('\n'));
       writeFileSync(queriesPath, JSON.stringify(queries));
       const parsed = runChild(['--engine', 'atlas-parse', '--parse-mode', values['parse-mode'], '--pages', pagesPath, '--write-docs', docsPath, '--db', join(scratch, `atlas-parse-${size}.db`)]);
@@ -165,7 +163,7 @@ async function main(): Promise<void> {
           continue;
         }
         const db = join(scratch, `${engine}-${size}.db`);
-        const result = runChild(['--engine', engine, '--docs', docsPath, '--queries', queriesPath, '--db', db]);
+        const result = runChild(['--engine', engine, '--docs', docsPath, '--queries', queriesPath, ...(warmup.length > 0 ? ['--warmup-queries', warmupPath] : []), '--db', db]);
         progress(`  ${engine}: ingest ${Math.round(result.ingestMs)} ms, peak RSS ${result.peakRssMB} MB`);
         children.push(result);
         if (engine === 'atlas' && startupDb === undefined) {

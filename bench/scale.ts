@@ -28,7 +28,7 @@ import { DEFAULT_TOKENIZER } from '../src/index/tokenize.ts';
 import type { BenchQuery } from './engine-child.ts';
 import { plainTerms } from './engines.ts';
 import { summarize, type Timings } from './measure.ts';
-import { musiqueFolder, readPassages, readQuestions } from './musique-corpus.ts';
+import { benchQueries, musiqueFolder, readPassages, readQuestions, warmupQuestions } from './musique-corpus.ts';
 import { cachedReferenceDb, cachedScaleDb } from './scale-db.ts';
 
 /** The engines of this bench. */
@@ -150,12 +150,13 @@ function openEngine(
   };
 }
 
-async function runChild(engine: ScaleEngine, path: string, referencePath: string, queriesPath: string, k: number, warmup: number): Promise<ScaleChildResult> {
+async function runChild(engine: ScaleEngine, path: string, referencePath: string, queriesPath: string, k: number, warmupPath: string): Promise<ScaleChildResult> {
   const queries = JSON.parse(readFileSync(queriesPath, 'utf8')) as BenchQuery[];
   const opened = performance.now();
   const searcher = openEngine(engine, path, referencePath);
   const openMs = performance.now() - opened;
-  for (let n = 0; n < Math.min(warmup, queries.length); n += 1) await searcher.search(queries[n]!, k);
+  // Warm-up on other questions (untimed): the JIT compiles the search before it is timed.
+  for (const query of JSON.parse(readFileSync(warmupPath, 'utf8')) as BenchQuery[]) await searcher.search(query, k);
   const durations: number[] = [];
   const cpuDurations: number[] = [];
   const ids: string[][] = [];
@@ -183,15 +184,6 @@ function spawnChild(args: string[]): ScaleChildResult {
   });
   if (child.status !== 0) throw new Error(`bench:scale: child ${args.join(' ')} failed with status ${child.status}`);
   return JSON.parse(child.stdout) as ScaleChildResult;
-}
-
-/** Every question `rounds` times, round-robin; each question is filtered in every other round. */
-function scaleQueries(questions: string[], rounds: number): BenchQuery[] {
-  const queries: BenchQuery[] = [];
-  for (let round = 0; round < rounds; round += 1) {
-    questions.forEach((query, n) => queries.push({ query, version: (n + round) % 2 === 0 ? null : '3.x' }));
-  }
-  return queries;
 }
 
 /** `log(t2 / t1) / log(n2 / n1)`: 1 is linear, 0 flat. */
@@ -245,7 +237,7 @@ async function main(): Promise<void> {
       reference: { type: 'string' },
       queries: { type: 'string' },
       k: { type: 'string', default: '10' },
-      warmup: { type: 'string', default: '20' },
+      'warmup-queries': { type: 'string' },
       sizes: { type: 'string', default: '10000,100000,1000000' },
       rounds: { type: 'string', default: '6' },
       engines: { type: 'string', default: SCALE_ENGINES.join(',') },
@@ -254,15 +246,17 @@ async function main(): Promise<void> {
     },
   });
   if (values.child) {
-    const result = await runChild(values.engine as ScaleEngine, values.db!, values.reference!, values.queries!, Number(values.k), Number(values.warmup));
+    const result = await runChild(values.engine as ScaleEngine, values.db!, values.reference!, values.queries!, Number(values.k), values['warmup-queries']!);
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return;
   }
   const engines = values.engines.split(',').filter((name): name is ScaleEngine => (SCALE_ENGINES as readonly string[]).includes(name));
   const folder = musiqueFolder(process.env);
   const passages = readPassages(folder);
-  const queries = scaleQueries(readQuestions(folder), Number(values.rounds));
+  const queries = benchQueries(readQuestions(folder), Number(values.rounds));
   const queriesPath = join(values.cache, 'queries.json');
+  const warmupPath = join(values.cache, 'warmup-queries.json');
+  writeFileSync(warmupPath, JSON.stringify(benchQueries(warmupQuestions(process.env), 2)));
   const sizes: ScaleSizeResult[] = [];
   for (const size of values.sizes.split(',').map(Number)) {
     const built = await cachedScaleDb({ cache: values.cache, size, passages, log: progress });
@@ -272,7 +266,7 @@ async function main(): Promise<void> {
     const chunks = db.prepare('SELECT count(*) FROM chunks').pluck().get() as number;
     db.close();
     progress(`bench:scale: ${chunks} chunks, ${queries.length} queries`);
-    const results = engines.map((engine) => spawnChild(['--engine', engine, '--db', built.path, '--reference', referencePath, '--queries', queriesPath, '--k', values.k, '--warmup', values.warmup]));
+    const results = engines.map((engine) => spawnChild(['--engine', engine, '--db', built.path, '--reference', referencePath, '--queries', queriesPath, '--k', values.k, '--warmup-queries', warmupPath]));
     const reference = results.find((result) => result.engine === 'fts5');
     const atlas = results.find((result) => result.engine === 'atlas');
     sizes.push({
