@@ -46,7 +46,7 @@ export async function indexDocsRoot(io: CliIO, db: string | undefined): Promise<
   const exists = isPostgresUrl(db) || (await access(dbPath(io, db)).then(() => true, () => false));
   if (!exists) return undefined;
   try {
-    const index = openIndex(io, db);
+    const index = await openIndex(io, db);
     try {
       return await index.docsRoot();
     } finally {

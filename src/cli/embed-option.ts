@@ -67,7 +67,7 @@ export async function withCliRetrieval<T extends IndexBackend>(io: CliIO, option
  * const index = await openSearchIndex(io, options); // options: { db, embed?, rerank?, mode? }
  */
 export async function openSearchIndex(io: CliIO, options: RetrievalCliOptions & { db?: string }): Promise<CliIndex> {
-  return withCliRetrieval(io, options, openIndex(io, options.db));
+  return withCliRetrieval(io, options, await openIndex(io, options.db));
 }
 
 /** Whether `index` keeps vectors (the SQLite index and the PostgreSQL one, with pgvector, do). */

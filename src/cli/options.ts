@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { InvalidArgumentError, Option } from 'commander';
 import { AtlasError } from '../errors.ts';
-import { createPostgresIndex } from '../index/postgres.ts';
 import { isPostgresUrl } from '../index/postgres-url.ts';
 import { createSqliteIndex, type SqliteIndex } from '../index/sqlite.ts';
 import type { IndexBackend } from '../index/types.ts';
@@ -76,11 +75,15 @@ export interface CliIndex extends IndexBackend {
  * failures are AtlasErrors that name the file or server, the cause and the fix (never a password).
  *
  * @example
- * const index = openIndex(io, options.db);                  // search, ask
- * const writable = openIndex(io, options.db, { write: true }); // ingest
+ * const index = await openIndex(io, options.db);                  // search, ask
+ * const writable = await openIndex(io, options.db, { write: true }); // ingest
  */
-export function openIndex(io: CliIO, db: string | undefined, options: { write?: boolean } = {}): CliIndex {
-  if (isPostgresUrl(db)) return createPostgresIndex({ url: db, readonly: options.write !== true });
+export async function openIndex(io: CliIO, db: string | undefined, options: { write?: boolean } = {}): Promise<CliIndex> {
+  if (isPostgresUrl(db)) {
+    // Loaded only for a PostgreSQL index: the driver and the backend cost a SQLite search's start-up about 20 ms.
+    const { createPostgresIndex } = await import('../index/postgres.ts');
+    return createPostgresIndex({ url: db, readonly: options.write !== true });
+  }
   return openIndexFile(io, dbPath(io, db), options);
 }
 
