@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createSqliteSearch } from './sqlite-search.ts';
 import { createStatementCache, type StatementCache } from './sqlite-rows.ts';
 import { createSqliteIndex } from './sqlite.ts';
-import { buildVersionedIndex } from '../testing/versioned-index.ts';
+import { buildVersionedIndex, versionedDocs } from '../testing/versioned-index.ts';
 import { DEFAULT_TOKENIZER } from './tokenize.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'atlas-search-'));
@@ -48,3 +48,41 @@ describe('createSqliteSearch in a snapshot', () => {
     writer.close();
   });
 });
+
+describe('createSqliteIndex filter verdicts across ingests', () => {
+  it('finds a page re-added under new ids after the index version came back to an earlier value', async () => {
+    const index = createSqliteIndex({ path: join(scratch, 'readded.db') });
+    const docs = versionedDocs();
+    const first = await index.ingest(docs);
+    // Pages 256 and up hold ids 769-900, in the last range of 256 ids (768-1023): these searches
+    // check enough of its chunks against the filter for the range to be read whole, and remembered.
+    for (const n of [256, 259, 262, 265]) {
+      expect((await index.search(String(n), { k: 3, filter: { version: '3.x' } })).map((hit) => hit.docId)).toEqual([`page-${n}`, `page-${n}`, `page-${n}`]);
+    }
+    // Page 100 (3.x) removed, then added again: its chunks get ids 901-903, in that range; the
+    // content, and so the index version, is the first one again.
+    await index.ingest(docs.filter((doc) => doc.docId !== 'page-100'));
+    const restored = await index.ingest(docs);
+    expect(restored.indexVersion).toBe(first.indexVersion);
+    expect((await index.getChunk('page-100#0'))?.docId).toBe('page-100');
+    const hits = await index.search('100', { k: 3, filter: { version: '3.x' } });
+    expect(hits.map((hit) => hit.chunkId).sort()).toEqual(['page-100#0', 'page-100#1', 'page-100#2']);
+    await index.close();
+  });
+
+  it('finds it too when another connection did the ingests (a server reading while atlas ingest runs)', async () => {
+    const path = join(scratch, 'readded-elsewhere.db');
+    const writer = createSqliteIndex({ path });
+    const docs = versionedDocs();
+    const first = await writer.ingest(docs);
+    const reader = createSqliteIndex({ path, readonly: true });
+    for (const n of [256, 259, 262, 265]) expect(await reader.search(String(n), { k: 3, filter: { version: '3.x' } })).toHaveLength(3);
+    await writer.ingest(docs.filter((doc) => doc.docId !== 'page-100'));
+    expect((await writer.ingest(docs)).indexVersion).toBe(first.indexVersion);
+    const hits = await reader.search('100', { k: 3, filter: { version: '3.x' } });
+    expect(hits.map((hit) => hit.chunkId).sort()).toEqual(['page-100#0', 'page-100#1', 'page-100#2']);
+    await reader.close();
+    await writer.close();
+  });
+});
+

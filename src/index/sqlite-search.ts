@@ -19,7 +19,7 @@ const MAX_DEFINER_IDS = 10_000;
 
 type ScoredRow = ChunkRow & ScoredId;
 
-/** What a search needs to know of the index: its version (meta `indexVersion`) and whether any chunk has an `acl` label. */
+/** What a search needs to know of the index: a version of its data (the same version, the same chunks under the same ids) and whether any chunk has an `acl` label. */
 export interface IndexState {
   version: string;
   restricted: boolean;
@@ -30,9 +30,9 @@ export interface IndexState {
  * FTS5's scoring, pruned so that common terms cost little), filters checked before the cut; for a
  * query naming identifiers defined somewhere, the chunk that defines each of them in front (see
  * definitions-first.ts); snippets computed when read. `weights` are the BM25 column weights
- * (title, heading, headings between, body, identifier expansions). `index.state` gives the
- * index's version and whether it holds pages with an `acl` label (default: version '', assume it
- * does); `index.snapshot` runs a search in one read transaction (default: as it is), so that its
+ * (title, heading, headings between, body, identifier expansions). `index.state` gives a
+ * version of the data (equal versions: the same chunks under the same ids) and whether it holds
+ * pages with an `acl` label (default: a new version per search, assume it does); `index.snapshot` runs a search in one read transaction (default: as it is), so that its
  * statements see one version of the index even while another connection ingests.
  *
  * @example
@@ -45,7 +45,9 @@ export function createSqliteSearch(
   tokenizer: TokenizerOptions,
   index: { state?: () => IndexState; snapshot?: <T>(work: () => T) => T } = {},
 ) {
-  const state = index.state ?? (() => ({ version: '', restricted: true }));
+  // Without a state, no search reuses another's verdicts (each gets a version of its own).
+  let searches = 0;
+  const state = index.state ?? (() => ({ version: `search-${(searches += 1)}`, restricted: true }));
   const snapshot = index.snapshot ?? (<T>(work: () => T) => work());
   const verdicts = createFilterVerdicts(statements);
   const byIds = <T>(sql: string, ids: number[]) => statements.get(sql).all(JSON.stringify(ids)) as T[];

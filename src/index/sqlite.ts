@@ -126,8 +126,15 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
   // condition is left out of the SQL (it would keep every chunk) and unfiltered searches stay on
   // the path without filter checks. Another process may ingest into the same file, hence the version check.
   let aclKnown: IndexState | undefined;
+  // What a search may reuse from an earlier one (the acl check, filter verdicts) is keyed by the
+  // data it reads: the content version (which an ingest can bring back to an earlier value with
+  // other rowids), the commits of other connections (`data_version`), this index's own ingests,
+  // and nothing is reused while one of them is still open on this connection.
+  let generation = 0;
+  let ingesting = false;
   const state = (): IndexState => {
-    const version = (statements.get("SELECT value FROM meta WHERE key = 'indexVersion'").pluck().get() as string | undefined) ?? '';
+    const content = (statements.get("SELECT value FROM meta WHERE key = 'indexVersion'").pluck().get() as string | undefined) ?? '';
+    const version = ingesting ? `ingesting-${(generation += 1)}` : `${content}:${db.pragma('data_version', { simple: true }) as number}:${generation}`;
     if (aclKnown?.version !== version) {
       const found = statements.get('SELECT EXISTS (SELECT 1 FROM chunk_labels WHERE name = ?)').pluck().get(ACL_LABEL) === 1;
       aclKnown = { version, restricted: found };
@@ -143,7 +150,6 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
   });
   const vectors = createSqliteVectors({ db, statements, path: options.path, tokenizer, readonly: options.readonly === true, where });
   // A streamed ingest holds its transaction open across awaits: a second ingest meanwhile would nest in it.
-  let ingesting = false;
   const exclusive = async <T>(work: () => T | Promise<T>): Promise<T> => {
     if (ingesting) {
       throw new AtlasError('usage', `Atlas: an ingest into ${options.path} is still running on this index. Await it before starting another.`);
@@ -153,6 +159,7 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
       return await work();
     } finally {
       ingesting = false;
+      generation += 1;
     }
   };
 
