@@ -134,7 +134,7 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
   let ingesting = false;
   const state = (): IndexState => {
     const content = (statements.get("SELECT value FROM meta WHERE key = 'indexVersion'").pluck().get() as string | undefined) ?? '';
-    const version = ingesting ? `ingesting-${(generation += 1)}` : `${content}:${db.pragma('data_version', { simple: true }) as number}:${generation}`;
+    const version = ingesting ? `ingesting-${(generation += 1)}` : `${content}:${statements.get('PRAGMA data_version').pluck().get() as number}:${generation}`;
     if (aclKnown?.version !== version) {
       const found = statements.get('SELECT EXISTS (SELECT 1 FROM chunk_labels WHERE name = ?)').pluck().get(ACL_LABEL) === 1;
       aclKnown = { version, restricted: found };
