@@ -2,7 +2,7 @@ import type { FilterClause } from './filter.ts';
 import type { StatementCache } from './sqlite-rows.ts';
 
 /**
- * Which chunks pass a filter, for the searches of one index version: what the SQLite search asks
+ * Which chunks pass a filter, for the searches of one version of the data: what the SQLite search asks
  * of every chunk about to enter its top k (postings-search.ts). A chunk is checked with one
  * lookup (about 10 µs through better-sqlite3); once a range of {@link RANGE_IDS} ids has been
  * asked about {@link CHECKS_BEFORE_READING_RANGE} times, in one search or over several, the
@@ -10,7 +10,7 @@ import type { StatementCache } from './sqlite-rows.ts';
  * what a filter costs shrinks as an index answers more questions, whichever they are, while a
  * single search (`atlas search`) pays at most about twice the lookups it needs. The verdicts
  * are the filter's own SQL (filter.ts), so they cannot differ from it; they are dropped when the
- * index version changes, and at most {@link MAX_FILTERS} filters are kept (least recently used
+ * data version changes, and at most {@link MAX_FILTERS} filters are kept (least recently used
  * dropped first).
  */
 
@@ -33,7 +33,9 @@ export type FilterVerdict = (id: number) => boolean;
 
 /**
  * The verdict cache of one index over `statements`: `verdict(where, version)` is the check for
- * one search with filter `where` at index version `version`.
+ * one search with filter `where` over data version `version` (equal versions: the same chunks
+ * under the same ids; sqlite.ts derives it from the content version, other connections' commits
+ * and its own ingests).
  *
  * @example
  * const verdicts = createFilterVerdicts(statements);
