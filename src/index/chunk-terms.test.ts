@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AtlasError } from '../errors.ts';
-import { chunkTerms, createTermDictionary } from './chunk-terms.ts';
+import { createTermDictionary } from './chunk-terms.ts';
 import { createFts5Tokenizer } from './fts5-tokens.ts';
 
 const porter = createFts5Tokenizer({ porter: true });
@@ -8,28 +8,28 @@ const porter = createFts5Tokenizer({ porter: true });
 describe('createTermDictionary', () => {
   it('numbers each term once, with its counts per column and the chunk length', () => {
     const dictionary = createTermDictionary('test');
-    const first = chunkTerms(['Retries', 'Backoff', '', 'Retries back off. Retrying', 'back'], porter, dictionary);
+    const first = dictionary.chunkTerms(['Retries', 'Backoff', '', 'Retries back off. Retrying', 'back'], porter);
     expect([...first.ids]).toEqual([0, 1, 2, 3]);
     expect([...first.ids].map((id) => dictionary.term(id))).toEqual(['retri', 'backoff', 'back', 'off']);
     // Title, heading, inner headings, text, identifier expansions per term.
     expect([...first.counts]).toEqual([1, 0, 0, 2, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 0]);
     expect(first.length).toBe(7);
     expect(dictionary.takeNew()).toEqual({ source: 'test', first: 0, terms: ['retri', 'backoff', 'back', 'off'] });
-    const second = chunkTerms(['', '', '', 'Jobs back off', ''], porter, dictionary);
+    const second = dictionary.chunkTerms(['', '', '', 'Jobs back off', ''], porter);
     expect([...second.ids]).toEqual([4, 2, 3]);
     expect([...second.counts]).toEqual([0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]);
     expect(dictionary.takeNew()).toEqual({ source: 'test', first: 4, terms: ['job'] });
     expect(dictionary.takeNew()).toEqual({ source: 'test', first: 5, terms: [] });
-    expect(chunkTerms(['', '', '', '', ''], porter, dictionary)).toEqual({ ids: new Uint32Array(0), counts: new Uint32Array(0), length: 0 });
+    expect(dictionary.chunkTerms(['', '', '', '', ''], porter)).toEqual({ ids: new Uint32Array(0), counts: new Uint32Array(0), length: 0 });
   });
 
   it('numbers the tokens of each tokenizer it is given, and more distinct terms than its first arrays hold', () => {
     const dictionary = createTermDictionary('test');
     const plain = createFts5Tokenizer({ porter: false });
-    expect([...chunkTerms(['', '', '', 'jobs', ''], porter, dictionary).ids].map((id) => dictionary.term(id))).toEqual(['job']);
-    expect([...chunkTerms(['', '', '', 'jobs', ''], plain, dictionary).ids].map((id) => dictionary.term(id))).toEqual(['jobs']);
+    expect([...dictionary.chunkTerms(['', '', '', 'jobs', ''], porter).ids].map((id) => dictionary.term(id))).toEqual(['job']);
+    expect([...dictionary.chunkTerms(['', '', '', 'jobs', ''], plain).ids].map((id) => dictionary.term(id))).toEqual(['jobs']);
     const words = Array.from({ length: 3000 }, (_, n) => `w${n}`);
-    const many = chunkTerms(['', '', '', words.join(' '), words.slice(0, 10).join(' ')], plain, dictionary);
+    const many = dictionary.chunkTerms(['', '', '', words.join(' '), words.slice(0, 10).join(' ')], plain);
     expect(many.ids.length).toBe(3000);
     expect(dictionary.term(many.ids[2999]!)).toBe('w2999');
     expect([...many.counts.subarray(0, 5)]).toEqual([0, 0, 0, 1, 1]);

@@ -4,7 +4,7 @@ import type { Fts5Tokenizer } from './fts5-tokens.ts';
 import { SpanNumbers } from './span-numbers.ts';
 
 /**
- * The terms of one chunk, as the ingest derives them ({@link chunkTerms}): its distinct tokens
+ * The terms of one chunk, as the ingest derives them ({@link TermDictionary.chunkTerms}): its distinct tokens
  * as numbers of the {@link TermDictionary} that derived them (in order of first occurrence),
  * their counts per column ({@link COLUMN_COUNT} per term, in that order) and its length in tokens.
  */
@@ -37,7 +37,15 @@ export interface TermDictionary {
   term(id: number): string;
   /** The terms numbered since the last call (or since the dictionary was made). */
   takeNew(): NewTerms;
-  /** See {@link chunkTerms}. */
+  /**
+   * The {@link ChunkTerms} of a chunk from the text of its searched columns, in the order of the
+   * BM25 weights (title, heading, the headings between, body, identifier expansions), tokenized
+   * as FTS5 would, its terms numbered here: what the postings store indexes for it.
+   *
+   * @example
+   * const terms = dictionary.chunkTerms(['Retries', 'Backoff', '', 'Retries back off.', ''], tokenizer);
+   * [...terms.ids].map((id) => dictionary.term(id)); // ['retri', 'backoff', 'back', 'off']
+   */
   chunkTerms(columns: readonly string[], tokenizer: Fts5Tokenizer): ChunkTerms;
 }
 
@@ -164,18 +172,4 @@ export function createTermDictionary(source: string): TermDictionary {
       return terms;
     },
   };
-}
-
-/**
- * The {@link ChunkTerms} of a chunk from the text of its searched columns, in the order of the
- * BM25 weights (title, heading, the headings between, body, identifier expansions), tokenized
- * as FTS5 would, its terms numbered by `dictionary`: what the postings store indexes for it.
- *
- * @example
- * const dictionary = createTermDictionary('local');
- * const terms = chunkTerms(['Retries', 'Backoff', '', 'Retries back off.', ''], tokenizer, dictionary);
- * [...terms.ids].map((id) => dictionary.term(id)); // ['retri', 'backoff', 'back', 'off']
- */
-export function chunkTerms(columns: readonly string[], tokenizer: Fts5Tokenizer, dictionary: TermDictionary): ChunkTerms {
-  return dictionary.chunkTerms(columns, tokenizer);
 }

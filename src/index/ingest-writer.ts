@@ -211,8 +211,9 @@ export function createIngestWriter(db: Database.Database, tokenizer: TokenizerOp
     insertDoc(doc, derived) {
       let values = derived?.values;
       if (values === undefined) {
-        values = deriveDocValues(doc, tokenizer, caches);
-        postings.defineTerms(caches.dictionary.takeNew());
+        const here = deriveDoc(doc, tokenizer, caches);
+        postings.defineTerms(here.terms);
+        values = here.values;
       }
       const termSource = derived?.source ?? source;
       insertDocRow.run(doc.docId, doc.contentHash, doc.title, doc.appliesTo, doc.sourcePath);

@@ -22,6 +22,24 @@ export interface Posting {
   length: number;
 }
 
+/**
+ * Writes `value` (below 2^53) as a little-endian base-128 varint at `at` of `bytes`, which has
+ * room (at most 8 bytes); returns the position after it.
+ *
+ * @example
+ * putVarint(bytes, 0, 300); // 2: bytes [0xac, 0x02]
+ */
+export function putVarint(bytes: Uint8Array, at: number, value: number): number {
+  let rest = value;
+  let position = at;
+  while (rest >= 0x80) {
+    bytes[position++] = (rest % 0x80) | 0x80;
+    rest = Math.floor(rest / 0x80);
+  }
+  bytes[position++] = rest;
+  return position;
+}
+
 /** A growable byte buffer with varint writes. */
 export class ByteWriter {
   bytes: Uint8Array;
@@ -34,12 +52,7 @@ export class ByteWriter {
   /** Appends an unsigned integer below 2^53 as a little-endian base-128 varint. */
   varint(value: number): void {
     if (this.length + 8 > this.bytes.length) this.grow(8);
-    let rest = value;
-    while (rest >= 0x80) {
-      this.bytes[this.length++] = (rest % 0x80) | 0x80;
-      rest = Math.floor(rest / 0x80);
-    }
-    this.bytes[this.length++] = rest;
+    this.length = putVarint(this.bytes, this.length, value);
   }
 
   byte(value: number): void {
@@ -163,7 +176,7 @@ export function decodeUntil(bytes: Uint8Array, weights: ArrayLike<number>, into:
 
 /**
  * Reads varints from `bytes` at `at` (which it moves on); a class so that the hot loops that
- * use it allocate nothing per value.
+ * use it allocate nothing per value. `bytes` and `at` may be set to read elsewhere.
  *
  * @example
  * const reader = new VarintReader(bytes);
@@ -172,7 +185,7 @@ export function decodeUntil(bytes: Uint8Array, weights: ArrayLike<number>, into:
 export class VarintReader {
   at = 0;
 
-  constructor(readonly bytes: Uint8Array) {}
+  constructor(public bytes: Uint8Array = new Uint8Array(0)) {}
 
   read(): number {
     const bytes = this.bytes;
@@ -186,6 +199,11 @@ export class VarintReader {
       scale *= 0x80;
     } while (byte >= 0x80);
     return value;
+  }
+
+  /** Past one varint, without computing it. */
+  skip(): void {
+    while (this.bytes[this.at++]! >= 0x80);
   }
 }
 

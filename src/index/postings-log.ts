@@ -1,5 +1,5 @@
 import type { ChunkTerms } from './chunk-terms.ts';
-import { BLOCK_SIZE, ByteWriter, COLUMN_COUNT } from './postings-codec.ts';
+import { BLOCK_SIZE, ByteWriter, COLUMN_COUNT, putVarint, VarintReader } from './postings-codec.ts';
 import type { BlockSummary } from './postings-skips.ts';
 
 /** Buckets of the log: a term's records go to bucket `term index % LOG_BUCKETS`. */
@@ -126,14 +126,14 @@ export function createPostingsLog(): PostingsLog {
           reader.at = 0;
           while (reader.at < end) {
             const start = reader.at;
-            const local = reader.varint();
-            id += reader.varint();
+            const local = reader.read();
+            id += reader.read();
             const position = next[local]!++;
             order[position] = (segment << SEGMENT_BITS) | start;
             ids[position] = id;
             while (chunkIds[chunk]! < id) chunk += 1;
             lengths[position] = chunkLengths[chunk]!;
-            reader.skipRecordRest();
+            skipRecordRest(reader);
           }
         });
         for (let local = 0; local < terms; local += 1) {
@@ -148,46 +148,10 @@ export function createPostingsLog(): PostingsLog {
   };
 }
 
-/** Writes `value` (below 2^53) as a varint at `at` of `bytes`, which has room; returns the position after it. */
-function putVarint(bytes: Uint8Array, at: number, value: number): number {
-  let rest = value;
-  let position = at;
-  while (rest >= 0x80) {
-    bytes[position++] = (rest & 0x7f) | 0x80;
-    rest = Math.floor(rest / 0x80);
-  }
-  bytes[position++] = rest;
-  return position;
-}
-
-/** Reads varints from `bytes` at `at`, moving past them (no object per value). */
-class VarintReader {
-  at = 0;
-  bytes: Uint8Array = new Uint8Array(0);
-
-  varint(): number {
-    const bytes = this.bytes;
-    let byte = bytes[this.at++]!;
-    if (byte < 0x80) return byte;
-    let value = byte & 0x7f;
-    let scale = 0x80;
-    for (;;) {
-      byte = bytes[this.at++]!;
-      value += (byte & 0x7f) * scale;
-      if (byte < 0x80) return value;
-      scale *= 0x80;
-    }
-  }
-
-  skipVarint(): void {
-    while (this.bytes[this.at++]! >= 0x80);
-  }
-
-  /** Past the mask and counts of a record whose term and id were read. */
-  skipRecordRest(): void {
-    const mask = this.bytes[this.at++]!;
-    for (let column = 0; column < COLUMN_COUNT; column += 1) if (mask & (1 << column)) this.skipVarint();
-  }
+/** Past the mask and counts of a record whose term and id were read. */
+function skipRecordRest(reader: VarintReader): void {
+  const mask = reader.bytes[reader.at++]!;
+  for (let column = 0; column < COLUMN_COUNT; column += 1) if (mask & (1 << column)) reader.skip();
 }
 
 /** One term's records (places `order[from..to)` in `segments`, ids and chunk lengths at the same positions) encoded as blocks appended to `out`: their summaries. */
@@ -218,15 +182,15 @@ function blocksOfRecords(
     const place = order[n]!;
     reader.bytes = segments[place >>> SEGMENT_BITS]!;
     reader.at = place & (SEGMENT_BYTES - 1);
-    reader.skipVarint();
-    reader.skipVarint();
+    reader.skip();
+    reader.skip();
     const id = ids[n]!;
     out.varint(inBlock === 0 ? id : id - previous);
     const mask = reader.bytes[reader.at++]!;
     out.byte(mask);
     for (let column = 0; column < COLUMN_COUNT; column += 1) {
       if ((mask & (1 << column)) === 0) continue;
-      const count = reader.varint();
+      const count = reader.read();
       out.varint(count);
       if (count > maxCounts[column]!) maxCounts[column] = count;
     }
