@@ -123,33 +123,61 @@ export function topByBm25(reader: PostingsReader, request: RankRequest): ScoredI
     else Object.assign(scratch, fresh);
   }
   scratch.clean = false;
-  const floor = seedThreshold(reader, terms, scoring, request, exact);
-  const top = maxScore(reader, terms, scoring, request, exact, floor, scratch);
+  const seeds = seedSlots(terms);
+  // The seed pass reads the rarest terms from their first row, as the main pass does again: their rows are kept between the two.
+  const rows = keepingRows(reader, new Set(seeds.map((slot) => terms[slot]!.stored.id)));
+  const floor = seedThreshold(rows, terms, seeds, scoring, request, exact);
+  const top = maxScore(rows, terms, scoring, request, exact, floor, scratch);
   scratch.clean = true;
   return top;
 }
 
 /**
- * The k-th best score over the rarest terms alone (the chunks they hold, filter applied), or
- * -Infinity: a lower bound of the k-th best full score, since no term lowers a score.
+ * The seed terms: the rarest, and the next rarest while they hold at most about
+ * {@link SEED_POSTINGS} postings together; never all of them (that would be the whole query).
  */
-function seedThreshold(
-  reader: PostingsReader,
-  terms: readonly TermInfo[],
-  scoring: Scoring,
-  request: RankRequest,
-  exact: (contributions: Float64Array) => number,
-): number {
-  if (terms.length < 2) return -Infinity;
+function seedSlots(terms: readonly TermInfo[]): number[] {
+  if (terms.length < 2) return [];
   const byRarity = terms.map((term, slot) => ({ slot, df: term.stored.df })).sort((a, b) => a.df - b.df);
   const seeds: number[] = [];
   let postings = 0;
-  // The rarest term, and the next rarest while they stay few; never all of them (that would be the whole query).
   for (const { slot, df } of byRarity.slice(0, -1)) {
     if (seeds.length > 0 && postings + df > SEED_POSTINGS) break;
     seeds.push(slot);
     postings += df;
   }
+  return seeds;
+}
+
+/** `reader`, remembering for this search the rows it gives of the terms `termIds`, by the call that asked for them. */
+function keepingRows(reader: PostingsReader, termIds: ReadonlySet<number>): PostingsReader {
+  if (termIds.size === 0) return reader;
+  const kept = new Map<string, Array<[number, Uint8Array]>>();
+  return {
+    ...reader,
+    rows(termId, fromKey, limit) {
+      if (!termIds.has(termId)) return reader.rows(termId, fromKey, limit);
+      const key = `${termId}:${fromKey}:${limit}`;
+      let rows = kept.get(key);
+      if (rows === undefined) kept.set(key, (rows = reader.rows(termId, fromKey, limit)));
+      return rows;
+    },
+  };
+}
+
+/**
+ * The k-th best score over the seed terms alone (the chunks they hold, filter applied), or
+ * -Infinity: a lower bound of the k-th best full score, since no term lowers a score.
+ */
+function seedThreshold(
+  reader: PostingsReader,
+  terms: readonly TermInfo[],
+  seeds: readonly number[],
+  scoring: Scoring,
+  request: RankRequest,
+  exact: (contributions: Float64Array) => number,
+): number {
+  if (seeds.length === 0) return -Infinity;
   const cursors = seeds.map((slot) => new TermCursor(reader, terms[slot]!, slot, scoring));
   const contributions = new Float64Array(terms.length);
   const heap = new TopK(request.k);
