@@ -13,8 +13,9 @@ import type { IngestReport } from './types.ts';
 /**
  * Bytes of pending terms FTS5 keeps in memory before it writes them as a segment (its
  * `hashsize`, 1 MB by default): fewer, larger segments to write and merge. 16 MB took about a
- * sixth off the inserts of 100k bench chunks for about 20 MB more peak RSS; 32 MB won little more.
- * A setting of the FTS tables, written inside the ingest's transaction.
+ * sixth off the inserts of 100k bench chunks for about 20 MB more peak RSS; 32 MB won little more
+ * (measured while the chunks' text was an FTS5 table too; `definitions_fts`, the one left, holds
+ * far fewer terms). A setting of the table, written inside the ingest's transaction.
  */
 const FTS_HASH_BYTES = 16 * 1024 * 1024;
 
@@ -167,11 +168,9 @@ function derivedOf(item: IngestItem): { source: string; values: readonly Derived
   return { source: item.terms.source, values: item.derived };
 }
 
-/** Sets {@link FTS_HASH_BYTES} on the FTS table, unless an earlier ingest did. */
+/** Sets {@link FTS_HASH_BYTES} on `definitions_fts` (the one FTS table left), unless an earlier ingest did. */
 function setFtsHashSize(db: Database.Database): void {
-  for (const table of ['definitions_fts']) {
-    const current = db.prepare(`SELECT v FROM ${table}_config WHERE k = 'hashsize'`).pluck().get();
-    // An integer literal: FTS5 rejects a bound value that better-sqlite3 sends as a float.
-    if (current !== FTS_HASH_BYTES) db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', ${FTS_HASH_BYTES})`);
-  }
+  const current = db.prepare("SELECT v FROM definitions_fts_config WHERE k = 'hashsize'").pluck().get();
+  // An integer literal: FTS5 rejects a bound value that better-sqlite3 sends as a float.
+  if (current !== FTS_HASH_BYTES) db.exec(`INSERT INTO definitions_fts (definitions_fts, rank) VALUES ('hashsize', ${FTS_HASH_BYTES})`);
 }
