@@ -18,6 +18,9 @@ CREATE TABLE postings_totals (one INTEGER PRIMARY KEY CHECK (one = 1), chunks IN
 INSERT INTO postings_totals VALUES (1, 0, 0, 1);
 `;
 
+/** The tables of {@link POSTINGS_TABLES}, for whoever drops them (a rebuild for another tokenizer). */
+export const POSTINGS_TABLE_NAMES = ['postings_terms', 'postings', 'postings_totals'] as const;
+
 /** Row keys per term: the rowid of a term's row is term id * ROW_KEYS + row key ({@link rowIdOf}). */
 export const ROW_KEYS = 2 ** 20;
 

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { AtlasError } from '../errors.ts';
 import { DEFAULT_TOKENIZER, type TokenizerOptions } from './tokenize.ts';
 import { computeIndexVersion } from './index-version.ts';
-import { POSTINGS_TABLES } from './postings-store.ts';
+import { POSTINGS_TABLE_NAMES, POSTINGS_TABLES } from './postings-store.ts';
 
 /**
  * Version of the on-disk layout below; bump it (and say how to rebuild) whenever it changes.
@@ -118,7 +118,7 @@ export function prepareSchema(
       `Atlas: the index at ${path} was built with tokenizer ${JSON.stringify(stored)} but ${JSON.stringify(wanted)} was requested. Rebuild it: atlas ingest <docs-dir> --db ${path} --rebuild`,
     );
   }
-  db.exec(`DROP TABLE postings_terms;DROP TABLE postings;DROP TABLE postings_totals;DROP TABLE definitions_fts;${ftsTables(wanted)}`);
+  db.exec(`${POSTINGS_TABLE_NAMES.map((name) => `DROP TABLE ${name};`).join('')}DROP TABLE definitions_fts;${ftsTables(wanted)}`);
   writeMeta(db, 'tokenizer', JSON.stringify(wanted));
   writeMeta(db, 'indexVersion', computeIndexVersion([], wanted));
   return wanted;
