@@ -89,7 +89,7 @@ function measureSetting(setting: string, items: IngestItem[]): SettingResult {
     for (const option of ['automerge', 'crisismerge', 'pgsz']) {
       const value = number(option);
       if (value === undefined) continue;
-      for (const table of ['definitions_fts']) db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('${option}', ${value})`);
+      db.exec(`INSERT INTO definitions_fts (definitions_fts, rank) VALUES ('${option}', ${value})`);
     }
     const session = createIngestSession(db, tokenizer);
     for (let at = 0; at < items.length; at += 64) session.add(items.slice(at, at + 64));

@@ -66,17 +66,19 @@ async function* batches(sources: DocumentSource[], tokenizer: TokenizerOptions):
 }
 
 /**
- * Raw FTS5 beside the Atlas database at `atlasPath`: `<atlasPath>.fts5.db` holding one FTS5
+ * Raw FTS5 beside the Atlas database at `atlasPath` (of `size` chunks, in `cache`):
+ * `<cache>/fts5-<size>-<seed>-v<schema>.db` (the same for every postings row size) holding one FTS5
  * table `chunks_fts` of the same five columns Atlas ranks (title, heading, the headings between,
  * body, identifier expansions: derived from the stored chunks as the ingest derives them),
  * Atlas's tokenizer, and `chunks (id, chunk_id, applies_to)` for the filter. Built once and kept.
  * The reference both for raw FTS5's speed and for checking that Atlas's top k is FTS5's.
  *
  * @example
- * const reference = cachedReferenceDb(path, console.error); // '/tmp/atlas-scale/atlas-10000-42.db.fts5.db'
+ * const reference = cachedReferenceDb({ atlasPath: path, cache: '/tmp/atlas-scale', size: 10_000, log: console.error }); // '/tmp/atlas-scale/fts5-10000-42-v3.db'
  */
-export function cachedReferenceDb(atlasPath: string, log: (line: string) => void): string {
-  const path = `${atlasPath}.fts5.db`;
+export function cachedReferenceDb(options: { atlasPath: string; cache: string; size: number; log: (line: string) => void }): string {
+  const { atlasPath, log } = options;
+  const path = join(options.cache, `fts5-${options.size}-${SCALE_SEED}-v${SCHEMA_VERSION}.db`);
   if (existsSync(path)) return path;
   const partial = `${path}.partial`;
   rmSync(partial, { force: true });

@@ -260,7 +260,7 @@ async function main(): Promise<void> {
   const sizes: ScaleSizeResult[] = [];
   for (const size of values.sizes.split(',').map(Number)) {
     const built = await cachedScaleDb({ cache: values.cache, size, passages, log: progress });
-    const referencePath = cachedReferenceDb(built.path, progress);
+    const referencePath = cachedReferenceDb({ atlasPath: built.path, cache: values.cache, size, log: progress });
     writeFileSync(queriesPath, JSON.stringify(queries));
     const db = new Database(built.path, { readonly: true });
     const chunks = db.prepare('SELECT count(*) FROM chunks').pluck().get() as number;
