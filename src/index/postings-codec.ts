@@ -91,7 +91,7 @@ export function writePosting(out: ByteWriter, posting: Posting, previousId: numb
 
 /**
  * The decoded postings of a block, `count` of each: ids, weighted term frequencies and lengths;
- * decoded up to byte `end` of the block, `lastId` the id of the last one decoded.
+ * decoded up to byte `end` of the bytes holding the block, `lastId` the id of the last one decoded.
  */
 export interface DecodedBlock {
   count: number;
@@ -103,19 +103,19 @@ export interface DecodedBlock {
 }
 
 /**
- * Decodes more of a block into `into` (reused across blocks), from where it stopped (`into.end`;
- * a fresh block from 0 with count, end and lastId 0) until a posting with id >= `until` is
- * decoded or the block ends (`until` Infinity: the whole block): ids, the term frequency
- * weighted per column by `weights` (as FTS5's bm25() adds a column's weight per occurrence),
- * lengths. A cursor looking up one chunk decodes half a block on average instead of all of it.
+ * Decodes more of the block that ends at byte `end` of `bytes` (a row holds several blocks) into
+ * `into` (reused across blocks), from where it stopped (`into.end`; a fresh block from its first
+ * byte with count and lastId 0) until a posting with id >= `until` is decoded or the block ends
+ * (`until` Infinity: the whole block): ids, the term frequency weighted per column by `weights`
+ * (as FTS5's bm25() adds a column's weight per occurrence), lengths. A cursor looking up one
+ * chunk decodes half a block on average instead of all of it.
  *
  * @example
  * const block = newDecodedBlock();
- * decodeUntil(bytes, weights, block, 812); // block.ids[block.count - 1] >= 812, unless the block ended
+ * decodeUntil(bytes, bytes.length, weights, block, 812); // block.ids[block.count - 1] >= 812, unless the block ended
  */
-export function decodeUntil(bytes: Uint8Array, weights: ArrayLike<number>, into: DecodedBlock, until: number): DecodedBlock {
+export function decodeUntil(bytes: Uint8Array, end: number, weights: ArrayLike<number>, into: DecodedBlock, until: number): DecodedBlock {
   const { ids, frequencies, lengths } = into;
-  const end = bytes.length;
   let at = into.end;
   let id = into.lastId;
   let count = into.count;

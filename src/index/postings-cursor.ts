@@ -1,4 +1,4 @@
-import { COLUMN_COUNT, decodeUntil, newDecodedBlock, type DecodedBlock } from './postings-codec.ts';
+import { COLUMN_COUNT, decodeUntil, type DecodedBlock } from './postings-codec.ts';
 import { SKIP_OFFSET, SKIP_WORDS } from './postings-skips.ts';
 import type { ScoredId, RankStats } from './postings-search.ts';
 import type { PostingsReader, StoredTerm } from './postings-store.ts';
@@ -17,6 +17,19 @@ const SLACK = 1 + 1e-9;
 /** Rows (of 8 blocks) read per statement at first; doubled while a term is read in order, up to {@link MAX_PREFETCH}. */
 const MIN_PREFETCH = 1;
 const MAX_PREFETCH = 64;
+
+/**
+ * The per-window buffers {@link TermCursor.readWindow} writes (postings-search.ts's scratch): by
+ * position in the window, whether an essential term holds the chunk, the sum of their
+ * contributions, the positions touched; by term column and position, contributions and stamps.
+ */
+export interface WindowBuffers {
+  touched: Uint8Array;
+  positions: Int32Array;
+  sums: Float64Array;
+  cells: Float64Array;
+  stamps: Int32Array;
+}
 
 /** The position of an exhausted cursor. */
 export const END = Number.MAX_SAFE_INTEGER;
@@ -65,9 +78,11 @@ export class TermCursor {
   private readonly bounds: Float64Array;
   private readonly idf: number;
   private readonly scoring: Scoring;
-  private readonly decoded: DecodedBlock = newDecodedBlock();
-  /** The bytes of the block `decoded` holds (decoded up to `decoded.end`). */
-  private bytes: Uint8Array = new Uint8Array(0);
+  /** The current block's postings as far as decoded (a buffer of the caller's, reused by the next search). */
+  private readonly decoded: DecodedBlock;
+  /** The row holding the block `decoded` holds, and where the block ends in it (decoded up to `decoded.end`). */
+  private row: Uint8Array = new Uint8Array(0);
+  private blockEnd = 0;
   private readonly fetched = new Map<number, Uint8Array>();
   private fetchedUpTo = -1;
   private prefetch = MIN_PREFETCH;
@@ -78,8 +93,9 @@ export class TermCursor {
   /** The current chunk is at least this id. */
   private target = 0;
 
-  constructor(reader: PostingsReader, term: TermInfo, slot: number, scoring: Scoring) {
+  constructor(reader: PostingsReader, term: TermInfo, slot: number, scoring: Scoring, decoded: DecodedBlock) {
     this.reader = reader;
+    this.decoded = decoded;
     this.slot = slot;
     this.multiplicity = term.multiplicity;
     this.scoring = scoring;
@@ -136,17 +152,85 @@ export class TermCursor {
     return this.skips[this.block * SKIP_WORDS + 1]!;
   }
 
+  /**
+   * The postings of the blocks from the current one on that may hold ids up to `last` (the
+   * current block counted whole), or a number above `limit` once they exceed it: what reading
+   * the term up to `last` would decode, known from the skip entries alone.
+   */
+  postingsUpTo(last: number, limit: number): number {
+    let total = 0;
+    for (let block = this.block; block < this.blockCount; block += 1) {
+      if (block > this.block && this.skips[(block - 1) * SKIP_WORDS + 1]! >= last) break;
+      total += this.skips[block * SKIP_WORDS + 2]!;
+      if (total > limit) break;
+    }
+    return total;
+  }
+
   /** To the next posting (the current one was read with {@link TermCursor.doc}). */
   next(): void {
     this.position += 1;
     if (this.position < this.decoded.count) return;
-    if (this.decoded.end < this.bytes.length) {
+    if (this.decoded.end < this.blockEnd) {
       // Read in order: the rest of the block at once.
       this.decodeMore(Infinity);
       return;
     }
     this.block += 1;
     this.target = this.skips[(this.block - 1) * SKIP_WORDS + 1]! + 1;
+  }
+
+  /**
+   * Reads the postings up to chunk `last` in order (the cursor ends on the first after it), for a
+   * window of chunks from `from`: each one's contribution (one phrase) into `window.cells` at
+   * `column + id - from`, stamped `stamp` in `window.stamps`. When `touchedCount` is given (an
+   * essential term), each is also added, times the multiplicity, into `window.sums`, and a chunk
+   * not yet `touched` is marked and its position appended to `window.positions`; returns the
+   * new count of touched chunks. The loop of a search that reads most postings: it walks the
+   * decoded arrays directly rather than through {@link TermCursor.doc} and {@link TermCursor.next}.
+   */
+  readWindow(from: number, last: number, window: WindowBuffers, column: number, stamp: number, touchedCount = -1): number {
+    const { cells, stamps, sums, touched, positions } = window;
+    const decoded = this.decoded;
+    const multiplicity = this.multiplicity;
+    let count = touchedCount;
+    while (this.block < this.blockCount) {
+      if (this.decodedBlock !== this.block) {
+        if (this.target > last) break;
+        this.doc();
+      }
+      const { ids, frequencies, lengths } = decoded;
+      let position = this.position;
+      for (;;) {
+        if (position >= decoded.count) {
+          if (decoded.end >= this.blockEnd) break;
+          this.decodeMore(Infinity);
+          continue;
+        }
+        const id = ids[position]!;
+        if (id > last) {
+          this.position = position;
+          return count;
+        }
+        const at = id - from;
+        const contribution = this.score(frequencies[position]!, lengths[position]!);
+        cells[column + at] = contribution;
+        stamps[column + at] = stamp;
+        if (count >= 0) {
+          sums[at] = sums[at]! + contribution * multiplicity;
+          if (touched[at] === 0) {
+            touched[at] = 1;
+            positions[count++] = at;
+          }
+        }
+        position += 1;
+      }
+      // The block is read: on to the next, undecoded.
+      this.position = position;
+      this.block += 1;
+      this.target = this.skips[(this.block - 1) * SKIP_WORDS + 1]! + 1;
+    }
+    return count;
   }
 
   /** To the block that holds the first chunk with id >= target, without decoding it. */
@@ -169,7 +253,7 @@ export class TermCursor {
     let position = this.position;
     for (;;) {
       while (position < decoded.count && decoded.ids[position]! < target) position += 1;
-      if (position < decoded.count || decoded.end >= this.bytes.length) break;
+      if (position < decoded.count || decoded.end >= this.blockEnd) break;
       this.decodeMore(target);
     }
     this.position = position;
@@ -177,7 +261,7 @@ export class TermCursor {
 
   private decodeMore(until: number): void {
     const before = this.decoded.count;
-    decodeUntil(this.bytes, this.scoring.weights, this.decoded, until);
+    decodeUntil(this.row, this.blockEnd, this.scoring.weights, this.decoded, until);
     if (this.scoring.stats !== undefined) this.scoring.stats.decoded += this.decoded.count - before;
   }
 
@@ -207,9 +291,10 @@ export class TermCursor {
       row = this.fetched.get(key)!;
     }
     const offset = this.skips[at + SKIP_OFFSET]!;
-    this.bytes = row.subarray(offset, offset + this.skips[at + SKIP_OFFSET + 1]!);
+    this.row = row;
+    this.blockEnd = offset + this.skips[at + SKIP_OFFSET + 1]!;
     this.decoded.count = 0;
-    this.decoded.end = 0;
+    this.decoded.end = offset;
     this.decoded.lastId = 0;
     this.decodedBlock = block;
   }

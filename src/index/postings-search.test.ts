@@ -245,6 +245,24 @@ describe('topByBm25', () => {
     db.close();
   });
 
+  it('stays exact when the window stamps start over', async () => {
+    const db = await indexedWithOracle('stamps', randomCorpus(seeded(8), 60, 4));
+    const reader = createPostingsReader((sql) => db.prepare(sql));
+    const shared = createRankScratch();
+    // The access filter of an unsigned-in principal, as oracleTop applies it.
+    const where = filterClause(undefined, 'c', { restricted: true });
+    const passes = db.prepare(`SELECT 1 FROM chunks c WHERE c.id = ?${where.sql}`).pluck();
+    const accept = (id: number) => passes.get(id, ...where.params) !== undefined;
+    topByBm25(reader, { tokens: ['queue', 'worker', 'retry', 'job'], weights: WEIGHTS, k: 10, accept, scratch: shared });
+    // Two windows short of the largest stamp: the searches below cross it.
+    shared.stamp = 0x7fffffff - 2;
+    for (const terms of [['queue', 'worker', 'retry'], ['job', 'retry'], ['worker', 'job', 'queue', 'retry'], ['queue', 'job']]) {
+      expect(topByBm25(reader, { tokens: terms, weights: WEIGHTS, k: 10, accept, scratch: shared })).toEqual(oracleTop(db, terms, undefined, 10));
+    }
+    expect(shared.stamp).toBeLessThan(100);
+    db.close();
+  });
+
   it('counts a term once per phrase, returns nothing for unknown terms or an empty index, and respects k', async () => {
     const path = join(scratchFolder, 'edge.db');
     const empty = new Database(join(scratchFolder, 'empty.db'));

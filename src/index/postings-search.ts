@@ -1,4 +1,5 @@
-import { END, lowered, TermCursor, TopK, type Scoring, type TermInfo } from './postings-cursor.ts';
+import { newDecodedBlock, type DecodedBlock } from './postings-codec.ts';
+import { END, lowered, TermCursor, TopK, type Scoring, type TermInfo, type WindowBuffers } from './postings-cursor.ts';
 import type { PostingsReader } from './postings-store.ts';
 
 /** A ranked chunk: its id and its BM25 score (higher is better). */
@@ -24,14 +25,15 @@ export interface RankRequest {
 
 /**
  * The window buffers of {@link topByBm25}, for an index to reuse across its searches instead of
- * allocating (and zero-filling) about 300 KB per long question. The search leaves them zeroed;
- * one that did not finish (it threw) leaves them marked, and the next search starts afresh.
+ * allocating (and zero-filling) about 300 KB per long question. The search leaves `touched` and
+ * `sums` zeroed, and `cells` valid only where `stamps` holds the window's stamp (so nothing needs
+ * clearing); one that did not finish (it threw) leaves them marked, and the next search starts afresh.
  */
-export interface RankScratch {
-  touched: Uint8Array;
-  positions: Int32Array;
-  sums: Float64Array;
-  cells: Float64Array;
+export interface RankScratch extends WindowBuffers {
+  /** The last window's stamp (each window takes the next). */
+  stamp: number;
+  /** One decoding buffer per cursor (about 2 KB each), as many as the longest question so far had terms. */
+  blocks: DecodedBlock[];
   /** False while a search uses them (or after one that threw). */
   clean: boolean;
 }
@@ -44,7 +46,7 @@ export interface RankScratch {
  * topByBm25(reader, { tokens, weights, k: 10, scratch });
  */
 export function createRankScratch(): RankScratch {
-  return { touched: new Uint8Array(WINDOW), positions: new Int32Array(WINDOW), sums: new Float64Array(WINDOW), cells: new Float64Array(0), clean: true };
+  return { touched: new Uint8Array(WINDOW), positions: new Int32Array(WINDOW), sums: new Float64Array(WINDOW), cells: new Float64Array(0), stamps: new Int32Array(0), stamp: 0, blocks: [], clean: true };
 }
 
 /** What one {@link topByBm25} call read: postings decoded and blocks skipped undecoded. */
@@ -61,6 +63,12 @@ export interface RankStats {
 
 /** Chunk ids per window of the term-at-a-time pass (see maxScore). */
 const WINDOW = 2_048;
+/**
+ * A non-essential term is read term at a time in a window, like the essential ones, when its
+ * postings there are at most this many times the window's chunks that would look it up: a look-up
+ * (a skip, a partial decode, a call) costs several times a posting read in order.
+ */
+const SCAN_RATIO = 2;
 /** The seed pass reads the rarest terms up to about this many postings. */
 const SEED_POSTINGS = 4_096;
 
@@ -126,10 +134,25 @@ export function topByBm25(reader: PostingsReader, request: RankRequest): ScoredI
   const seeds = seedSlots(terms);
   // The seed pass reads the rarest terms from their first row, as the main pass does again: their rows are kept between the two.
   const rows = keepingRows(reader, new Set(seeds.map((slot) => terms[slot]!.stored.id)));
-  const floor = seedThreshold(rows, terms, seeds, scoring, request, exact);
+  const floor = seedThreshold(rows, terms, seeds, scoring, request, exact, scratch);
   const top = maxScore(rows, terms, scoring, request, exact, floor, scratch);
   scratch.clean = true;
   return top;
+}
+
+/** The next window stamp of `scratch` (after 2^31 - 1 windows, the stamps start over). */
+function nextStamp(scratch: RankScratch): number {
+  if (scratch.stamp === 0x7fffffff) {
+    scratch.stamps.fill(0);
+    scratch.stamp = 0;
+  }
+  return (scratch.stamp += 1);
+}
+
+/** Decoding buffer `n` of `scratch` (the seed pass and the main pass each use theirs from 0: one ends before the other starts). */
+function blockOf(scratch: RankScratch, n: number): DecodedBlock {
+  while (scratch.blocks.length <= n) scratch.blocks.push(newDecodedBlock());
+  return scratch.blocks[n]!;
 }
 
 /**
@@ -176,9 +199,10 @@ function seedThreshold(
   scoring: Scoring,
   request: RankRequest,
   exact: (contributions: Float64Array) => number,
+  scratch: RankScratch,
 ): number {
   if (seeds.length === 0) return -Infinity;
-  const cursors = seeds.map((slot) => new TermCursor(reader, terms[slot]!, slot, scoring));
+  const cursors = seeds.map((slot, n) => new TermCursor(reader, terms[slot]!, slot, scoring, blockOf(scratch, n)));
   const contributions = new Float64Array(terms.length);
   const heap = new TopK(request.k);
   for (;;) {
@@ -207,7 +231,7 @@ function maxScore(
   floor: number,
   scratch: RankScratch,
 ): ScoredId[] {
-  const cursors = terms.map((term, slot) => new TermCursor(reader, term, slot, scoring)).sort((a, b) => a.maxBound - b.maxBound);
+  const cursors = terms.map((term, slot) => new TermCursor(reader, term, slot, scoring, blockOf(scratch, slot))).sort((a, b) => a.maxBound - b.maxBound);
   const count = cursors.length;
   // upTo[i]: the most that cursors 0..i add to a score together.
   const upTo = new Float64Array(count);
@@ -215,10 +239,16 @@ function maxScore(
   const heap = new TopK(request.k);
   const contributions = new Float64Array(count);
   const stats = request.stats;
-  // Per chunk of a window: whether an essential term holds it, the sum of their contributions,
-  // and each one's contribution (a column of WINDOW per term); zeroed again as they are read.
-  if (scratch.cells.length < WINDOW * count) scratch.cells = new Float64Array(WINDOW * count);
-  const { touched, positions, sums, cells } = scratch;
+  // Per chunk of a window: whether an essential term holds it and the sum of their contributions
+  // (zeroed again as they are read); each term read in the window's contribution (a column of
+  // WINDOW per term), valid where its stamp is the window's.
+  if (scratch.cells.length < WINDOW * count) {
+    scratch.cells = new Float64Array(WINDOW * count);
+    scratch.stamps = new Int32Array(WINDOW * count);
+  }
+  const { touched, positions, sums, cells, stamps } = scratch;
+  // Each probed term's contribution to the chunk being scored, by cursor.
+  const probed = new Float64Array(count);
   let threshold = floor;
   // θ lowered by a relative 1e-12: what a bound or partial sum must fall below to be pruned
   // (sums in another order than the exact score's may differ in the last bits).
@@ -260,24 +290,16 @@ function maxScore(
     // The window, term at a time: each essential term's postings in it added into one sum per
     // chunk (and kept per term for the exact score), then the chunks in id order.
     windowEnd = Math.min(windowEnd, from + WINDOW - 1);
-    const essential = count - partition;
+    const stamp = nextStamp(scratch);
     let touchedCount = 0;
-    for (let n = partition; n < count; n += 1) {
-      const cursor = cursors[n]!;
-      const column = (n - partition) * WINDOW;
-      while (cursor.lowerBound() <= windowEnd) {
-        const doc = cursor.doc();
-        if (doc > windowEnd) break;
-        const at = doc - from;
-        if (touched[at] === 0) {
-          touched[at] = 1;
-          positions[touchedCount++] = at;
-        }
-        const contribution = cursor.contribution();
-        cells[column + at] = contribution;
-        sums[at] = sums[at]! + contribution * cursor.multiplicity;
-        cursor.next();
-      }
+    for (let n = partition; n < count; n += 1) touchedCount = cursors[n]!.readWindow(from, windowEnd, scratch, n * WINDOW, stamp, touchedCount);
+    // The non-essential terms with few postings here for the chunks that would look them up are
+    // read the same way (making no chunk a candidate), from the largest bound down: terms from
+    // `scanFrom` on have their contributions in `cells`, the others are looked up per chunk.
+    let scanFrom = partition;
+    while (scanFrom > 0 && cursors[scanFrom - 1]!.postingsUpTo(windowEnd, touchedCount * SCAN_RATIO) <= touchedCount * SCAN_RATIO) {
+      scanFrom -= 1;
+      cursors[scanFrom]!.readWindow(from, windowEnd, scratch, scanFrom * WINDOW, stamp);
     }
     // In id order: the positions sorted when few, else the whole window scanned.
     const span = windowEnd - from + 1;
@@ -291,29 +313,26 @@ function maxScore(
       sums[at] = 0;
       const doc = from + at;
       if (stats !== undefined) stats.candidates = (stats.candidates ?? 0) + 1;
-      let possible = score + setAside >= cut;
-      if (possible) {
-        contributions.fill(0);
-        for (let n = partition - 1; n >= 0; n -= 1) {
-          if (score + upTo[n]! < cut) {
-            possible = false;
-            break;
-          }
-          const cursor = cursors[n]!;
+      if (score + setAside < cut) continue;
+      // The non-essential terms, largest bound first, while the chunk can still reach θ.
+      let n = partition - 1;
+      for (; n >= 0; n -= 1) {
+        if (score + upTo[n]! < cut) break;
+        const cursor = cursors[n]!;
+        let contribution = 0;
+        if (n >= scanFrom) {
+          if (stamps[n * WINDOW + at] === stamp) contribution = cells[n * WINDOW + at]!;
+        } else {
           if (stats !== undefined) stats.probes = (stats.probes ?? 0) + 1;
-          if (cursor.advance(doc) !== doc) continue;
-          const contribution = cursor.contribution();
-          contributions[cursor.slot] = contribution;
-          score += contribution * cursor.multiplicity;
+          if (cursor.advance(doc) === doc) contribution = cursor.contribution();
         }
+        probed[n] = contribution;
+        score += contribution * cursor.multiplicity;
       }
-      if (!possible || score < cut) {
-        for (let n = 0; n < essential; n += 1) cells[n * WINDOW + at] = 0;
-        continue;
-      }
-      for (let n = 0; n < essential; n += 1) {
-        contributions[cursors[partition + n]!.slot] = cells[n * WINDOW + at]!;
-        cells[n * WINDOW + at] = 0;
+      if (n >= 0 || score < cut) continue;
+      for (let m = 0; m < count; m += 1) {
+        const cell = m * WINDOW + at;
+        contributions[cursors[m]!.slot] = m < partition ? probed[m]! : stamps[cell] === stamp ? cells[cell]! : 0;
       }
       const full = exact(contributions);
       if (full < floor || !heap.admits(full, doc)) continue;
