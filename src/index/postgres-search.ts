@@ -6,8 +6,7 @@ import { positional, topScored, type FilterSql, type PostgresRanking, type Query
 import { textSearchConfig } from './postgres-schema.ts';
 import { foldedWords } from './postgres-text.ts';
 import { buildSearchQuery } from './query.ts';
-import { makeSnippet } from './snippet.ts';
-import { CHUNK_COLUMNS, chunkFromRow, type ChunkRow } from './sqlite-rows.ts';
+import { CHUNK_COLUMNS, hitFromRow, type ChunkRow } from './sqlite-rows.ts';
 import type { TokenizerOptions } from './tokenize.ts';
 import type { Hit, SearchOptions } from './types.ts';
 
@@ -100,15 +99,6 @@ export function createPostgresSearch(pool: Pool, tokenizer: TokenizerOptions, ra
     const rows = new Map(
       (await pool.query<ChunkRow & { id: number }>(`SELECT ${CHUNK_COLUMNS}, c.id FROM chunks c WHERE c.id = ANY($1)`, [ranked.map((row) => row.id)])).rows.map((row) => [row.id, row]),
     );
-    return ranked.map(({ id, score }) => {
-      const row = rows.get(id)!;
-      return withLazySnippet({ ...chunkFromRow(row), score }, () => makeSnippet(row.text, built.terms, tokenizer));
-    });
+    return ranked.map(({ id, score }) => hitFromRow(rows.get(id)!, score, built.terms, tokenizer));
   };
-}
-
-/** Adds `snippet` as an enumerable property computed on first read (as the SQLite search does). */
-function withLazySnippet(hit: Omit<Hit, 'snippet'>, make: () => string): Hit {
-  let snippet: string | undefined;
-  return Object.defineProperty(hit, 'snippet', { enumerable: true, get: () => (snippet ??= make()) }) as Hit;
 }

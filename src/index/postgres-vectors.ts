@@ -8,8 +8,7 @@ import type { PostgresTarget } from './postgres-url.ts';
 import { ensurePgvector, pgvectorInstall, type PgvectorInstall } from './postgres-vectors-extension.ts';
 import { HNSW_MAX_DIMENSIONS, inIndexTransaction, syncPostgresMissing, vectorLiteral } from './postgres-vectors-sync.ts';
 import { queryTerms } from './query.ts';
-import { makeSnippet } from './snippet.ts';
-import { CHUNK_COLUMNS, chunkFromRow, type ChunkRow } from './sqlite-rows.ts';
+import { CHUNK_COLUMNS, hitFromRow, type ChunkRow } from './sqlite-rows.ts';
 import type { TokenizerOptions } from './tokenize.ts';
 import type { Hit, SearchOptions } from './types.ts';
 import { vectorModelMismatch } from './vector-errors.ts';
@@ -196,11 +195,7 @@ export function createPostgresVectors(options: PostgresVectorOptions): VectorBac
         return rows.map((row) => {
           // A zero vector has no cosine distance (NaN): it scores as distance 2, as in SQLite.
           const distance = Number.isNaN(row.distance) ? 2 : row.distance;
-          let snippet: string | undefined;
-          return Object.defineProperty({ ...chunkFromRow(row), score: 1 - distance }, 'snippet', {
-            enumerable: true,
-            get: () => (snippet ??= makeSnippet(row.text, terms, tokenizer)),
-          }) as Hit;
+          return hitFromRow(row, 1 - distance, terms, tokenizer);
         });
       });
     },

