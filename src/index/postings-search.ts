@@ -134,7 +134,7 @@ export function topByBm25(reader: PostingsReader, request: RankRequest): ScoredI
   const seeds = seedSlots(terms);
   // The seed pass reads the rarest terms from their first row, as the main pass does again: their rows are kept between the two.
   const rows = keepingRows(reader, new Set(seeds.map((slot) => terms[slot]!.stored.id)));
-  const floor = seedThreshold(rows, terms, seeds, scoring, request, exact, scratch);
+  const floor = seedThreshold(rows, terms, seeds, scoring, request, scratch);
   const top = maxScore(rows, terms, scoring, request, exact, floor, scratch);
   scratch.clean = true;
   return top;
@@ -189,36 +189,28 @@ function keepingRows(reader: PostingsReader, termIds: ReadonlySet<number>): Post
 }
 
 /**
- * The k-th best score over the seed terms alone (the chunks they hold, filter applied), or
- * -Infinity: a lower bound of the k-th best full score, since no term lowers a score.
+ * A lower bound of the k-th best full score, or -Infinity: the k-th best score over the seed
+ * terms alone (the chunks they hold, filter applied), since no term lowers a score; summed in
+ * cursor order rather than the exact score's phrase order, so lowered by a relative 1e-12 to stay
+ * below every score it bounds.
  */
-function seedThreshold(
-  reader: PostingsReader,
-  terms: readonly TermInfo[],
-  seeds: readonly number[],
-  scoring: Scoring,
-  request: RankRequest,
-  exact: (contributions: Float64Array) => number,
-  scratch: RankScratch,
-): number {
+function seedThreshold(reader: PostingsReader, terms: readonly TermInfo[], seeds: readonly number[], scoring: Scoring, request: RankRequest, scratch: RankScratch): number {
   if (seeds.length === 0) return -Infinity;
   const cursors = seeds.map((slot, n) => new TermCursor(reader, terms[slot]!, slot, scoring, blockOf(scratch, n)));
-  const contributions = new Float64Array(terms.length);
   const heap = new TopK(request.k);
   for (;;) {
     let doc = END;
     for (const cursor of cursors) doc = Math.min(doc, cursor.doc());
     if (doc === END) break;
-    contributions.fill(0);
+    let score = 0;
     for (const cursor of cursors) {
       if (cursor.doc() !== doc) continue;
-      contributions[cursor.slot] = cursor.contribution();
+      score += cursor.contribution() * cursor.multiplicity;
       cursor.next();
     }
-    const score = exact(contributions);
     if (heap.admits(score, doc) && (request.accept === undefined || request.accept(doc))) heap.push(score, doc);
   }
-  return heap.full() ? heap.worstScore() : -Infinity;
+  return heap.full() ? lowered(heap.worstScore()) : -Infinity;
 }
 
 /** MaxScore with block-max skipping, scored window by window, term at a time (see {@link topByBm25}). */
