@@ -4,7 +4,8 @@
  *
  * `--engine atlas-parse --pages pages.json --write-docs docs.json` parses the pages with the corpus
  * layer, ingests them into Atlas, and writes the parsed docs for the other engines (after its
- * measurements). Prints one JSON object ({@link ChildResult}) on stdout.
+ * measurements). `--phase` splits an engine's run over processes (see {@link Phase}). Prints one
+ * JSON object ({@link ChildResult}, the fields of the phase run) on stdout.
  */
 import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -16,8 +17,8 @@ import { ingestItems, ingestPageWorker } from '../src/index/ingest-items.ts';
 import type { IngestItem } from '../src/index/ingest-session.ts';
 import { createSqliteIndex } from '../src/index/sqlite.ts';
 import type { TokenizerOptions } from '../src/index/tokenize.ts';
-import { createEngine, ENGINE_NAMES, type EngineName } from './engines.ts';
-import { mainThreadCpuMs } from './measure.ts';
+import { createEngine, ENGINE_NAMES, type BenchEngine, type EngineName } from './engines.ts';
+import { mainThreadCpuMs, warmUp, WARMUP_MS } from './measure.ts';
 import type { BenchPage } from './musique-corpus.ts';
 
 /** One query of the bench and its version filter (null: unfiltered). */
@@ -32,7 +33,7 @@ export interface ChildResult {
   chunks: number;
   /** RSS once the input is loaded, before the engine does anything. */
   inputRssMB: number;
-  /** Peak RSS of the process over ingest and search (getrusage maxrss). */
+  /** Peak RSS of the process over ingest and, for an engine searched in the same process, search (getrusage maxrss). */
   peakRssMB: number;
   parseMs?: number;
   ingestMs: number;
@@ -50,6 +51,8 @@ export interface ChildResult {
   snippetDurations?: number[];
   reingestUnchangedMs?: number;
   reingestOnePercentChangedMs?: number;
+  /** Engines searched in a process of their own (phase search): that process's peak RSS. */
+  searchPeakRssMB?: number;
 }
 
 const now = () => performance.now();
@@ -70,20 +73,46 @@ async function main(): Promise<void> {
       // Untimed queries first (JSON like --queries); none: the first 20 timed queries, untimed once more.
       'warmup-queries': { type: 'string' },
       'parse-mode': { type: 'string', default: 'stream' },
+      phase: { type: 'string', default: 'all' },
     },
   });
   const engine = values.engine ?? '';
-  const result = engine === 'atlas-parse' ? await parseAndIngest(values.pages!, values.db, values['write-docs'], values['parse-mode']) : await runEngine(engine, values);
+  const result = engine === 'atlas-parse' ? await parseAndIngest(values.pages!, values.db, values['write-docs'], values['parse-mode']) : await runEngine(engine, values.phase, values);
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
-async function runEngine(engine: string, values: { docs?: string; queries?: string; db: string; k: string; 'warmup-queries'?: string }): Promise<ChildResult> {
+/**
+ * What one child does with an engine (`--phase`): `all`, ingest then search in this process (the
+ * in-memory engines: their index lives here); for the engines whose index is a file (atlas,
+ * fts5), `ingest` alone, then `search` in another process that opens the file (as `atlas serve`
+ * or `atlas search` would: a process that just ingested 100k chunks has a young generation grown
+ * to 16 MB, and with its small old generation V8 kept starting full collections among the timed
+ * queries), then for atlas `reingest` (unchanged, then 1% of the pages changed).
+ */
+type Phase = 'all' | 'ingest' | 'search' | 'reingest';
+const PHASES: readonly Phase[] = ['all', 'ingest', 'search', 'reingest'];
+
+async function runEngine(
+  engine: string,
+  phase: string,
+  values: { docs?: string; queries?: string; db: string; k: string; 'warmup-queries'?: string },
+): Promise<Partial<ChildResult>> {
   if (!(ENGINE_NAMES as readonly string[]).includes(engine)) {
     throw new Error(`bench child: unknown engine ${JSON.stringify(engine)}; the engines are atlas-parse, ${ENGINE_NAMES.join(', ')}`);
   }
-  const docs = await readJsonLines<Doc>(values.docs!);
+  if (!(PHASES as readonly string[]).includes(phase)) throw new Error(`bench child: unknown phase ${JSON.stringify(phase)}; the phases are ${PHASES.join(', ')}`);
+  const k = Number(values.k);
   const queries = JSON.parse(readFileSync(values.queries!, 'utf8')) as BenchQuery[];
   const warmup = values['warmup-queries'] === undefined ? queries.slice(0, 20) : (JSON.parse(readFileSync(values['warmup-queries'], 'utf8')) as BenchQuery[]);
+  if (phase === 'search') {
+    const searchEngine = createEngine(engine as EngineName, values.db, { existing: true });
+    const result = await timeSearches(searchEngine, queries, warmup, k);
+    await searchEngine.close();
+    if (engine === 'atlas') result.snippetDurations = await timeSnippets(values.db, queries, warmup, k);
+    return { engine, ...result, searchPeakRssMB: peakRssMB() };
+  }
+  if (phase === 'reingest') return { engine, ...(await reingest(values.db, await readJsonLines<Doc>(values.docs!))) };
+  let docs: Doc[] | undefined = await readJsonLines<Doc>(values.docs!);
   const inputRssMB = megabytes(process.memoryUsage().rss);
   const chunks = docs.reduce((sum, doc) => sum + doc.chunks.length, 0);
   const searchEngine = createEngine(engine as EngineName, values.db);
@@ -92,25 +121,37 @@ async function runEngine(engine: string, values: { docs?: string; queries?: stri
   await searchEngine.ingest(docs);
   const ingestMs = now() - start;
   const ingestCpuMs = cpuMs(process.cpuUsage(cpu));
-  const k = Number(values.k);
+  // The parsed docs are the bench's, not the engine's (about 140 MB at 100k chunks): an engine keeps what it needs.
+  docs = undefined;
+  const searched = phase === 'all' ? await timeSearches(searchEngine, queries, warmup, k) : {};
+  await searchEngine.close();
+  return { engine, chunks, inputRssMB, peakRssMB: peakRssMB(), ingestMs, ingestCpuMs, ...searched };
+}
+
+/** The timed queries of one engine: durations, CPU durations and the ids each found. */
+async function timeSearches(searchEngine: BenchEngine, queries: BenchQuery[], warmup: BenchQuery[], k: number): Promise<Partial<ChildResult>> {
   const ids: string[][] = [];
   const { durations, cpuDurations } = await timeQueries(queries, warmup, async (query, n) => {
     const found = await searchEngine.search(query.query, { k, filter: query.version === null ? undefined : { version: query.version } });
     if (n >= 0) ids[n] = found;
   });
-  const result: ChildResult = { engine, chunks, inputRssMB, peakRssMB: peakRssMB(), ingestMs, ingestCpuMs, durations, cpuDurations, ids };
-  await searchEngine.close();
-  if (engine === 'atlas') Object.assign(result, await atlasExtras(values.db, docs, queries, k, warmup));
-  return result;
+  return { durations, cpuDurations, ids };
 }
 
-/** Atlas's search with snippets read, and its incremental re-ingest (unchanged, 1% changed). */
-async function atlasExtras(path: string, docs: Doc[], queries: BenchQuery[], k: number, warmup: BenchQuery[]) {
-  const index = createSqliteIndex({ path });
-  const { durations: snippetDurations } = await timeQueries(queries, warmup, async (query) => {
+/** Atlas's search with every hit's snippet read. */
+async function timeSnippets(path: string, queries: BenchQuery[], warmup: BenchQuery[], k: number): Promise<number[]> {
+  const index = createSqliteIndex({ path, readonly: true });
+  const { durations } = await timeQueries(queries, warmup, async (query) => {
     const hits = await index.search(query.query, { k, filter: query.version === null ? undefined : { version: query.version } });
     for (const hit of hits) void hit.snippet;
   });
+  await index.close();
+  return durations;
+}
+
+/** Atlas's incremental re-ingest of `docs` into the index they were ingested into: unchanged, then 1% changed. */
+async function reingest(path: string, docs: Doc[]) {
+  const index = createSqliteIndex({ path });
   let start = now();
   await index.ingest(docs);
   const reingestUnchangedMs = now() - start;
@@ -119,7 +160,7 @@ async function atlasExtras(path: string, docs: Doc[], queries: BenchQuery[], k: 
   await index.ingest(changed);
   const reingestOnePercentChangedMs = now() - start;
   await index.close();
-  return { snippetDurations, reingestUnchangedMs, reingestOnePercentChangedMs };
+  return { reingestUnchangedMs, reingestOnePercentChangedMs };
 }
 
 /**
@@ -228,7 +269,7 @@ async function timeQueries(
   work: (query: BenchQuery, n: number) => Promise<void>,
 ): Promise<{ durations: number[]; cpuDurations: number[] }> {
   (globalThis as { gc?: () => void }).gc?.();
-  for (const query of warmup) await work(query, -1);
+  await warmUp(warmup, (query) => work(query, -1), now, WARMUP_MS);
   const durations: number[] = [];
   const cpuDurations: number[] = [];
   for (let n = 0; n < queries.length; n += 1) {

@@ -25,19 +25,21 @@ export const ENGINE_NAMES = ['atlas', 'fts5', 'minisearch', 'flexsearch', 'orama
 export type EngineName = (typeof ENGINE_NAMES)[number];
 
 /**
- * The engine called `name`; `dbPath` is the database file of the SQLite engines.
+ * The engine called `name`; `dbPath` is the database file of the SQLite engines, created afresh,
+ * or with `existing` opened read-only as an earlier ingest left it (to search in another process).
  *
  * @example
  * const engine = createEngine('fts5', '/tmp/bench/fts5.db');
  * await engine.ingest(docs);
  * await engine.search('Who directed 12 Monkeys?', { k: 10, filter: { version: '3.x' } });
  */
-export function createEngine(name: EngineName, dbPath: string): BenchEngine {
+export function createEngine(name: EngineName, dbPath: string, options: { existing?: boolean } = {}): BenchEngine {
+  if (options.existing === true && name !== 'atlas' && name !== 'fts5') throw new Error(`bench: ${name} keeps its index in memory; it has no index file to open`);
   switch (name) {
     case 'atlas':
-      return atlasEngine(dbPath);
+      return atlasEngine(dbPath, options.existing === true);
     case 'fts5':
-      return rawFts5Engine(dbPath);
+      return rawFts5Engine(dbPath, options.existing === true);
     case 'minisearch':
       return miniSearchEngine();
     case 'flexsearch':
@@ -57,8 +59,8 @@ export function plainTerms(query: string): string[] {
 const chunksOf = (docs: Doc[]): Chunk[] => docs.flatMap((doc) => doc.chunks);
 const versionsOf = (appliesTo: string): string[] => (appliesTo === 'all' ? ['all', '2.x', '3.x'] : [appliesTo]);
 
-function atlasEngine(path: string): BenchEngine {
-  const index = createSqliteIndex({ path, rebuild: true });
+function atlasEngine(path: string, existing: boolean): BenchEngine {
+  const index = createSqliteIndex(existing ? { path, readonly: true } : { path, rebuild: true });
   return {
     async ingest(docs) {
       await index.ingest(docs);
@@ -76,13 +78,15 @@ function atlasEngine(path: string): BenchEngine {
  * unicode61 remove_diacritics 2), the same column weights for title, heading and body, one
  * transaction of prepared inserts, the query's words OR-ed, the filter in the WHERE clause.
  */
-function rawFts5Engine(path: string): BenchEngine {
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.exec(`DROP TABLE IF EXISTS chunks;
-    CREATE VIRTUAL TABLE chunks USING fts5(chunk_id UNINDEXED, applies_to UNINDEXED, title, heading, body,
-      tokenize='porter unicode61 remove_diacritics 2')`);
+function rawFts5Engine(path: string, existing: boolean): BenchEngine {
+  const db = new Database(path, { readonly: existing });
+  if (!existing) {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.exec(`DROP TABLE IF EXISTS chunks;
+      CREATE VIRTUAL TABLE chunks USING fts5(chunk_id UNINDEXED, applies_to UNINDEXED, title, heading, body,
+        tokenize='porter unicode61 remove_diacritics 2')`);
+  }
   const select = (filtered: boolean) =>
     db.prepare(
       `SELECT chunk_id, title, heading, body FROM chunks WHERE chunks MATCH ?${filtered ? " AND applies_to IN (?, 'all')" : ''}

@@ -42,6 +42,31 @@ export async function timeEach<T>(
   return durations;
 }
 
+/** How long a bench warms an engine up at least (ms), beyond one pass over its warm-up questions. */
+export const WARMUP_MS = 2_000;
+
+/**
+ * Runs `work` on every warm-up item once, then on them again round-robin until `minMs` have
+ * passed since the start (by `now`): a fixed number of questions left the JIT of a fast engine
+ * still compiling (about 20 functions finished optimizing among the timed queries at 0.5 ms a
+ * query), while a slow engine reaches that state within its first pass. Returns the calls made.
+ *
+ * @example
+ * await warmUp(warmupQueries, (query) => index.search(query.query, { k: 10 }), () => performance.now(), WARMUP_MS);
+ */
+export async function warmUp<T>(items: readonly T[], work: (item: T) => unknown, now: () => number, minMs: number): Promise<number> {
+  if (items.length === 0) return 0;
+  const start = now();
+  let calls = 0;
+  do {
+    for (const item of items) {
+      await work(item);
+      calls += 1;
+    }
+  } while (now() - start < minMs);
+  return calls;
+}
+
 /**
  * CPU time (ms) this process's main thread has used so far, from `/proc/self/task/<pid>/schedstat`
  * (Linux); undefined where that is not readable. Beside `process.cpuUsage()`, which counts every

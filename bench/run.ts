@@ -64,17 +64,24 @@ export interface BenchResult {
 }
 
 const childScript = fileURLToPath(new URL('./engine-child.ts', import.meta.url));
+/** The engines whose index is a file: ingested by one child, searched by another. */
+const FILE_ENGINES = new Set(['atlas', 'fts5']);
 const progress = (message: string) => process.stderr.write(`${message}\n`);
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
 
 function runChild(args: string[]): ChildResult {
+  return runPhase(args) as ChildResult;
+}
+
+/** One child's JSON: the fields of the phase it ran (see engine-child.ts). */
+function runPhase(args: string[]): Partial<ChildResult> {
   const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', childScript, ...args], {
     encoding: 'utf8',
     maxBuffer: 512 * 1024 * 1024,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   if (child.status !== 0) throw new Error(`bench: child ${args.join(' ')} failed with status ${child.status}`);
-  return JSON.parse(child.stdout) as ChildResult;
+  return JSON.parse(child.stdout) as Partial<ChildResult>;
 }
 
 function summariseChild(result: ChildResult, reference: ChildResult | undefined): EngineResult {
@@ -163,7 +170,15 @@ async function main(): Promise<void> {
           continue;
         }
         const db = join(scratch, `${engine}-${size}.db`);
-        const result = runChild(['--engine', engine, '--docs', docsPath, '--queries', queriesPath, ...(warmup.length > 0 ? ['--warmup-queries', warmupPath] : []), '--db', db]);
+        const args = ['--engine', engine, '--docs', docsPath, '--queries', queriesPath, ...(warmup.length > 0 ? ['--warmup-queries', warmupPath] : []), '--db', db];
+        // An index in a file is searched by a process that opens it (engine-child.ts, Phase), as atlas serve does.
+        const result = FILE_ENGINES.has(engine)
+          ? ({
+              ...runPhase([...args, '--phase', 'ingest']),
+              ...runPhase([...args, '--phase', 'search']),
+              ...(engine === 'atlas' ? runPhase([...args, '--phase', 'reingest']) : {}),
+            } as ChildResult)
+          : runChild(args);
         progress(`  ${engine}: ingest ${Math.round(result.ingestMs)} ms, peak RSS ${result.peakRssMB} MB`);
         children.push(result);
         if (engine === 'atlas' && startupDb === undefined) {

@@ -27,7 +27,7 @@ import { topByBm25 } from '../src/index/postings-search.ts';
 import { DEFAULT_TOKENIZER } from '../src/index/tokenize.ts';
 import type { BenchQuery } from './engine-child.ts';
 import { plainTerms } from './engines.ts';
-import { summarize, type Timings } from './measure.ts';
+import { summarize, warmUp, WARMUP_MS, type Timings } from './measure.ts';
 import { benchQueries, musiqueFolder, readPassages, readQuestions, warmupQuestions } from './musique-corpus.ts';
 import { cachedReferenceDb, cachedScaleDb } from './scale-db.ts';
 
@@ -156,7 +156,7 @@ async function runChild(engine: ScaleEngine, path: string, referencePath: string
   const searcher = openEngine(engine, path, referencePath);
   const openMs = performance.now() - opened;
   // Warm-up on other questions (untimed): the JIT compiles the search before it is timed.
-  for (const query of JSON.parse(readFileSync(warmupPath, 'utf8')) as BenchQuery[]) await searcher.search(query, k);
+  await warmUp(JSON.parse(readFileSync(warmupPath, 'utf8')) as BenchQuery[], (query) => searcher.search(query, k), () => performance.now(), WARMUP_MS);
   const durations: number[] = [];
   const cpuDurations: number[] = [];
   const ids: string[][] = [];
