@@ -6,11 +6,13 @@
  * ATLAS_SHARED_DIR) replicated and regrouped to each size, searched with its real questions
  * (every question `rounds` times, half of the runs filtered to version 3.x), top 10 (Orama only
  * up to --orama-max-chunks, default 20000: it needs minutes at 100k). Every engine
- * runs in a child process of its own (bench/engine-child.ts), so peak RSS is per engine; after
- * its ingest it collects the garbage and warms up on the Graphile Worker dev set's questions
+ * runs in a child process of its own (bench/engine-child.ts), so peak RSS is per engine. The
+ * engines whose index is a file (Atlas, raw FTS5) are searched by another child that opens it,
+ * as `atlas serve` does; the in-memory ones where they were built. Before timing, a child
+ * collects the garbage and warms up for at least 2 s on the Graphile Worker dev set's questions
  * (unfiltered and filtered, untimed), so the timings are of searches, not of the JIT compiling
- * them or of the ingest's garbage. Then the
- * start-up of `atlas search` against `node -e` opening the same db. Progress on stderr; tables
+ * them or of the ingest's garbage. Then the start-up of `atlas search` against `node -e`
+ * opening the same db. Progress on stderr; tables
  * (or one JSON object with --json) on stdout.
  */
 import { spawnSync } from 'node:child_process';
