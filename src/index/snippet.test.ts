@@ -17,6 +17,12 @@ describe('makeSnippet', () => {
     expect(makeSnippet('Intro.\n\nReturns PayloadTooLarge.', ['payload', 'large'], exact)).toBe('Returns PayloadTooLarge.');
   });
 
+  it('finds a term whose letters the text holds only once lower-cased as a whole (final sigma inside a CamelCase run)', () => {
+    // splitCamelCase gives ΟΔΟΣ -> 'οδος' (final sigma); the run lower-cased whole has 'οδοσkentro'.
+    expect(makeSnippet('Intro.\n\nSee ΟΔΟΣKentro here.', ['οδος'], exact)).toBe('See ΟΔΟΣKentro here.');
+    expect(makeSnippet('Intro.\n\nSet MAX_PAYLOAD_KB to 512.', ['maxpayloadkb'], exact)).toBe('Set MAX_PAYLOAD_KB to 512.');
+  });
+
   it('compares stems when the index stems', () => {
     const text = 'Nothing here.\n\nJobs are retried twice.';
     expect(makeSnippet(text, ['retry'], DEFAULT_TOKENIZER)).toBe('Jobs are retried twice.');

@@ -25,9 +25,12 @@ export function makeSnippet(text: string, terms: string[], tokenizer: TokenizerO
     .filter((paragraph) => paragraph !== '');
   if (paragraphs.length === 1 && paragraphs[0]!.length <= SNIPPET_MAX_LENGTH) return paragraphs[0]!;
   const isWanted = createTermMatcher(terms, tokenizer);
+  const stems = [...new Set(terms.map(tokenizer.porter ? lightStem : (term: string) => term).map(foldSigma))];
   let best = { paragraph: '', matches: -1, firstOffset: 0 };
+  // One paragraph is the snippet whatever it holds: only where its first match is counts.
+  const firstOnly = paragraphs.length === 1;
   for (const paragraph of paragraphs) {
-    const found = countMatches(paragraph, isWanted, tokenizer);
+    const found = mayMatch(paragraph, stems) ? countMatches(paragraph, isWanted, tokenizer, firstOnly) : NO_MATCH;
     if (found.matches > best.matches) best = { paragraph, ...found };
   }
   return cutAround(best.paragraph, best.firstOffset, SNIPPET_MAX_LENGTH);
@@ -48,12 +51,32 @@ function createTermMatcher(terms: string[], tokenizer: TokenizerOptions): (term:
   };
 }
 
+const NO_MATCH = { matches: 0, firstOffset: 0 };
+/** What a term is made of: every term of a text is a run of these, lower-cased. */
+const NOT_WORD = /[^\p{L}\p{N}\p{M}]+/gu;
+
+/** Final sigma as sigma: the one letter whose lower case depends on where it stands in a word. */
+function foldSigma(text: string): string {
+  return text.replaceAll('ς', 'σ');
+}
+
 /**
- * How many of the terms of `paragraph` ({@link searchTerms}) the query wants, and the offset of
- * the run holding the first one (0 for none). A plain word ({@link ONE_TERM}) is its own only term,
+ * Whether `paragraph` may hold a wanted term, a quick test before {@link countMatches}: each of
+ * its terms is lower-cased letters, digits and marks taken in order from one run (an identifier's
+ * whole form joins its parts), and each wanted one starts with its stem, so a paragraph where no
+ * stem occurs in the text lower-cased with everything else removed holds none.
+ */
+function mayMatch(paragraph: string, stems: readonly string[]): boolean {
+  const letters = foldSigma(paragraph.toLowerCase().replace(NOT_WORD, ''));
+  return stems.some((stem) => letters.includes(stem));
+}
+
+/**
+ * How many of the terms of `paragraph` ({@link searchTerms}) the query wants (with `firstOnly`,
+ * up to the first run holding one), and the offset of the run holding the first one (0 for none). A plain word ({@link ONE_TERM}) is its own only term,
  * so it is checked without building the term list; other runs go through searchTerms.
  */
-function countMatches(paragraph: string, isWanted: (term: string) => boolean, tokenizer: TokenizerOptions): { matches: number; firstOffset: number } {
+function countMatches(paragraph: string, isWanted: (term: string) => boolean, tokenizer: TokenizerOptions, firstOnly = false): { matches: number; firstOffset: number } {
   let matches = 0;
   let firstOffset = -1;
   const runs = new RegExp(IDENTIFIER_RUN);
@@ -64,6 +87,7 @@ function countMatches(paragraph: string, isWanted: (term: string) => boolean, to
       : searchTerms(run, tokenizer).reduce((sum, positioned) => sum + Number(isWanted(positioned.term)), 0);
     if (count > 0 && firstOffset < 0) firstOffset = match.index;
     matches += count;
+    if (firstOnly && matches > 0) break;
   }
   return { matches, firstOffset: Math.max(0, firstOffset) };
 }
