@@ -1,13 +1,12 @@
-import { access } from 'node:fs/promises';
 import { Option } from 'commander';
 import { modelLabelChoices } from '../agent/model-labels.ts';
 import { loadConfig } from '../config/load.ts';
 import type { AtlasConfig } from '../config/schema.ts';
-import { isPostgresUrl } from '../index/postgres-url.ts';
 import type { IndexBackend, SearchFilter } from '../index/types.ts';
 import type { CliIO } from './io.ts';
 import { nonEmpty } from './option-values.ts';
-import { dbPath, openIndex } from './options.ts';
+import { openIndex } from './options.ts';
+import { indexPresent } from './require-index.ts';
 
 /**
  * `--config FILE`: the `atlas.config.yaml` to use (default: `ATLAS_CONFIG`, else the one at the
@@ -43,8 +42,7 @@ export async function commandConfig(io: CliIO, options: { config?: string }, doc
  * await indexDocsRoot(io, '.atlas/index.db'); // '/home/me/site/docs'
  */
 export async function indexDocsRoot(io: CliIO, db: string | undefined): Promise<string | undefined> {
-  const exists = isPostgresUrl(db) || (await access(dbPath(io, db)).then(() => true, () => false));
-  if (!exists) return undefined;
+  if (!(await indexPresent(io, db))) return undefined;
   try {
     const index = await openIndex(io, db);
     try {

@@ -2,11 +2,11 @@ import type { Command } from 'commander';
 import type { Hit } from '../index/types.ts';
 import type { CliIO } from './io.ts';
 import { cliFilter, groupsOption, labelOption, type AccessOptions } from './access-options.ts';
-import { commandConfig, configOption, indexDocsRoot } from './config-option.ts';
+import { commandConfig, configOption } from './config-option.ts';
 import { dbOption, positiveInt, versionOption } from './options.ts';
 import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from './embed-option.ts';
 import { releaseLineNotes } from './release-lines.ts';
-import { requireIndex } from './require-index.ts';
+import { indexPresent, requireIndex } from './require-index.ts';
 
 /** `atlas search "<query>"`: one search (BM25; vector or hybrid with --embed, docs/vectors.md), as a table or JSON (`{query, hits, notes}`); `--config` is validated, not used. */
 export function registerSearchCommand(program: Command, io: CliIO): void {
@@ -26,11 +26,15 @@ export function registerSearchCommand(program: Command, io: CliIO): void {
     .option('--json', 'print {query, hits, notes} as JSON')
     .action(async (query: string, options: AccessOptions & RetrievalCliOptions & { k: number; db: string; json?: boolean; config?: string }) => {
       const filter = cliFilter(io.env, options);
-      // A search uses neither model labels nor a policy; the config is only checked, as every command checks it.
-      await commandConfig(io, options, await indexDocsRoot(io, options.db));
-      await requireIndex(io, options.db);
+      // A search uses neither model labels nor a policy; the config is only checked, as every
+      // command checks it, against the docs root the index records (opened once, for both).
+      if (!(await indexPresent(io, options.db))) {
+        await commandConfig(io, options, undefined);
+        await requireIndex(io, options.db);
+      }
       const index = await openSearchIndex(io, options);
       try {
+        await commandConfig(io, options, await index.docsRoot().catch(() => undefined));
         const notes = await releaseLineNotes(index, options.version);
         for (const note of notes) io.stderr(`atlas: note: ${note}\n`);
         const hits = await index.search(query, { k: options.k, ...(filter ? { filter } : {}) });
