@@ -118,8 +118,10 @@ function targets(result: BenchResult): string {
     check(`search p50 ÷ fts5 at ${size.chunks}`, divide(atlas?.p50, find(size, 'fts5')?.search?.p50), 1.2, true);
     check(`search p50 ÷ minisearch at ${size.chunks}`, divide(atlas?.p50, find(size, 'minisearch')?.search?.p50), 1, true);
     check(`search p99 ÷ p50 at ${size.chunks}`, divide(atlas?.p99, atlas?.p50), 3, true);
-    // The same on CPU time per query: on a shared machine the wall-clock p99 is mostly other processes' turns.
-    check(`search CPU p99 ÷ CPU p50 at ${size.chunks}`, divide(atlas?.cpu.p99, atlas?.cpu.p50), 3, true);
+    // Not a target: the process's CPU time counts every thread, and a query that a collection's
+    // marking threads or the JIT's compiler thread ran beside has CPU time above its wall time.
+    const cpuRatio = divide(atlas?.cpu.p99, atlas?.cpu.p50);
+    if (cpuRatio !== undefined) lines.push(`info  search CPU p99 ÷ CPU p50 at ${size.chunks} (every thread of the process): ${round(cpuRatio)}`);
   }
   if (result.startup !== undefined) check('start-up ÷ node -e', result.startup.ratio, 2, true);
   return `Targets (issue 10)\n${lines.join('\n')}`;
