@@ -181,8 +181,8 @@ export class TermCursor {
   }
 
   /**
-   * Reads the postings up to chunk `last` in order (the cursor ends on the first after it), for a
-   * window of chunks from `from`: each one's contribution (one phrase) into `window.cells` at
+   * Reads the postings from chunk `from` up to chunk `last` in order (the cursor ends on the first
+   * after it), for a window of chunks from `from`: each one's contribution (one phrase) into `window.cells` at
    * `column + id - from`, stamped `stamp` in `window.stamps`. When `touchedCount` is given (an
    * essential term), each is also added, times the multiplicity, into `window.sums`, and a chunk
    * not yet `touched` is marked and its position appended to `window.positions`; returns the
@@ -194,6 +194,9 @@ export class TermCursor {
     const decoded = this.decoded;
     const multiplicity = this.multiplicity;
     let count = touchedCount;
+    // A non-essential term's cursor may lag behind the window (it moves only when looked up in):
+    // its postings before `from` are not the window's (their cells would be another term's).
+    this.shallowAdvance(from);
     while (this.block < this.blockCount) {
       if (this.decodedBlock !== this.block) {
         if (this.target > last) break;

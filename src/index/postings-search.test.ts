@@ -245,6 +245,29 @@ describe('topByBm25', () => {
     db.close();
   });
 
+  it('reads a non-essential term term at a time from the window on, however far behind its cursor is', async () => {
+    // 12,000 chunks. 'alpha' (essential) in chunks 6,000-7,999. 'beta' and 'gamma' are common
+    // from chunk 8,000 on (so their bounds add up below θ: non-essential) and dense enough among
+    // alpha's chunks to be read term at a time there; 'beta' also holds 20 chunks 2,048 before
+    // alpha's first, which its cursor has not passed when the first window is read.
+    const sections = Array.from({ length: 12_000 }, (_, n) => {
+      const words = ['filler', 'text', `w${n % 97}`];
+      if (n >= 6_000 && n < 8_000) words.push('alpha', 'alpha', 'alpha');
+      if ((n >= 6_000 && n < 8_000 && n % 3 === 0) || n >= 8_000 || (n >= 3_952 && n < 3_972)) words.push('beta', 'beta');
+      if ((n >= 6_000 && n < 8_000 && n % 5 === 1) || n >= 8_000) words.push('gamma');
+      return words.join(' ');
+    });
+    const docs = Array.from({ length: 120 }, (_, n) => createTestDoc({ docId: `d${n}`, sections: sections.slice(n * 100, n * 100 + 100) }));
+    const db = await indexedWithOracle('lagging', docs);
+    const stats: RankStats = { decoded: 0, postings: 0, probes: 0 };
+    for (const terms of [['alpha', 'beta', 'gamma'], ['gamma', 'beta', 'alpha']]) {
+      expect(engineTop(db, terms, undefined, 10, stats)).toEqual(oracleTop(db, terms, undefined, 10));
+    }
+    db.close();
+    // Read term at a time, the non-essential terms were not looked up per candidate.
+    expect(stats.probes).toBeLessThan(100);
+  });
+
   it('stays exact when the window stamps start over', async () => {
     const db = await indexedWithOracle('stamps', randomCorpus(seeded(8), 60, 4));
     const reader = createPostingsReader((sql) => db.prepare(sql));
