@@ -1,12 +1,12 @@
 import { COLUMN_COUNT, decodeUntil, type DecodedBlock } from './postings-codec.ts';
 import { SKIP_OFFSET, SKIP_WORDS } from './postings-skips.ts';
-import type { ScoredId, RankStats } from './postings-search.ts';
+import type { RankStats } from './postings-search.ts';
 import type { PostingsReader, StoredTerm } from './postings-store.ts';
 
 /**
- * The parts the search algorithms of postings-search.ts and postings-wand.ts share: a cursor
- * over one term's postings (blocks skipped by their skip entries, decoded on demand, each
- * posting's BM25 contribution as FTS5 computes it) and the top-k heap.
+ * The cursor over one term's postings that postings-search.ts ranks with: blocks skipped by their
+ * skip entries, decoded on demand, each posting's BM25 contribution as FTS5 computes it, and a
+ * window's postings read term at a time (the top-k heap is postings-topk.ts).
  */
 
 /** FTS5's BM25 parameters (fts5_aux.c). */
@@ -300,71 +300,5 @@ export class TermCursor {
     this.decoded.end = offset;
     this.decoded.lastId = 0;
     this.decodedBlock = block;
-  }
-}
-
-/** The best k (score, id) pairs: a binary min-heap whose root is the worst (lowest score, then largest id). */
-export class TopK {
-  private readonly scores: Float64Array;
-  private readonly ids: Float64Array;
-  private size = 0;
-
-  constructor(private readonly k: number) {
-    this.scores = new Float64Array(k);
-    this.ids = new Float64Array(k);
-  }
-
-  full(): boolean {
-    return this.size === this.k;
-  }
-
-  worstScore(): number {
-    return this.scores[0]!;
-  }
-
-  /** Whether (score, id) would enter: the heap is not full, or it beats the worst. */
-  admits(score: number, id: number): boolean {
-    if (this.size < this.k) return true;
-    return score > this.scores[0]! || (score === this.scores[0]! && id < this.ids[0]!);
-  }
-
-  push(score: number, id: number): void {
-    if (this.size < this.k) {
-      let at = this.size++;
-      while (at > 0) {
-        const parent = (at - 1) >> 1;
-        if (!this.worse(score, id, this.scores[parent]!, this.ids[parent]!)) break;
-        this.scores[at] = this.scores[parent]!;
-        this.ids[at] = this.ids[parent]!;
-        at = parent;
-      }
-      this.scores[at] = score;
-      this.ids[at] = id;
-      return;
-    }
-    let at = 0;
-    for (;;) {
-      const left = 2 * at + 1;
-      if (left >= this.size) break;
-      const right = left + 1;
-      const child = right < this.size && this.worse(this.scores[right]!, this.ids[right]!, this.scores[left]!, this.ids[left]!) ? right : left;
-      if (!this.worse(this.scores[child]!, this.ids[child]!, score, id)) break;
-      this.scores[at] = this.scores[child]!;
-      this.ids[at] = this.ids[child]!;
-      at = child;
-    }
-    this.scores[at] = score;
-    this.ids[at] = id;
-  }
-
-  /** Best first: score descending, then id ascending. */
-  sorted(): ScoredId[] {
-    const out: ScoredId[] = [];
-    for (let n = 0; n < this.size; n += 1) out.push({ id: this.ids[n]!, score: this.scores[n]! });
-    return out.sort((a, b) => b.score - a.score || a.id - b.id);
-  }
-
-  private worse(scoreA: number, idA: number, scoreB: number, idB: number): boolean {
-    return scoreA < scoreB || (scoreA === scoreB && idA > idB);
   }
 }

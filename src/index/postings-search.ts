@@ -1,5 +1,6 @@
 import { newDecodedBlock, type DecodedBlock } from './postings-codec.ts';
-import { END, lowered, TermCursor, TopK, type Scoring, type TermInfo, type WindowBuffers } from './postings-cursor.ts';
+import { END, lowered, TermCursor, type Scoring, type TermInfo, type WindowBuffers } from './postings-cursor.ts';
+import { TopK } from './postings-topk.ts';
 import type { PostingsReader } from './postings-store.ts';
 
 /** A ranked chunk: its id and its BM25 score (higher is better). */
@@ -84,7 +85,9 @@ const SEED_POSTINGS = 4_096;
  *   a run of chunks whose blocks cannot reach θ together is skipped without being decoded.
  * - **Windows, term at a time**: in a window of at most {@link WINDOW} ids the essential terms'
  *   postings are added into one sum per chunk, then the chunks are taken in id order (cheaper
- *   than finding the smallest of many cursors per chunk when a question has many terms).
+ *   than finding the smallest of many cursors per chunk when a question has many terms). A
+ *   non-essential term with few postings in the window for its candidates ({@link SCAN_RATIO})
+ *   is read the same way there, without making candidates, instead of looked up per chunk.
  * - **Seed**: a first θ from the rarest terms alone (a chunk scores at least their part of its
  *   score), so pruning starts before the first k chunks are found.
  * `accept` (the filter) is asked only for a chunk that would enter the top k, so filters apply
