@@ -73,8 +73,9 @@ function mayMatch(paragraph: string, stems: readonly string[]): boolean {
 
 /**
  * How many of the terms of `paragraph` ({@link searchTerms}) the query wants (with `firstOnly`,
- * up to the first run holding one), and the offset of the run holding the first one (0 for none). A plain word ({@link ONE_TERM}) is its own only term,
- * so it is checked without building the term list; other runs go through searchTerms.
+ * up to the first run holding one), and the offset of the run holding the first one (0 for
+ * none). A plain word ({@link ONE_TERM}) is its own only term, so it is checked without building
+ * the term list; other runs go through searchTerms.
  */
 function countMatches(paragraph: string, isWanted: (term: string) => boolean, tokenizer: TokenizerOptions, firstOnly = false): { matches: number; firstOffset: number } {
   let matches = 0;
