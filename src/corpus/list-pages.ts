@@ -1,5 +1,5 @@
-import type { Dirent } from 'node:fs';
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { readFileSync, type Dirent } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { CorpusProblem } from '../errors.ts';
 
@@ -20,14 +20,17 @@ export interface CorpusFileSystem {
 }
 
 /**
- * The real file system.
+ * The real file system. A page is read with one synchronous call: `fs/promises`' readFile makes
+ * several thread-pool round trips per file, and read 16,635 pages (62 MB) in 3.6-4.2 s one after
+ * the other, 0.75-1.1 s 16-64 at a time, 0.15 s synchronously; the loader yields to the event
+ * loop between batches of pages ({@link readPages} in load.ts).
  *
  * @example
  * const entries = await nodeCorpusFileSystem.readdir('./docs');
  */
 export const nodeCorpusFileSystem: CorpusFileSystem = Object.freeze({
   readdir: (path: string) => readdir(path, { withFileTypes: true }),
-  readFile: (path: string) => readFile(path),
+  readFile: async (path: string) => readFileSync(path),
   stat: (path: string) => stat(path),
   realpath: (path: string) => realpath(path),
 });

@@ -136,6 +136,9 @@ async function openCorpusStream(
   };
 }
 
+/** Pages read between two turns of the event loop (about 2 ms of reading). */
+const YIELD_EVERY_PAGES = 256;
+
 /**
  * Every page under `root` as {@link loadCorpus} reads it, in path order, with the problems of
  * listing and reading (links out of the root, unreadable pages and subfolders). Throws an
@@ -152,7 +155,10 @@ export async function readPages(root: string, fs: CorpusFileSystem = nodeCorpusF
   });
   const problems: CorpusProblem[] = [...listing.problems];
   const sources: DocumentSource[] = [];
+  let read = 0;
   for (const path of listing.pages.sort(comparePaths)) {
+    // The real file system reads a page synchronously: a server stays responsive between batches.
+    if (++read % YIELD_EVERY_PAGES === 0) await new Promise((resolve) => setImmediate(resolve));
     try {
       sources.push({ path, bytes: await fs.readFile(join(root, path)) });
     } catch (error) {
