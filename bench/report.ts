@@ -47,10 +47,11 @@ function ingestTable(size: SizeResult): string {
   const atlas = find(size, 'atlas');
   const reingest =
     atlas?.reingestUnchangedMs === undefined ? '' : `\natlas re-ingest: unchanged ${atlas.reingestUnchangedMs} ms, 1% of pages changed ${atlas.reingestOnePercentChangedMs} ms`;
+  const cli = `\natlas ingest <folder> (the CLI, whole process: start-up, listing and reading the pages, parsing, writing): ${size.cliIngestMs} ms, ${Math.round(size.chunks / (size.cliIngestMs / 1000))} chunks/s`;
   return `Ingest at ${size.chunks} chunks (${size.pages} pages, ${size.markdownMB} MB of markdown)\n${grid([
     ['engine', 'chunks/s', 'parse ms', 'ingest ms', 'ingest cpu ms', 'peak RSS MB', 'input RSS MB', 'RSS ÷ fts5', '(peak - input) ÷ fts5', 'chunks/s ÷ fts5'],
     ...rows,
-  ])}${reingest}`;
+  ])}${reingest}${cli}`;
 }
 
 function searchTable(size: SizeResult): string {

@@ -16,9 +16,9 @@
  * (or one JSON object with --json) on stdout.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { BenchQuery, ChildResult } from './engine-child.ts';
@@ -26,7 +26,7 @@ import { ENGINE_NAMES } from './engines.ts';
 import { summarize, type Timings } from './measure.ts';
 import { benchQueries, buildPages, musiqueFolder, readPassages, readQuestions, warmupQuestions } from './musique-corpus.ts';
 import { formatReport } from './report.ts';
-import { measureStartup, type StartupResult } from './startup.ts';
+import { measureCliIngest, measureStartup, type StartupResult } from './startup.ts';
 
 /** One engine at one size, summarised. */
 export interface EngineResult {
@@ -55,6 +55,8 @@ export interface SizeResult {
   pages: number;
   markdownMB: number;
   queries: number;
+  /** Wall ms of `node bin/atlas.js ingest` of the same pages as files (bench/startup.ts measureCliIngest). */
+  cliIngestMs: number;
   engines: EngineResult[];
 }
 
@@ -160,6 +162,15 @@ async function main(): Promise<void> {
       writeFileSync(pagesPath, pages.map((page) => JSON.stringify(page)).join('\n'));
       writeFileSync(queriesPath, JSON.stringify(queries));
       const parsed = runChild(['--engine', 'atlas-parse', '--parse-mode', values['parse-mode'], '--pages', pagesPath, '--write-docs', docsPath, '--db', join(scratch, `atlas-parse-${size}.db`)]);
+      // The same pages as files, ingested by the CLI as a user runs it.
+      const folder = join(scratch, `pages-${size}`);
+      for (const page of pages) {
+        mkdirSync(dirname(join(folder, page.path)), { recursive: true });
+        writeFileSync(join(folder, page.path), page.markdown);
+      }
+      const cliIngestMs = measureCliIngest({ folder, db: join(scratch, `cli-${size}.db`) });
+      rmSync(folder, { recursive: true, force: true });
+      progress(`  atlas ingest (CLI, pages on disk): ${cliIngestMs} ms`);
       progress(
         parsed.parseMs === undefined
           ? `  atlas-parse (${values['parse-mode']}): parse and ingest ${Math.round(parsed.ingestMs)} ms (CPU: main thread ${Math.round(parsed.mainThreadCpuMs ?? NaN)} ms, all threads ${Math.round(parsed.ingestCpuMs)} ms)`
@@ -195,6 +206,7 @@ async function main(): Promise<void> {
         pages: pages.length,
         markdownMB: round(pages.reduce((sum, page) => sum + Buffer.byteLength(page.markdown), 0) / 1e6, 1),
         queries: queries.length,
+        cliIngestMs,
         engines: [summariseChild(parsed, reference), ...children.map((child) => summariseChild(child, reference))],
       });
       rmSync(docsPath, { force: true });
