@@ -70,6 +70,8 @@ const WINDOW = 2_048;
  * (a skip, a partial decode, a call) costs several times a posting read in order.
  */
 const SCAN_RATIO = 2;
+/** The seed pass reads its terms window by window when they hold at least this many postings per window of ids on average. */
+const SEED_POSTINGS_PER_WINDOW = 8;
 /** The seed pass reads the rarest terms up to about this many postings. */
 const SEED_POSTINGS = 4_096;
 
@@ -134,6 +136,10 @@ export function topByBm25(reader: PostingsReader, request: RankRequest): ScoredI
     else Object.assign(scratch, fresh);
   }
   scratch.clean = false;
+  if (scratch.cells.length < WINDOW * terms.length) {
+    scratch.cells = new Float64Array(WINDOW * terms.length);
+    scratch.stamps = new Int32Array(WINDOW * terms.length);
+  }
   const seeds = seedSlots(terms);
   // The seed pass reads the rarest terms from their first row, as the main pass does again: their rows are kept between the two.
   const rows = keepingRows(reader, new Set(seeds.map((slot) => terms[slot]!.stored.id)));
@@ -195,23 +201,49 @@ function keepingRows(reader: PostingsReader, termIds: ReadonlySet<number>): Post
  * A lower bound of the k-th best full score, or -Infinity: the k-th best score over the seed
  * terms alone (the chunks they hold, filter applied), since no term lowers a score; summed in
  * cursor order rather than the exact score's phrase order, so lowered by a relative 1e-12 to stay
- * below every score it bounds.
+ * below every score it bounds. Seed postings dense among the ids ({@link SEED_POSTINGS_PER_WINDOW}) are read
+ * window by window, term at a time, as the main pass reads its essential terms; sparse ones
+ * chunk by chunk, the smallest id of the cursors first (a window per few postings would cost more).
  */
 function seedThreshold(reader: PostingsReader, terms: readonly TermInfo[], seeds: readonly number[], scoring: Scoring, request: RankRequest, scratch: RankScratch): number {
   if (seeds.length === 0) return -Infinity;
   const cursors = seeds.map((slot, n) => new TermCursor(reader, terms[slot]!, slot, scoring, blockOf(scratch, n)));
   const heap = new TopK(request.k);
-  for (;;) {
-    let doc = END;
-    for (const cursor of cursors) doc = Math.min(doc, cursor.doc());
-    if (doc === END) break;
-    let score = 0;
-    for (const cursor of cursors) {
-      if (cursor.doc() !== doc) continue;
-      score += cursor.contribution() * cursor.multiplicity;
-      cursor.next();
-    }
+  const offer = (score: number, doc: number) => {
     if (heap.admits(score, doc) && (request.accept === undefined || request.accept(doc))) heap.push(score, doc);
+  };
+  const postings = seeds.reduce((sum, slot) => sum + terms[slot]!.stored.df, 0);
+  if (postings * WINDOW >= SEED_POSTINGS_PER_WINDOW * scoring.chunks) {
+    const { touched, positions, sums } = scratch;
+    for (;;) {
+      let from = END;
+      for (const cursor of cursors) from = Math.min(from, cursor.lowerBound());
+      if (from === END) break;
+      const stamp = nextStamp(scratch);
+      let touchedCount = 0;
+      cursors.forEach((cursor, n) => (touchedCount = cursor.readWindow(from, from + WINDOW - 1, scratch, n * WINDOW, stamp, touchedCount)));
+      positions.subarray(0, touchedCount).sort();
+      for (let next = 0; next < touchedCount; next += 1) {
+        const at = positions[next]!;
+        touched[at] = 0;
+        const score = sums[at]!;
+        sums[at] = 0;
+        offer(score, from + at);
+      }
+    }
+  } else {
+    for (;;) {
+      let doc = END;
+      for (const cursor of cursors) doc = Math.min(doc, cursor.doc());
+      if (doc === END) break;
+      let score = 0;
+      for (const cursor of cursors) {
+        if (cursor.doc() !== doc) continue;
+        score += cursor.contribution() * cursor.multiplicity;
+        cursor.next();
+      }
+      offer(score, doc);
+    }
   }
   return heap.full() ? lowered(heap.worstScore()) : -Infinity;
 }
@@ -236,11 +268,7 @@ function maxScore(
   const stats = request.stats;
   // Per chunk of a window: whether an essential term holds it and the sum of their contributions
   // (zeroed again as they are read); each term read in the window's contribution (a column of
-  // WINDOW per term), valid where its stamp is the window's.
-  if (scratch.cells.length < WINDOW * count) {
-    scratch.cells = new Float64Array(WINDOW * count);
-    scratch.stamps = new Int32Array(WINDOW * count);
-  }
+  // WINDOW per term, sized by topByBm25), valid where its stamp is the window's.
   const { touched, positions, sums, cells, stamps } = scratch;
   // Each probed term's contribution to the chunk being scored, by cursor.
   const probed = new Float64Array(count);
