@@ -1,7 +1,10 @@
-import { newDecodedBlock, type DecodedBlock } from './postings-codec.ts';
-import { END, lowered, TermCursor, type Scoring, type TermInfo, type WindowBuffers } from './postings-cursor.ts';
-import { TopK } from './postings-topk.ts';
+import { END, lowered, TermCursor, type Scoring, type TermInfo } from './postings-cursor.ts';
+import { blockOf, createRankScratch, nextStamp, WINDOW, type RankScratch } from './postings-scratch.ts';
+import { keepingRows, seedSlots, seedThreshold } from './postings-seed.ts';
 import type { PostingsReader } from './postings-store.ts';
+import { TopK } from './postings-topk.ts';
+
+export { createRankScratch, type RankScratch } from './postings-scratch.ts';
 
 /** A ranked chunk: its id and its BM25 score (higher is better). */
 export interface ScoredId {
@@ -24,32 +27,6 @@ export interface RankRequest {
   scratch?: RankScratch;
 }
 
-/**
- * The window buffers of {@link topByBm25}, for an index to reuse across its searches instead of
- * allocating (and zero-filling) about 300 KB per long question. The search leaves `touched` and
- * `sums` zeroed, and `cells` valid only where `stamps` holds the window's stamp (so nothing needs
- * clearing); one that did not finish (it threw) leaves them marked, and the next search starts afresh.
- */
-export interface RankScratch extends WindowBuffers {
-  /** The last window's stamp (each window takes the next). */
-  stamp: number;
-  /** One decoding buffer per cursor (about 2 KB each), as many as the longest question so far had terms. */
-  blocks: DecodedBlock[];
-  /** False while a search uses them (or after one that threw). */
-  clean: boolean;
-}
-
-/**
- * New {@link RankScratch} buffers.
- *
- * @example
- * const scratch = createRankScratch();
- * topByBm25(reader, { tokens, weights, k: 10, scratch });
- */
-export function createRankScratch(): RankScratch {
-  return { touched: new Uint8Array(WINDOW), positions: new Int32Array(WINDOW), sums: new Float64Array(WINDOW), cells: new Float64Array(0), stamps: new Int32Array(0), stamp: 0, blocks: [], clean: true };
-}
-
 /** What one {@link topByBm25} call read: postings decoded and blocks skipped undecoded. */
 export interface RankStats {
   /** Postings decoded (a block is decoded whole). */
@@ -62,18 +39,12 @@ export interface RankStats {
   probes?: number;
 }
 
-/** Chunk ids per window of the term-at-a-time pass (see maxScore). */
-const WINDOW = 2_048;
 /**
  * A non-essential term is read term at a time in a window, like the essential ones, when its
  * postings there are at most this many times the window's chunks that would look it up: a look-up
  * (a skip, a partial decode, a call) costs several times a posting read in order.
  */
 const SCAN_RATIO = 2;
-/** The seed pass reads its terms window by window when they hold at least this many postings per window of ids on average. */
-const SEED_POSTINGS_PER_WINDOW = 8;
-/** The seed pass reads the rarest terms up to about this many postings. */
-const SEED_POSTINGS = 4_096;
 
 /**
  * The top `k` chunks by BM25 as FTS5's `bm25()` scores them (same IDF, weighted term frequency
@@ -147,105 +118,6 @@ export function topByBm25(reader: PostingsReader, request: RankRequest): ScoredI
   const top = maxScore(rows, terms, scoring, request, exact, floor, scratch);
   scratch.clean = true;
   return top;
-}
-
-/** The next window stamp of `scratch` (after 2^31 - 1 windows, the stamps start over). */
-function nextStamp(scratch: RankScratch): number {
-  if (scratch.stamp === 0x7fffffff) {
-    scratch.stamps.fill(0);
-    scratch.stamp = 0;
-  }
-  return (scratch.stamp += 1);
-}
-
-/** Decoding buffer `n` of `scratch` (the seed pass and the main pass each use theirs from 0: one ends before the other starts). */
-function blockOf(scratch: RankScratch, n: number): DecodedBlock {
-  while (scratch.blocks.length <= n) scratch.blocks.push(newDecodedBlock());
-  return scratch.blocks[n]!;
-}
-
-/**
- * The seed terms: the rarest, and the next rarest while they hold at most about
- * {@link SEED_POSTINGS} postings together; never all of them (that would be the whole query).
- */
-function seedSlots(terms: readonly TermInfo[]): number[] {
-  if (terms.length < 2) return [];
-  const byRarity = terms.map((term, slot) => ({ slot, df: term.stored.df })).sort((a, b) => a.df - b.df);
-  const seeds: number[] = [];
-  let postings = 0;
-  for (const { slot, df } of byRarity.slice(0, -1)) {
-    if (seeds.length > 0 && postings + df > SEED_POSTINGS) break;
-    seeds.push(slot);
-    postings += df;
-  }
-  return seeds;
-}
-
-/** `reader`, remembering for this search the rows it gives of the terms `termIds`, by the call that asked for them. */
-function keepingRows(reader: PostingsReader, termIds: ReadonlySet<number>): PostingsReader {
-  if (termIds.size === 0) return reader;
-  const kept = new Map<string, Array<[number, Uint8Array]>>();
-  return {
-    ...reader,
-    rows(termId, fromKey, limit) {
-      if (!termIds.has(termId)) return reader.rows(termId, fromKey, limit);
-      const key = `${termId}:${fromKey}:${limit}`;
-      let rows = kept.get(key);
-      if (rows === undefined) kept.set(key, (rows = reader.rows(termId, fromKey, limit)));
-      return rows;
-    },
-  };
-}
-
-/**
- * A lower bound of the k-th best full score, or -Infinity: the k-th best score over the seed
- * terms alone (the chunks they hold, filter applied), since no term lowers a score; summed in
- * cursor order rather than the exact score's phrase order, so lowered by a relative 1e-12 to stay
- * below every score it bounds. Seed postings dense among the ids ({@link SEED_POSTINGS_PER_WINDOW}) are read
- * window by window, term at a time, as the main pass reads its essential terms; sparse ones
- * chunk by chunk, the smallest id of the cursors first (a window per few postings would cost more).
- */
-function seedThreshold(reader: PostingsReader, terms: readonly TermInfo[], seeds: readonly number[], scoring: Scoring, request: RankRequest, scratch: RankScratch): number {
-  if (seeds.length === 0) return -Infinity;
-  const cursors = seeds.map((slot, n) => new TermCursor(reader, terms[slot]!, slot, scoring, blockOf(scratch, n)));
-  const heap = new TopK(request.k);
-  const offer = (score: number, doc: number) => {
-    if (heap.admits(score, doc) && (request.accept === undefined || request.accept(doc))) heap.push(score, doc);
-  };
-  const postings = seeds.reduce((sum, slot) => sum + terms[slot]!.stored.df, 0);
-  if (postings * WINDOW >= SEED_POSTINGS_PER_WINDOW * scoring.chunks) {
-    const { touched, positions, sums } = scratch;
-    for (;;) {
-      let from = END;
-      for (const cursor of cursors) from = Math.min(from, cursor.lowerBound());
-      if (from === END) break;
-      const stamp = nextStamp(scratch);
-      let touchedCount = 0;
-      cursors.forEach((cursor, n) => (touchedCount = cursor.readWindow(from, from + WINDOW - 1, scratch, n * WINDOW, stamp, touchedCount)));
-      positions.subarray(0, touchedCount).sort();
-      for (let next = 0; next < touchedCount; next += 1) {
-        const at = positions[next]!;
-        touched[at] = 0;
-        const score = sums[at]!;
-        sums[at] = 0;
-        offer(score, from + at);
-      }
-    }
-  } else {
-    for (;;) {
-      let doc = END;
-      for (const cursor of cursors) doc = Math.min(doc, cursor.doc());
-      if (doc === END) break;
-      let score = 0;
-      for (const cursor of cursors) {
-        if (cursor.doc() !== doc) continue;
-        score += cursor.contribution() * cursor.multiplicity;
-        cursor.next();
-      }
-      offer(score, doc);
-    }
-  }
-  return heap.full() ? lowered(heap.worstScore()) : -Infinity;
 }
 
 /** MaxScore with block-max skipping, scored window by window, term at a time (see {@link topByBm25}). */

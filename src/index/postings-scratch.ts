@@ -1,0 +1,46 @@
+import { newDecodedBlock, type DecodedBlock } from './postings-codec.ts';
+import type { WindowBuffers } from './postings-cursor.ts';
+
+/** Chunk ids per window of the term-at-a-time passes (postings-search.ts, postings-seed.ts). */
+export const WINDOW = 2_048;
+
+/**
+ * The window buffers of topByBm25 (postings-search.ts), for an index to reuse across its searches instead of
+ * allocating (and zero-filling) about 300 KB per long question. The search leaves `touched` and
+ * `sums` zeroed, and `cells` valid only where `stamps` holds the window's stamp (so nothing needs
+ * clearing); one that did not finish (it threw) leaves them marked, and the next search starts afresh.
+ */
+export interface RankScratch extends WindowBuffers {
+  /** The last window's stamp (each window takes the next). */
+  stamp: number;
+  /** One decoding buffer per cursor (about 2 KB each), as many as the longest question so far had terms. */
+  blocks: DecodedBlock[];
+  /** False while a search uses them (or after one that threw). */
+  clean: boolean;
+}
+
+/**
+ * New {@link RankScratch} buffers.
+ *
+ * @example
+ * const scratch = createRankScratch();
+ * topByBm25(reader, { tokens, weights, k: 10, scratch });
+ */
+export function createRankScratch(): RankScratch {
+  return { touched: new Uint8Array(WINDOW), positions: new Int32Array(WINDOW), sums: new Float64Array(WINDOW), cells: new Float64Array(0), stamps: new Int32Array(0), stamp: 0, blocks: [], clean: true };
+}
+
+/** The next window stamp of `scratch` (after 2^31 - 1 windows, the stamps start over). */
+export function nextStamp(scratch: RankScratch): number {
+  if (scratch.stamp === 0x7fffffff) {
+    scratch.stamps.fill(0);
+    scratch.stamp = 0;
+  }
+  return (scratch.stamp += 1);
+}
+
+/** Decoding buffer `n` of `scratch` (the seed pass and the main pass each use theirs from 0: one ends before the other starts). */
+export function blockOf(scratch: RankScratch, n: number): DecodedBlock {
+  while (scratch.blocks.length <= n) scratch.blocks.push(newDecodedBlock());
+  return scratch.blocks[n]!;
+}
