@@ -19,6 +19,7 @@ import { createSqliteIndex } from '../src/index/sqlite.ts';
 import type { TokenizerOptions } from '../src/index/tokenize.ts';
 import { createEngine, ENGINE_NAMES, type BenchEngine, type EngineName } from './engines.ts';
 import { mainThreadCpuMs, warmUp, WARMUP_MS } from './measure.ts';
+import { shippedModule } from './startup.ts';
 import type { BenchPage } from './musique-corpus.ts';
 
 /** One query of the bench and its version filter (null: unfiltered). */
@@ -171,7 +172,9 @@ async function reingest(path: string, docs: Doc[]) {
  */
 async function parseAndIngest(pagesPath: string, dbPath: string, writeDocs: string | undefined, mode: string): Promise<ChildResult> {
   const inputRssMB = megabytes(process.memoryUsage().rss);
-  const index = createSqliteIndex({ path: dbPath, rebuild: true });
+  // The streamed ingest runs the compiled JavaScript atlas ingest runs (its parse worker too).
+  const shipped = mode === 'stream' ? await shippedIngest() : { createSqliteIndex, parsePagesStream, ingestItems, ingestPageWorker };
+  const index = shipped.createSqliteIndex({ path: dbPath, rebuild: true });
   const docs: Doc[] = [];
   let parseMs: number | undefined;
   let ingestMs: number;
@@ -190,7 +193,7 @@ async function parseAndIngest(pagesPath: string, dbPath: string, writeDocs: stri
     const cpu = process.cpuUsage();
     const mainCpu = mainThreadCpuMs();
     const start = now();
-    chunks = (await index.ingestStream(parsedBatches(sources, index.tokenizer))).chunks;
+    chunks = (await index.ingestStream(parsedBatches(sources, index.tokenizer, shipped))).chunks;
     ingestMs = now() - start;
     ingestCpuMs = cpuMs(process.cpuUsage(cpu));
     if (mainCpu !== undefined) mainCpuMs = mainThreadCpuMs()! - mainCpu;
@@ -238,10 +241,28 @@ async function parseAndIngest(pagesPath: string, dbPath: string, writeDocs: stri
  * The parsed docs of `sources` batch by batch as `parsePagesStream` yields them, parsed by the
  * ingest's workers (which also derive what the index computes per chunk), as atlas ingest does.
  */
-async function* parsedBatches(sources: DocumentSource[], tokenizer: TokenizerOptions): AsyncGenerator<IngestItem[]> {
-  for await (const { results, extras } of parsePagesStream(sources, { worker: ingestPageWorker(tokenizer) })) {
-    yield ingestItems({ docs: results.map((result) => parsedDoc(result, '')), ...(extras ? { extras } : {}) }, tokenizer);
+async function* parsedBatches(sources: DocumentSource[], tokenizer: TokenizerOptions, atlas: IngestModules): AsyncGenerator<IngestItem[]> {
+  for await (const { results, extras } of atlas.parsePagesStream(sources, { worker: atlas.ingestPageWorker(tokenizer) })) {
+    yield atlas.ingestItems({ docs: results.map((result) => parsedDoc(result, '')), ...(extras ? { extras } : {}) }, tokenizer);
   }
+}
+
+/** What the streamed ingest calls, from the sources (tsx) or from dist/. */
+interface IngestModules {
+  createSqliteIndex: typeof createSqliteIndex;
+  parsePagesStream: typeof parsePagesStream;
+  ingestItems: typeof ingestItems;
+  ingestPageWorker: typeof ingestPageWorker;
+}
+
+/** {@link IngestModules} from dist/ (built first if stale: bench/startup.ts). */
+async function shippedIngest(): Promise<IngestModules> {
+  const [sqlite, pages, items] = await Promise.all([
+    shippedModule<typeof import('../src/index/sqlite.ts')>('index/sqlite.ts'),
+    shippedModule<typeof import('../src/corpus/parse-pages.ts')>('corpus/parse-pages.ts'),
+    shippedModule<typeof import('../src/index/ingest-items.ts')>('index/ingest-items.ts'),
+  ]);
+  return { createSqliteIndex: sqlite.createSqliteIndex, parsePagesStream: pages.parsePagesStream, ingestItems: items.ingestItems, ingestPageWorker: items.ingestPageWorker };
 }
 
 function parsedDoc(result: ParseDocumentResult, path: string): Doc {

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isBuildFresh } from '../bin/fresh-build.js';
 import { ROW_KEYS } from '../src/index/postings-store.ts';
 
@@ -41,10 +42,23 @@ db.close();`;
 }
 
 /** Builds dist/ unless it is fresh: bin/atlas.js runs the sources through tsx while dist/ is older than them, and a bench measures what npm ci ships. */
-function ensureBuild(): void {
+export function ensureBuild(): void {
   if (isBuildFresh(repoRoot)) return;
   const build = spawnSync(process.execPath, ['scripts/build.js'], { cwd: repoRoot, encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`bench: npm run build failed (${build.status}): ${build.stderr}`);
+}
+
+/**
+ * The compiled module of `source` (a path under src/, e.g. 'index/sqlite.ts') from dist/, built
+ * first if stale: the JavaScript `npx atlas` runs. A parse worker started from it is compiled
+ * JavaScript too, where one started from the sources compiles them through tsx as it starts.
+ *
+ * @example
+ * const { createSqliteIndex } = await shippedModule<typeof import('../src/index/sqlite.ts')>('index/sqlite.ts');
+ */
+export async function shippedModule<T>(source: string): Promise<T> {
+  ensureBuild();
+  return (await import(pathToFileURL(join(repoRoot, 'dist', source.replace(/\.ts$/, '.js'))).href)) as T;
 }
 
 /**
