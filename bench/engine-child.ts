@@ -4,23 +4,18 @@
  *
  * `--engine atlas-parse --pages pages.json --write-docs docs.json` parses the pages with the corpus
  * layer, ingests them into Atlas, and writes the parsed docs for the other engines (after its
- * measurements). `--phase` splits an engine's run over processes (see {@link Phase}). Prints one
+ * measurements: bench/parse-child.ts). `--phase` splits an engine's run over processes (see {@link Phase}). Prints one
  * JSON object ({@link ChildResult}, the fields of the phase run) on stdout.
  */
-import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { parseDocument, type DocumentSource, type ParseDocumentResult } from '../src/corpus/parse-document.ts';
-import { parsePages, parsePagesStream } from '../src/corpus/parse-pages.ts';
 import type { Doc } from '../src/corpus/types.ts';
-import { ingestItems, ingestPageWorker } from '../src/index/ingest-items.ts';
-import type { IngestItem } from '../src/index/ingest-session.ts';
 import { createSqliteIndex } from '../src/index/sqlite.ts';
-import type { TokenizerOptions } from '../src/index/tokenize.ts';
 import { createEngine, ENGINE_NAMES, type BenchEngine, type EngineName } from './engines.ts';
-import { mainThreadCpuMs, warmUp, WARMUP_MS } from './measure.ts';
-import { shippedModule } from './startup.ts';
-import type { BenchPage } from './musique-corpus.ts';
+import { cpuMs, megabytes, peakRssMB, warmUp, WARMUP_MS } from './measure.ts';
+import { queryFilter } from './musique-corpus.ts';
+import { parseAndIngest } from './parse-child.ts';
 
 /** One query of the bench and its version filter (null: unfiltered). */
 export interface BenchQuery {
@@ -52,14 +47,9 @@ export interface ChildResult {
   snippetDurations?: number[];
   reingestUnchangedMs?: number;
   reingestOnePercentChangedMs?: number;
-  /** Engines searched in a process of their own (phase search): that process's peak RSS. */
-  searchPeakRssMB?: number;
 }
 
 const now = () => performance.now();
-const megabytes = (bytes: number) => Math.round(bytes / 1e5) / 10;
-const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
-const peakRssMB = () => megabytes(process.resourceUsage().maxRSS * 1024);
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -110,7 +100,7 @@ async function runEngine(
     const result = await timeSearches(searchEngine, queries, warmup, k);
     await searchEngine.close();
     if (engine === 'atlas') result.snippetDurations = await timeSnippets(values.db, queries, warmup, k);
-    return { engine, ...result, searchPeakRssMB: peakRssMB() };
+    return { engine, ...result };
   }
   if (phase === 'reingest') return { engine, ...(await reingest(values.db, await readJsonLines<Doc>(values.docs!))) };
   let docs: Doc[] | undefined = await readJsonLines<Doc>(values.docs!);
@@ -133,7 +123,7 @@ async function runEngine(
 async function timeSearches(searchEngine: BenchEngine, queries: BenchQuery[], warmup: BenchQuery[], k: number): Promise<Partial<ChildResult>> {
   const ids: string[][] = [];
   const { durations, cpuDurations } = await timeQueries(queries, warmup, async (query, n) => {
-    const found = await searchEngine.search(query.query, { k, filter: query.version === null ? undefined : { version: query.version } });
+    const found = await searchEngine.search(query.query, { k, filter: queryFilter(query) });
     if (n >= 0) ids[n] = found;
   });
   return { durations, cpuDurations, ids };
@@ -143,7 +133,7 @@ async function timeSearches(searchEngine: BenchEngine, queries: BenchQuery[], wa
 async function timeSnippets(path: string, queries: BenchQuery[], warmup: BenchQuery[], k: number): Promise<number[]> {
   const index = createSqliteIndex({ path, readonly: true });
   const { durations } = await timeQueries(queries, warmup, async (query) => {
-    const hits = await index.search(query.query, { k, filter: query.version === null ? undefined : { version: query.version } });
+    const hits = await index.search(query.query, { k, filter: queryFilter(query) });
     for (const hit of hits) void hit.snippet;
   });
   await index.close();
@@ -164,114 +154,8 @@ async function reingest(path: string, docs: Doc[]) {
   return { reingestUnchangedMs, reingestOnePercentChangedMs };
 }
 
-/**
- * `stream` (what `atlas ingest` does): the pages parsed by `parsePagesStream` (in a worker per
- * other core while this thread writes) and written batch by batch by `ingestStream`, timed from
- * the first page handed out to the commit. `sequential`: every page parsed here first (timed as
- * parse), then one `ingest` (timed as ingest), as before the streaming ingest.
- */
-async function parseAndIngest(pagesPath: string, dbPath: string, writeDocs: string | undefined, mode: string): Promise<ChildResult> {
-  const inputRssMB = megabytes(process.memoryUsage().rss);
-  // The streamed ingest runs the compiled JavaScript atlas ingest runs (its parse worker too).
-  const shipped = mode === 'stream' ? await shippedIngest() : { createSqliteIndex, parsePagesStream, ingestItems, ingestPageWorker };
-  const index = shipped.createSqliteIndex({ path: dbPath, rebuild: true });
-  const docs: Doc[] = [];
-  let parseMs: number | undefined;
-  let ingestMs: number;
-  let ingestCpuMs: number;
-  let chunks: number;
-  let peakRss: number;
-  let mainCpuMs: number | undefined;
-  if (mode === 'stream') {
-    // The pages as bytes, read one line at a time, as atlas ingest holds the files it read.
-    const sources: DocumentSource[] = [];
-    for await (const line of createInterface({ input: createReadStream(pagesPath), crlfDelay: Infinity })) {
-      if (line === '') continue;
-      const page = JSON.parse(line) as BenchPage;
-      sources.push({ path: page.path, bytes: Buffer.from(page.markdown) });
-    }
-    const cpu = process.cpuUsage();
-    const mainCpu = mainThreadCpuMs();
-    const start = now();
-    chunks = (await index.ingestStream(parsedBatches(sources, index.tokenizer, shipped))).chunks;
-    ingestMs = now() - start;
-    ingestCpuMs = cpuMs(process.cpuUsage(cpu));
-    if (mainCpu !== undefined) mainCpuMs = mainThreadCpuMs()! - mainCpu;
-    peakRss = peakRssMB();
-    // The docs for the other engines, parsed again after the measurement (the ingest kept none).
-    if (writeDocs !== undefined) for (const result of await parsePages(sources, { threads: 1 })) docs.push(parsedDoc(result, ''));
-  } else {
-    // Pages are read one line at a time and parsed as they come: the markdown is never all in memory.
-    parseMs = 0;
-    for await (const line of createInterface({ input: createReadStream(pagesPath), crlfDelay: Infinity })) {
-      if (line === '') continue;
-      const page = JSON.parse(line) as BenchPage;
-      const started = now();
-      docs.push(parsedDoc(parseDocument({ path: page.path, bytes: Buffer.from(page.markdown) }), page.path));
-      parseMs += now() - started;
-    }
-    const cpu = process.cpuUsage();
-    const mainCpu = mainThreadCpuMs();
-    const start = now();
-    chunks = (await index.ingest(docs)).chunks;
-    ingestMs = now() - start;
-    ingestCpuMs = cpuMs(process.cpuUsage(cpu));
-    if (mainCpu !== undefined) mainCpuMs = mainThreadCpuMs()! - mainCpu;
-    peakRss = peakRssMB();
-  }
-  await index.close();
-  const result: ChildResult = {
-    engine: 'atlas-parse',
-    chunks,
-    inputRssMB,
-    peakRssMB: peakRss,
-    ...(parseMs === undefined ? {} : { parseMs }),
-    ...(mainCpuMs === undefined ? {} : { mainThreadCpuMs: mainCpuMs }),
-    ingestMs,
-    ingestCpuMs,
-    durations: [],
-    cpuDurations: [],
-    ids: [],
-  };
-  if (writeDocs !== undefined) writeFileSync(writeDocs, docs.map((doc) => JSON.stringify(doc)).join('\n'));
-  return result;
-}
-
-/**
- * The parsed docs of `sources` batch by batch as `parsePagesStream` yields them, parsed by the
- * ingest's workers (which also derive what the index computes per chunk), as atlas ingest does.
- */
-async function* parsedBatches(sources: DocumentSource[], tokenizer: TokenizerOptions, atlas: IngestModules): AsyncGenerator<IngestItem[]> {
-  for await (const { results, extras } of atlas.parsePagesStream(sources, { worker: atlas.ingestPageWorker(tokenizer) })) {
-    yield atlas.ingestItems({ docs: results.map((result) => parsedDoc(result, '')), ...(extras ? { extras } : {}) }, tokenizer);
-  }
-}
-
-/** What the streamed ingest calls, from the sources (tsx) or from dist/. */
-interface IngestModules {
-  createSqliteIndex: typeof createSqliteIndex;
-  parsePagesStream: typeof parsePagesStream;
-  ingestItems: typeof ingestItems;
-  ingestPageWorker: typeof ingestPageWorker;
-}
-
-/** {@link IngestModules} from dist/ (built first if stale: bench/startup.ts). */
-async function shippedIngest(): Promise<IngestModules> {
-  const [sqlite, pages, items] = await Promise.all([
-    shippedModule<typeof import('../src/index/sqlite.ts')>('index/sqlite.ts'),
-    shippedModule<typeof import('../src/corpus/parse-pages.ts')>('corpus/parse-pages.ts'),
-    shippedModule<typeof import('../src/index/ingest-items.ts')>('index/ingest-items.ts'),
-  ]);
-  return { createSqliteIndex: sqlite.createSqliteIndex, parsePagesStream: pages.parsePagesStream, ingestItems: items.ingestItems, ingestPageWorker: items.ingestPageWorker };
-}
-
-function parsedDoc(result: ParseDocumentResult, path: string): Doc {
-  if (!result.ok) throw new Error(`bench page ${path || result.problems[0]?.file} did not parse: ${JSON.stringify(result.problems)}`);
-  return result.doc;
-}
-
 /** The values of a JSON Lines file, read one line at a time (no whole-file string in memory). */
-async function readJsonLines<T>(path: string): Promise<T[]> {
+export async function readJsonLines<T>(path: string): Promise<T[]> {
   const values: T[] = [];
   for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
     if (line !== '') values.push(JSON.parse(line) as T);

@@ -1,5 +1,12 @@
 import { readFileSync } from 'node:fs';
 
+/** Megabytes, one decimal. */
+export const megabytes = (bytes: number): number => Math.round(bytes / 1e5) / 10;
+/** Milliseconds of CPU (user + system) in a `process.cpuUsage()` difference. */
+export const cpuMs = (usage: NodeJS.CpuUsage): number => (usage.user + usage.system) / 1000;
+/** This process's peak RSS so far, in MB (getrusage maxrss). */
+export const peakRssMB = (): number => megabytes(process.resourceUsage().maxRSS * 1024);
+
 /** Summary of repeated timings, in milliseconds. */
 export interface Timings {
   p50: number;

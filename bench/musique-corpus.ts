@@ -50,6 +50,16 @@ export function benchQueries(questions: readonly string[], rounds: number): Benc
 }
 
 /**
+ * The search filter of a bench query: its version, or none.
+ *
+ * @example
+ * queryFilter({ query: 'a?', version: '3.x' }); // { version: '3.x' }
+ */
+export function queryFilter(query: BenchQuery): { version: string } | undefined {
+  return query.version === null ? undefined : { version: query.version };
+}
+
+/**
  * The questions the benches warm up with before timing (so the JIT has compiled the search
  * paths): the Graphile Worker dev set's (`../shared/datasets/graphile-worker-dev`), real
  * questions about other docs, so no timed question and none of its chunks is seen before it is

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createSqliteIndex } from '../src/index/sqlite.ts';
-import { benchQueries, musiqueFolder, readPassages, readQuestions } from './musique-corpus.ts';
+import { benchQueries, musiqueFolder, queryFilter, readPassages, readQuestions } from './musique-corpus.ts';
 import { cachedScaleDb } from './scale-db.ts';
 
 const { values } = parseArgs({ options: { size: { type: 'string', default: '10000' }, runs: { type: 'string', default: '7' } } });
@@ -20,7 +20,7 @@ const folder = musiqueFolder(process.env);
 const { path } = await cachedScaleDb({ cache: join(tmpdir(), 'atlas-scale'), size: Number(values.size), passages: readPassages(folder), log: (line) => process.stderr.write(`${line}\n`) });
 const queries = benchQueries(readQuestions(folder), 2);
 const index = createSqliteIndex({ path, readonly: true });
-const run = (query: (typeof queries)[number]) => index.search(query.query, { k: 10, filter: query.version === null ? undefined : { version: query.version } });
+const run = (query: (typeof queries)[number]) => index.search(query.query, { k: 10, filter: queryFilter(query) });
 for (let round = 0; round < 2; round += 1) for (const query of queries) await run(query);
 const best: Array<{ ms: number; query: string }> = [];
 for (const query of queries) {

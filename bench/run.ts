@@ -162,6 +162,11 @@ async function main(): Promise<void> {
       writeFileSync(pagesPath, pages.map((page) => JSON.stringify(page)).join('\n'));
       writeFileSync(queriesPath, JSON.stringify(queries));
       const parsed = runChild(['--engine', 'atlas-parse', '--parse-mode', values['parse-mode'], '--pages', pagesPath, '--write-docs', docsPath, '--db', join(scratch, `atlas-parse-${size}.db`)]);
+      progress(
+        parsed.parseMs === undefined
+          ? `  atlas-parse (${values['parse-mode']}): parse and ingest ${Math.round(parsed.ingestMs)} ms (CPU: main thread ${Math.round(parsed.mainThreadCpuMs ?? NaN)} ms, all threads ${Math.round(parsed.ingestCpuMs)} ms)`
+          : `  atlas-parse (${values['parse-mode']}): parse ${Math.round(parsed.parseMs)} ms, ingest ${Math.round(parsed.ingestMs)} ms (CPU of the ingest: main thread ${Math.round(parsed.mainThreadCpuMs ?? NaN)} ms)`,
+      );
       // The same pages as files, ingested by the CLI as a user runs it.
       const folder = join(scratch, `pages-${size}`);
       for (const page of pages) {
@@ -171,11 +176,6 @@ async function main(): Promise<void> {
       const cliIngestMs = measureCliIngest({ folder, db: join(scratch, `cli-${size}.db`) });
       rmSync(folder, { recursive: true, force: true });
       progress(`  atlas ingest (CLI, pages on disk): ${cliIngestMs} ms`);
-      progress(
-        parsed.parseMs === undefined
-          ? `  atlas-parse (${values['parse-mode']}): parse and ingest ${Math.round(parsed.ingestMs)} ms (CPU: main thread ${Math.round(parsed.mainThreadCpuMs ?? NaN)} ms, all threads ${Math.round(parsed.ingestCpuMs)} ms)`
-          : `  atlas-parse (${values['parse-mode']}): parse ${Math.round(parsed.parseMs)} ms, ingest ${Math.round(parsed.ingestMs)} ms (CPU of the ingest: main thread ${Math.round(parsed.mainThreadCpuMs ?? NaN)} ms)`,
-      );
       const children: ChildResult[] = [];
       for (const engine of engines) {
         if (engine === 'orama' && size > Number(values['orama-max-chunks'])) {

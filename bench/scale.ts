@@ -28,7 +28,7 @@ import { DEFAULT_TOKENIZER } from '../src/index/tokenize.ts';
 import type { BenchQuery } from './engine-child.ts';
 import { plainTerms } from './engines.ts';
 import { summarize, warmUp, WARMUP_MS, type Timings } from './measure.ts';
-import { benchQueries, musiqueFolder, readPassages, readQuestions, warmupQuestions } from './musique-corpus.ts';
+import { benchQueries, musiqueFolder, queryFilter, readPassages, readQuestions, warmupQuestions } from './musique-corpus.ts';
 import { cachedReferenceDb, cachedScaleDb } from './scale-db.ts';
 
 /** The engines of this bench. */
@@ -83,7 +83,7 @@ function openEngine(
   path: string,
   referencePath: string,
 ): { search(query: BenchQuery, k: number): Promise<string[]>; verify?(query: BenchQuery, k: number): boolean; close(): void } {
-  const where = (query: BenchQuery) => filterClause(query.version === null ? undefined : { version: query.version }, 'c', { restricted: false });
+  const where = (query: BenchQuery) => filterClause(queryFilter(query), 'c', { restricted: false });
   if (engine === 'atlas') {
     const index = createSqliteIndex({ path, readonly: true });
     // The check: Atlas's BM25 top k over its terms (words and identifier expansions), ids and
@@ -100,7 +100,7 @@ function openEngine(
     };
     return {
       async search(query, k) {
-        const hits = await index.search(query.query, { k, filter: query.version === null ? undefined : { version: query.version } });
+        const hits = await index.search(query.query, { k, filter: queryFilter(query) });
         return hits.map((hit) => hit.chunkId);
       },
       verify(query, k) {
