@@ -1,6 +1,7 @@
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
 import type { CorpusProblem } from '../errors.ts';
+import { readFlatYaml } from './flat-yaml.ts';
 import { describeIssue } from './front-matter-messages.ts';
 import { DOC_ID_PATTERN } from './slug.ts';
 import type { LabelValue } from './types.ts';
@@ -106,6 +107,13 @@ export function parseFrontMatter(input: {
   derivedId: string;
 }): { ok: true; frontMatter: FrontMatter } | { ok: false; problems: CorpusProblem[] } {
   const { file, yaml, yamlStartLine } = input;
+  // Flat front matter needs no YAML parser; one that fails validation is read again below, for
+  // the lines its problems name.
+  const flat = readFlatYaml(yaml);
+  if (flat !== undefined) {
+    const result = frontMatterSchema.safeParse(flat);
+    if (result.success) return { ok: true, frontMatter: result.data };
+  }
   const lineCounter = new LineCounter();
   const document = parseDocument(yaml, { lineCounter });
   const error = document.errors[0];
