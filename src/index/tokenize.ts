@@ -116,9 +116,11 @@ export function expandIdentifier(identifier: string): string[] {
  * index stores in its `idents` column. `cache`, when given, keeps each run's expansions for the
  * next texts (one ingest owns it; a corpus repeats few distinct identifiers many times).
  *
- * Most text is prose whose runs expand to nothing, so the text is first read character by
- * character (see {@link mayExpand}): only the whitespace-separated pieces that may hold an
- * expanding run are read with {@link IDENTIFIER_RUN}. The result is the same as reading every run.
+ * Most text is prose whose runs expand to nothing, so only the whitespace-separated pieces
+ * that may hold an expanding run ({@link MAY_EXPAND_NEARBY}, then {@link mayExpand}) are read
+ * with {@link IDENTIFIER_RUN}. The result is the same as reading every run. On the 100k bench
+ * chunks: 0.41 s, against 0.67 s for a loop over every character (a hand-written loop that
+ * skips quiet characters through a table took 0.45 s).
  *
  * @example
  * identifierExpansions('Raise max_payload_kb on PayloadTooLarge.')
@@ -126,33 +128,54 @@ export function expandIdentifier(identifier: string): string[] {
  */
 export function identifierExpansions(text: string, cache?: Map<string, string[]>): string[] {
   const seen = new Set<string>();
-  let pieceStart = 0;
-  let expands = false;
-  // Classes of the two characters before the current one in this piece (OTHER at its start).
-  let previous = OTHER;
-  let beforePrevious = OTHER;
-  for (let position = 0; position <= text.length; position += 1) {
-    const code = position < text.length ? text.charCodeAt(position) : SPACE;
-    if (code === SPACE || code === NEWLINE || code === TAB || code === RETURN) {
-      if (expands) addRunExpansions(text.slice(pieceStart, position), seen, cache);
-      pieceStart = position + 1;
-      expands = false;
-      previous = OTHER;
-      beforePrevious = OTHER;
-      continue;
-    }
-    if (expands) continue;
-    const kind = code < 128 ? ASCII_CLASS[code]! : nonAsciiClass(code);
-    expands = mayExpand(beforePrevious, previous, kind);
-    beforePrevious = previous;
-    previous = kind;
+  // One shared global pattern, its lastIndex reset: nothing called in the loop reads it again.
+  const candidates = MAY_EXPAND_NEARBY;
+  candidates.lastIndex = 0;
+  for (let match = candidates.exec(text); match !== null; match = candidates.exec(text)) {
+    // The whitespace-separated piece around the match, read character by character.
+    let pieceStart = match.index;
+    while (pieceStart > 0 && !isPieceBreak(text.charCodeAt(pieceStart - 1))) pieceStart -= 1;
+    let pieceEnd = match.index + match[0].length;
+    while (pieceEnd < text.length && !isPieceBreak(text.charCodeAt(pieceEnd))) pieceEnd += 1;
+    if (pieceMayExpand(text, pieceStart, pieceEnd)) addRunExpansions(text.slice(pieceStart, pieceEnd), seen, cache);
+    candidates.lastIndex = pieceEnd;
   }
   return [...seen];
 }
 
+/**
+ * Where a piece may expand (see {@link mayExpand}): `_`, a non-ASCII character (the case of a
+ * non-ASCII letter is only known from its class), a digit beside a letter, a lower-case letter
+ * before an upper-case one, two upper-case letters before a lower-case one, or a separator
+ * between word characters. A superset, tested by the regular expression engine, which skips the
+ * prose between matches 2-3 times faster than a loop over its characters; each piece with a
+ * match is then read character by character ({@link pieceMayExpand}).
+ */
+const MAY_EXPAND_NEARBY = /[^\x00-\x7f]|_|[a-z](?:[0-9A-Z]|[-.:/][A-Za-z0-9])|[A-Z](?:[0-9]|[A-Z][a-z]|[-.:/][A-Za-z0-9])|[0-9](?:[A-Za-z]|[-.:/][A-Za-z0-9])/g;
+
+function isPieceBreak(code: number): boolean {
+  return code === SPACE || code === NEWLINE || code === TAB || code === RETURN;
+}
+
+/** Whether text[start..end), a piece with no whitespace, holds a run that may expand. */
+function pieceMayExpand(text: string, start: number, end: number): boolean {
+  // Classes of the two characters before the current one (OTHER at the piece's start).
+  let previous = OTHER;
+  let beforePrevious = OTHER;
+  for (let position = start; position < end; position += 1) {
+    const code = text.charCodeAt(position);
+    const kind = code < 128 ? ASCII_CLASS[code]! : nonAsciiClass(code);
+    if (mayExpand(beforePrevious, previous, kind)) return true;
+    beforePrevious = previous;
+    previous = kind;
+  }
+  return false;
+}
+
 /** Expansions of every identifier-like run of a piece of text, added to `seen` in order. */
 function addRunExpansions(piece: string, seen: Set<string>, cache: Map<string, string[]> | undefined): void {
-  const runs = new RegExp(IDENTIFIER_RUN);
+  const runs = PIECE_RUNS;
+  runs.lastIndex = 0;
   for (let match = runs.exec(piece); match !== null; match = runs.exec(piece)) {
     const run = match[0];
     if (NEVER_EXPANDS_ASCII.test(run) || NEVER_EXPANDS.test(run) || isPlainWord(run, run.toLowerCase())) continue;
@@ -164,6 +187,9 @@ function addRunExpansions(piece: string, seen: Set<string>, cache: Map<string, s
     for (const term of terms) seen.add(term);
   }
 }
+
+/** {@link IDENTIFIER_RUN} for {@link addRunExpansions} alone (a pattern of its own: its lastIndex is state). */
+const PIECE_RUNS = new RegExp(IDENTIFIER_RUN);
 
 const SPACE = 32;
 const NEWLINE = 10;
