@@ -50,7 +50,10 @@ export function registerIngestCommand(program: Command, io: CliIO): void {
       const root = await docsRoot(io, dir);
       const embedder = await cliEmbedder(io, options);
       // Pages are parsed (in worker threads when there are many) while the index writes them.
-      const corpus = await streamCorpus(root, options.maxChunkChars ? { maxChunkChars: options.maxChunkChars } : {});
+      const corpus = await streamCorpus(root, {
+        ...(options.maxChunkChars ? { maxChunkChars: options.maxChunkChars } : {}),
+        onWorkerError: (error) => io.stderr(`atlas: warning: a parse worker failed (${error.message}); its pages are parsed on the main thread, more slowly.\n`),
+      });
       // The folder given is the docs root the index records: atlas ask looks for atlas.config.yaml there.
       const given = path.resolve(io.cwd, dir);
       const config = await commandConfig(io, options, given);

@@ -52,6 +52,8 @@ export interface StreamCorpusOptions extends LoadCorpusOptions {
    * when there are 200 pages or more (see `defaultStreamThreads`).
    */
   threads?: number;
+  /** Called when a parse worker fails (it cannot start, say); its pages are then parsed on this thread. */
+  onWorkerError?: (error: Error) => void;
 }
 
 /** Consecutive valid documents of a {@link CorpusStream}, in path order. */
@@ -95,11 +97,12 @@ async function openCorpusStream(
   defaultThreads: (pages: number, cores: number) => number,
 ): Promise<CorpusStream> {
   const chunking = resolveChunkingOptions(options);
+  const { onWorkerError } = options;
   const { sources, problems } = await readPages(root, options.fs);
   const threads = options.threads ?? defaultThreads(sources.length, availableParallelism());
   const pathById = new Map<string, string>();
   async function* batches(worker?: PageWorker): AsyncGenerator<CorpusBatch> {
-    const parseOptions: ParsePagesStreamOptions = { chunking, threads, ...(worker ? { worker } : {}) };
+    const parseOptions: ParsePagesStreamOptions = { chunking, threads, ...(worker ? { worker } : {}), ...(onWorkerError ? { onWorkerError } : {}) };
     let position = 0;
     for await (const parsed of parsePagesStream(sources, parseOptions)) {
       const batch: CorpusBatch = { docs: [] };
