@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Entry point of the `atlas` command. It runs the compiled JavaScript in dist/ (built by the
-// prepare step of `npm ci`, or `npm run build`) when that build is newer than every source file;
+// Entry point of the `atlas` command. It runs the compiled JavaScript (dist/cli-bundle/, the
+// CLI bundled from the sources: scripts/build.js, run by the prepare step of `npm ci` or by
+// `npm run build`) when that build is newer than every source file;
 // otherwise (no build yet, or a source edited since) it runs the TypeScript sources through tsx,
 // which compiles them on load: slower to start, never stale.
 import { fileURLToPath } from 'node:url';
@@ -9,7 +10,7 @@ import { isBuildFresh } from './fresh-build.js';
 let cli;
 if (isBuildFresh(fileURLToPath(new URL('..', import.meta.url)))) {
   process.setSourceMapsEnabled(true);
-  cli = { main: '../dist/cli/main.js', io: '../dist/cli/io.js' };
+  cli = { main: '../dist/cli-bundle/main.js', io: '../dist/cli-bundle/io.js' };
 } else {
   const { register } = await import('tsx/esm/api');
   register();
