@@ -61,6 +61,10 @@ export function createPostingsWriter(db: Database.Database): PostingsWriter {
   // Where each new term's blocks are encoded, then stored straight from (better-sqlite3 copies a bound blob).
   const scratch = new ByteWriter(1 << 16);
   let removals = new Map<number, number[]>();
+  // Whether the store held no term when the writer was made (a new index, a rebuild): then a term
+  // is only stored once this writer flushed it, and a bulk load skips one lookup per term.
+  const startedEmpty = db.prepare('SELECT 1 FROM postings_terms LIMIT 1').get() === undefined;
+  const flushedTerms = new Set<number>();
   let chunkDelta = 0;
   let tokenDelta = 0;
 
@@ -133,7 +137,8 @@ export function createPostingsWriter(db: Database.Database): PostingsWriter {
     log.drain(termPostings, scratch, (index, encoded) => {
       const count = termPostings[index]!;
       const term = termNames[index]!;
-      const row = getTerm.get(term) as { id: number; df: number; skips: Buffer } | undefined;
+      const row = startedEmpty && !flushedTerms.has(index) ? undefined : (getTerm.get(term) as { id: number; df: number; skips: Buffer } | undefined);
+      if (startedEmpty) flushedTerms.add(index);
       if (row === undefined) {
         const id = next++;
         // Rows of ROW_BLOCKS consecutive blocks of the scratch, their offsets made relative to the row.
