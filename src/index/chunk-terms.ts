@@ -49,6 +49,9 @@ export interface TermDictionary {
   chunkTerms(columns: readonly string[], tokenizer: Fts5Tokenizer): ChunkTerms;
 }
 
+/** Entries (4 bytes each) of one arena of {@link TermDictionary.chunkTerms}'s results: 256 KB. */
+const ARENA_ENTRIES = 1 << 16;
+
 /** Most folded tokens a {@link TermDictionary} remembers the numbers of before it starts over. */
 const FOLDED_CACHE_SIZE = 1 << 19;
 
@@ -92,6 +95,23 @@ export function createTermDictionary(source: string): TermDictionary {
       }
     }
     return id;
+  };
+
+  // Where the chunks' ids and counts are copied to, as views: one buffer for many chunks instead
+  // of two per chunk (a typed array's own buffer costs an allocation outside the heap). A view
+  // keeps its whole arena alive, so an arena is small; a new one is started when it is full.
+  let arena = new Uint32Array(ARENA_ENTRIES);
+  let arenaUsed = 0;
+  const take = (from: Uint32Array, count: number): Uint32Array => {
+    if (count > ARENA_ENTRIES / 4) return from.slice(0, count);
+    if (arenaUsed + count > ARENA_ENTRIES) {
+      arena = new Uint32Array(ARENA_ENTRIES);
+      arenaUsed = 0;
+    }
+    const view = arena.subarray(arenaUsed, arenaUsed + count);
+    view.set(from.subarray(0, count));
+    arenaUsed += count;
+    return view;
   };
 
   // The chunk being numbered (see chunkTerms): its terms by slot, their counts, the column read.
@@ -167,7 +187,7 @@ export function createTermDictionary(source: string): TermDictionary {
         const text = columns[column] ?? '';
         if (text !== '') tokenizer.forEachFoldedSpan(text, visitSpan, visitFolded);
       }
-      const terms: ChunkTerms = { ids: ids.slice(0, distinct), counts: counts.slice(0, distinct * COLUMN_COUNT), length };
+      const terms: ChunkTerms = { ids: take(ids, distinct), counts: take(counts, distinct * COLUMN_COUNT), length };
       counts.fill(0, 0, distinct * COLUMN_COUNT);
       return terms;
     },
