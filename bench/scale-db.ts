@@ -15,7 +15,8 @@ import { ROW_BLOCKS } from '../src/index/postings-skips.ts';
 import { SCHEMA_VERSION } from '../src/index/schema.ts';
 import { createSqliteIndex } from '../src/index/sqlite.ts';
 import { chunkFromRow, CHUNK_COLUMNS, type ChunkRow } from '../src/index/sqlite-rows.ts';
-import { identifierExpansions, type TokenizerOptions } from '../src/index/tokenize.ts';
+import { identifierExpansions } from '../src/index/identifier-expansions.ts';
+import type { TokenizerOptions } from '../src/index/tokenize.ts';
 import { buildPages, type Passage } from './musique-corpus.ts';
 
 /** The seed of the bench pages (the same as bench/run.ts). */

@@ -6,7 +6,8 @@ import { createTermDictionary, type ChunkTerms, type NewTerms, type TermDictiona
 import { createFts5Tokenizer, type Fts5Tokenizer } from './fts5-tokens.ts';
 import { createPostingsWriter } from './postings-writer.ts';
 import { chunkFromRow, CHUNK_COLUMNS, type ChunkRow } from './sqlite-rows.ts';
-import { identifierExpansions, type TokenizerOptions } from './tokenize.ts';
+import { identifierExpansions } from './identifier-expansions.ts';
+import type { TokenizerOptions } from './tokenize.ts';
 
 /**
  * The values of one chunk that the index computes rather than copies: what it defines, its

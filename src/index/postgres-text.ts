@@ -1,7 +1,8 @@
 import type { Chunk } from '../corpus/types.ts';
 import { definitionKeysText, definitionsOf, type Definitions } from './definitions.ts';
 import { innerHeadingsText } from './heading-path.ts';
-import { identifierExpansions, words, type TokenizerOptions } from './tokenize.ts';
+import { identifierExpansions } from './identifier-expansions.ts';
+import { words, type TokenizerOptions } from './tokenize.ts';
 
 /**
  * What the PostgreSQL index stores for one chunk besides its fields: each searched column as

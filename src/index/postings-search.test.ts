@@ -16,7 +16,8 @@ import { buildSearchQuery, quoteTerm } from './query.ts';
 import { createSqliteIndex } from './sqlite.ts';
 import { chunkFromRow, CHUNK_COLUMNS, createStatementCache, type ChunkRow, type StatementCache } from './sqlite-rows.ts';
 import { createTestDoc } from './test-docs.ts';
-import { DEFAULT_TOKENIZER, identifierExpansions } from './tokenize.ts';
+import { identifierExpansions } from './identifier-expansions.ts';
+import { DEFAULT_TOKENIZER } from './tokenize.ts';
 import type { SearchFilter } from './types.ts';
 
 const scratchFolder = mkdtempSync(join(tmpdir(), 'atlas-postings-'));

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sharedFolder } from '../testing/shared-folder.ts';
+import { identifierExpansions } from './identifier-expansions.ts';
 import {
   DEFAULT_TOKENIZER,
   expandIdentifier,
   IDENTIFIER_RUN,
-  identifierExpansions,
   lightStem,
   normalizeIdentifier,
   searchTerms,

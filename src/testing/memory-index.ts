@@ -8,7 +8,8 @@ import { queryIdentifiers } from '../index/identifiers.ts';
 import { queryTerms } from '../index/query.ts';
 import { ALL_VALUE, assertAclLabels, passesLabels } from '../index/filter.ts';
 import { makeSnippet } from '../index/snippet.ts';
-import { DEFAULT_TOKENIZER, identifierExpansions } from '../index/tokenize.ts';
+import { identifierExpansions } from '../index/identifier-expansions.ts';
+import { DEFAULT_TOKENIZER } from '../index/tokenize.ts';
 import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from '../index/types.ts';
 import { assertUniqueDocIds } from '../index/unique-docs.ts';
 

@@ -1,0 +1,147 @@
+// The identifier expansions of a text (`max_payload_kb` -> `maxpayloadkb`, `PayloadTooLarge` ->
+// `payload too large`): what the index stores in each chunk's `idents` column. Reading a whole
+// chunk's prose for the few pieces that expand is its own concern, apart from the tokenizer's
+// rules in tokenize.ts (expandIdentifier says what one run expands to).
+import { expandIdentifier, IDENTIFIER_RUN, isPlainWord } from './tokenize.ts';
+
+/**
+ * Runs that provably expand to nothing: one segment of one sub-word, i.e. a lower-case word,
+ * maybe capitalised (`retry`, `Retry`), an all-capitals word (`NASA`) or a number (`1995`).
+ * Most runs of prose are one of these; the ASCII form is tested first because it is cheaper.
+ */
+const NEVER_EXPANDS_ASCII = /^(?:[A-Z]?[a-z]+|[A-Z]+|[0-9]+)$/;
+const NEVER_EXPANDS = /^(?:\p{Lu}?[\p{Ll}\p{M}]+|\p{Lu}+|\p{N}+)$/u;
+
+/**
+ * Identifier expansions of a whole text, each term once, in order of first appearance: what the
+ * index stores in its `idents` column. `cache`, when given, keeps each run's expansions for the
+ * next texts (one ingest owns it; a corpus repeats few distinct identifiers many times).
+ *
+ * Most text is prose whose runs expand to nothing, so only the whitespace-separated pieces
+ * that may hold an expanding run ({@link MAY_EXPAND_NEARBY}, then {@link mayExpand}) are read
+ * with {@link IDENTIFIER_RUN}. The result is the same as reading every run. On the 100k bench
+ * chunks: 0.41 s, against 0.67 s for a loop over every character (a hand-written loop that
+ * skips quiet characters through a table took 0.45 s).
+ *
+ * @example
+ * identifierExpansions('Raise max_payload_kb on PayloadTooLarge.')
+ * // ['maxpayloadkb', 'payload', 'too', 'large']
+ */
+export function identifierExpansions(text: string, cache?: Map<string, string[]>): string[] {
+  const seen = new Set<string>();
+  // One shared global pattern, its lastIndex reset: nothing called in the loop reads it again.
+  const candidates = MAY_EXPAND_NEARBY;
+  candidates.lastIndex = 0;
+  for (let match = candidates.exec(text); match !== null; match = candidates.exec(text)) {
+    // The whitespace-separated piece around the match, read character by character.
+    let pieceStart = match.index;
+    while (pieceStart > 0 && !isPieceBreak(text.charCodeAt(pieceStart - 1))) pieceStart -= 1;
+    let pieceEnd = match.index + match[0].length;
+    while (pieceEnd < text.length && !isPieceBreak(text.charCodeAt(pieceEnd))) pieceEnd += 1;
+    if (pieceMayExpand(text, pieceStart, pieceEnd)) addRunExpansions(text.slice(pieceStart, pieceEnd), seen, cache);
+    candidates.lastIndex = pieceEnd;
+  }
+  return [...seen];
+}
+
+/**
+ * Where a piece may expand (see {@link mayExpand}): `_`, a non-ASCII character (the case of a
+ * non-ASCII letter is only known from its class), a digit beside a letter, a lower-case letter
+ * before an upper-case one, two upper-case letters before a lower-case one, or a separator
+ * between word characters. A superset, tested by the regular expression engine, which skips the
+ * prose between matches 2-3 times faster than a loop over its characters; each piece with a
+ * match is then read character by character ({@link pieceMayExpand}).
+ */
+const MAY_EXPAND_NEARBY = /[^\x00-\x7f]|_|[a-z](?:[0-9A-Z]|[-.:/][A-Za-z0-9])|[A-Z](?:[0-9]|[A-Z][a-z]|[-.:/][A-Za-z0-9])|[0-9](?:[A-Za-z]|[-.:/][A-Za-z0-9])/g;
+
+function isPieceBreak(code: number): boolean {
+  return code === SPACE || code === NEWLINE || code === TAB || code === RETURN;
+}
+
+/** Whether text[start..end), a piece with no whitespace, holds a run that may expand. */
+function pieceMayExpand(text: string, start: number, end: number): boolean {
+  // Classes of the two characters before the current one (OTHER at the piece's start).
+  let previous = OTHER;
+  let beforePrevious = OTHER;
+  for (let position = start; position < end; position += 1) {
+    const code = text.charCodeAt(position);
+    const kind = code < 128 ? ASCII_CLASS[code]! : nonAsciiClass(code);
+    if (mayExpand(beforePrevious, previous, kind)) return true;
+    beforePrevious = previous;
+    previous = kind;
+  }
+  return false;
+}
+
+/** Expansions of every identifier-like run of a piece of text, added to `seen` in order. */
+function addRunExpansions(piece: string, seen: Set<string>, cache: Map<string, string[]> | undefined): void {
+  const runs = PIECE_RUNS;
+  runs.lastIndex = 0;
+  for (let match = runs.exec(piece); match !== null; match = runs.exec(piece)) {
+    const run = match[0];
+    if (NEVER_EXPANDS_ASCII.test(run) || NEVER_EXPANDS.test(run) || isPlainWord(run, run.toLowerCase())) continue;
+    let terms = cache?.get(run);
+    if (terms === undefined) {
+      terms = expandIdentifier(run);
+      cache?.set(run, terms);
+    }
+    for (const term of terms) seen.add(term);
+  }
+}
+
+/** {@link IDENTIFIER_RUN} for {@link addRunExpansions} alone (a pattern of its own: its lastIndex is state). */
+const PIECE_RUNS = new RegExp(IDENTIFIER_RUN);
+
+const SPACE = 32;
+const NEWLINE = 10;
+const TAB = 9;
+const RETURN = 13;
+/** Character classes of {@link mayExpand}. */
+const OTHER = 0;
+const LOWER = 1;
+const UPPER = 2;
+const DIGIT = 3;
+const UNDERSCORE = 4;
+const SEPARATOR = 5;
+const NON_ASCII = 6;
+const ASCII_CLASS = (() => {
+  const classes = new Uint8Array(128);
+  for (let code = 0; code < 128; code += 1) {
+    const char = String.fromCharCode(code);
+    if (char >= 'a' && char <= 'z') classes[code] = LOWER;
+    else if (char >= 'A' && char <= 'Z') classes[code] = UPPER;
+    else if (char >= '0' && char <= '9') classes[code] = DIGIT;
+    else if (char === '_') classes[code] = UNDERSCORE;
+    else if ('-.:/'.includes(char)) classes[code] = SEPARATOR;
+  }
+  return classes;
+})();
+
+/** A non-ASCII letter's case (so `café` and `Straße` stay prose), else {@link NON_ASCII}. */
+function nonAsciiClass(code: number): number {
+  if (code >= 0xd800 && code <= 0xdfff) return NON_ASCII;
+  const char = String.fromCharCode(code);
+  if (LOWER_LETTER.test(char)) return LOWER;
+  return UPPER_LETTER.test(char) ? UPPER : NON_ASCII;
+}
+const LOWER_LETTER = /^\p{Ll}$/u;
+const UPPER_LETTER = /^\p{Lu}$/u;
+
+/**
+ * Whether the characters read so far (the last three classes) show that their piece may hold a
+ * run that expands. A run expands only if it has several segments (a `_`, or a separator between
+ * word characters), or a segment that mixes digits and letters, or whose case is neither
+ * `Word`, `word` nor `WORD` (a lower-case letter then a capital, or two capitals then a lower-case
+ * letter): each leaves one of these marks. A non-ASCII character other than a lower- or
+ * upper-case letter (a mark, a digit, another letter) counts as a mark, so such pieces take the
+ * exact path; a separator is checked when the character after it is read.
+ */
+function mayExpand(beforePrevious: number, previous: number, current: number): boolean {
+  if (current === NON_ASCII || current === UNDERSCORE) return true;
+  const word = current === LOWER || current === UPPER || current === DIGIT;
+  if (previous === SEPARATOR) return word && beforePrevious >= LOWER && beforePrevious <= UNDERSCORE;
+  if (current === DIGIT) return previous === LOWER || previous === UPPER;
+  if (previous === DIGIT) return current === LOWER || current === UPPER;
+  if (current === UPPER) return previous === LOWER;
+  return current === LOWER && previous === UPPER && beforePrevious === UPPER;
+}
