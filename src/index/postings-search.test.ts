@@ -123,6 +123,13 @@ function engineTop(db: Database.Database, tokens: string[], filter: SearchFilter
   return topByBm25(createPostingsReader((sql) => statements.get(sql)), { tokens, weights: WEIGHTS, k, accept, stats, scratch });
 }
 
+/** The access check of an unsigned-in principal (the random corpora have pages with an acl label), as oracleTop applies it. */
+function publicAccept(db: Database.Database): (id: number) => boolean {
+  const where = filterClause(undefined, 'c', { restricted: true });
+  const passes = db.prepare(`SELECT 1 FROM chunks c WHERE c.id = ?${where.sql}`).pluck();
+  return (id) => passes.get(id, ...where.params) !== undefined;
+}
+
 const FILTERS: Array<SearchFilter | undefined> = [
   undefined,
   { version: '3.x' },
@@ -227,10 +234,7 @@ describe('topByBm25', () => {
     const db = await indexedWithOracle('throw', randomCorpus(seeded(21), 60, 4));
     const reader = createPostingsReader((sql) => db.prepare(sql));
     const shared = createRankScratch();
-    // The access filter of an unsigned-in principal (the corpus has pages with an acl label).
-    const where = filterClause(undefined, 'c', { restricted: true });
-    const passes = db.prepare(`SELECT 1 FROM chunks c WHERE c.id = ?${where.sql}`).pluck();
-    const accept = (id: number) => passes.get(id, ...where.params) !== undefined;
+    const accept = publicAccept(db);
     let calls = 0;
     const failing = (id: number) => {
       calls += 1;
@@ -273,10 +277,7 @@ describe('topByBm25', () => {
     const db = await indexedWithOracle('stamps', randomCorpus(seeded(8), 60, 4));
     const reader = createPostingsReader((sql) => db.prepare(sql));
     const shared = createRankScratch();
-    // The access filter of an unsigned-in principal, as oracleTop applies it.
-    const where = filterClause(undefined, 'c', { restricted: true });
-    const passes = db.prepare(`SELECT 1 FROM chunks c WHERE c.id = ?${where.sql}`).pluck();
-    const accept = (id: number) => passes.get(id, ...where.params) !== undefined;
+    const accept = publicAccept(db);
     topByBm25(reader, { tokens: ['queue', 'worker', 'retry', 'job'], weights: WEIGHTS, k: 10, accept, scratch: shared });
     // Two windows short of the largest stamp: the searches below cross it.
     shared.stamp = 0x7fffffff - 2;
