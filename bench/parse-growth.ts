@@ -22,6 +22,7 @@ import type { DocumentSource } from '../src/corpus/parse-document.ts';
 import { sharedFolder } from '../src/testing/shared-folder.ts';
 import { createSyntheticCorpus } from './corpus.ts';
 import { GROWTH_CASES } from './growth-cases.ts';
+import { peakRssMB } from './measure.ts';
 
 const SCALES = [1, 2, 4, 8] as const;
 const now = () => performance.now();
@@ -105,7 +106,7 @@ async function runChild(caseName: string, scale: number): Promise<void> {
     if (!result!.ok) throw new Error(`${caseName} x${scale} did not parse: ${JSON.stringify(result!.problems)}`);
     chunks = result!.doc.chunks.length;
   }
-  const run: GrowthRun = { scale, bytes: source?.bytes.length ?? 0, chunks, ms: source ? round(best, 1) : 0, cpuMs: source ? round(bestCpu, 1) : 0, peakRssMB: round(process.resourceUsage().maxRSS / 1024, 1) };
+  const run: GrowthRun = { scale, bytes: source?.bytes.length ?? 0, chunks, ms: source ? round(best, 1) : 0, cpuMs: source ? round(bestCpu, 1) : 0, peakRssMB: peakRssMB() };
   process.stdout.write(JSON.stringify(run));
 }
 

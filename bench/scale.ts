@@ -11,7 +11,7 @@
  * Each engine runs in a child process of its own (`--child`), so its peak RSS is its own.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +27,7 @@ import { topByBm25 } from '../src/index/postings-search.ts';
 import { DEFAULT_TOKENIZER } from '../src/index/tokenize.ts';
 import type { BenchQuery } from './engine-child.ts';
 import { plainTerms } from './engines.ts';
-import { summarize, warmUp, WARMUP_MS, type Timings } from './measure.ts';
+import { peakRssMB, summarize, warmUp, WARMUP_MS, type Timings } from './measure.ts';
 import { benchQueries, musiqueFolder, queryFilter, readPassages, readQuestions, warmupQuestions } from './musique-corpus.ts';
 import { cachedReferenceDb, cachedScaleDb } from './scale-db.ts';
 
@@ -168,11 +168,11 @@ async function runChild(engine: ScaleEngine, path: string, referencePath: string
     const used = process.cpuUsage(cpu);
     cpuDurations.push((used.user + used.system) / 1000);
   }
-  const peakRssMB = megabytes(process.resourceUsage().maxRSS * 1024);
+  const peakRss = peakRssMB();
   // Checked after the timings: each question once, unfiltered and filtered (the first two rounds).
   const verified = searcher.verify === undefined ? undefined : queries.slice(0, 2 * new Set(queries.map((query) => query.query)).size).filter((query) => searcher.verify!(query, k)).length;
   searcher.close();
-  return { engine, durations, cpuDurations, ids, peakRssMB, openMs, ...(verified === undefined ? {} : { verified: { same: verified, of: Math.min(queries.length, 2 * new Set(queries.map((query) => query.query)).size) } }) };
+  return { engine, durations, cpuDurations, ids, peakRssMB: peakRss, openMs, ...(verified === undefined ? {} : { verified: { same: verified, of: Math.min(queries.length, 2 * new Set(queries.map((query) => query.query)).size) } }) };
 }
 
 function spawnChild(args: string[]): ScaleChildResult {
@@ -256,6 +256,7 @@ async function main(): Promise<void> {
   const queries = benchQueries(readQuestions(folder), Number(values.rounds));
   const queriesPath = join(values.cache, 'queries.json');
   const warmupPath = join(values.cache, 'warmup-queries.json');
+  mkdirSync(values.cache, { recursive: true });
   writeFileSync(warmupPath, JSON.stringify(benchQueries(warmupQuestions(process.env), 2)));
   const sizes: ScaleSizeResult[] = [];
   for (const size of values.sizes.split(',').map(Number)) {
