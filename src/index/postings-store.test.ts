@@ -60,3 +60,75 @@ describe('createPostingsWriter', () => {
     );
   });
 });
+
+describe('createPostingsWriter flushing as it goes', () => {
+  /** Chunks 1..count with Zipf-like terms (term t in about 1 of t+1 chunks, counts 1-3 in random columns), seeded. */
+  function chunks(count: number, vocabulary: number, seed: number) {
+    let state = seed;
+    const random = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    return Array.from({ length: count }, (_, n) => {
+      const ids: number[] = [];
+      const counts: number[] = [];
+      for (let term = 0; term < vocabulary; term += 1) {
+        if (random() * (term + 1) >= 1) continue;
+        ids.push(term);
+        const row = [0, 0, 0, 0, 0];
+        row[Math.floor(random() * 5)] = 1 + Math.floor(random() * 3);
+        counts.push(...row);
+      }
+      return { id: n + 1, terms: terms(ids, counts, 10 + Math.floor(random() * 90)) };
+    });
+  }
+  // The store's rows by term and row key (term ids are numbered in the order terms are first flushed).
+  const tables = (db: Database.Database) => ({
+    postings: db
+      .prepare('SELECT t.term, p.id % 1048576 AS key, hex(p.data) AS data FROM postings p JOIN postings_terms t ON t.id = p.id / 1048576 ORDER BY t.term, key')
+      .all(),
+    rows: db.prepare('SELECT count(*) FROM postings').pluck().get(),
+    terms: db.prepare('SELECT term, df, hex(skips) AS skips FROM postings_terms ORDER BY term').all(),
+    totals: db.prepare('SELECT chunks, tokens FROM postings_totals').all(),
+  });
+  const vocabulary = Array.from({ length: 120 }, (_, n) => `t${n}`);
+
+  it('stores the same rows as one flush at the end, into a new store and into one holding terms', () => {
+    // 2,200 chunks: the commonest term fills a row of 2,048 postings and starts another.
+    const first = chunks(1500, vocabulary.length, 7);
+    const second = chunks(700, vocabulary.length, 11).map((chunk) => ({ ...chunk, id: chunk.id + 1500 }));
+    const build = (flushBytes?: number) => {
+      const db = new Database(':memory:');
+      open.push(db);
+      db.exec(POSTINGS_TABLES);
+      for (const batch of [first, second]) {
+        // A writer per ingest: the second one finds the first one's terms stored.
+        const writer = createPostingsWriter(db, flushBytes === undefined ? {} : { flushBytes });
+        writer.defineTerms({ source: 's', first: 0, terms: vocabulary });
+        for (const chunk of batch) writer.add(chunk.id, 's', chunk.terms);
+        writer.flush();
+      }
+      return db;
+    };
+    const onceDb = build();
+    // The layout itself: each term's postings in id order, blocks of 128 (the last may be
+    // shorter), 16 blocks to a row.
+    const reader = createPostingsReader((sql) => onceDb.prepare(sql));
+    for (const [term, name] of vocabulary.entries()) {
+      const expected = [...first, ...second].flatMap((chunk) => {
+        const slot = Array.from(chunk.terms.ids).indexOf(term);
+        return slot < 0 ? [] : [[chunk.id, Array.from(chunk.terms.counts.subarray(slot * 5, slot * 5 + 5)), chunk.terms.length]];
+      });
+      expect(postingsOf(onceDb, reader, name)).toEqual(expected);
+      const skips = onceDb.prepare('SELECT skips FROM postings_terms WHERE term = ?').pluck().get(name) as Buffer;
+      const blocks = decodeSkips(skips);
+      expect(blocks.map((block) => block.count)).toEqual(blocks.map((_, n) => (n < blocks.length - 1 ? 128 : expected.length - 128 * n)));
+      expect(blocks.map((block) => block.key)).toEqual(blocks.map((_, n) => Math.floor(n / 16)));
+    }
+    const once = tables(onceDb);
+    expect(once.terms.length).toBe(120);
+    expect(Math.max(...once.terms.map((term) => (term as { df: number }).df))).toBe(2200);
+    expect(once.rows).toBe(121);
+    // A flush after every chunk (the log's first segment is larger than 1 byte), each appending
+    // to the terms' last rows: read, rewritten with the new postings.
+    expect(tables(build(1))).toEqual(once);
+  });
+
+});

@@ -6,8 +6,14 @@ import { AtlasError } from '../errors.ts';
 import type { ChunkTerms, NewTerms } from './chunk-terms.ts';
 import { createPostingsLog } from './postings-log.ts';
 
-/** Bytes of collected additions after which the writer writes them out (about 8 bytes a posting). */
+/** Bytes of collected additions after which the writer writes them out (about 5 bytes a posting). */
 const FLUSH_BYTES = 64 * 1024 * 1024;
+
+/** Options of {@link createPostingsWriter}. */
+export interface PostingsWriterOptions {
+  /** Bytes of additions to collect before writing them out (default 64 MB); tests make it small. */
+  flushBytes?: number;
+}
 
 /**
  * Writes postings inside the caller's transaction: adds and removes are collected, {@link PostingsWriter.flush}
@@ -36,7 +42,8 @@ export interface PostingsWriter {
  * writer.add(1, dictionary.source, terms);
  * writer.flush();
  */
-export function createPostingsWriter(db: Database.Database): PostingsWriter {
+export function createPostingsWriter(db: Database.Database, options: PostingsWriterOptions = {}): PostingsWriter {
+  const flushBytes = options.flushBytes ?? FLUSH_BYTES;
   const getTerm = db.prepare('SELECT id, df, skips FROM postings_terms WHERE term = ?');
   const insertTerm = db.prepare('INSERT INTO postings_terms (term, id, df, skips) VALUES (?, ?, ?, ?)');
   const updateTerm = db.prepare('UPDATE postings_terms SET df = ?, skips = ? WHERE term = ?');
@@ -196,7 +203,7 @@ export function createPostingsWriter(db: Database.Database): PostingsWriter {
         termPostings[index] = termPostings[index]! + 1;
       }
       log.appendChunk(id, indexes, terms);
-      if (log.size > FLUSH_BYTES) writer.flush();
+      if (log.size > flushBytes) writer.flush();
     },
     remove(id, source, terms) {
       chunkDelta -= 1;
