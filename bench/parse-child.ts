@@ -38,13 +38,8 @@ export async function parseAndIngest(pagesPath: string, dbPath: string, writeDoc
   let peakRss: number;
   let mainCpuMs: number | undefined;
   if (mode === 'stream') {
-    // The pages as bytes, read one line at a time, as atlas ingest holds the files it read.
-    const sources: DocumentSource[] = [];
-    for await (const line of createInterface({ input: createReadStream(pagesPath), crlfDelay: Infinity })) {
-      if (line === '') continue;
-      const page = JSON.parse(line) as BenchPage;
-      sources.push({ path: page.path, bytes: Buffer.from(page.markdown) });
-    }
+    // The pages as bytes, as atlas ingest holds the files it read (and lets go of each once parsed).
+    const sources = await readSources(pagesPath);
     const cpu = process.cpuUsage();
     const mainCpu = mainThreadCpuMs();
     const start = now();
@@ -54,7 +49,7 @@ export async function parseAndIngest(pagesPath: string, dbPath: string, writeDoc
     if (mainCpu !== undefined) mainCpuMs = mainThreadCpuMs()! - mainCpu;
     peakRss = peakRssMB();
     // The docs for the other engines, parsed again after the measurement (the ingest kept none).
-    if (writeDocs !== undefined) for (const result of await parsePages(sources, { threads: 1 })) docs.push(parsedDoc(result, ''));
+    if (writeDocs !== undefined) for (const result of await parsePages(await readSources(pagesPath), { threads: 1 })) docs.push(parsedDoc(result, ''));
   } else {
     // Pages are read one line at a time and parsed as they come: the markdown is never all in memory.
     parseMs = 0;
@@ -97,9 +92,20 @@ export async function parseAndIngest(pagesPath: string, dbPath: string, writeDoc
  * ingest's workers (which also derive what the index computes per chunk), as atlas ingest does.
  */
 async function* parsedBatches(sources: DocumentSource[], tokenizer: TokenizerOptions, atlas: IngestModules): AsyncGenerator<IngestItem[]> {
-  for await (const { results, extras } of atlas.parsePagesStream(sources, { worker: atlas.ingestPageWorker(tokenizer) })) {
+  for await (const { results, extras } of atlas.parsePagesStream(sources, { worker: atlas.ingestPageWorker(tokenizer), releaseParsed: true })) {
     yield atlas.ingestItems({ docs: results.map((result) => parsedDoc(result, '')), ...(extras ? { extras } : {}) }, tokenizer);
   }
+}
+
+/** The pages of a bench pages file (JSON lines) as sources, read one line at a time. */
+async function readSources(pagesPath: string): Promise<DocumentSource[]> {
+  const sources: DocumentSource[] = [];
+  for await (const line of createInterface({ input: createReadStream(pagesPath), crlfDelay: Infinity })) {
+    if (line === '') continue;
+    const page = JSON.parse(line) as BenchPage;
+    sources.push({ path: page.path, bytes: Buffer.from(page.markdown) });
+  }
+  return sources;
 }
 
 /** What the streamed ingest calls, from the sources (tsx) or from dist/. */

@@ -57,7 +57,7 @@ export async function cachedScaleDb(options: {
 }
 
 async function* batches(sources: DocumentSource[], tokenizer: TokenizerOptions): AsyncGenerator<IngestItem[]> {
-  for await (const { results, extras } of parsePagesStream(sources, { worker: ingestPageWorker(tokenizer) })) {
+  for await (const { results, extras } of parsePagesStream(sources, { worker: ingestPageWorker(tokenizer), releaseParsed: true })) {
     const docs = results.map((result) => {
       if (!result.ok) throw new Error(`bench page ${result.problems[0]?.file} did not parse: ${JSON.stringify(result.problems)}`);
       return result.doc;

@@ -102,7 +102,8 @@ async function openCorpusStream(
   const threads = options.threads ?? defaultThreads(sources.length, availableParallelism());
   const pathById = new Map<string, string>();
   async function* batches(worker?: PageWorker): AsyncGenerator<CorpusBatch> {
-    const parseOptions: ParsePagesStreamOptions = { chunking, threads, ...(worker ? { worker } : {}), ...(onWorkerError ? { onWorkerError } : {}) };
+    // The pages' bytes are let go as they are parsed (the paths stay, for the problems below).
+    const parseOptions: ParsePagesStreamOptions = { chunking, threads, releaseParsed: true, ...(worker ? { worker } : {}), ...(onWorkerError ? { onWorkerError } : {}) };
     let position = 0;
     for await (const parsed of parsePagesStream(sources, parseOptions)) {
       const batch: CorpusBatch = { docs: [] };

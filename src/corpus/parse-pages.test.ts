@@ -69,6 +69,28 @@ describe('parsePagesStream', () => {
     expect(errors.map((error) => (error as { code?: string }).code)).toEqual(['MODULE_NOT_FOUND']);
   });
 
+  it('lets go of each page once its batch is yielded when asked, in workers and in this thread', async () => {
+    const { sources: read } = await readPages(orbit);
+    const expected = await parsePages(read, { threads: 1 });
+    for (const threads of [1, 2]) {
+      const sources = read.slice();
+      const held: number[] = [];
+      const results = [];
+      for await (const batch of parsePagesStream(sources, { threads, batchPages: 4, thisThreadParses: threads === 1, releaseParsed: true })) {
+        results.push(...batch.results);
+        // While the caller has a batch, its pages are still there; those before it are gone.
+        held.push(sources.filter((source) => source.bytes.length > 0).length);
+      }
+      expect(results).toEqual(expected);
+      expect(held).toEqual(held.map((_, n) => read.length - 4 * n));
+      expect(sources.map((source) => [source.path, source.bytes.length])).toEqual(read.map((source) => [source.path, 0]));
+    }
+    // Without the option the caller's sources are left as they were.
+    const kept = read.slice();
+    for await (const batch of parsePagesStream(kept, { threads: 1, batchPages: 4 })) expect(batch.results.length).toBeGreaterThan(0);
+    expect(kept).toEqual(read);
+  });
+
   it('stops when the caller stops early', async () => {
     const { sources } = await readPages(orbit);
     let taken = 0;

@@ -49,6 +49,19 @@ export interface PageWorker {
 export interface ParsePagesStreamOptions extends ParsePagesOptions {
   /** Default: the plain parser (`parse-worker.ts`). */
   worker?: PageWorker;
+  /**
+   * Whether the stream lets go of each page's bytes once its batch is yielded, replacing the
+   * source in `sources` by its path and no bytes: a caller that holds every page it read (as
+   * `atlas ingest` does) then holds at the end only the pages not parsed yet. Default false.
+   */
+  releaseParsed?: boolean;
+}
+
+const NO_BYTES = Buffer.alloc(0);
+
+/** Replaces sources `from` to `to` (exclusive) by their paths and no bytes. */
+function release(sources: DocumentSource[], from: number, to: number): void {
+  for (let at = from; at < to; at += 1) sources[at] = { path: sources[at]!.path, bytes: NO_BYTES };
 }
 
 /** Consecutive results of {@link parsePagesStream}, in the order of the sources. */
@@ -93,6 +106,7 @@ export async function* parsePagesStream(sources: DocumentSource[], options: Pars
   if (threads <= 1) {
     for (let start = 0; start < sources.length; start += batchPages) {
       yield { results: sources.slice(start, start + batchPages).map((source) => parseDocument(source, resolved)) };
+      if (options.releaseParsed) release(sources, start, Math.min(start + batchPages, sources.length));
     }
     return;
   }
@@ -156,7 +170,7 @@ async function* parseInWorkers(
   sources: DocumentSource[],
   options: ResolvedChunkingOptions,
   threads: number,
-  { onWorkerError, batchPages, thisThreadParses = true, worker: pageWorker }: ParsePagesStreamOptions & { batchPages: number },
+  { onWorkerError, batchPages, thisThreadParses = true, worker: pageWorker, releaseParsed = false }: ParsePagesStreamOptions & { batchPages: number },
 ): AsyncGenerator<ParsedBatch> {
   const done = new Map<number, ParsedBatch>();
   const orphans: ParseBatch[] = [];
@@ -231,6 +245,7 @@ async function* parseInWorkers(
         done.delete(yielded);
         yielded += ready.results.length;
         yield ready;
+        if (releaseParsed) release(sources, yielded - ready.results.length, yielded);
         for (const send of hungry.splice(0)) send();
         // Let the workers' messages in (their results, and their requests for more) between batches.
         await new Promise((resolve) => setImmediate(resolve));
