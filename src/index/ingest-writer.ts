@@ -27,10 +27,14 @@ export interface DerivedChunkValues {
   terms: ChunkTerms;
 }
 
+/** Most headings whose definitions a {@link DeriveCaches} remembers before it starts over. */
+const HEADING_CACHE_SIZE = 1 << 16;
+
 /**
  * What one thread keeps while deriving values for an ingest: expansions of each identifier-like
- * run (for the whole ingest), what each heading defines (reset per document), the FTS5-equivalent
- * tokenizers (with their stem caches) by Porter setting, and the dictionary numbering the terms.
+ * run and what each heading defines (for the whole ingest; headings at most
+ * {@link HEADING_CACHE_SIZE} at a time), the FTS5-equivalent tokenizers (with their stem caches)
+ * by Porter setting, and the dictionary numbering the terms.
  */
 export interface DeriveCaches {
   expansions: Map<string, string[]>;
@@ -117,7 +121,9 @@ export function termsOfChunk(chunk: Chunk, tokenizer: TokenizerOptions, caches: 
  * deriveDocValues(doc, DEFAULT_TOKENIZER, createDeriveCaches('local')).length; // doc.chunks.length
  */
 export function deriveDocValues(doc: Pick<Doc, 'chunks'>, tokenizer: TokenizerOptions, caches: DeriveCaches): DerivedChunkValues[] {
-  caches.headings = new Map();
+  // What a heading defines depends on the heading alone; headings recur across pages (`Usage`,
+  // `Options`, the same section in every version of a page), so the cache lasts the ingest.
+  if (caches.headings.size > HEADING_CACHE_SIZE) caches.headings.clear();
   return doc.chunks.map((chunk) => deriveChunkValues(chunk, tokenizer, caches));
 }
 
