@@ -28,13 +28,16 @@ export interface ParseWorkerData {
  * Runs this worker thread as a parser for `parsePagesStream`: parses each batch it is sent with
  * the chunking options it was started with and posts the results back (packed) with the batch's
  * id; with `extra`, also the extra value of each page that parsed (undefined for the others).
- * Posts `'ready'` first. Only for worker entry modules (`parse-worker.ts`, or a `PageWorker`).
+ * `transfer` names the buffers of an extra value that are moved to the other thread rather than
+ * copied (the worker must not use them again). Posts `'ready'` first. Only for worker entry
+ * modules (`parse-worker.ts`, or a `PageWorker`).
  *
  * @example
  * // my-worker.ts
  * serveParseBatches((doc, data) => doc.chunks.length);
+ * serveParseBatches((doc) => new Float64Array(doc.chunks.length), (value) => [value.buffer]);
  */
-export function serveParseBatches(extra?: (doc: Doc, data: unknown) => unknown): void {
+export function serveParseBatches<T>(extra?: (doc: Doc, data: unknown) => T, transfer?: (value: T) => ArrayBuffer[]): void {
   const port = parentPort;
   if (port === null) throw new AtlasError('internal', 'Atlas: serveParseBatches runs in a worker thread only. Start the module with new Worker(url), or let parsePagesStream start it (PageWorker).');
   const { options, data } = workerData as ParseWorkerData;
@@ -43,8 +46,16 @@ export function serveParseBatches(extra?: (doc: Doc, data: unknown) => unknown):
       parseDocument({ path: source.path, bytes: Buffer.from(source.bytes.buffer, source.bytes.byteOffset, source.bytes.byteLength) }, options),
     );
     const reply: ParseBatchReply = { id: batch.id, results: parsed.map(toWire) };
-    if (extra !== undefined) reply.extras = parsed.map((result) => (result.ok ? extra(result.doc, data) : undefined));
-    port.postMessage(reply);
+    const moved = new Set<ArrayBuffer>();
+    if (extra !== undefined) {
+      reply.extras = parsed.map((result) => {
+        if (!result.ok) return undefined;
+        const value = extra(result.doc, data);
+        if (transfer !== undefined) for (const buffer of transfer(value)) moved.add(buffer);
+        return value;
+      });
+    }
+    port.postMessage(reply, [...moved]);
   });
   // The parser is loaded: ask for work.
   port.postMessage('ready');
