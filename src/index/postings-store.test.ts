@@ -130,5 +130,4 @@ describe('createPostingsWriter flushing as it goes', () => {
     // to the terms' last rows: read, rewritten with the new postings.
     expect(tables(build(1))).toEqual(once);
   });
-
 });
