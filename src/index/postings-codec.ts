@@ -60,6 +60,11 @@ export class ByteWriter {
     this.bytes[this.length++] = value;
   }
 
+  /** Makes room for `extra` more bytes, so a caller may write up to them into `bytes` from `length` on (and then set `length`). */
+  reserve(extra: number): void {
+    if (this.length + extra > this.bytes.length) this.grow(extra);
+  }
+
   /** The bytes written, as a copy the caller owns. */
   take(): Uint8Array {
     return this.bytes.slice(0, this.length);

@@ -125,11 +125,11 @@ export function createPostingsLog(): PostingsLog {
           reader.bytes = bytes;
           reader.at = 0;
           while (reader.at < end) {
-            const start = reader.at;
             const local = reader.read();
             id += reader.read();
             const position = next[local]!++;
-            order[position] = (segment << SEGMENT_BITS) | start;
+            // Where the record's mask is: its term and id are not read again.
+            order[position] = (segment << SEGMENT_BITS) | reader.at;
             ids[position] = id;
             while (chunkIds[chunk]! < id) chunk += 1;
             lengths[position] = chunkLengths[chunk]!;
@@ -139,7 +139,7 @@ export function createPostingsLog(): PostingsLog {
         for (let local = 0; local < terms; local += 1) {
           if (first[local + 1] === first[local]) continue;
           out.length = 0;
-          visit(local * LOG_BUCKETS + bucket, blocksOfRecords(list, order, ids, lengths, first[local]!, first[local + 1]!, reader, out));
+          visit(local * LOG_BUCKETS + bucket, blocksOfRecords(list, order, ids, lengths, first[local]!, first[local + 1]!, out));
         }
         segments[bucket] = [];
       }
@@ -154,7 +154,7 @@ function skipRecordRest(reader: VarintReader): void {
   for (let column = 0; column < COLUMN_COUNT; column += 1) if (mask & (1 << column)) reader.skip();
 }
 
-/** One term's records (places `order[from..to)` in `segments`, ids and chunk lengths at the same positions) encoded as blocks appended to `out`: their summaries. */
+/** One term's records (the places of their masks, `order[from..to)` in `segments`, ids and chunk lengths at the same positions) encoded as blocks appended to `out`: their summaries. */
 function blocksOfRecords(
   segments: readonly Uint8Array[],
   order: Uint32Array,
@@ -162,45 +162,57 @@ function blocksOfRecords(
   lengths: Uint32Array,
   from: number,
   to: number,
-  reader: VarintReader,
   out: ByteWriter,
 ): BlockSummary[] {
   const blocks: BlockSummary[] = [];
-  let blockStart = out.length;
+  // Written straight into the reserved buffer: the bound covers every record's varints.
+  out.reserve((to - from) * MAX_RECORD_BYTES);
+  const bytes = out.bytes;
+  let at = out.length;
+  let blockStart = at;
   let inBlock = 0;
   let previous = 0;
   let minLength = Infinity;
   const maxCounts = new Array<number>(COLUMN_COUNT).fill(0);
   const finish = () => {
-    blocks.push({ key: 0, offset: blockStart, length: out.length - blockStart, lastId: previous, count: inBlock, minLength, maxCounts: [...maxCounts] });
-    blockStart = out.length;
+    blocks.push({ key: 0, offset: blockStart, length: at - blockStart, lastId: previous, count: inBlock, minLength, maxCounts: [...maxCounts] });
+    blockStart = at;
     inBlock = 0;
     minLength = Infinity;
     maxCounts.fill(0);
   };
   for (let n = from; n < to; n += 1) {
     const place = order[n]!;
-    reader.bytes = segments[place >>> SEGMENT_BITS]!;
-    reader.at = place & (SEGMENT_BYTES - 1);
-    reader.skip();
-    reader.skip();
+    const record = segments[place >>> SEGMENT_BITS]!;
+    let read = place & (SEGMENT_BYTES - 1);
     const id = ids[n]!;
-    out.varint(inBlock === 0 ? id : id - previous);
-    const mask = reader.bytes[reader.at++]!;
-    out.byte(mask);
-    for (let column = 0; column < COLUMN_COUNT; column += 1) {
-      if ((mask & (1 << column)) === 0) continue;
-      const count = reader.read();
-      out.varint(count);
+    const gap = inBlock === 0 ? id : id - previous;
+    if (gap < 0x80) bytes[at++] = gap;
+    else at = putVarint(bytes, at, gap);
+    // The mask and the counts are stored as the log holds them: copied, the counts read for the bounds.
+    const mask = record[read++]!;
+    bytes[at++] = mask;
+    for (let bits = mask; bits !== 0; bits &= bits - 1) {
+      const column = 31 - Math.clz32(bits & -bits);
+      let byte = record[read++]!;
+      bytes[at++] = byte;
+      let count = byte & 0x7f;
+      for (let scale = 0x80; byte >= 0x80; scale *= 0x80) {
+        byte = record[read++]!;
+        bytes[at++] = byte;
+        count += (byte & 0x7f) * scale;
+      }
       if (count > maxCounts[column]!) maxCounts[column] = count;
     }
     const length = lengths[n]!;
-    out.varint(length);
+    if (length < 0x80) bytes[at++] = length;
+    else at = putVarint(bytes, at, length);
     if (length < minLength) minLength = length;
     previous = id;
     inBlock += 1;
     if (inBlock === BLOCK_SIZE) finish();
   }
+  out.length = at;
   if (inBlock > 0) finish();
   return blocks;
 }
