@@ -186,9 +186,7 @@ function blocksOfRecords(
     const record = segments[place >>> SEGMENT_BITS]!;
     let read = place & (SEGMENT_BYTES - 1);
     const id = ids[n]!;
-    const gap = inBlock === 0 ? id : id - previous;
-    if (gap < 0x80) bytes[at++] = gap;
-    else at = putVarint(bytes, at, gap);
+    at = putVarint(bytes, at, inBlock === 0 ? id : id - previous);
     // The mask and the counts are stored as the log holds them: copied, the counts read for the bounds.
     const mask = record[read++]!;
     bytes[at++] = mask;
@@ -205,8 +203,7 @@ function blocksOfRecords(
       if (count > maxCounts[column]!) maxCounts[column] = count;
     }
     const length = lengths[n]!;
-    if (length < 0x80) bytes[at++] = length;
-    else at = putVarint(bytes, at, length);
+    at = putVarint(bytes, at, length);
     if (length < minLength) minLength = length;
     previous = id;
     inBlock += 1;
