@@ -61,4 +61,21 @@ describe('createPostingsLog', () => {
     expect(term.blocks.length).toBe(Math.ceil(chunks / BLOCK_SIZE));
     expect(term.blocks[0]).toEqual({ count: BLOCK_SIZE, lastId: base + BLOCK_SIZE - 1, minLength: 10, maxCounts: [0, 0, 0, Math.min(BLOCK_SIZE, 200), 0] });
   });
+
+  it('gives each posting its chunk length when the chunk ids are far apart', () => {
+    const log = createPostingsLog();
+    // 3,000 chunks 5,000 ids apart (no dense table of lengths by id): term 1 in every chunk, term 2 in every third.
+    const chunks = 3_000;
+    for (let n = 0; n < chunks; n += 1) {
+      const ids = n % 3 === 0 ? [0, 1] : [0];
+      const counts = n % 3 === 0 ? [0, 0, 0, 1, 0, 0, 2, 0, 0, 0] : [0, 0, 0, 1, 0];
+      log.appendChunk(1 + n * 5_000, [1, 2], { ids: new Uint32Array(ids), counts: new Uint32Array(counts), length: 20 + (n % 7) });
+    }
+    const perTerm = [0, chunks, chunks / 3];
+    const terms = drained(log, perTerm);
+    expect(terms.get(1)!.postings.every(([id, , length], n) => id === 1 + n * 5_000 && length === 20 + (n % 7))).toBe(true);
+    const every3 = terms.get(2)!.postings;
+    expect(every3.length).toBe(chunks / 3);
+    expect(every3.every(([id, counts, length], n) => id === 1 + 3 * n * 5_000 && counts[1] === 2 && length === 20 + ((3 * n) % 7))).toBe(true);
+  });
 });

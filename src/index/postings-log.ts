@@ -1,9 +1,10 @@
 import type { ChunkTerms } from './chunk-terms.ts';
-import { BLOCK_SIZE, ByteWriter, COLUMN_COUNT, putVarint, VarintReader } from './postings-codec.ts';
+import { BLOCK_SIZE, ByteWriter, COLUMN_COUNT, putVarint } from './postings-codec.ts';
 import type { BlockSummary } from './postings-skips.ts';
 
 /** Buckets of the log: a term's records go to bucket `term index % LOG_BUCKETS`. */
-const LOG_BUCKETS = 64;
+const LOG_BUCKET_BITS = 6;
+const LOG_BUCKETS = 1 << LOG_BUCKET_BITS;
 /** Bytes of one segment of a bucket (a power of two: a record's place is segment << bits | offset). */
 const SEGMENT_BITS = 16;
 const SEGMENT_BYTES = 1 << SEGMENT_BITS;
@@ -83,7 +84,7 @@ export function createPostingsLog(): PostingsLog {
       chunkCount += 1;
       for (let n = 0; n < ids.length; n += 1) {
         const index = indexes[ids[n]!]!;
-        const bucket = index % LOG_BUCKETS;
+        const bucket = index & (LOG_BUCKETS - 1);
         const list = segments[bucket]!;
         let at = fill[bucket]!;
         if (at + MAX_RECORD_BYTES > SEGMENT_BYTES) {
@@ -93,19 +94,33 @@ export function createPostingsLog(): PostingsLog {
           at = 0;
         }
         const bytes = list[list.length - 1]!;
-        at = putVarint(bytes, at, Math.floor(index / LOG_BUCKETS));
+        at = putVarint(bytes, at, index >>> LOG_BUCKET_BITS);
         at = putVarint(bytes, at, id - lastIds[bucket]!);
         lastIds[bucket] = id;
         const base = n * COLUMN_COUNT;
+        // The mask's byte first, filled in once the counts after it are written.
+        const maskAt = at++;
         let mask = 0;
-        for (let column = 0; column < COLUMN_COUNT; column += 1) if (counts[base + column]! > 0) mask |= 1 << column;
-        bytes[at++] = mask;
-        for (let column = 0; column < COLUMN_COUNT; column += 1) if (counts[base + column]! > 0) at = putVarint(bytes, at, counts[base + column]!);
+        for (let column = 0; column < COLUMN_COUNT; column += 1) {
+          const count = counts[base + column]!;
+          if (count === 0) continue;
+          mask |= 1 << column;
+          at = putVarint(bytes, at, count);
+        }
+        bytes[maskAt] = mask;
         fill[bucket] = at;
       }
     },
     drain(postingsPerTerm, out, visit) {
-      const reader = new VarintReader();
+      // Each chunk's length by id when the ids are dense (as an ingest's new rowids are): then a
+      // record's length is read from it by id, not carried along in the sort below.
+      const base = chunkCount === 0 ? 0 : chunkIds[0]!;
+      const span = chunkCount === 0 ? 0 : chunkIds[chunkCount - 1]! - base + 1;
+      let lengthById: Uint32Array | undefined;
+      if (span <= 2 * chunkCount + 1024) {
+        lengthById = new Uint32Array(span);
+        for (let n = 0; n < chunkCount; n += 1) lengthById[chunkIds[n]! - base] = chunkLengths[n]!;
+      }
       for (let bucket = 0; bucket < LOG_BUCKETS; bucket += 1) {
         const list = segments[bucket]!;
         if (list.length === 0) continue;
@@ -115,31 +130,40 @@ export function createPostingsLog(): PostingsLog {
         for (let local = 0; local < terms; local += 1) first[local + 1] = first[local]! + postingsPerTerm[local * LOG_BUCKETS + bucket]!;
         const order = new Uint32Array(first[terms]!);
         const ids = new Float64Array(first[terms]!);
-        const lengths = new Uint32Array(first[terms]!);
+        const lengths = lengthById ?? new Uint32Array(first[terms]!);
         const next = first.slice(0, terms);
         let id = 0;
-        // The bucket's ids increase: its records' chunks are found by walking the chunks once.
+        // The bucket's ids increase: without lengthById, its records' chunks are found by walking the chunks once.
         let chunk = 0;
-        list.forEach((bytes, segment) => {
+        for (let segment = 0; segment < list.length; segment += 1) {
+          const bytes = list[segment]!;
           const end = segment === list.length - 1 ? fill[bucket]! : ends[bucket]![segment]!;
-          reader.bytes = bytes;
-          reader.at = 0;
-          while (reader.at < end) {
-            const local = reader.read();
-            id += reader.read();
+          let at = 0;
+          while (at < end) {
+            // The record's term and id delta (varints read here, the loop that reads every record).
+            let byte = bytes[at++]!;
+            let local = byte & 0x7f;
+            for (let scale = 0x80; byte >= 0x80; scale *= 0x80) local += ((byte = bytes[at++]!) & 0x7f) * scale;
+            byte = bytes[at++]!;
+            let delta = byte & 0x7f;
+            for (let scale = 0x80; byte >= 0x80; scale *= 0x80) delta += ((byte = bytes[at++]!) & 0x7f) * scale;
+            id += delta;
             const position = next[local]!++;
             // Where the record's mask is: its term and id are not read again.
-            order[position] = (segment << SEGMENT_BITS) | reader.at;
+            order[position] = (segment << SEGMENT_BITS) | at;
             ids[position] = id;
-            while (chunkIds[chunk]! < id) chunk += 1;
-            lengths[position] = chunkLengths[chunk]!;
-            skipRecordRest(reader);
+            if (lengthById === undefined) {
+              while (chunkIds[chunk]! < id) chunk += 1;
+              lengths[position] = chunkLengths[chunk]!;
+            }
+            // Past the mask and the counts.
+            for (let bits = bytes[at++]!; bits !== 0; bits &= bits - 1) while (bytes[at++]! >= 0x80);
           }
-        });
+        }
         for (let local = 0; local < terms; local += 1) {
           if (first[local + 1] === first[local]) continue;
           out.length = 0;
-          visit(local * LOG_BUCKETS + bucket, blocksOfRecords(list, order, ids, lengths, first[local]!, first[local + 1]!, out));
+          visit(local * LOG_BUCKETS + bucket, blocksOfRecords(list, order, ids, lengths, lengthById === undefined ? -1 : base, first[local]!, first[local + 1]!, out));
         }
         segments[bucket] = [];
       }
@@ -148,18 +172,17 @@ export function createPostingsLog(): PostingsLog {
   };
 }
 
-/** Past the mask and counts of a record whose term and id were read. */
-function skipRecordRest(reader: VarintReader): void {
-  const mask = reader.bytes[reader.at++]!;
-  for (let column = 0; column < COLUMN_COUNT; column += 1) if (mask & (1 << column)) reader.skip();
-}
-
-/** One term's records (the places of their masks, `order[from..to)` in `segments`, ids and chunk lengths at the same positions) encoded as blocks appended to `out`: their summaries. */
+/**
+ * One term's records (the places of their masks, `order[from..to)` in `segments`, ids at the
+ * same positions) encoded as blocks appended to `out`: their summaries. A record's chunk length
+ * is `lengths[id - lengthBase]`, or with `lengthBase` -1 at the record's position.
+ */
 function blocksOfRecords(
   segments: readonly Uint8Array[],
   order: Uint32Array,
   ids: Float64Array,
   lengths: Uint32Array,
+  lengthBase: number,
   from: number,
   to: number,
   out: ByteWriter,
@@ -202,7 +225,7 @@ function blocksOfRecords(
       }
       if (count > maxCounts[column]!) maxCounts[column] = count;
     }
-    const length = lengths[n]!;
+    const length = lengthBase < 0 ? lengths[n]! : lengths[id - lengthBase]!;
     at = putVarint(bytes, at, length);
     if (length < minLength) minLength = length;
     previous = id;
