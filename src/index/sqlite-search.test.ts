@@ -5,7 +5,8 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSqliteSearch } from './sqlite-search.ts';
 import { createStatementCache, type StatementCache } from './sqlite-rows.ts';
-import { createSqliteIndex } from './sqlite.ts';
+import { createSqliteIndex, type SqliteIndex } from './sqlite.ts';
+import { createTestDoc } from './test-docs.ts';
 import { buildVersionedIndex, versionedDocs } from '../testing/versioned-index.ts';
 import { DEFAULT_TOKENIZER } from './tokenize.ts';
 
@@ -86,3 +87,35 @@ describe('createSqliteIndex filter verdicts across ingests', () => {
   });
 });
 
+describe('createSqliteIndex postings rows kept between searches', () => {
+  // Every page's third section holds `hold` once; page 299 rewritten to hold it three times
+  // ranks first, from its new chunk at the end of the term's postings (its last row rewritten).
+  const rewritten = () =>
+    versionedDocs().map((doc) =>
+      doc.docId === 'page-299' ? createTestDoc({ docId: 'page-299', appliesTo: doc.appliesTo, sections: ['Retries back off 299.', 'Jobs run 299 times.', 'Queues hold hold hold job 299.'] }) : doc,
+    );
+  const firstFor = async (index: { search: SqliteIndex['search'] }, query: string) => (await index.search(query, { k: 2 })).map((hit) => hit.chunkId);
+
+  it('reads the rows of the data it searches after its own ingest changed them', async () => {
+    const index = createSqliteIndex({ path: join(scratch, 'rows-own.db') });
+    await index.ingest(versionedDocs());
+    expect(await firstFor(index, 'hold')).toEqual(['page-0#2', 'page-1#2']);
+    // Again (its rows kept now), then after the ingest that rewrites them.
+    expect(await firstFor(index, 'hold')).toEqual(['page-0#2', 'page-1#2']);
+    await index.ingest(rewritten());
+    expect(await firstFor(index, 'hold')).toEqual(['page-299#2', 'page-0#2']);
+    await index.close();
+  });
+
+  it('reads them again after another connection ingests', async () => {
+    const path = join(scratch, 'rows-elsewhere.db');
+    const writer = createSqliteIndex({ path });
+    await writer.ingest(versionedDocs());
+    const reader = createSqliteIndex({ path, readonly: true });
+    expect(await firstFor(reader, 'hold')).toEqual(['page-0#2', 'page-1#2']);
+    await writer.ingest(rewritten());
+    expect(await firstFor(reader, 'hold')).toEqual(['page-299#2', 'page-0#2']);
+    await reader.close();
+    await writer.close();
+  });
+});

@@ -6,6 +6,7 @@ import { buildSearchQuery, type SearchQuery } from './query.ts';
 import { CHUNK_COLUMNS, hitFromRow, type ChunkRow, type StatementCache } from './sqlite-rows.ts';
 import { createFts5Tokenizer } from './fts5-tokens.ts';
 import { createPostingsReader } from './postings-store.ts';
+import { createRowCache } from './postings-row-cache.ts';
 import { createRankScratch, topByBm25, type ScoredId } from './postings-search.ts';
 import type { TokenizerOptions } from './tokenize.ts';
 import type { Hit, SearchOptions } from './types.ts';
@@ -27,7 +28,8 @@ export interface IndexState {
  * FTS5's scoring, pruned so that common terms cost little), filters checked before the cut; for a
  * query naming identifiers defined somewhere, the chunk that defines each of them in front (see
  * definitions-first.ts); snippets computed when read. `weights` are the BM25 column weights
- * (title, heading, headings between, body, identifier expansions). `index.state` gives a
+ * (title, heading, headings between, body, identifier expansions); postings rows are kept
+ * between searches of one version of the data (postings-row-cache.ts). `index.state` gives a
  * version of the data (equal versions: the same chunks under the same ids) and whether it holds
  * pages with an `acl` label (default: a new version per search, assume it does); `index.snapshot` runs a search in one read transaction (default: as it is), so that its
  * statements see one version of the index even while another connection ingests.
@@ -48,7 +50,9 @@ export function createSqliteSearch(
   const snapshot = index.snapshot ?? (<T>(work: () => T) => work());
   const verdicts = createFilterVerdicts(statements);
   const byIds = <T>(sql: string, ids: number[]) => statements.get(sql).all(JSON.stringify(ids)) as T[];
-  const reader = createPostingsReader((sql) => statements.get(sql));
+  // Postings rows kept from one search to the next (of one version of the data).
+  const rowCache = createRowCache();
+  const reader = rowCache.reading(createPostingsReader((sql) => statements.get(sql)));
   const tokens = createFts5Tokenizer({ porter: tokenizer.porter });
   const scratch = createRankScratch();
 
@@ -104,6 +108,7 @@ export function createSqliteSearch(
     if (built === undefined) return [];
     return snapshot(() => {
       const { version, restricted } = state();
+      rowCache.use(version);
       const where = filterClause(filter, 'c', { restricted });
       return hits(definitionsFirst(built, k, where, version) ?? topIds(built, k, where, version), built);
     });

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { createRowCache } from './postings-row-cache.ts';
+import type { PostingsReader } from './postings-store.ts';
+
+/** A reader over rows of `bytes` bytes each (term t, keys 0..rowsPerTerm-1; byte 0 = key, byte 1 = term), counting the rows it reads. */
+function countingReader(rowsPerTerm: number, bytes: number) {
+  const read: string[] = [];
+  const row = (termId: number, key: number) => {
+    const data = new Uint8Array(bytes);
+    data[0] = key;
+    data[1] = termId;
+    return data;
+  };
+  const reader: PostingsReader = {
+    totals: () => ({ chunks: 0, tokens: 0 }),
+    terms: () => new Map(),
+    logs: () => [],
+    rows(termId, fromKey, limit) {
+      const out: Array<[number, Uint8Array]> = [];
+      for (let key = fromKey; key < rowsPerTerm && out.length < limit; key += 1) {
+        read.push(`${termId}:${key}`);
+        out.push([key, row(termId, key)]);
+      }
+      return out;
+    },
+  };
+  return { reader, read };
+}
+
+const keysOf = (rows: Array<[number, Uint8Array]>) => rows.map(([key, data]) => [key, data[0], data[1], data.length]);
+
+describe('createRowCache', () => {
+  it('serves rows it read before, the same bytes, until the data version changes', () => {
+    const { reader, read } = countingReader(4, 100);
+    const cache = createRowCache(10_000);
+    cache.use('v1');
+    const cached = cache.reading(reader);
+    expect(keysOf(cached.rows(7, 0, 2))).toEqual([[0, 0, 7, 100], [1, 1, 7, 100]]);
+    expect(read).toEqual(['7:0', '7:1']);
+    // Kept: served without reading, as far as the kept keys follow one another (and the limit).
+    expect(keysOf(cached.rows(7, 0, 4))).toEqual([[0, 0, 7, 100], [1, 1, 7, 100]]);
+    expect(keysOf(cached.rows(7, 1, 1))).toEqual([[1, 1, 7, 100]]);
+    expect(read).toEqual(['7:0', '7:1']);
+    // Not kept yet: read (and kept from then on).
+    expect(keysOf(cached.rows(7, 2, 4))).toEqual([[2, 2, 7, 100], [3, 3, 7, 100]]);
+    expect(keysOf(cached.rows(7, 0, 4))).toEqual([[0, 0, 7, 100], [1, 1, 7, 100], [2, 2, 7, 100], [3, 3, 7, 100]]);
+    expect(read).toEqual(['7:0', '7:1', '7:2', '7:3']);
+    expect(cache.bytes).toBe(400);
+    // The same version again keeps them; another one drops them.
+    cache.use('v1');
+    cached.rows(7, 0, 1);
+    expect(read.length).toBe(4);
+    cache.use('v2');
+    expect(cache.bytes).toBe(0);
+    expect(keysOf(cached.rows(7, 0, 1))).toEqual([[0, 0, 7, 100]]);
+    expect(read).toEqual(['7:0', '7:1', '7:2', '7:3', '7:0']);
+  });
+
+  it('keeps the first rows read up to its size, and reads the others every time', () => {
+    const { reader, read } = countingReader(10, 100);
+    const cache = createRowCache(250);
+    cache.use('v1');
+    const cached = cache.reading(reader);
+    cached.rows(1, 0, 3);
+    expect(cache.bytes).toBe(200);
+    // Rows 0 and 1 kept (served up to the first row not kept); row 2 did not fit, so it is read every time.
+    expect(keysOf(cached.rows(1, 0, 3))).toEqual([[0, 0, 1, 100], [1, 1, 1, 100]]);
+    expect(read).toEqual(['1:0', '1:1', '1:2']);
+    expect(keysOf(cached.rows(1, 2, 1))).toEqual([[2, 2, 1, 100]]);
+    expect(keysOf(cached.rows(1, 2, 1))).toEqual([[2, 2, 1, 100]]);
+    expect(read).toEqual(['1:0', '1:1', '1:2', '1:2', '1:2']);
+    expect(cache.bytes).toBe(200);
+  });
+
+  it('copies what it keeps: a row handed out stays as read while more are kept', () => {
+    const { reader } = countingReader(200, 1_000);
+    const cache = createRowCache(1_000_000);
+    cache.use('v1');
+    const cached = cache.reading(reader);
+    const first = cached.rows(3, 0, 1);
+    const again = cached.rows(3, 0, 1);
+    for (let key = 1; key < 200; key += 1) cached.rows(3, key, 1);
+    expect(keysOf(again)).toEqual([[0, 0, 3, 1_000]]);
+    expect([...again[0]![1]]).toEqual([...first[0]![1]]);
+    expect(keysOf(cached.rows(3, 150, 2))).toEqual([[150, 150, 3, 1_000], [151, 151, 3, 1_000]]);
+  });
+});
