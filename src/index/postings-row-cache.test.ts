@@ -84,4 +84,21 @@ describe('createRowCache', () => {
     expect([...again[0]![1]]).toEqual([...first[0]![1]]);
     expect(keysOf(cached.rows(3, 150, 2))).toEqual([[150, 150, 3, 1_000], [151, 151, 3, 1_000]]);
   });
+
+  it('keeps the rows of the next version in the room of the last one', () => {
+    const { reader, read } = countingReader(30, 100);
+    const cache = createRowCache(2_000);
+    cache.use('v1');
+    const cached = cache.reading(reader);
+    cached.rows(1, 0, 20);
+    expect(cache.bytes).toBe(2_000);
+    cache.use('v2');
+    // Term 2's rows now, in the same 2,000 bytes; term 1's are read again.
+    expect(keysOf(cached.rows(2, 0, 20)).every(([key, first, term]) => first === key && term === 2)).toBe(true);
+    expect(keysOf(cached.rows(2, 5, 3))).toEqual([[5, 5, 2, 100], [6, 6, 2, 100], [7, 7, 2, 100]]);
+    expect(cache.bytes).toBe(2_000);
+    const before = read.length;
+    expect(keysOf(cached.rows(1, 0, 1))).toEqual([[0, 0, 1, 100]]);
+    expect(read.length).toBe(before + 1);
+  });
 });

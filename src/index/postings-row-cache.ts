@@ -37,24 +37,28 @@ const SLAB_BYTES = 4 * 1024 * 1024;
  * topByBm25(cache.reading(reader), request);
  */
 export function createRowCache(maxBytes = ROW_CACHE_BYTES): RowCache {
-  // By rowid, views of the slabs. A row is never overwritten until the cache is emptied, which
-  // happens between searches (use): a search may hold the rows it was given to its end.
+  // By rowid, views of the slabs. A row is overwritten only once the cache was emptied, which
+  // happens between searches (use): a search may hold the rows it was given to its end. The
+  // slabs stay allocated for the next version's rows (one a search when every search is a new
+  // version, as while an ingest runs on the same connection).
   const rows = new Map<number, Uint8Array>();
-  let slab = new Uint8Array(0);
+  const slabs: Uint8Array[] = [];
+  let slabAt = -1;
   let slabUsed = 0;
-  let slabBytes = 0;
   let bytes = 0;
   let version: string | undefined;
   const keep = (rowId: number, row: Uint8Array) => {
     if (rows.has(rowId) || row.byteLength > SLAB_BYTES) return;
-    if (slabUsed + row.byteLength > slab.byteLength) {
-      const size = Math.min(SLAB_BYTES, maxBytes - slabBytes);
-      if (size < row.byteLength) return;
-      slab = new Uint8Array(size);
+    if (slabAt < 0 || slabUsed + row.byteLength > slabs[slabAt]!.byteLength) {
+      if (slabAt + 1 === slabs.length) {
+        const size = Math.min(SLAB_BYTES, maxBytes - slabs.length * SLAB_BYTES);
+        if (size < row.byteLength) return;
+        slabs.push(new Uint8Array(size));
+      }
+      slabAt += 1;
       slabUsed = 0;
-      slabBytes += size;
     }
-    const view = slab.subarray(slabUsed, slabUsed + row.byteLength);
+    const view = slabs[slabAt]!.subarray(slabUsed, slabUsed + row.byteLength);
     view.set(row);
     slabUsed += row.byteLength;
     rows.set(rowId, view);
@@ -67,9 +71,8 @@ export function createRowCache(maxBytes = ROW_CACHE_BYTES): RowCache {
     use(wanted) {
       if (wanted === version) return;
       rows.clear();
-      slab = new Uint8Array(0);
+      slabAt = -1;
       slabUsed = 0;
-      slabBytes = 0;
       bytes = 0;
       version = wanted;
     },
