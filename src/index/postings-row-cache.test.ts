@@ -27,14 +27,19 @@ function countingReader(rowsPerTerm: number, bytes: number) {
   return { reader, read };
 }
 
+/** A cache of at most `maxBytes` over a {@link countingReader}, in use for version v1. */
+function cachedReader(rowsPerTerm: number, bytes: number, maxBytes: number) {
+  const { reader, read } = countingReader(rowsPerTerm, bytes);
+  const cache = createRowCache(maxBytes);
+  cache.use('v1');
+  return { cache, cached: cache.reading(reader), read };
+}
+
 const keysOf = (rows: Array<[number, Uint8Array]>) => rows.map(([key, data]) => [key, data[0], data[1], data.length]);
 
 describe('createRowCache', () => {
   it('serves rows it read before, the same bytes, until the data version changes', () => {
-    const { reader, read } = countingReader(4, 100);
-    const cache = createRowCache(10_000);
-    cache.use('v1');
-    const cached = cache.reading(reader);
+    const { cache, cached, read } = cachedReader(4, 100, 10_000);
     expect(keysOf(cached.rows(7, 0, 2))).toEqual([[0, 0, 7, 100], [1, 1, 7, 100]]);
     expect(read).toEqual(['7:0', '7:1']);
     // Kept: served without reading, as far as the kept keys follow one another (and the limit).
@@ -57,10 +62,7 @@ describe('createRowCache', () => {
   });
 
   it('keeps the first rows read up to its size, and reads the others every time', () => {
-    const { reader, read } = countingReader(10, 100);
-    const cache = createRowCache(250);
-    cache.use('v1');
-    const cached = cache.reading(reader);
+    const { cache, cached, read } = cachedReader(10, 100, 250);
     cached.rows(1, 0, 3);
     expect(cache.bytes).toBe(200);
     // Rows 0 and 1 kept (served up to the first row not kept); row 2 did not fit, so it is read every time.
@@ -73,10 +75,7 @@ describe('createRowCache', () => {
   });
 
   it('copies what it keeps: a row handed out stays as read while more are kept', () => {
-    const { reader } = countingReader(200, 1_000);
-    const cache = createRowCache(1_000_000);
-    cache.use('v1');
-    const cached = cache.reading(reader);
+    const { cached } = cachedReader(200, 1_000, 1_000_000);
     const first = cached.rows(3, 0, 1);
     const again = cached.rows(3, 0, 1);
     for (let key = 1; key < 200; key += 1) cached.rows(3, key, 1);
@@ -86,10 +85,7 @@ describe('createRowCache', () => {
   });
 
   it('keeps the rows of the next version in the room of the last one', () => {
-    const { reader, read } = countingReader(30, 100);
-    const cache = createRowCache(2_000);
-    cache.use('v1');
-    const cached = cache.reading(reader);
+    const { cache, cached, read } = cachedReader(30, 100, 2_000);
     cached.rows(1, 0, 20);
     expect(cache.bytes).toBe(2_000);
     cache.use('v2');

@@ -94,7 +94,7 @@ describe('createSqliteIndex postings rows kept between searches', () => {
     versionedDocs().map((doc) =>
       doc.docId === 'page-299' ? createTestDoc({ docId: 'page-299', appliesTo: doc.appliesTo, sections: ['Retries back off 299.', 'Jobs run 299 times.', 'Queues hold hold hold job 299.'] }) : doc,
     );
-  const firstFor = async (index: { search: SqliteIndex['search'] }, query: string) => (await index.search(query, { k: 2 })).map((hit) => hit.chunkId);
+  const firstFor = async (index: SqliteIndex, query: string) => (await index.search(query, { k: 2 })).map((hit) => hit.chunkId);
 
   it('reads the rows of the data it searches after its own ingest changed them', async () => {
     const index = createSqliteIndex({ path: join(scratch, 'rows-own.db') });
