@@ -20,12 +20,12 @@ const MAX_PREFETCH = 64;
 
 /**
  * The per-window buffers {@link TermCursor.readWindow} writes (postings-search.ts's scratch): by
- * position in the window, whether an essential term holds the chunk, the sum of their
- * contributions, the positions touched; by term column and position, contributions and stamps.
+ * position in the window, whether an essential term holds the chunk (a bit each, 32 to a word:
+ * the chunks are then found in id order a word at a time, {@link forEachMarked}) and the sum of
+ * their contributions; by term column and position, contributions and stamps.
  */
 export interface WindowBuffers {
-  touched: Uint8Array;
-  positions: Int32Array;
+  marks: Int32Array;
   sums: Float64Array;
   cells: Float64Array;
   stamps: Int32Array;
@@ -47,8 +47,33 @@ export interface TermInfo {
 export interface Scoring {
   weights: ArrayLike<number>;
   averageLength: number;
+  /** {@link lengthNorm} of each chunk length below its size, for this average length ({@link lengthNorms}). */
+  norms: Float64Array;
   chunks: number;
   stats?: RankStats;
+}
+
+/** Chunk lengths (in tokens) whose {@link lengthNorm} {@link lengthNorms} tabulates: nearly every chunk is shorter. */
+export const NORM_LENGTHS = 4_096;
+
+/** BM25's length normalisation of a chunk of `length` tokens, `k1 * (1 - b + b * length / avgdl)`, as fts5_aux.c computes it. */
+export function lengthNorm(length: number, averageLength: number): number {
+  return K1 * (1 - B + (B * length) / averageLength);
+}
+
+/**
+ * {@link lengthNorm} of the lengths 0 to {@link NORM_LENGTHS} - 1 for `averageLength` (the same
+ * doubles, so scores stay FTS5's to the last bit): a table look-up per posting instead of a
+ * division. `reuse` is returned when it was made for the same average length.
+ *
+ * @example
+ * lengthNorms(95.2)[12] === lengthNorm(12, 95.2); // true
+ */
+export function lengthNorms(averageLength: number, reuse?: { averageLength: number; norms: Float64Array }): Float64Array {
+  if (reuse !== undefined && reuse.averageLength === averageLength) return reuse.norms;
+  const norms = new Float64Array(NORM_LENGTHS);
+  for (let length = 0; length < NORM_LENGTHS; length += 1) norms[length] = lengthNorm(length, averageLength);
+  return norms;
 }
 
 
@@ -78,6 +103,7 @@ export class TermCursor {
   private readonly bounds: Float64Array;
   private readonly idf: number;
   private readonly scoring: Scoring;
+  private readonly norms: Float64Array;
   /** The current block's postings as far as decoded (a buffer of the caller's, reused by the next search). */
   private readonly decoded: DecodedBlock;
   /** The row holding the block `decoded` holds, and where the block ends in it (decoded up to `decoded.end`). */
@@ -99,6 +125,7 @@ export class TermCursor {
     this.slot = slot;
     this.multiplicity = term.multiplicity;
     this.scoring = scoring;
+    this.norms = scoring.norms;
     this.termId = term.stored.id;
     this.skips = term.stored.skips;
     this.blockCount = this.skips.length / SKIP_WORDS;
@@ -185,12 +212,11 @@ export class TermCursor {
    * after it), for a window of chunks from `from`: each one's contribution (one phrase) into `window.cells` at
    * `column + id - from`, stamped `stamp` in `window.stamps`. When `touchedCount` is given (an
    * essential term), each is also added, times the multiplicity, into `window.sums`, and a chunk
-   * not yet `touched` is marked and its position appended to `window.positions`; returns the
-   * new count of touched chunks. The loop of a search that reads most postings: it walks the
+   * not yet marked is marked in `window.marks` and counted; returns the new count of marked chunks. The loop of a search that reads most postings: it walks the
    * decoded arrays directly rather than through {@link TermCursor.doc} and {@link TermCursor.next}.
    */
   readWindow(from: number, last: number, window: WindowBuffers, column: number, stamp: number, touchedCount = -1): number {
-    const { cells, stamps, sums, touched, positions } = window;
+    const { cells, stamps, sums, marks } = window;
     const decoded = this.decoded;
     const multiplicity = this.multiplicity;
     let count = touchedCount;
@@ -221,9 +247,12 @@ export class TermCursor {
         stamps[column + at] = stamp;
         if (count >= 0) {
           sums[at] = sums[at]! + contribution * multiplicity;
-          if (touched[at] === 0) {
-            touched[at] = 1;
-            positions[count++] = at;
+          const word = at >>> 5;
+          const bit = 1 << (at & 31);
+          const marked = marks[word]!;
+          if ((marked & bit) === 0) {
+            marks[word] = marked | bit;
+            count += 1;
           }
         }
         position += 1;
@@ -276,7 +305,9 @@ export class TermCursor {
 
   /** BM25's part for one phrase, as fts5_aux.c computes it. */
   private score(frequency: number, length: number): number {
-    return this.idf * ((frequency * (K1 + 1)) / (frequency + K1 * (1 - B + (B * length) / this.scoring.averageLength)));
+    const norms = this.norms;
+    const norm = length < norms.length ? norms[length]! : lengthNorm(length, this.scoring.averageLength);
+    return this.idf * ((frequency * (K1 + 1)) / (frequency + norm));
   }
 
   private load(block: number): void {

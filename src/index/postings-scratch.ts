@@ -6,7 +6,7 @@ export const WINDOW = 2_048;
 
 /**
  * The window buffers of topByBm25 (postings-search.ts), for an index to reuse across its searches instead of
- * allocating (and zero-filling) about 300 KB per long question. The search leaves `touched` and
+ * allocating (and zero-filling) about 300 KB per long question. The search leaves `marks` and
  * `sums` zeroed, and `cells` valid only where `stamps` holds the window's stamp (so nothing needs
  * clearing); one that did not finish (it threw) leaves them marked, and the next search starts afresh.
  */
@@ -15,6 +15,8 @@ export interface RankScratch extends WindowBuffers {
   stamp: number;
   /** One decoding buffer per cursor (about 2 KB each), as many as the longest question so far had terms. */
   blocks: DecodedBlock[];
+  /** The length normalisations of the last search's average chunk length (postings-cursor.ts's lengthNorms). */
+  norms?: { averageLength: number; norms: Float64Array };
   /** False while a search uses them (or after one that threw). */
   clean: boolean;
 }
@@ -27,7 +29,7 @@ export interface RankScratch extends WindowBuffers {
  * topByBm25(reader, { tokens, weights, k: 10, scratch });
  */
 export function createRankScratch(): RankScratch {
-  return { touched: new Uint8Array(WINDOW), positions: new Int32Array(WINDOW), sums: new Float64Array(WINDOW), cells: new Float64Array(0), stamps: new Int32Array(0), stamp: 0, blocks: [], clean: true };
+  return { marks: new Int32Array(WINDOW / 32), sums: new Float64Array(WINDOW), cells: new Float64Array(0), stamps: new Int32Array(0), stamp: 0, blocks: [], clean: true };
 }
 
 /** The next window stamp of `scratch` (after 2^31 - 1 windows, the stamps start over). */

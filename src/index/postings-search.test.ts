@@ -8,6 +8,7 @@ import { loadCorpus } from '../corpus/load.ts';
 import type { Doc } from '../corpus/types.ts';
 import { sharedFolder } from '../testing/shared-folder.ts';
 import { createFts5Tokenizer } from './fts5-tokens.ts';
+import { NORM_LENGTHS } from './postings-cursor.ts';
 import { filterClause } from './filter.ts';
 import { innerHeadingsText } from './heading-path.ts';
 import { createPostingsReader } from './postings-store.ts';
@@ -285,6 +286,25 @@ describe('topByBm25', () => {
       expect(topByBm25(reader, { tokens: terms, weights: WEIGHTS, k: 10, accept, scratch: shared })).toEqual(oracleTop(db, terms, undefined, 10));
     }
     expect(shared.stamp).toBeLessThan(100);
+    db.close();
+  });
+
+  it('scores chunks longer than its table of length normalisations exactly', async () => {
+    const random = seeded(10);
+    const docs = randomCorpus(random, 20, 2);
+    // Two chunks past NORM_LENGTHS tokens (the table's end), one at it, among short ones.
+    docs.push(
+      ...[NORM_LENGTHS + 1500, NORM_LENGTHS + 3, NORM_LENGTHS - 1].map((words, n) =>
+        createTestDoc({ docId: `long${n}`, title: 'long page', sections: [{ heading: 'retry queue', text: zipfWords(random, words).join(' ') }] }),
+      ),
+    );
+    const db = await indexedWithOracle('long', docs);
+    const lengths = db.prepare('SELECT COUNT(*) FROM chunks WHERE length(text) > ?').pluck().get(NORM_LENGTHS * 3) as number;
+    expect(lengths).toBe(3);
+    for (const terms of [['queue'], ['retry', 'queue', 'worker'], ['long', 'job'], ['forbidden', 'admin', 'span']]) {
+      const top = engineTop(db, terms, undefined, 30);
+      expect(top).toEqual(oracleTop(db, terms, undefined, 30));
+    }
     db.close();
   });
 

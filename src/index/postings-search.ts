@@ -1,4 +1,4 @@
-import { END, lowered, TermCursor, type Scoring, type TermInfo } from './postings-cursor.ts';
+import { END, lengthNorms, lowered, TermCursor, type Scoring, type TermInfo } from './postings-cursor.ts';
 import { blockOf, createRankScratch, nextStamp, WINDOW, type RankScratch } from './postings-scratch.ts';
 import { keepingRows, seedSlots, seedThreshold } from './postings-seed.ts';
 import type { PostingsReader } from './postings-store.ts';
@@ -93,7 +93,6 @@ export function topByBm25(reader: PostingsReader, request: RankRequest): ScoredI
   if (terms.length === 0) return [];
   const logs = reader.logs(terms.map((term) => (totals.chunks - term.stored.df + 0.5) / (term.stored.df + 0.5)));
   terms.forEach((term, slot) => (term.idf = logs[slot]! <= 0 ? 1e-6 : logs[slot]!));
-  const scoring: Scoring = { weights: request.weights, averageLength: totals.tokens / totals.chunks, chunks: totals.chunks, stats: request.stats };
   const exact = (contributions: Float64Array) => {
     let score = 0;
     for (const slot of phraseTerms) score += contributions[slot]!;
@@ -107,6 +106,10 @@ export function topByBm25(reader: PostingsReader, request: RankRequest): ScoredI
     else Object.assign(scratch, fresh);
   }
   scratch.clean = false;
+  const averageLength = totals.tokens / totals.chunks;
+  const norms = lengthNorms(averageLength, scratch.norms);
+  scratch.norms = { averageLength, norms };
+  const scoring: Scoring = { weights: request.weights, averageLength, norms, chunks: totals.chunks, stats: request.stats };
   if (scratch.cells.length < WINDOW * terms.length) {
     scratch.cells = new Float64Array(WINDOW * terms.length);
     scratch.stamps = new Int32Array(WINDOW * terms.length);
@@ -138,10 +141,10 @@ function maxScore(
   const heap = new TopK(request.k);
   const contributions = new Float64Array(count);
   const stats = request.stats;
-  // Per chunk of a window: whether an essential term holds it and the sum of their contributions
-  // (zeroed again as they are read); each term read in the window's contribution (a column of
-  // WINDOW per term, sized by topByBm25), valid where its stamp is the window's.
-  const { touched, positions, sums, cells, stamps } = scratch;
+  // Per chunk of a window: whether an essential term holds it (a bit) and the sum of their
+  // contributions (both zeroed again as they are read); each term read in the window's
+  // contribution (a column of WINDOW per term, sized by topByBm25), valid where its stamp is the window's.
+  const { marks, sums, cells, stamps } = scratch;
   // Each probed term's contribution to the chunk being scored, by cursor.
   const probed = new Float64Array(count);
   let threshold = floor;
@@ -196,44 +199,46 @@ function maxScore(
       scanFrom -= 1;
       cursors[scanFrom]!.readWindow(from, windowEnd, scratch, scanFrom * WINDOW, stamp);
     }
-    // In id order: the positions sorted when few, else the whole window scanned.
-    const span = windowEnd - from + 1;
-    const sparse = touchedCount * 16 < span;
-    if (sparse) positions.subarray(0, touchedCount).sort();
-    for (let next = 0, end = sparse ? touchedCount : span; next < end; next += 1) {
-      const at = sparse ? positions[next]! : next;
-      if (touched[at] === 0) continue;
-      touched[at] = 0;
-      let score = sums[at]!;
-      sums[at] = 0;
-      const doc = from + at;
-      if (stats !== undefined) stats.candidates = (stats.candidates ?? 0) + 1;
-      if (score + setAside < cut) continue;
-      // The non-essential terms, largest bound first, while the chunk can still reach θ.
-      let n = partition - 1;
-      for (; n >= 0; n -= 1) {
-        if (score + upTo[n]! < cut) break;
-        const cursor = cursors[n]!;
-        let contribution = 0;
-        if (n >= scanFrom) {
-          if (stamps[n * WINDOW + at] === stamp) contribution = cells[n * WINDOW + at]!;
-        } else {
-          if (stats !== undefined) stats.probes = (stats.probes ?? 0) + 1;
-          if (cursor.advance(doc) === doc) contribution = cursor.contribution();
+    // The marked chunks in id order, a word of marks at a time (lowest bit first).
+    for (let word = 0, words = (windowEnd - from + 32) >>> 5; word < words; word += 1) {
+      let bits = marks[word]!;
+      if (bits === 0) continue;
+      marks[word] = 0;
+      do {
+        const low = bits & -bits;
+        bits ^= low;
+        const at = (word << 5) | (31 - Math.clz32(low));
+        let score = sums[at]!;
+        sums[at] = 0;
+        const doc = from + at;
+        if (stats !== undefined) stats.candidates = (stats.candidates ?? 0) + 1;
+        if (score + setAside < cut) continue;
+        // The non-essential terms, largest bound first, while the chunk can still reach θ.
+        let n = partition - 1;
+        for (; n >= 0; n -= 1) {
+          if (score + upTo[n]! < cut) break;
+          const cursor = cursors[n]!;
+          let contribution = 0;
+          if (n >= scanFrom) {
+            if (stamps[n * WINDOW + at] === stamp) contribution = cells[n * WINDOW + at]!;
+          } else {
+            if (stats !== undefined) stats.probes = (stats.probes ?? 0) + 1;
+            if (cursor.advance(doc) === doc) contribution = cursor.contribution();
+          }
+          probed[n] = contribution;
+          score += contribution * cursor.multiplicity;
         }
-        probed[n] = contribution;
-        score += contribution * cursor.multiplicity;
-      }
-      if (n >= 0 || score < cut) continue;
-      for (let m = 0; m < count; m += 1) {
-        const cell = m * WINDOW + at;
-        contributions[cursors[m]!.slot] = m < partition ? probed[m]! : stamps[cell] === stamp ? cells[cell]! : 0;
-      }
-      const full = exact(contributions);
-      if (full < floor || !heap.admits(full, doc)) continue;
-      if (request.accept !== undefined && !request.accept(doc)) continue;
-      heap.push(full, doc);
-      raise();
+        if (n >= 0 || score < cut) continue;
+        for (let m = 0; m < count; m += 1) {
+          const cell = m * WINDOW + at;
+          contributions[cursors[m]!.slot] = m < partition ? probed[m]! : stamps[cell] === stamp ? cells[cell]! : 0;
+        }
+        const full = exact(contributions);
+        if (full < floor || !heap.admits(full, doc)) continue;
+        if (request.accept !== undefined && !request.accept(doc)) continue;
+        heap.push(full, doc);
+        raise();
+      } while (bits !== 0);
     }
   }
   return heap.sorted();

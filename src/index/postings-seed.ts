@@ -64,21 +64,26 @@ export function seedThreshold(reader: PostingsReader, terms: readonly TermInfo[]
   };
   const postings = seeds.reduce((sum, slot) => sum + terms[slot]!.stored.df, 0);
   if (postings * WINDOW >= SEED_POSTINGS_PER_WINDOW * scoring.chunks) {
-    const { touched, positions, sums } = scratch;
+    const { marks, sums } = scratch;
     for (;;) {
       let from = END;
       for (const cursor of cursors) from = Math.min(from, cursor.lowerBound());
       if (from === END) break;
       const stamp = nextStamp(scratch);
-      let touchedCount = 0;
-      cursors.forEach((cursor, n) => (touchedCount = cursor.readWindow(from, from + WINDOW - 1, scratch, n * WINDOW, stamp, touchedCount)));
-      positions.subarray(0, touchedCount).sort();
-      for (let next = 0; next < touchedCount; next += 1) {
-        const at = positions[next]!;
-        touched[at] = 0;
-        const score = sums[at]!;
-        sums[at] = 0;
-        offer(score, from + at);
+      cursors.forEach((cursor, n) => cursor.readWindow(from, from + WINDOW - 1, scratch, n * WINDOW, stamp, 0));
+      // The marked chunks in id order, a word of marks at a time (lowest bit first).
+      for (let word = 0; word < marks.length; word += 1) {
+        let bits = marks[word]!;
+        if (bits === 0) continue;
+        marks[word] = 0;
+        do {
+          const low = bits & -bits;
+          bits ^= low;
+          const at = (word << 5) | (31 - Math.clz32(low));
+          const score = sums[at]!;
+          sums[at] = 0;
+          offer(score, from + at);
+        } while (bits !== 0);
       }
     }
   } else {
