@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRowCache } from './postings-row-cache.ts';
-import type { PostingsReader } from './postings-store.ts';
+import { ABSENT_TERM_BYTES, createRowCache } from './postings-row-cache.ts';
+import type { PostingsReader, StoredTerm } from './postings-store.ts';
 
 /** A reader over rows of `bytes` bytes each (term t, keys 0..rowsPerTerm-1; byte 0 = key, byte 1 = term), counting the rows it reads. */
 function countingReader(rowsPerTerm: number, bytes: number) {
@@ -96,5 +96,39 @@ describe('createRowCache', () => {
     const before = read.length;
     expect(keysOf(cached.rows(1, 0, 1))).toEqual([[0, 0, 1, 100]]);
     expect(read.length).toBe(before + 1);
+  });
+
+  it('serves the terms it looked up, held or not, until the data version changes, within an eighth of its bytes', () => {
+    const looked: string[][] = [];
+    // Terms whose name starts with 'x' are not in the store; the others have a skip entry of 4 words per letter.
+    const stored = (term: string): StoredTerm => ({ id: term.length, df: 1, skips: new Uint32Array(4 * term.length) });
+    const reader: PostingsReader = {
+      totals: () => ({ chunks: 0, tokens: 0 }),
+      logs: () => [],
+      rows: () => [],
+      terms(wanted) {
+        looked.push([...wanted]);
+        return new Map(wanted.filter((term) => !term.startsWith('x')).map((term) => [term, stored(term)]));
+      },
+    };
+    const cache = createRowCache(8 * (16 * 3 + ABSENT_TERM_BYTES + 16 * 4));
+    cache.use('v1');
+    const cached = cache.reading(reader);
+    const found = (wanted: string[]) => [...cached.terms(wanted)].map(([term, { id, skips }]) => [term, id, skips.length]);
+    expect(found(['job', 'xyz'])).toEqual([['job', 3, 12]]);
+    expect(cache.bytes).toBe(16 * 3 + ABSENT_TERM_BYTES);
+    // Both served from the cache (the one absent too), only the new one looked up.
+    expect(found(['xyz', 'job', 'cron'])).toEqual([['job', 3, 12], ['cron', 4, 16]]);
+    expect(looked).toEqual([['job', 'xyz'], ['cron']]);
+    expect(cache.bytes).toBe(16 * 3 + ABSENT_TERM_BYTES + 16 * 4);
+    // Full: a new term is found but looked up every time.
+    expect(found(['queue'])).toEqual([['queue', 5, 20]]);
+    expect(found(['queue', 'job'])).toEqual([['job', 3, 12], ['queue', 5, 20]]);
+    expect(looked).toEqual([['job', 'xyz'], ['cron'], ['queue'], ['queue']]);
+    // Another version looks every term up again.
+    cache.use('v2');
+    expect(cache.bytes).toBe(0);
+    expect(found(['job'])).toEqual([['job', 3, 12]]);
+    expect(looked.at(-1)).toEqual(['job']);
   });
 });
