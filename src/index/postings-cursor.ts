@@ -1,4 +1,5 @@
 import { COLUMN_COUNT, decodeUntil, type DecodedBlock } from './postings-codec.ts';
+import { K1, lengthNorm } from './postings-bm25.ts';
 import { SKIP_OFFSET, SKIP_WORDS } from './postings-skips.ts';
 import type { RankStats } from './postings-search.ts';
 import type { PostingsReader, StoredTerm } from './postings-store.ts';
@@ -9,9 +10,8 @@ import type { PostingsReader, StoredTerm } from './postings-store.ts';
  * window's postings read term at a time (the top-k heap is postings-topk.ts).
  */
 
-/** FTS5's BM25 parameters (fts5_aux.c). */
-const K1 = 1.2;
-const B = 0.75;
+/** BM25's k1 + 1 (postings-bm25.ts), as a constant of this module: an imported binding is read from its module on every use, in the hottest line of a search. */
+const K1_PLUS_1 = K1 + 1;
 /** Bounds are raised by this factor, so float rounding in a sum never makes a bound fall below a score it bounds. */
 const SLACK = 1 + 1e-9;
 /** Rows (of 8 blocks) read per statement at first; doubled while a term is read in order, up to {@link MAX_PREFETCH}. */
@@ -21,8 +21,8 @@ const MAX_PREFETCH = 64;
 /**
  * The per-window buffers {@link TermCursor.readWindow} writes (postings-search.ts's scratch): by
  * position in the window, whether an essential term holds the chunk (a bit each, 32 to a word:
- * the chunks are then found in id order a word at a time, {@link forEachMarked}) and the sum of
- * their contributions; by term column and position, contributions and stamps.
+ * the chunks are then found in id order a word at a time, postings-scratch.ts's MarkedPositions)
+ * and the sum of their contributions; by term column and position, contributions and stamps.
  */
 export interface WindowBuffers {
   marks: Int32Array;
@@ -47,35 +47,11 @@ export interface TermInfo {
 export interface Scoring {
   weights: ArrayLike<number>;
   averageLength: number;
-  /** {@link lengthNorm} of each chunk length below its size, for this average length ({@link lengthNorms}). */
+  /** lengthNorm of each chunk length below its size, for this average length (postings-bm25.ts's lengthNorms). */
   norms: Float64Array;
   chunks: number;
   stats?: RankStats;
 }
-
-/** Chunk lengths (in tokens) whose {@link lengthNorm} {@link lengthNorms} tabulates: nearly every chunk is shorter. */
-export const NORM_LENGTHS = 4_096;
-
-/** BM25's length normalisation of a chunk of `length` tokens, `k1 * (1 - b + b * length / avgdl)`, as fts5_aux.c computes it. */
-export function lengthNorm(length: number, averageLength: number): number {
-  return K1 * (1 - B + (B * length) / averageLength);
-}
-
-/**
- * {@link lengthNorm} of the lengths 0 to {@link NORM_LENGTHS} - 1 for `averageLength` (the same
- * doubles, so scores stay FTS5's to the last bit): a table look-up per posting instead of a
- * division. `reuse` is returned when it was made for the same average length.
- *
- * @example
- * lengthNorms(95.2)[12] === lengthNorm(12, 95.2); // true
- */
-export function lengthNorms(averageLength: number, reuse?: { averageLength: number; norms: Float64Array }): Float64Array {
-  if (reuse !== undefined && reuse.averageLength === averageLength) return reuse.norms;
-  const norms = new Float64Array(NORM_LENGTHS);
-  for (let length = 0; length < NORM_LENGTHS; length += 1) norms[length] = lengthNorm(length, averageLength);
-  return norms;
-}
-
 
 /** `threshold` minus a relative 1e-12 (-Infinity stays -Infinity). */
 export function lowered(threshold: number): number {
@@ -307,7 +283,7 @@ export class TermCursor {
   private score(frequency: number, length: number): number {
     const norms = this.norms;
     const norm = length < norms.length ? norms[length]! : lengthNorm(length, this.scoring.averageLength);
-    return this.idf * ((frequency * (K1 + 1)) / (frequency + norm));
+    return this.idf * ((frequency * K1_PLUS_1) / (frequency + norm));
   }
 
   private load(block: number): void {

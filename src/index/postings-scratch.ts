@@ -17,6 +17,8 @@ export interface RankScratch extends WindowBuffers {
   blocks: DecodedBlock[];
   /** The length normalisations of the last search's average chunk length (postings-cursor.ts's lengthNorms). */
   norms?: { averageLength: number; norms: Float64Array };
+  /** The positions marked in `marks`, taken in order (see {@link MarkedPositions}). */
+  marked: MarkedPositions;
   /** False while a search uses them (or after one that threw). */
   clean: boolean;
 }
@@ -29,7 +31,8 @@ export interface RankScratch extends WindowBuffers {
  * topByBm25(reader, { tokens, weights, k: 10, scratch });
  */
 export function createRankScratch(): RankScratch {
-  return { marks: new Int32Array(WINDOW / 32), sums: new Float64Array(WINDOW), cells: new Float64Array(0), stamps: new Int32Array(0), stamp: 0, blocks: [], clean: true };
+  const marks = new Int32Array(WINDOW / 32);
+  return { marks, marked: new MarkedPositions(marks), sums: new Float64Array(WINDOW), cells: new Float64Array(0), stamps: new Int32Array(0), stamp: 0, blocks: [], clean: true };
 }
 
 /** The next window stamp of `scratch` (after 2^31 - 1 windows, the stamps start over). */
@@ -45,4 +48,45 @@ export function nextStamp(scratch: RankScratch): number {
 export function blockOf(scratch: RankScratch, n: number): DecodedBlock {
   while (scratch.blocks.length <= n) scratch.blocks.push(newDecodedBlock());
   return scratch.blocks[n]!;
+}
+
+/**
+ * The positions of a window that essential terms marked (WindowBuffers.marks, a bit per
+ * position), in increasing order: a 32-bit word at a time, lowest set bit first, each word zeroed
+ * as it is taken, so the marks are clear again for the next window once all were taken.
+ *
+ * @example
+ * scratch.marked.start(span);
+ * for (let at = scratch.marked.next(); at >= 0; at = scratch.marked.next()) visit(from + at);
+ */
+export class MarkedPositions {
+  private readonly marks: Int32Array;
+  private word = 0;
+  private words = 0;
+  private bits = 0;
+
+  constructor(marks: Int32Array) {
+    this.marks = marks;
+  }
+
+  /** Starts on a window of `span` positions. */
+  start(span: number): void {
+    this.word = -1;
+    this.words = (span + 31) >>> 5;
+    this.bits = 0;
+  }
+
+  /** The next marked position, or -1 when every one was taken. */
+  next(): number {
+    let bits = this.bits;
+    while (bits === 0) {
+      this.word += 1;
+      if (this.word >= this.words) return -1;
+      bits = this.marks[this.word]!;
+      this.marks[this.word] = 0;
+    }
+    const low = bits & -bits;
+    this.bits = bits ^ low;
+    return (this.word << 5) | (31 - Math.clz32(low));
+  }
 }

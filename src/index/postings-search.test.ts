@@ -8,7 +8,7 @@ import { loadCorpus } from '../corpus/load.ts';
 import type { Doc } from '../corpus/types.ts';
 import { sharedFolder } from '../testing/shared-folder.ts';
 import { createFts5Tokenizer } from './fts5-tokens.ts';
-import { NORM_LENGTHS } from './postings-cursor.ts';
+import { NORM_LENGTHS } from './postings-bm25.ts';
 import { filterClause } from './filter.ts';
 import { innerHeadingsText } from './heading-path.ts';
 import { createPostingsReader } from './postings-store.ts';

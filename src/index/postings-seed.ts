@@ -64,26 +64,18 @@ export function seedThreshold(reader: PostingsReader, terms: readonly TermInfo[]
   };
   const postings = seeds.reduce((sum, slot) => sum + terms[slot]!.stored.df, 0);
   if (postings * WINDOW >= SEED_POSTINGS_PER_WINDOW * scoring.chunks) {
-    const { marks, sums } = scratch;
+    const { marked, sums } = scratch;
     for (;;) {
       let from = END;
       for (const cursor of cursors) from = Math.min(from, cursor.lowerBound());
       if (from === END) break;
       const stamp = nextStamp(scratch);
       cursors.forEach((cursor, n) => cursor.readWindow(from, from + WINDOW - 1, scratch, n * WINDOW, stamp, 0));
-      // The marked chunks in id order, a word of marks at a time (lowest bit first).
-      for (let word = 0; word < marks.length; word += 1) {
-        let bits = marks[word]!;
-        if (bits === 0) continue;
-        marks[word] = 0;
-        do {
-          const low = bits & -bits;
-          bits ^= low;
-          const at = (word << 5) | (31 - Math.clz32(low));
-          const score = sums[at]!;
-          sums[at] = 0;
-          offer(score, from + at);
-        } while (bits !== 0);
+      marked.start(WINDOW);
+      for (let at = marked.next(); at >= 0; at = marked.next()) {
+        const score = sums[at]!;
+        sums[at] = 0;
+        offer(score, from + at);
       }
     }
   } else {
