@@ -5,7 +5,7 @@
 
 /** FTS5's BM25 parameters. */
 export const K1 = 1.2;
-export const B = 0.75;
+const B = 0.75;
 
 /** Chunk lengths (in tokens) whose {@link lengthNorm} {@link lengthNorms} tabulates: nearly every chunk is shorter. */
 export const NORM_LENGTHS = 4_096;

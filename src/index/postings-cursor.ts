@@ -188,8 +188,9 @@ export class TermCursor {
    * after it), for a window of chunks from `from`: each one's contribution (one phrase) into `window.cells` at
    * `column + id - from`, stamped `stamp` in `window.stamps`. When `touchedCount` is given (an
    * essential term), each is also added, times the multiplicity, into `window.sums`, and a chunk
-   * not yet marked is marked in `window.marks` and counted; returns the new count of marked chunks. The loop of a search that reads most postings: it walks the
-   * decoded arrays directly rather than through {@link TermCursor.doc} and {@link TermCursor.next}.
+   * not yet marked is marked in `window.marks` and counted; returns the new count of marked
+   * chunks. The loop of a search that reads most postings: it walks the decoded arrays directly
+   * rather than through {@link TermCursor.doc} and {@link TermCursor.next}.
    */
   readWindow(from: number, last: number, window: WindowBuffers, column: number, stamp: number, touchedCount = -1): number {
     const { cells, stamps, sums, marks } = window;

@@ -15,7 +15,7 @@ export interface RankScratch extends WindowBuffers {
   stamp: number;
   /** One decoding buffer per cursor (about 2 KB each), as many as the longest question so far had terms. */
   blocks: DecodedBlock[];
-  /** The length normalisations of the last search's average chunk length (postings-cursor.ts's lengthNorms). */
+  /** The length normalisations of the last search's average chunk length (postings-bm25.ts's lengthNorms). */
   norms?: { averageLength: number; norms: Float64Array };
   /** The positions marked in `marks`, taken in order (see {@link MarkedPositions}). */
   marked: MarkedPositions;
