@@ -31,6 +31,9 @@ export interface WindowBuffers {
   stamps: Int32Array;
 }
 
+/** No rows read yet. */
+const NO_ROWS: Array<[number, Uint8Array]> = [];
+
 /** The position of an exhausted cursor. */
 export const END = Number.MAX_SAFE_INTEGER;
 
@@ -85,7 +88,9 @@ export class TermCursor {
   /** The row holding the block `decoded` holds, and where the block ends in it (decoded up to `decoded.end`). */
   private row: Uint8Array = new Uint8Array(0);
   private blockEnd = 0;
-  private readonly fetched = new Map<number, Uint8Array>();
+  /** The rows of the last batch read ([key, bytes] in key order) and the next one to look at. */
+  private fetched: Array<[number, Uint8Array]> = NO_ROWS;
+  private fetchedAt = 0;
   private fetchedUpTo = -1;
   private prefetch = MIN_PREFETCH;
   private block = 0;
@@ -290,17 +295,20 @@ export class TermCursor {
   private load(block: number): void {
     const at = block * SKIP_WORDS;
     const key = this.skips[at]!;
-    let row = this.fetched.get(key);
-    if (row === undefined) {
+    // Blocks are loaded in increasing key order: the batch is looked through from where the last
+    // block's row was.
+    const fetched = this.fetched;
+    let next = this.fetchedAt;
+    while (next < fetched.length && fetched[next]![0] < key) next += 1;
+    if (next === fetched.length || fetched[next]![0] !== key) {
       // Rows read in order come in growing batches; a jump starts over with one.
       this.prefetch = key === this.fetchedUpTo + 1 ? Math.min(this.prefetch * 2, MAX_PREFETCH) : MIN_PREFETCH;
-      this.fetched.clear();
-      for (const [rowKey, bytes] of this.reader.rows(this.termId, key, this.prefetch)) {
-        this.fetched.set(rowKey, bytes);
-        this.fetchedUpTo = rowKey;
-      }
-      row = this.fetched.get(key)!;
+      this.fetched = this.reader.rows(this.termId, key, this.prefetch);
+      this.fetchedUpTo = this.fetched[this.fetched.length - 1]![0];
+      next = 0;
     }
+    this.fetchedAt = next;
+    const row = this.fetched[next]![1];
     const offset = this.skips[at + SKIP_OFFSET]!;
     this.row = row;
     this.blockEnd = offset + this.skips[at + SKIP_OFFSET + 1]!;
