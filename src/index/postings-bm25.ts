@@ -1,6 +1,10 @@
+import type { RankStats } from './postings-search.ts';
+import type { StoredTerm } from './postings-store.ts';
+
 /**
- * FTS5's BM25 parameters and length normalisation (fts5_aux.c), as the postings search scores
- * (postings-cursor.ts): the normalisation tabulated per average chunk length.
+ * What the postings search (postings-search.ts, postings-cursor.ts) scores with: FTS5's BM25
+ * parameters and length normalisation (fts5_aux.c), tabulated per average chunk length; a query
+ * term's IDF and multiplicity; what every term's scoring shares; the threshold a bound is compared with.
  */
 
 /** FTS5's BM25 parameters. */
@@ -28,4 +32,28 @@ export function lengthNorms(averageLength: number, reuse?: { averageLength: numb
   const norms = new Float64Array(NORM_LENGTHS);
   for (let length = 0; length < NORM_LENGTHS; length += 1) norms[length] = lengthNorm(length, averageLength);
   return norms;
+}
+
+/** A query term as the search scores it. */
+export interface TermInfo {
+  stored: StoredTerm;
+  /** How many of the query's phrases are this term. */
+  multiplicity: number;
+  /** FTS5's IDF: log((N - df + 0.5) / (df + 0.5)), at least 1e-6. */
+  idf: number;
+}
+
+/** What every term's scoring shares: weights, N, average length, the optional stats. */
+export interface Scoring {
+  weights: ArrayLike<number>;
+  averageLength: number;
+  /** {@link lengthNorm} of each chunk length below its size, for this average length ({@link lengthNorms}). */
+  norms: Float64Array;
+  chunks: number;
+  stats?: RankStats;
+}
+
+/** `threshold` minus a relative 1e-12 (-Infinity stays -Infinity). */
+export function lowered(threshold: number): number {
+  return threshold - Math.abs(threshold) * 1e-12;
 }

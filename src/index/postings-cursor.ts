@@ -1,8 +1,8 @@
 import { COLUMN_COUNT, decodeUntil, type DecodedBlock } from './postings-codec.ts';
-import { K1, lengthNorm } from './postings-bm25.ts';
+import { K1, lengthNorm, type Scoring, type TermInfo } from './postings-bm25.ts';
+import type { WindowBuffers } from './postings-scratch.ts';
 import { SKIP_OFFSET, SKIP_WORDS } from './postings-skips.ts';
-import type { RankStats } from './postings-search.ts';
-import type { PostingsReader, StoredTerm } from './postings-store.ts';
+import type { PostingsReader } from './postings-store.ts';
 
 /**
  * The cursor over one term's postings that postings-search.ts ranks with: blocks skipped by their
@@ -18,49 +18,11 @@ const SLACK = 1 + 1e-9;
 const MIN_PREFETCH = 1;
 const MAX_PREFETCH = 64;
 
-/**
- * The per-window buffers {@link TermCursor.readWindow} writes (postings-search.ts's scratch): by
- * position in the window, whether an essential term holds the chunk (a bit each, 32 to a word:
- * the chunks are then found in id order a word at a time, postings-scratch.ts's MarkedPositions)
- * and the sum of their contributions; by term column and position, contributions and stamps.
- */
-export interface WindowBuffers {
-  marks: Int32Array;
-  sums: Float64Array;
-  cells: Float64Array;
-  stamps: Int32Array;
-}
-
 /** No rows read yet. */
 const NO_ROWS: Array<[number, Uint8Array]> = [];
 
 /** The position of an exhausted cursor. */
 export const END = Number.MAX_SAFE_INTEGER;
-
-/** A query term as the search scores it. */
-export interface TermInfo {
-  stored: StoredTerm;
-  /** How many of the query's phrases are this term. */
-  multiplicity: number;
-  /** FTS5's IDF: log((N - df + 0.5) / (df + 0.5)), at least 1e-6. */
-  idf: number;
-}
-
-/** What every term's scoring shares: weights, N, average length, the optional stats. */
-export interface Scoring {
-  weights: ArrayLike<number>;
-  averageLength: number;
-  /** lengthNorm of each chunk length below its size, for this average length (postings-bm25.ts's lengthNorms). */
-  norms: Float64Array;
-  chunks: number;
-  stats?: RankStats;
-}
-
-/** `threshold` minus a relative 1e-12 (-Infinity stays -Infinity). */
-export function lowered(threshold: number): number {
-  return threshold - Math.abs(threshold) * 1e-12;
-}
-
 
 /**
  * A cursor over one term's postings in id order: block skipping through the skip entries, blocks

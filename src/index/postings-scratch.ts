@@ -1,5 +1,18 @@
 import { newDecodedBlock, type DecodedBlock } from './postings-codec.ts';
-import type { WindowBuffers } from './postings-cursor.ts';
+
+/**
+ * The per-window buffers postings-cursor.ts's `TermCursor.readWindow` writes (part of
+ * {@link RankScratch}): by position in the window, whether an essential term holds the chunk (a
+ * bit each, 32 to a word: the chunks are then found in id order a word at a time,
+ * {@link MarkedPositions}) and the sum of their contributions; by term column and position,
+ * contributions and stamps.
+ */
+export interface WindowBuffers {
+  marks: Int32Array;
+  sums: Float64Array;
+  cells: Float64Array;
+  stamps: Int32Array;
+}
 
 /** Chunk ids per window of the term-at-a-time passes (postings-search.ts, postings-seed.ts). */
 export const WINDOW = 2_048;

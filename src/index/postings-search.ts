@@ -1,5 +1,5 @@
-import { lengthNorms } from './postings-bm25.ts';
-import { END, lowered, TermCursor, type Scoring, type TermInfo } from './postings-cursor.ts';
+import { lengthNorms, lowered, type Scoring, type TermInfo } from './postings-bm25.ts';
+import { END, TermCursor } from './postings-cursor.ts';
 import { blockOf, createRankScratch, nextStamp, WINDOW, type RankScratch } from './postings-scratch.ts';
 import { keepingRows, seedSlots, seedThreshold } from './postings-seed.ts';
 import type { PostingsReader } from './postings-store.ts';

@@ -1,4 +1,5 @@
-import { END, lowered, TermCursor, type Scoring, type TermInfo } from './postings-cursor.ts';
+import { lowered, type Scoring, type TermInfo } from './postings-bm25.ts';
+import { END, TermCursor } from './postings-cursor.ts';
 import { blockOf, nextStamp, WINDOW, type RankScratch } from './postings-scratch.ts';
 import type { RankRequest } from './postings-search.ts';
 import type { PostingsReader } from './postings-store.ts';
