@@ -53,7 +53,6 @@ export class TermCursor {
   /** The rows of the last batch read ([key, bytes] in key order) and the next one to look at. */
   private fetched: Array<[number, Uint8Array]> = NO_ROWS;
   private fetchedAt = 0;
-  private fetchedUpTo = -1;
   private prefetch = MIN_PREFETCH;
   private block = 0;
   /** Which block `decoded` holds (-1: none). */
@@ -153,17 +152,17 @@ export class TermCursor {
   /**
    * Reads the postings from chunk `from` up to chunk `last` in order (the cursor ends on the first
    * after it), for a window of chunks from `from`: each one's contribution (one phrase) into `window.cells` at
-   * `column + id - from`, stamped `stamp` in `window.stamps`. When `touchedCount` is given (an
+   * `column + id - from`, stamped `stamp` in `window.stamps`. When `markedCount` is given (an
    * essential term), each is also added, times the multiplicity, into `window.sums`, and a chunk
    * not yet marked is marked in `window.marks` and counted; returns the new count of marked
    * chunks. The loop of a search that reads most postings: it walks the decoded arrays directly
    * rather than through {@link TermCursor.doc} and {@link TermCursor.next}.
    */
-  readWindow(from: number, last: number, window: WindowBuffers, column: number, stamp: number, touchedCount = -1): number {
+  readWindow(from: number, last: number, window: WindowBuffers, column: number, stamp: number, markedCount = -1): number {
     const { cells, stamps, sums, marks } = window;
     const decoded = this.decoded;
     const multiplicity = this.multiplicity;
-    let count = touchedCount;
+    let count = markedCount;
     // A non-essential term's cursor may lag behind the window (it moves only when looked up in):
     // its postings before `from` are not the window's (their cells would be another term's).
     this.shallowAdvance(from);
@@ -264,9 +263,9 @@ export class TermCursor {
     while (next < fetched.length && fetched[next]![0] < key) next += 1;
     if (next === fetched.length || fetched[next]![0] !== key) {
       // Rows read in order come in growing batches; a jump starts over with one.
-      this.prefetch = key === this.fetchedUpTo + 1 ? Math.min(this.prefetch * 2, MAX_PREFETCH) : MIN_PREFETCH;
+      const lastKey = fetched.length === 0 ? -1 : fetched[fetched.length - 1]![0];
+      this.prefetch = key === lastKey + 1 ? Math.min(this.prefetch * 2, MAX_PREFETCH) : MIN_PREFETCH;
       this.fetched = this.reader.rows(this.termId, key, this.prefetch);
-      this.fetchedUpTo = this.fetched[this.fetched.length - 1]![0];
       next = 0;
     }
     this.fetchedAt = next;

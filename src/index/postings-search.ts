@@ -190,13 +190,13 @@ function maxScore(
     // chunk (and kept per term for the exact score), then the chunks in id order.
     windowEnd = Math.min(windowEnd, from + WINDOW - 1);
     const stamp = nextStamp(scratch);
-    let touchedCount = 0;
-    for (let n = partition; n < count; n += 1) touchedCount = cursors[n]!.readWindow(from, windowEnd, scratch, n * WINDOW, stamp, touchedCount);
+    let markedCount = 0;
+    for (let n = partition; n < count; n += 1) markedCount = cursors[n]!.readWindow(from, windowEnd, scratch, n * WINDOW, stamp, markedCount);
     // The non-essential terms with few postings here for the chunks that would look them up are
     // read the same way (making no chunk a candidate), from the largest bound down: terms from
     // `scanFrom` on have their contributions in `cells`, the others are looked up per chunk.
     let scanFrom = partition;
-    while (scanFrom > 0 && cursors[scanFrom - 1]!.postingsUpTo(windowEnd, touchedCount * SCAN_RATIO) <= touchedCount * SCAN_RATIO) {
+    while (scanFrom > 0 && cursors[scanFrom - 1]!.postingsUpTo(windowEnd, markedCount * SCAN_RATIO) <= markedCount * SCAN_RATIO) {
       scanFrom -= 1;
       cursors[scanFrom]!.readWindow(from, windowEnd, scratch, scanFrom * WINDOW, stamp);
     }

@@ -28,8 +28,8 @@ export interface IndexState {
  * FTS5's scoring, pruned so that common terms cost little), filters checked before the cut; for a
  * query naming identifiers defined somewhere, the chunk that defines each of them in front (see
  * definitions-first.ts); snippets computed when read. `weights` are the BM25 column weights
- * (title, heading, headings between, body, identifier expansions); postings rows are kept
- * between searches of one version of the data (postings-row-cache.ts). `index.state` gives a
+ * (title, heading, headings between, body, identifier expansions); postings rows and terms are
+ * kept between searches of one version of the data (postings-row-cache.ts). `index.state` gives a
  * version of the data (equal versions: the same chunks under the same ids) and whether it holds
  * pages with an `acl` label (default: a new version per search, assume it does); `index.snapshot` runs a search in one read transaction (default: as it is), so that its
  * statements see one version of the index even while another connection ingests.
@@ -50,7 +50,7 @@ export function createSqliteSearch(
   const snapshot = index.snapshot ?? (<T>(work: () => T) => work());
   const verdicts = createFilterVerdicts(statements);
   const byIds = <T>(sql: string, ids: number[]) => statements.get(sql).all(JSON.stringify(ids)) as T[];
-  // Postings rows kept from one search to the next (of one version of the data).
+  // Postings rows and terms kept from one search to the next (of one version of the data).
   const rowCache = createRowCache();
   const reader = rowCache.reading(createPostingsReader((sql) => statements.get(sql)));
   const tokens = createFts5Tokenizer({ porter: tokenizer.porter });
