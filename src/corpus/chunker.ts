@@ -51,8 +51,9 @@ export function chunkSections(sections: Section[], context: ChunkContext): Chunk
           blocks,
           section: index,
           headingPath: [context.title, ...section.headingPath],
-          ...(section.heading ? { headingPiece: headingPiece(section.heading) } : {}),
+          ...(section.heading ? { headingPiece: headingPiece(section.heading, minChunkChars) } : {}),
           maxChunkChars,
+          minChunkChars,
         }),
       );
     }
@@ -85,14 +86,15 @@ export function chunkSections(sections: Section[], context: ChunkContext): Chunk
   return chunks;
 }
 
-function headingPiece(block: Block): Piece {
+/** The piece of a heading line, its meaningful length counted up to `enough` (see `Piece.meaningful`). */
+function headingPiece(block: Block, enough: number): Piece {
   return {
     text: block.text,
     gapBefore: block.gapBefore,
     startLine: block.startLine,
     endLine: block.endLine,
     heading: { depth: block.depth!, text: block.headingText ?? '' },
-    meaningful: meaningfulLength(block.headingText ?? ''),
+    meaningful: meaningfulLength(block.headingText ?? '', enough),
   };
 }
 

@@ -14,6 +14,14 @@ describe('meaningfulLength', () => {
     expect(meaningfulLength(text)).toBe(length);
   });
 
+  it('stops counting at enough, and counts exactly below it', () => {
+    expect(meaningfulLength('Retries back off exponentially.', 5)).toBe(5);
+    expect(meaningfulLength('Retries back off exponentially.', 28)).toBe(28);
+    expect(meaningfulLength('Retries back off exponentially.', 29)).toBe(28);
+    expect(meaningfulLength('See [Install](./install.md) first.', 5)).toBe(5);
+    expect(meaningfulLength('See [Install](./install.md) first.', 100)).toBe(8);
+  });
+
   // A scan that restarted at every unclosed bracket would be quadratic here (2.5e9 steps) and run into vitest's own time limit.
   it('stays linear on brackets that never close', () => {
     expect(meaningfulLength('[a'.repeat(50_000))).toBe(50_000);

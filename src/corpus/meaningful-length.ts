@@ -5,14 +5,17 @@ const LINK = /!?\[[^[\]\n]*\]\([^()\n]*\)/g;
  * How much a text says in its own words: its letters and digits (any non-ASCII character
  * counts), leaving out images, links (label and target: a link points elsewhere), reference
  * definitions and bare URLs. A badge line, a link-only table of contents or a "See [X](x.md)."
- * pointer count (almost) nothing.
+ * pointer count (almost) nothing. Counting stops once it reaches `enough` (what the caller
+ * compares with: the chunker asks only whether a part reaches its `minChunkChars`, and most
+ * blocks do within their first line), which is then returned.
  *
  * @example
  * meaningfulLength('[![npm](https://img.shields.io/npm/v/x.svg)](https://npm.im/x)'); // 0
  * meaningfulLength('- [Install](#install)\n- [Usage](#usage)'); // 0
  * meaningfulLength('See [Install](./install.md) first.'); // 8
+ * meaningfulLength('Retries back off exponentially.', 5); // 5: counting stops at `enough`
  */
-export function meaningfulLength(text: string): number {
+export function meaningfulLength(text: string, enough = Infinity): number {
   // Links without nested brackets, twice: a badge is an image inside a link. Linear: no pattern
   // here can rescan past the next bracket, parenthesis or line end.
   let stripped = text;
@@ -24,7 +27,7 @@ export function meaningfulLength(text: string): number {
   }
   if (stripped.includes('://')) stripped = stripped.replace(/\b(?:https?|ftp):\/\/[^\s)>\]]+/g, '');
   let count = 0;
-  for (let index = 0; index < stripped.length; index++) count += COUNTS[stripped.charCodeAt(index)]!;
+  for (let index = 0; index < stripped.length && count < enough; index++) count += COUNTS[stripped.charCodeAt(index)]!;
   return count;
 }
 

@@ -12,6 +12,8 @@ export interface PackInput {
   /** The section's heading line, naming the first part. */
   headingPiece?: Piece;
   maxChunkChars: number;
+  /** The chunking's `minChunkChars`: a block's meaningful length is counted up to it (see {@link Piece.meaningful}). */
+  minChunkChars: number;
 }
 
 /**
@@ -26,11 +28,11 @@ export interface PackInput {
  * heading.
  *
  * @example
- * packBlocks({ blocks, section: 2, headingPath: ['Guide', 'Options'], headingPiece, maxChunkChars: 1800 });
+ * packBlocks({ blocks, section: 2, headingPath: ['Guide', 'Options'], headingPiece, maxChunkChars: 1800, minChunkChars: 20 });
  * // [{ headingPath: ['Guide', 'Options'], ... }, { headingPath: ['Guide', 'Options', 'Advanced'], ... }]
  */
 export function packBlocks(input: PackInput): Part[] {
-  const pieces = input.blocks.map(blockPiece);
+  const pieces = input.blocks.map((block) => blockPiece(block, input.minChunkChars));
   let total = 0;
   pieces.forEach((piece, index) => (total += addedLength(index === 0, piece)));
   if (pieces.length === 0) {
@@ -40,9 +42,9 @@ export function packBlocks(input: PackInput): Part[] {
   return nameParts(groups, input);
 }
 
-/** The piece of a whole block. */
-function blockPiece(block: Block): Piece {
-  const piece: Piece = { text: block.text, gapBefore: block.gapBefore, startLine: block.startLine, endLine: block.endLine, meaningful: meaningfulLength(block.text) };
+/** The piece of a whole block, its meaningful length counted up to `enough`. */
+function blockPiece(block: Block, enough: number): Piece {
+  const piece: Piece = { text: block.text, gapBefore: block.gapBefore, startLine: block.startLine, endLine: block.endLine, meaningful: meaningfulLength(block.text, enough) };
   if (block.depth !== undefined) piece.heading = { depth: block.depth, text: block.headingText ?? '' };
   if (isLeadIn(block)) piece.leadIn = true;
   return piece;

@@ -9,7 +9,11 @@ export interface Piece {
   heading?: { depth: number; text: string };
   /** For a table row after the first: the header and delimiter rows, repeated when the row opens a chunk. */
   tableHeader?: string;
-  /** Letters and digits of its own in `text`, see `meaningfulLength`. */
+  /**
+   * Letters and digits of its own in `text` (see `meaningfulLength`), counted at most up to the
+   * chunking's `minChunkChars`: all a part's sum is asked is whether it reaches that, which a
+   * sum of counts so capped answers the same.
+   */
   meaningful: number;
   /** A short paragraph ending with a colon, introducing what follows (see `isLeadIn`). */
   leadIn?: boolean;
@@ -26,7 +30,7 @@ export interface Part {
   pieces: Piece[];
   /** Length of the rendered text. */
   length: number;
-  /** Sum of the meaningful lengths of the heading line and the pieces. */
+  /** Sum of the meaningful lengths of the heading line and the pieces (each capped, see {@link Piece.meaningful}). */
   meaningful: number;
 }
 
