@@ -16,8 +16,8 @@ describe('meaningfulLength', () => {
 
   it('stops counting at enough, and counts exactly below it', () => {
     expect(meaningfulLength('Retries back off exponentially.', 5)).toBe(5);
-    expect(meaningfulLength('Retries back off exponentially.', 28)).toBe(28);
-    expect(meaningfulLength('Retries back off exponentially.', 29)).toBe(28);
+    expect(meaningfulLength('Retries back off exponentially.', 27)).toBe(27);
+    expect(meaningfulLength('Retries back off exponentially.', 28)).toBe(27);
     expect(meaningfulLength('See [Install](./install.md) first.', 5)).toBe(5);
     expect(meaningfulLength('See [Install](./install.md) first.', 100)).toBe(8);
   });

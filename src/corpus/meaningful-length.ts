@@ -13,7 +13,7 @@ const LINK = /!?\[[^[\]\n]*\]\([^()\n]*\)/g;
  * meaningfulLength('[![npm](https://img.shields.io/npm/v/x.svg)](https://npm.im/x)'); // 0
  * meaningfulLength('- [Install](#install)\n- [Usage](#usage)'); // 0
  * meaningfulLength('See [Install](./install.md) first.'); // 8
- * meaningfulLength('Retries back off exponentially.', 5); // 5: counting stops at `enough`
+ * meaningfulLength('Retries back off exponentially.', 5); // 5 (of 27): counting stops at `enough`
  */
 export function meaningfulLength(text: string, enough = Infinity): number {
   // Links without nested brackets, twice: a badge is an image inside a link. Linear: no pattern
