@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ABSENT_TERM_BYTES, createRowCache } from './postings-row-cache.ts';
+import { ABSENT_TERM_BYTES, createRowCache, MAX_ROW_CACHE_BYTES, ROW_CACHE_BYTES, rowCacheBytesFor } from './postings-row-cache.ts';
 import type { PostingsReader, StoredTerm } from './postings-store.ts';
 
 /** A reader over rows of `bytes` bytes each (term t, keys 0..rowsPerTerm-1; byte 0 = key, byte 1 = term), counting the rows it reads. */
@@ -96,6 +96,29 @@ describe('createRowCache', () => {
     const before = read.length;
     expect(keysOf(cached.rows(1, 0, 1))).toEqual([[0, 0, 1, 100]]);
     expect(read.length).toBe(before + 1);
+  });
+
+  it('holds the size the next version asks for, larger or smaller', () => {
+    const { cache, cached } = cachedReader(40, 100, 1_000);
+    cached.rows(1, 0, 40);
+    expect(cache.bytes).toBe(1_000);
+    cache.use('v2', 3_000);
+    cached.rows(1, 0, 40);
+    expect(cache.bytes).toBe(3_000);
+    // The same version keeps its size, whatever is asked.
+    cache.use('v2', 500);
+    expect(cache.bytes).toBe(3_000);
+    cache.use('v3', 500);
+    cached.rows(1, 0, 40);
+    expect(cache.bytes).toBe(500);
+    expect(keysOf(cached.rows(1, 0, 40)).map(([key]) => key)).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('sizes the cache of an index at an eighth of its file, between 32 and 256 MB', () => {
+    expect(rowCacheBytesFor(14.5e6)).toBe(ROW_CACHE_BYTES);
+    expect(rowCacheBytesFor(256 * 1024 * 1024)).toBe(ROW_CACHE_BYTES);
+    expect(rowCacheBytesFor(1.351e9)).toBe(168_875_000);
+    expect(rowCacheBytesFor(4e9)).toBe(MAX_ROW_CACHE_BYTES);
   });
 
   it('serves the terms it looked up, held or not, until the data version changes, within an eighth of its bytes', () => {

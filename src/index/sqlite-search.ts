@@ -17,10 +17,15 @@ const CHUNKS_BY_IDS_SQL = `SELECT ${CHUNK_COLUMNS}, c.id FROM chunks c WHERE c.i
 /** At most this many defining chunks are looked for in the window of one query. */
 const MAX_DEFINER_IDS = 10_000;
 
-/** What a search needs to know of the index: a version of its data (the same version, the same chunks under the same ids) and whether any chunk has an `acl` label. */
+/**
+ * What a search needs to know of the index: a version of its data (the same version, the same
+ * chunks under the same ids), whether any chunk has an `acl` label, and how many bytes of
+ * postings rows to keep between searches of that version (default `ROW_CACHE_BYTES`).
+ */
 export interface IndexState {
   version: string;
   restricted: boolean;
+  rowCacheBytes?: number;
 }
 
 /**
@@ -46,7 +51,7 @@ export function createSqliteSearch(
 ) {
   // Without a state, no search reuses another's verdicts (each gets a version of its own).
   let searches = 0;
-  const state = index.state ?? (() => ({ version: `search-${(searches += 1)}`, restricted: true }));
+  const state = index.state ?? ((): IndexState => ({ version: `search-${(searches += 1)}`, restricted: true }));
   const snapshot = index.snapshot ?? (<T>(work: () => T) => work());
   const verdicts = createFilterVerdicts(statements);
   const byIds = <T>(sql: string, ids: number[]) => statements.get(sql).all(JSON.stringify(ids)) as T[];
@@ -107,8 +112,8 @@ export function createSqliteSearch(
     const built = buildSearchQuery(query, tokenizer);
     if (built === undefined) return [];
     return snapshot(() => {
-      const { version, restricted } = state();
-      rowCache.use(version);
+      const { version, restricted, rowCacheBytes } = state();
+      rowCache.use(version, rowCacheBytes);
       const where = filterClause(filter, 'c', { restricted });
       return hits(definitionsFirst(built, k, where, version) ?? topIds(built, k, where, version), built);
     });

@@ -6,6 +6,7 @@ import { readMeta, writeMeta } from './schema.ts';
 import { closeIndexDatabase, openIndexDatabase } from './sqlite-open.ts';
 import { CHUNK_COLUMNS, chunkFromRow, createStatementCache, type ChunkRow } from './sqlite-rows.ts';
 import { createSqliteSearch, type IndexState } from './sqlite-search.ts';
+import { rowCacheBytesFor } from './postings-row-cache.ts';
 import type { TokenizerOptions } from './tokenize.ts';
 import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from './types.ts';
 import { createSqliteVectors, seedEmbeddings } from './vector-store.ts';
@@ -124,7 +125,9 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
 
   // Whether any chunk carries an `acl` label, per index version: without one, the access
   // condition is left out of the SQL (it would keep every chunk) and unfiltered searches stay on
-  // the path without filter checks. Another process may ingest into the same file, hence the version check.
+  // the path without filter checks. Another process may ingest into the same file, hence the
+  // version check. With it, the bytes of postings rows a search keeps for the version, from the
+  // file's size (postings-row-cache.ts).
   let aclKnown: IndexState | undefined;
   // What a search may reuse from an earlier one (the acl check, filter verdicts) is keyed by the
   // data it reads: the content version (which an ingest can bring back to an earlier value with
@@ -137,7 +140,8 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
     const version = ingesting ? `ingesting-${(generation += 1)}` : `${content}:${statements.get('PRAGMA data_version').pluck().get() as number}:${generation}`;
     if (aclKnown?.version !== version) {
       const found = statements.get('SELECT EXISTS (SELECT 1 FROM chunk_labels WHERE name = ?)').pluck().get(ACL_LABEL) === 1;
-      aclKnown = { version, restricted: found };
+      const fileBytes = (statements.get('PRAGMA page_count').pluck().get() as number) * (statements.get('PRAGMA page_size').pluck().get() as number);
+      aclKnown = { version, restricted: found, rowCacheBytes: rowCacheBytesFor(fileBytes) };
     }
     return aclKnown;
   };
