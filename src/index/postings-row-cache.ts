@@ -38,10 +38,11 @@ export const MAX_ROW_CACHE_BYTES = 256 * 1024 * 1024;
 
 /**
  * The bytes of rows to keep for an index file of `fileBytes`: an eighth of it, between
- * {@link ROW_CACHE_BYTES} and {@link MAX_ROW_CACHE_BYTES}. Up to 256k chunks the 32 MB hold the
- * rows most questions read; at 1M chunks (1.35 GB, 324 MB of postings rows) the bench questions
- * read more rows than 32 MB hold and searched 13-19% faster with 128 MB (median 6.6 and 6.1 ->
- * 5.3 ms; no faster with 256 MB), for about 100 MB more memory in the searching process.
+ * {@link ROW_CACHE_BYTES} and {@link MAX_ROW_CACHE_BYTES}. A file of up to 256 MB (about 190k
+ * bench chunks) keeps 32 MB, which hold the rows most questions read there; at 1M chunks (1.35
+ * GB, 324 MB of postings rows) the bench questions read more rows than 32 MB hold and searched
+ * 13-19% faster with 128 MB (median 6.6 and 6.1 -> 5.3 ms; no faster with 256 MB), for at most
+ * about 140 MB more memory in the searching process.
  *
  * @example
  * rowCacheBytesFor(1.35e9); // 168750000
