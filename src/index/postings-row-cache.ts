@@ -41,8 +41,8 @@ export const MAX_ROW_CACHE_BYTES = 256 * 1024 * 1024;
  * {@link ROW_CACHE_BYTES} and {@link MAX_ROW_CACHE_BYTES}. A file of up to 256 MB (about 190k
  * bench chunks) keeps 32 MB, which hold the rows most questions read there; at 1M chunks (1.35
  * GB, 324 MB of postings rows) the bench questions read more rows than 32 MB hold and searched
- * 13-19% faster with 128 MB (median 6.6 and 6.1 -> 5.3 ms; no faster with 256 MB), for at most
- * about 140 MB more memory in the searching process.
+ * 13-19% faster with 128 MB (median 6.6 and 6.1 -> 5.3 ms; no faster with 256 MB). The rows
+ * kept there add up to 137 MB to the searching process (224 MB at most, for files of 2 GB or more).
  *
  * @example
  * rowCacheBytesFor(1.35e9); // 168750000

@@ -123,12 +123,13 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
   const { db, tokenizer } = openIndexDatabase(options);
   const statements = createStatementCache(db);
 
-  // Whether any chunk carries an `acl` label, per index version: without one, the access
-  // condition is left out of the SQL (it would keep every chunk) and unfiltered searches stay on
-  // the path without filter checks. Another process may ingest into the same file, hence the
-  // version check. With it, the bytes of postings rows a search keeps for the version, from the
-  // file's size (postings-row-cache.ts).
-  let aclKnown: IndexState | undefined;
+  // What a search knows of the current index version: whether any chunk carries an `acl` label
+  // (without one, the access condition is left out of the SQL, where it would keep every chunk,
+  // and unfiltered searches stay on the path without filter checks) and the bytes of postings
+  // rows to keep, from the file's size (postings-row-cache.ts). Another process may ingest into
+  // the same file, hence the version check. A file keeps its page size.
+  let known: IndexState | undefined;
+  const pageBytes = statements.get('PRAGMA page_size').pluck().get() as number;
   // What a search may reuse from an earlier one (the acl check, filter verdicts) is keyed by the
   // data it reads: the content version (which an ingest can bring back to an earlier value with
   // other rowids), the commits of other connections (`data_version`), this index's own ingests,
@@ -138,12 +139,12 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
   const state = (): IndexState => {
     const content = (statements.get("SELECT value FROM meta WHERE key = 'indexVersion'").pluck().get() as string | undefined) ?? '';
     const version = ingesting ? `ingesting-${(generation += 1)}` : `${content}:${statements.get('PRAGMA data_version').pluck().get() as number}:${generation}`;
-    if (aclKnown?.version !== version) {
+    if (known?.version !== version) {
       const found = statements.get('SELECT EXISTS (SELECT 1 FROM chunk_labels WHERE name = ?)').pluck().get(ACL_LABEL) === 1;
-      const fileBytes = (statements.get('PRAGMA page_count').pluck().get() as number) * (statements.get('PRAGMA page_size').pluck().get() as number);
-      aclKnown = { version, restricted: found, rowCacheBytes: rowCacheBytesFor(fileBytes) };
+      const fileBytes = (statements.get('PRAGMA page_count').pluck().get() as number) * pageBytes;
+      known = { version, restricted: found, rowCacheBytes: rowCacheBytesFor(fileBytes) };
     }
-    return aclKnown;
+    return known;
   };
   const where = (filter: SearchFilter | undefined): FilterClause => filterClause(filter, 'c', { restricted: state().restricted });
   // A search's statements in one read transaction (a savepoint inside an ingest's): one version of the index.
