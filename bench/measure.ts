@@ -53,6 +53,24 @@ export function summarize(durations: number[]): Timings {
   return { p50: rank(0.5), p99: rank(0.99), mean };
 }
 
+/** The timings of a question's first search (the first pass over the questions) apart from its repeats. */
+export interface PassTimings {
+  first: Timings;
+  repeats: Timings;
+}
+
+/**
+ * {@link summarize} of the first `perPass` durations (each question searched for the first time:
+ * its terms' postings rows, the pages of its hits and its filter's verdicts are read then, and
+ * later passes find them cached) and of the rest apart.
+ *
+ * @example
+ * splitFirstPass([3, 5, 1, 1, 2, 1], 2); // { first: { p50: 3, p99: 5, mean: 4 }, repeats: { p50: 1, p99: 2, mean: 1.25 } }
+ */
+export function splitFirstPass(durations: readonly number[], perPass: number): PassTimings {
+  return { first: summarize(durations.slice(0, perPass)), repeats: summarize(durations.slice(perPass)) };
+}
+
 /**
  * Runs `work` once per item, timing each call with `now`, after `warmup` untimed calls.
  *

@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { BenchQuery, ChildResult } from './engine-child.ts';
 import { ENGINE_NAMES } from './engines.ts';
-import { summarize, type Timings } from './measure.ts';
+import { splitFirstPass, summarize, type PassTimings, type Timings } from './measure.ts';
 import { benchQueries, buildPages, musiqueFolder, readPassages, readQuestions, warmupQuestions } from './musique-corpus.ts';
 import { formatReport } from './report.ts';
 import { measureCliIngest, measureStartup, type StartupResult } from './startup.ts';
@@ -42,7 +42,7 @@ export interface EngineResult {
   /** atlas incl. parsing, on Linux: CPU ms of the main thread alone (the one writing SQLite). */
   mainThreadCpuMs?: number;
   /** Wall-clock timings, and `cpu`: the same queries' CPU time, less sensitive to a shared machine. */
-  search?: Timings & { cpu: Timings; zeroHit: number; overlapWithFts5: number };
+  search?: Timings & { cpu: Timings; zeroHit: number; overlapWithFts5: number; passes: PassTimings };
   snippetSearch?: Timings;
   reingestUnchangedMs?: number;
   reingestOnePercentChangedMs?: number;
@@ -88,7 +88,7 @@ function runPhase(args: string[]): Partial<ChildResult> {
   return JSON.parse(child.stdout) as Partial<ChildResult>;
 }
 
-function summariseChild(result: ChildResult, reference: ChildResult | undefined): EngineResult {
+function summariseChild(result: ChildResult, reference: ChildResult | undefined, questions: number): EngineResult {
   const totalMs = result.ingestMs + (result.parseMs ?? 0);
   const summary: EngineResult = {
     engine: result.engine,
@@ -107,6 +107,7 @@ function summariseChild(result: ChildResult, reference: ChildResult | undefined)
       cpu: summarize(result.cpuDurations),
       zeroHit: result.ids.filter((ids) => ids.length === 0).length,
       overlapWithFts5: reference === undefined ? 1 : round(meanOverlap(result.ids, reference.ids), 2),
+      passes: splitFirstPass(result.durations, questions),
     };
   }
   if (result.snippetDurations !== undefined) summary.snippetSearch = summarize(result.snippetDurations);
@@ -143,7 +144,10 @@ async function main(): Promise<void> {
   const seed = Number(values.seed);
   const folder = musiqueFolder(process.env);
   const passages = readPassages(folder);
-  const queries = benchQueries(readQuestions(folder), Number(values.rounds));
+  const questions = readQuestions(folder);
+  const queries = benchQueries(questions, Number(values.rounds));
+  // benchQueries puts every question once per pass, the first pass first.
+  const questionCount = questions.length;
   // Each engine warms up on other real questions, unfiltered and filtered, untimed (engine-child.ts).
   const warmup = benchQueries(warmupQuestions(process.env), 2);
   const scratch = mkdtempSync(join(tmpdir(), 'atlas-bench-'));
@@ -207,7 +211,7 @@ async function main(): Promise<void> {
         markdownMB: round(pages.reduce((sum, page) => sum + Buffer.byteLength(page.markdown), 0) / 1e6, 1),
         queries: queries.length,
         cliIngestMs,
-        engines: [summariseChild(parsed, reference), ...children.map((child) => summariseChild(child, reference))],
+        engines: [summariseChild(parsed, reference, questionCount), ...children.map((child) => summariseChild(child, reference, questionCount))],
       });
       rmSync(docsPath, { force: true });
     }
