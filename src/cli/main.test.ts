@@ -15,6 +15,10 @@ describe('atlas --version', () => {
     expect(io.out.join('')).toBe(`${packageVersion}\n`);
   });
 
+  it.each([['--version'], ['-V']])('%s first registers no command (it loads none of their modules)', async (flag) => {
+    expect((await createProgram(recordingIO(), flag)).commands).toEqual([]);
+  });
+
   it('after a command, --version stays that command\'s release-line filter', async () => {
     const io = recordingIO({ cwd: path.join(src, 'no-such-folder') });
     expect(await runCli(['search', 'lease', '--version', '3.x'], io)).toBe(1);
