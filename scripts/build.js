@@ -52,13 +52,30 @@ async function bundleCli(outdir) {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    // Every npm package stays an import, resolved from node_modules as dist/ resolves it: one
-    // copy of each (zod schemas go to the AI SDK and the MCP SDK, which check them).
-    packages: 'external',
+    // Every npm package but commander stays an import, resolved from node_modules as dist/
+    // resolves it: one copy of each (zod schemas go to the AI SDK and the MCP SDK, which check
+    // them). Commander, which only the CLI uses, is bundled: loaded as a CommonJS package it was
+    // resolved, read, compiled and scanned for its exports on every start.
+    plugins: [externalPackagesBut(['commander'])],
+    // Commander is CommonJS: its require() calls (node:events, ...) need a require in the ESM output.
+    banner: { js: "import { createRequire as __atlasCreateRequire } from 'node:module'; const require = __atlasCreateRequire(import.meta.url);" },
     // Maps without the sources' text (src/ ships beside dist/): Node reads and parses the map of
     // every module it loads once source maps are on.
     sourcemap: true,
     sourcesContent: false,
     logLevel: 'warning',
   });
+}
+
+/** An esbuild plugin leaving every bare import (an npm package) external except those of `bundled`. */
+function externalPackagesBut(bundled) {
+  return {
+    name: 'external-packages',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
+        return bundled.includes(name) || args.path.startsWith('node:') ? undefined : { path: args.path, external: true };
+      });
+    },
+  };
 }
