@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { AtlasError } from '../errors.ts';
+import { failureText } from '../stack-trace.ts';
 import type { CliIO } from './io.ts';
 import { requireText } from './options.ts';
 
@@ -84,7 +85,7 @@ function exitCodeOf(error: unknown, io: CliIO): number {
     io.stderr(`${error.message}\n`);
     return error.code === 'usage' ? 2 : 1;
   }
-  io.stderr(`atlas: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\nPlease report it with the command you ran.\n`);
+  io.stderr(`atlas: unexpected failure: ${failureText(error)}\nPlease report it with the command you ran.\n`);
   return 1;
 }
 

@@ -6,6 +6,7 @@ import { ROUTES, type Route } from '../agent/route.ts';
 import { askInConversation, type ConversationAskOptions, type ConversationReply } from '../conversations/ask.ts';
 import type { ConversationStore } from '../conversations/store.ts';
 import { AtlasError } from '../errors.ts';
+import { failureText } from '../stack-trace.ts';
 import { prepareAsk } from './ask.ts';
 import { requestUser as userOf } from './auth.ts';
 import { ApiError } from './http.ts';
@@ -130,7 +131,7 @@ function replyJson(reply: ConversationReply): Record<string, unknown> {
 function turnFailure(error: unknown, subject: string, log: ((line: string) => void) | undefined): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof AtlasError && error.code === 'usage') return new ApiError(400, 'invalid-request', error.message);
-  log?.(`atlas serve: ${subject}: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  log?.(`atlas serve: ${subject}: unexpected failure: ${failureText(error)}`);
   return new ApiError(500, 'internal', 'the turn failed inside Atlas; the conversation is unchanged. Try again, or report it with the server log.');
 }
 

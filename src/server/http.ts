@@ -4,6 +4,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
 import { AtlasError } from '../errors.ts';
+import { failureText } from '../stack-trace.ts';
 
 /** The body of every error response. */
 export interface ErrorBody {
@@ -62,7 +63,7 @@ export function errorReply(error: unknown, subject: string, log: (line: string) 
     if (status === 500) log(`atlas serve: ${subject}: ${error.message}`);
     return { status, body: errorBody(error.code, error.message), headers: {} };
   }
-  log(`atlas serve: ${subject}: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  log(`atlas serve: ${subject}: unexpected failure: ${failureText(error)}`);
   return { status: 500, body: errorBody('internal', 'Atlas: unexpected server failure; the server log has the details. Please report it with the request you sent.'), headers: {} };
 }
 
