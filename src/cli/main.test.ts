@@ -27,6 +27,29 @@ describe('atlas --version', () => {
   });
 });
 
+describe('atlas --help', () => {
+  it('lists every command as its own help describes it, without loading any', async () => {
+    const listed = await createProgram(recordingIO(), '--help');
+    expect(listed.helpInformation()).toBe((await createProgram(recordingIO())).helpInformation());
+    expect(listed.commands.map((command) => [command.name(), command.options.length])).toEqual([
+      ['ingest', 0], ['search', 0], ['ask', 0], ['chat', 0], ['eval', 0], ['mcp', 0], ['serve', 0],
+    ]);
+  });
+
+  it('prints the list for --help, help and a typo, and a command\'s own help for help <command>', async () => {
+    const help = recordingIO();
+    expect(await runCli(['--help'], help)).toBe(0);
+    expect(help.out.join('')).toContain('  search [options] <query>  Search the index once (no model).\n');
+    const typo = recordingIO();
+    expect(await runCli(['serch', 'x'], typo)).toBe(2);
+    expect(typo.err.join('')).toBe("error: unknown command 'serch'\n(Did you mean search?)\n(run atlas --help for usage)\n");
+    const search = recordingIO();
+    expect(await runCli(['help', 'search'], search)).toBe(0);
+    expect(search.out.join('')).toContain('Usage: atlas search [options] <query>');
+    expect(search.out.join('')).toContain('--k <n>');
+  });
+});
+
 describe('blank query or question', () => {
   it.each([
     [['search', ''], 'Atlas: the query is empty. Pass the text to use, e.g. atlas search "lease timeout"\n'],

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import { AtlasError } from '../errors.ts';
 import { failureText } from '../stack-trace.ts';
 import type { CliIO } from './io.ts';
@@ -22,6 +22,21 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
 };
 
 /**
+ * What `atlas --help` (and a typo, or `atlas` alone) lists of each command, so that listing them
+ * loads none: loading every command took `atlas --help` to about 540 ms. main.test.ts checks
+ * that the list reads as the commands' own help does.
+ */
+const SUMMARIES: Record<string, { term: string; description: string }> = {
+  ingest: { term: 'ingest [options] <dir>', description: 'Index a folder of markdown docs (a dataset folder, with docs/ and eval/*.jsonl, indexes its docs/).' },
+  search: { term: 'search [options] <query>', description: 'Search the index once (no model).' },
+  ask: { term: 'ask [options] <question>', description: 'Answer a question from the docs, with verified citations and the trace.' },
+  chat: { term: 'chat [options]', description: 'Chat with the docs in the terminal: every question sees the earlier ones (/exit or Ctrl-D ends).' },
+  eval: { term: 'eval', description: 'Measure retrieval and answers on a dataset folder (docs/ + eval/*.jsonl).' },
+  mcp: { term: 'mcp [options]', description: 'Serve the index to MCP clients over stdio: search_docs, read_section, read_neighbors, ask, and chunk/doc resources.' },
+  serve: { term: 'serve [options]', description: 'Serve the index over HTTP: ask, stream a run, search, read chunks (docs/server.md).' },
+};
+
+/**
  * The version of this Atlas, from its package.json (what `atlas --version` prints).
  *
  * @example
@@ -37,7 +52,8 @@ export const ATLAS_VERSION: string = (JSON.parse(readFileSync(new URL('../../pac
  */
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   try {
-    const program = await createProgram(io, argv[0]);
+    // `atlas help search` is search's help: search is the command to load.
+    const program = await createProgram(io, (argv[0] === 'help' ? argv[1] : argv[0]) ?? '');
     await program.parseAsync(argv, { from: 'user' });
     return 0;
   } catch (error) {
@@ -46,9 +62,12 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
 }
 
 /**
- * The `atlas` program (not run) with `command` registered, no command for `--version`/`-V`, or
- * every command when `command` is not one of them (`--help`, a typo). `--version`/`-V` prints the version only before a command
- * (`atlas --version`); after one, `--version` is that command's release-line filter.
+ * The `atlas` program (not run) for a command line starting with `command`: that command
+ * registered when it is one; none for `--version`/`-V`; for anything else (`--help`, a typo,
+ * nothing) every command listed by its summary only, enough for the help and for commander's
+ * "did you mean". Without `command`, every command registered in full. `--version`/`-V` prints
+ * the version only before a command (`atlas --version`); after one, `--version` is that
+ * command's release-line filter.
  *
  * @example
  * const names = (await createProgram(io)).commands.map((command) => command.name()); // ['ingest', 'search', ...]
@@ -61,18 +80,28 @@ export async function createProgram(io: CliIO, command?: string): Promise<Comman
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError('(run atlas --help for usage)');
-  // The command named first is the only one registered; `--version` first needs none (loading
-  // every command, the AI SDK and the MCP SDK among them, took it from about 120 to 560 ms);
-  // anything else (--help, a typo) gets all.
-  const names =
-    command !== undefined && Object.hasOwn(COMMANDS, command) ? [command] : command === '--version' || command === '-V' ? [] : Object.keys(COMMANDS);
-  for (const name of names) (await COMMANDS[name]!())(program, io);
+  // The command named first is the only one loaded; `--version` first needs none (loading every
+  // command, the AI SDK and the MCP SDK among them, took it from about 120 to 560 ms).
+  if (command === undefined) {
+    for (const register of Object.values(COMMANDS)) (await register())(program, io);
+  } else if (Object.hasOwn(COMMANDS, command)) {
+    (await COMMANDS[command]!())(program, io);
+  } else if (command !== '--version' && command !== '-V') {
+    listCommands(program);
+  }
   program.hook('preAction', (_program, action) => {
     // A blank query or question would search for nothing: a usage error, whichever command.
     if (action.name() === 'search') requireText(action.args[0], 'query', 'atlas search "lease timeout"');
     if (action.name() === 'ask') requireText(action.args[0], 'question', 'atlas ask "How do I set the lease duration?"');
   });
   return program;
+}
+
+/** Every command on `program` as a name and a description, its help term from {@link SUMMARIES}. */
+function listCommands(program: Command): void {
+  for (const [name, summary] of Object.entries(SUMMARIES)) program.command(name).description(summary.description);
+  const terms = new Help();
+  program.configureHelp({ subcommandTerm: (command) => SUMMARIES[command.name()]?.term ?? terms.subcommandTerm(command) });
 }
 
 function exitCodeOf(error: unknown, io: CliIO): number {
