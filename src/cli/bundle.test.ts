@@ -52,5 +52,11 @@ describe('the CLI bundle', () => {
     expect(hits.map((hit) => [hit.docId, hit.heading])).toEqual([['p123', 'Page 123']]);
     const version = await run(process.execPath, ['bin/atlas.js', '--version'], { cwd: root });
     expect(version.stdout.trim()).toBe((await import('../../package.json', { with: { type: 'json' } })).default.version);
+    // The agent loop runs from the bundle too: the AI SDK, zod and the offline planner bundled with it.
+    const { ATLAS_MODEL: _model, ...env } = process.env;
+    const ask = await run(process.execPath, ['bin/atlas.js', 'ask', 'Who logs every storm?', '--db', db, '--max-searches', '2', '--json'], { cwd: root, env });
+    const answer = (JSON.parse(ask.stdout) as { model: string; answer: { citations: { chunkId: string }[] } });
+    expect(answer.model).toBe('offline');
+    expect(answer.answer.citations.map((citation) => citation.chunkId)).toEqual(['p123#0']);
   });
 });
