@@ -60,8 +60,9 @@ async function bundleCli(outdir) {
     plugins: [externalPackages(['better-sqlite3', 'sqlite-vec', 'pg', 'tsx', 'esbuild'])],
     // Bundled CommonJS packages (commander, ajv, ...) call require() (node:events, ...): the ESM output needs one.
     banner: { js: "import { createRequire as __atlasCreateRequire } from 'node:module'; const require = __atlasCreateRequire(import.meta.url);" },
-    // Maps without the sources' text (src/ ships beside dist/): Node reads and parses the map of
-    // every module it loads once source maps are on.
+    // Maps without the sources' text (src/ ships beside dist/), read only to map the stack of a
+    // failure (src/stack-trace.ts): Node would read and parse every loaded module's map with
+    // source maps on.
     sourcemap: true,
     sourcesContent: false,
     logLevel: 'warning',

@@ -15,11 +15,12 @@ const source = ['interface Options {', '  depth: number;', '}', '', 'export func
 const compiled = transformSync(source, { loader: 'ts', format: 'esm', sourcemap: 'external', sourcefile: '../src/fail.ts' });
 const jsPath = path.join(folder, 'dist', 'fail.js');
 
+mkdirSync(path.dirname(jsPath), { recursive: true });
+writeFileSync(jsPath, `${compiled.code}//# sourceMappingURL=fail.js.map\n`);
+writeFileSync(`${jsPath}.map`, compiled.map);
+
 /** The stack of fail() thrown in a Node process of its own, as bin/atlas.js runs the bundle: no source maps on. */
 function thrownStack(): string {
-  mkdirSync(path.dirname(jsPath), { recursive: true });
-  writeFileSync(jsPath, `${compiled.code}//# sourceMappingURL=fail.js.map\n`);
-  writeFileSync(`${jsPath}.map`, compiled.map);
   const script = `const { fail } = await import(${JSON.stringify(pathToFileURL(jsPath).href)}); try { fail({ depth: 3 }); } catch (error) { process.stdout.write(error.stack); }`;
   return execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
 }
