@@ -5,7 +5,7 @@ import type { AgentRun } from '../agent/run-types.ts';
 import type { RunEvent } from '../agent/events.ts';
 import { parseAllowedDomains } from '../agent/web.ts';
 import { AtlasError } from '../errors.ts';
-import { createWebSearch } from '../models/web-tools.ts';
+import type { createWebSearch } from '../models/web-tools.ts';
 import type { CliIO } from './io.ts';
 import { cliModel } from './model-option.ts';
 import { checkAskChoices, nonEmpty } from './option-values.ts';
@@ -87,8 +87,8 @@ export function registerAskCommand(program: Command, io: CliIO): void {
       const limits = resolveRunLimits(io.env, options);
       const filter = cliFilter(io.env, options);
       await requireIndex(io, options.db);
-      const { model, spec, price } = cliModel(io, options.model);
-      const web = cliWeb(model, options);
+      const { model, spec, price } = await cliModel(io, options.model);
+      const web = await cliWeb(model, options);
       const index = await openSearchIndex(io, options);
       let run: AgentRun;
       let conversationId: string | undefined;
@@ -132,7 +132,7 @@ export function registerAskCommand(program: Command, io: CliIO): void {
 }
 
 /** The `web` and `webFallback` options of `--web` / `--web-fallback`, checked before any run starts. */
-function cliWeb(model: Parameters<typeof createWebSearch>[0], options: AskOptions): { web?: ReturnType<typeof createWebSearch>; webFallback?: boolean } {
+async function cliWeb(model: Parameters<typeof createWebSearch>[0], options: AskOptions): Promise<{ web?: ReturnType<typeof createWebSearch>; webFallback?: boolean }> {
   if (options.web === undefined) {
     if (options.webFallback) throw new AtlasError('usage', 'Atlas: --web-fallback needs --web <domains>, the allow-list the fallback may search (e.g. --web docs.python.org --web-fallback).');
     return {};
@@ -140,6 +140,8 @@ function cliWeb(model: Parameters<typeof createWebSearch>[0], options: AskOption
   if (options.route === 'classic') {
     throw new AtlasError('usage', 'Atlas: --web needs the agent, and --route classic makes one docs retrieval without it. Use --route agentic (the default) or auto, or drop --web.');
   }
+  // The providers' web tools (and their clients) are loaded only for --web.
+  const { createWebSearch } = await import('../models/web-tools.ts');
   const web = createWebSearch(model, { allowedDomains: parseAllowedDomains(options.web, '--web'), flag: '--web' });
   return { web, ...(options.webFallback ? { webFallback: true } : {}) };
 }

@@ -63,7 +63,7 @@ export function registerChatCommand(program: Command, io: CliIO): void {
       const limits = resolveRunLimits(io.env, options);
       const filter = cliFilter(io.env, options);
       await requireIndex(io, options.db);
-      const { model, price } = cliModel(io, options.model);
+      const { model, price } = await cliModel(io, options.model);
       const index = await openSearchIndex(io, options);
       const store = openCliStore(io, options);
       try {

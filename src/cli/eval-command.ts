@@ -29,7 +29,7 @@ import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts
 /** What the eval commands take from outside besides the IO; tests inject a scripted model and a fake sleep. */
 export interface EvalCommandDeps {
   /** Resolves `--model` (default: {@link cliModel}). */
-  resolveModel?: (spec: string | undefined) => CliModel;
+  resolveModel?: (spec: string | undefined) => CliModel | Promise<CliModel>;
   /** Backoff sleep before a failed case is retried (default: a real timer). */
   sleep?: Sleep;
 }
@@ -97,7 +97,7 @@ export function registerEvalCommands(program: Command, io: CliIO, deps: EvalComm
 interface EvalContext {
   io: CliIO;
   deps: EvalCommandDeps;
-  resolve: (spec: string | undefined) => CliModel;
+  resolve: (spec: string | undefined) => CliModel | Promise<CliModel>;
 }
 
 /** The options every eval command takes. */
@@ -128,7 +128,7 @@ function registerRetrieval(evalCommand: Command, { io, deps, resolve }: EvalCont
       const config = await evalConfig(io, options);
       const dataset = await loadData(io, options);
       const queries = requireFile(dataset, 'retrievalQueries');
-      const chosen = options.arms.includes('agentic') ? resolve(options.model) : undefined;
+      const chosen = options.arms.includes('agentic') ? await resolve(options.model) : undefined;
       const bar = { label: 'eval retrieval', total: retrievalRunCount(queries, options.arms) };
       const filter = cliFilter(io.env, options);
       const result = await withDatasetIndex(io, dataset, options, bar, (index, progress) =>
@@ -175,7 +175,7 @@ function registerCompare(evalCommand: Command, { io, deps, resolve }: EvalContex
       const cases = compareCases(dataset);
       if (cases.length === 0) requireFile(dataset, 'retrievalQueries');
       const limits = resolveRunLimits(io.env, options);
-      const { model, spec, price } = resolve(options.model);
+      const { model, spec, price } = await resolve(options.model);
       const concurrency = concurrencyFor(options, spec);
       const result = await withDatasetIndex(io, dataset, options, { label: 'eval compare', total: cases.length * 3 }, (index, progress) =>
         runCompare({
@@ -220,7 +220,7 @@ function registerDecisions(evalCommand: Command, { io, deps, resolve }: EvalCont
     const cases = requireFile(dataset, 'decisions');
     const limits = resolveRunLimits(io.env, options);
     const filter = cliFilter(io.env, options);
-    const { model, spec, price } = resolve(options.model);
+    const { model, spec, price } = await resolve(options.model);
     const report = await withDatasetIndex(io, dataset, options, { label: 'eval decisions', total: cases.length }, (index, progress) =>
       runDecisionEval({
         cases,

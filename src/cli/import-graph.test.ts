@@ -50,7 +50,17 @@ describe('start-up path of the commands that need no model', () => {
     });
   }
 
+  // The offline planner needs no provider client: model-option.ts loads them for a model that uses one.
+  it.each(['cli/ask-command.ts', 'cli/chat-command.ts', 'cli/eval-command.ts', 'cli/mcp-command.ts', 'cli/serve-command.ts'])(
+    '%s loads no provider client (OpenAI, Anthropic, OpenAI-compatible) at start-up',
+    (entry) => {
+      const providers = ['@ai-sdk/openai', '@ai-sdk/anthropic', '@ai-sdk/openai-compatible', '@ai-sdk/cohere', '@ai-sdk/togetherai'];
+      expect([...reachablePackages(entry)].filter((name) => providers.includes(name))).toEqual([]);
+    },
+  );
+
   it('would see the AI SDK if the agent loop were imported (the walk is not vacuous)', () => {
+    expect(reachablePackages('models/resolve-model.ts').has('@ai-sdk/openai')).toBe(true);
     expect(reachablePackages('agent/run.ts').has('ai')).toBe(true);
     expect(reachablePackages('config/schema.ts').has('yaml')).toBe(true);
   });

@@ -56,7 +56,7 @@ export function registerMcpCommand(program: Command, io: CliIO): void {
       const filter = cliFilter(io.env, options);
       const limits = resolveRunLimits(io.env, options);
       await requireIndex(io, options.db);
-      const { model, spec, price } = cliModel(io, options.model);
+      const { model, spec, price } = await cliModel(io, options.model);
       const index = await openSearchIndex(io, options);
       try {
         for (const note of await releaseLineNotes(index, options.version)) io.stderr(`atlas: note: ${note}\n`);

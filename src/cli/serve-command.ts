@@ -58,7 +58,7 @@ export interface ServeCommandDeps {
   /** How long requests in flight may finish once stopping (default {@link SHUTDOWN_GRACE_MS}). */
   shutdownGraceMs?: number;
   /** Resolves `--model` (default: `cliModel`, as `atlas ask`). */
-  resolveModel?: (io: CliIO, spec: string | undefined) => CliModel;
+  resolveModel?: (io: CliIO, spec: string | undefined) => CliModel | Promise<CliModel>;
 }
 
 /**
@@ -105,7 +105,7 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
       if (io.env.ATLAS_GROUPS?.trim()) io.stderr('atlas: note: ATLAS_GROUPS is ignored by serve: the groups of a request come from its token (map tokens to groups with --auth FILE).\n');
       const auth = serverAuth(io, options.auth);
       await requireIndex(io, options.db);
-      const { model, spec, price } = (deps.resolveModel ?? cliModel)(io, options.model);
+      const { model, spec, price } = await (deps.resolveModel ?? cliModel)(io, options.model);
       const index = await openSearchIndex(io, options);
       const limiter = createConcurrencyLimiter({ maxConcurrent: options.maxConcurrent, maxConcurrentPerClient: options.maxConcurrentPerClient }, io.now);
       let server: Server | undefined;

@@ -1,6 +1,7 @@
 // What the provider resolvers (models and embedders) read from the environment they are given.
 import { AtlasError } from '../errors.ts';
 import { isHttpUrl } from './model-spec.ts';
+import type { ModelEnv } from './resolve-model.ts';
 
 /** Default base URLs, passed explicitly so the provider packages never read `process.env` themselves. */
 export const DEFAULT_BASE_URLS = {
@@ -35,4 +36,16 @@ export function optionalBaseUrl(env: Record<string, string | undefined>, name: s
 export function nonEmptyEnv(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}
+
+/**
+ * The model spec to use when none is given on the command line: `ATLAS_MODEL` when set,
+ * otherwise `offline` (no key, no network).
+ *
+ * @example
+ * defaultModelSpec({ ATLAS_MODEL: 'anthropic:claude-haiku-4-5' }) // 'anthropic:claude-haiku-4-5'
+ * defaultModelSpec({}) // 'offline'
+ */
+export function defaultModelSpec(env: ModelEnv): string {
+  return nonEmptyEnv(env.ATLAS_MODEL) ?? 'offline';
 }

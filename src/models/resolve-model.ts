@@ -6,6 +6,8 @@ import { AtlasError } from '../errors.ts';
 import { parseModelSpec } from './model-spec.ts';
 import { DEFAULT_BASE_URLS, nonEmptyEnv, optionalBaseUrl } from './provider-env.ts';
 
+export { defaultModelSpec } from './provider-env.ts';
+
 /** Environment variables as passed in by the caller (the CLI passes `process.env`). */
 export type ModelEnv = Record<string, string | undefined>;
 
@@ -86,17 +88,6 @@ export function resolveModel(spec: string, options: ResolveModelOptions): Resolv
   }
 }
 
-/**
- * The model spec to use when none is given on the command line: `ATLAS_MODEL` when set,
- * otherwise `offline` (no key, no network).
- *
- * @example
- * defaultModelSpec({ ATLAS_MODEL: 'anthropic:claude-haiku-4-5' }) // 'anthropic:claude-haiku-4-5'
- * defaultModelSpec({}) // 'offline'
- */
-export function defaultModelSpec(env: ModelEnv): string {
-  return nonEmptyEnv(env.ATLAS_MODEL) ?? 'offline';
-}
 
 function requireKey(env: ModelEnv, name: string, spec: string): string {
   const key = nonEmptyEnv(env[name]);
