@@ -19,6 +19,7 @@ import { requireIndex } from './require-index.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
 import { modelFailed } from '../agent/stop-conditions.ts';
 import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from './embed-option.ts';
+import { COMMAND_SUMMARIES } from './command-summaries.ts';
 
 interface AskOptions extends RetrievalCliOptions {
   model?: string;
@@ -56,7 +57,7 @@ export const MODEL_SPEC_HELP = 'offline | openai:<id> | anthropic:<id> | ollama:
 export function registerAskCommand(program: Command, io: CliIO): void {
   program
     .command('ask')
-    .description('Answer a question from the docs, with verified citations and the trace.')
+    .description(COMMAND_SUMMARIES.ask!.description)
     .argument('<question>')
     .option('--model <spec>', MODEL_SPEC_HELP, nonEmpty('--model', 'offline'))
     .option('--max-searches <n>', 'search budget', positiveInt('--max-searches'), 6)

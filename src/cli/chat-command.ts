@@ -14,6 +14,7 @@ import { dbOption, positiveInt, versionOption } from './options.ts';
 import { requireIndex } from './require-index.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
 import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from './embed-option.ts';
+import { COMMAND_SUMMARIES } from './command-summaries.ts';
 
 interface ChatOptions extends RetrievalCliOptions {
   model?: string;
@@ -42,7 +43,7 @@ const EXIT = /^\/(?:exit|quit)$/i;
 export function registerChatCommand(program: Command, io: CliIO): void {
   program
     .command('chat')
-    .description('Chat with the docs in the terminal: every question sees the earlier ones (/exit or Ctrl-D ends).')
+    .description(COMMAND_SUMMARIES.chat!.description)
     .option('--model <spec>', MODEL_SPEC_HELP, nonEmpty('--model', 'offline'))
     .option('--max-searches <n>', 'search budget of each turn', positiveInt('--max-searches'), 6)
     .addOption(versionOption())

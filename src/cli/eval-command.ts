@@ -25,6 +25,7 @@ import { embedOption, modeOption, rerankOption, withCliRetrieval, type Retrieval
 import { commandConfig, configOption } from './config-option.ts';
 import { commandPolicy } from './policy-option.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
+import { COMMAND_SUMMARIES } from './command-summaries.ts';
 
 /** What the eval commands take from outside besides the IO; tests inject a scripted model and a fake sleep. */
 export interface EvalCommandDeps {
@@ -88,7 +89,7 @@ function concurrencyFor(options: CommonOptions, spec: string | undefined): numbe
  */
 export function registerEvalCommands(program: Command, io: CliIO, deps: EvalCommandDeps = {}): void {
   const context: EvalContext = { io, deps, resolve: deps.resolveModel ?? ((spec: string | undefined) => cliModel(io, spec)) };
-  const evalCommand = program.command('eval').description('Measure retrieval and answers on a dataset folder (docs/ + eval/*.jsonl).');
+  const evalCommand = program.command('eval').description(COMMAND_SUMMARIES.eval!.description);
   registerRetrieval(evalCommand, context);
   registerCompare(evalCommand, context);
   registerDecisions(evalCommand, context);

@@ -20,6 +20,7 @@ import { cliEmbedder, embedOption, embedProgress } from './embed-option.ts';
 import type { Embedder } from '../embed/types.ts';
 import { vectorModelMismatch } from '../index/vector-errors.ts';
 import type { VectorBackend, VectorSyncReport } from '../index/vector-types.ts';
+import { COMMAND_SUMMARIES } from './command-summaries.ts';
 
 interface IngestOptions {
   db: string;
@@ -36,7 +37,7 @@ interface IngestOptions {
 export function registerIngestCommand(program: Command, io: CliIO): void {
   program
     .command('ingest')
-    .description('Index a folder of markdown docs (a dataset folder, with docs/ and eval/*.jsonl, indexes its docs/).')
+    .description(COMMAND_SUMMARIES.ingest!.description)
     .argument('<dir>', 'docs folder, or a dataset folder (docs/ + eval/*.jsonl)')
     .addOption(dbOption())
     .option('--skip-invalid', 'index the valid pages and list the invalid ones instead of failing')

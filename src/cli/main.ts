@@ -3,6 +3,7 @@ import { Command, CommanderError, Help } from 'commander';
 import { AtlasError } from '../errors.ts';
 import { failureText } from '../stack-trace.ts';
 import type { CliIO } from './io.ts';
+import { COMMAND_SUMMARIES } from './command-summaries.ts';
 import { requireText } from './options.ts';
 
 type Register = (program: Command, io: CliIO) => void;
@@ -19,21 +20,6 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   eval: async () => (await import('./eval-command.ts')).registerEvalCommands,
   mcp: async () => (await import('./mcp-command.ts')).registerMcpCommand,
   serve: async () => (await import('./serve-command.ts')).registerServeCommand,
-};
-
-/**
- * What `atlas --help` (and a typo, or `atlas` alone) lists of each command, so that listing them
- * loads none: loading every command took `atlas --help` to about 540 ms. main.test.ts checks
- * that the list reads as the commands' own help does.
- */
-const SUMMARIES: Record<string, { term: string; description: string }> = {
-  ingest: { term: 'ingest [options] <dir>', description: 'Index a folder of markdown docs (a dataset folder, with docs/ and eval/*.jsonl, indexes its docs/).' },
-  search: { term: 'search [options] <query>', description: 'Search the index once (no model).' },
-  ask: { term: 'ask [options] <question>', description: 'Answer a question from the docs, with verified citations and the trace.' },
-  chat: { term: 'chat [options]', description: 'Chat with the docs in the terminal: every question sees the earlier ones (/exit or Ctrl-D ends).' },
-  eval: { term: 'eval', description: 'Measure retrieval and answers on a dataset folder (docs/ + eval/*.jsonl).' },
-  mcp: { term: 'mcp [options]', description: 'Serve the index to MCP clients over stdio: search_docs, read_section, read_neighbors, ask, and chunk/doc resources.' },
-  serve: { term: 'serve [options]', description: 'Serve the index over HTTP: ask, stream a run, search, read chunks (docs/server.md).' },
 };
 
 /**
@@ -97,11 +83,11 @@ export async function createProgram(io: CliIO, command?: string): Promise<Comman
   return program;
 }
 
-/** Every command on `program` as a name and a description, its help term from {@link SUMMARIES}. */
+/** Every command on `program` as a name and a description, its help term from {@link COMMAND_SUMMARIES}. */
 function listCommands(program: Command): void {
-  for (const [name, summary] of Object.entries(SUMMARIES)) program.command(name).description(summary.description);
+  for (const [name, summary] of Object.entries(COMMAND_SUMMARIES)) program.command(name).description(summary.description);
   const terms = new Help();
-  program.configureHelp({ subcommandTerm: (command) => SUMMARIES[command.name()]?.term ?? terms.subcommandTerm(command) });
+  program.configureHelp({ subcommandTerm: (command) => COMMAND_SUMMARIES[command.name()]?.term ?? terms.subcommandTerm(command) });
 }
 
 function exitCodeOf(error: unknown, io: CliIO): number {

@@ -13,6 +13,7 @@ import { releaseLineNotes } from './release-lines.ts';
 import { requireIndex } from './require-index.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
 import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from './embed-option.ts';
+import { COMMAND_SUMMARIES } from './command-summaries.ts';
 
 interface McpOptions extends AccessOptions, RetrievalCliOptions {
   db: string;
@@ -35,7 +36,7 @@ interface McpOptions extends AccessOptions, RetrievalCliOptions {
 export function registerMcpCommand(program: Command, io: CliIO): void {
   program
     .command('mcp')
-    .description('Serve the index to MCP clients over stdio: search_docs, read_section, read_neighbors, ask, and chunk/doc resources.')
+    .description(COMMAND_SUMMARIES.mcp!.description)
     .addOption(dbOption())
     .addOption(embedOption())
     .addOption(modeOption())

@@ -7,12 +7,13 @@ import { dbOption, positiveInt, versionOption } from './options.ts';
 import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from './embed-option.ts';
 import { releaseLineNotes } from './release-lines.ts';
 import { indexPresent, requireIndex } from './require-index.ts';
+import { COMMAND_SUMMARIES } from './command-summaries.ts';
 
 /** `atlas search "<query>"`: one search (BM25; vector or hybrid with --embed, docs/vectors.md), as a table or JSON (`{query, hits, notes}`); `--config` is validated, not used. */
 export function registerSearchCommand(program: Command, io: CliIO): void {
   program
     .command('search')
-    .description('Search the index once (no model).')
+    .description(COMMAND_SUMMARIES.search!.description)
     .argument('<query>', 'any text: words, identifiers, a question')
     .option('--k <n>', 'number of results', positiveInt('--k'), 5)
     .addOption(versionOption())

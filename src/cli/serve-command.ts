@@ -24,6 +24,7 @@ import { releaseLineNotes } from './release-lines.ts';
 import { requireIndex } from './require-index.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
 import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from './embed-option.ts';
+import { COMMAND_SUMMARIES } from './command-summaries.ts';
 
 interface ServeOptions extends RetrievalCliOptions {
   port: number;
@@ -71,7 +72,7 @@ export interface ServeCommandDeps {
 export function registerServeCommand(program: Command, io: CliIO, deps: ServeCommandDeps = {}): void {
   program
     .command('serve')
-    .description('Serve the index over HTTP: ask, stream a run, search, read chunks (docs/server.md).')
+    .description(COMMAND_SUMMARIES.serve!.description)
     .option('--port <n>', 'port to listen on (0 picks a free one)', portNumber, 8787)
     .option('--host <address>', 'address to listen on (127.0.0.1 is this machine only)', nonEmpty('--host', '127.0.0.1'), '127.0.0.1')
     .addOption(dbOption())
