@@ -145,9 +145,8 @@ async function main(): Promise<void> {
   const folder = musiqueFolder(process.env);
   const passages = readPassages(folder);
   const questions = readQuestions(folder);
+  // Every question once per pass, the first pass first (splitFirstPass reads it so).
   const queries = benchQueries(questions, Number(values.rounds));
-  // benchQueries puts every question once per pass, the first pass first.
-  const questionCount = questions.length;
   // Each engine warms up on other real questions, unfiltered and filtered, untimed (engine-child.ts).
   const warmup = benchQueries(warmupQuestions(process.env), 2);
   const scratch = mkdtempSync(join(tmpdir(), 'atlas-bench-'));
@@ -211,7 +210,7 @@ async function main(): Promise<void> {
         markdownMB: round(pages.reduce((sum, page) => sum + Buffer.byteLength(page.markdown), 0) / 1e6, 1),
         queries: queries.length,
         cliIngestMs,
-        engines: [summariseChild(parsed, reference, questionCount), ...children.map((child) => summariseChild(child, reference, questionCount))],
+        engines: [summariseChild(parsed, reference, questions.length), ...children.map((child) => summariseChild(child, reference, questions.length))],
       });
       rmSync(docsPath, { force: true });
     }

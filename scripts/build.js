@@ -57,7 +57,7 @@ async function bundleCli(outdir) {
     // time: better-sqlite3 and sqlite-vec (native code), pg (its optional native binding).
     // Loading the AI SDK, zod and OpenTelemetry from node_modules as ~250 files took about twice
     // as long as from the bundle.
-    plugins: [externalPackages(['better-sqlite3', 'sqlite-vec', 'pg', 'tsx', 'esbuild'])],
+    plugins: [externalPackages(['better-sqlite3', 'sqlite-vec', 'pg'])],
     // Bundled CommonJS packages (commander, ajv, ...) call require() (node:events, ...): the ESM output needs one.
     banner: { js: "import { createRequire as __atlasCreateRequire } from 'node:module'; const require = __atlasCreateRequire(import.meta.url);" },
     // Maps without the sources' text (src/ ships beside dist/), read only to map the stack of a

@@ -6,8 +6,6 @@ import { AtlasError } from '../errors.ts';
 import { parseModelSpec } from './model-spec.ts';
 import { DEFAULT_BASE_URLS, nonEmptyEnv, optionalBaseUrl } from './provider-env.ts';
 
-export { defaultModelSpec } from './provider-env.ts';
-
 /** Environment variables as passed in by the caller (the CLI passes `process.env`). */
 export type ModelEnv = Record<string, string | undefined>;
 
