@@ -26,6 +26,7 @@ export async function cliModel(io: CliIO, spec: string | undefined): Promise<Cli
   if (spec === undefined && chosen === 'offline') {
     io.stderr('atlas: no model configured (--model or ATLAS_MODEL); using the offline planner (no key, no network).\n');
   }
+  // resolveModel's own offline case, taken here so that resolve-model.ts (the provider clients) is not loaded for it.
   const resolved =
     parseModelSpec(chosen).provider === 'offline'
       ? { model: createOfflineModel(), spec: chosen }
