@@ -265,7 +265,10 @@ export class TermCursor {
       // Rows read in order come in growing batches; a jump starts over with one.
       const lastKey = fetched.length === 0 ? -1 : fetched[fetched.length - 1]![0];
       this.prefetch = key === lastKey + 1 ? Math.min(this.prefetch * 2, MAX_PREFETCH) : MIN_PREFETCH;
-      this.fetched = this.reader.rows(this.termId, key, this.prefetch);
+      // No more rows than the term has from this one on (its last block's key bounds them): the
+      // one row of most terms is then read by its rowid, cheaper than a range (postings-store.ts).
+      const lastRowKey = this.skips[(this.blockCount - 1) * SKIP_WORDS]!;
+      this.fetched = this.reader.rows(this.termId, key, Math.min(this.prefetch, lastRowKey - key + 1));
       next = 0;
     }
     this.fetchedAt = next;

@@ -197,6 +197,27 @@ describe('topByBm25', () => {
     expect(stats.decoded).toBeLessThanOrEqual(4 * 128);
   });
 
+  it('asks the store for no more rows than a term has from the row it reads', async () => {
+    // 'common' in all 3,000 chunks (24 blocks, two rows of 16 and 8), 'rare' in 3 of them (one row).
+    const docs = Array.from({ length: 30 }, (_, n) =>
+      createTestDoc({ docId: `c${n}`, sections: Array.from({ length: 100 }, (_, ord) => `common words ${ord}${n % 10 === 3 && ord === 50 ? ' rare' : ''}`) }),
+    );
+    const db = await indexedWithOracle('row-limits', docs);
+    const store = createPostingsReader((sql) => db.prepare(sql));
+    const asked: Array<[string, number, number]> = [];
+    const ids = new Map([...store.terms(['common', 'rare'])].map(([term, stored]) => [stored.id, term]));
+    const reader = { ...store, rows: (termId: number, fromKey: number, limit: number) => (asked.push([ids.get(termId)!, fromKey, limit]), store.rows(termId, fromKey, limit)) };
+    const rank = (tokens: string[], k: number) => topByBm25(reader, { tokens, weights: WEIGHTS, k, scratch });
+    expect(rank(['rare'], 3)).toEqual(oracleTop(db, ['rare'], undefined, 3));
+    expect(rank(['common'], 3_000)).toEqual(oracleTop(db, ['common'], undefined, 3_000));
+    db.close();
+    // The rare term's one row by its rowid; both rows of the common one in one range, not two of the first 4.
+    expect(asked).toEqual([
+      ['rare', 0, 1],
+      ['common', 0, 2],
+    ]);
+  });
+
   it('returns the same top 10 for queries that mix common and rare words, decoding fewer postings than they hold', async () => {
     // 4,000 chunks of 40 words drawn from 3,000 with Zipf weights (as in prose: a few words in
     // most chunks, most words in few); queries of 3-6 such words.

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AtlasError } from '../errors.ts';
 import { readPostings } from './postings-codec.ts';
 import { decodeSkips } from './postings-skips.ts';
-import { createPostingsReader, POSTINGS_TABLES } from './postings-store.ts';
+import { createPostingsReader, POSTINGS_TABLES, rowIdOf } from './postings-store.ts';
 import { createPostingsWriter } from './postings-writer.ts';
 
 const open: Database.Database[] = [];
@@ -28,6 +28,24 @@ function postingsOf(db: Database.Database, reader: ReturnType<typeof createPosti
 }
 
 const terms = (ids: number[], counts: number[], length: number) => ({ ids: new Uint32Array(ids), counts: new Uint32Array(counts), length });
+
+describe('createPostingsReader rows', () => {
+  it('reads one row by its key, several as a range, and from the next key of the term when the asked one is missing', () => {
+    const { db, reader } = store();
+    const insert = db.prepare('INSERT INTO postings (id, data) VALUES (?, ?)');
+    // Term 3: rows 0, 1 and 3 (a gap at 2); term 4: row 0.
+    for (const [termId, key] of [[3, 0], [3, 1], [3, 3], [4, 0]] as const) insert.run(rowIdOf(termId, key), Buffer.from([termId, key]));
+    const read = (termId: number, fromKey: number, limit: number) => reader.rows(termId, fromKey, limit).map(([key, bytes]) => [key, Array.from(bytes)]);
+    expect(read(3, 0, 1)).toEqual([[0, [3, 0]]]);
+    expect(read(3, 3, 1)).toEqual([[3, [3, 3]]]);
+    expect(read(3, 2, 1)).toEqual([[3, [3, 3]]]);
+    expect(read(3, 0, 8)).toEqual([[0, [3, 0]], [1, [3, 1]], [3, [3, 3]]]);
+    expect(read(3, 1, 2)).toEqual([[1, [3, 1]], [3, [3, 3]]]);
+    // Past the term's last row: nothing, not the next term's first.
+    expect(read(3, 4, 1)).toEqual([]);
+    expect(read(4, 0, 1)).toEqual([[0, [4, 0]]]);
+  });
+});
 
 describe('createPostingsWriter', () => {
   it('maps the term numbers of each dictionary to its terms, across dictionaries and flushes', () => {

@@ -75,9 +75,16 @@ export function createPostingsReader(prepare: (sql: string) => Database.Statemen
     },
     logs: (values) =>
       values.length === 0 ? [] : (prepare(`SELECT ${values.map(() => 'ln(?)').join(', ')}`).raw().get(...values) as number[]),
-    rows: (termId, fromKey, limit) =>
-      prepare(`SELECT id - ? * ${ROW_KEYS}, data FROM postings WHERE id >= ? AND id < ? ORDER BY id LIMIT ?`)
+    rows(termId, fromKey, limit) {
+      // One row, the row a cursor asks for first (it knows the key from its skip entries): a look-up
+      // by rowid, which costs 3.3-3.7 µs where the range statement costs 8.4-8.8 µs (10k bench index).
+      if (limit === 1) {
+        const row = prepare('SELECT data FROM postings WHERE id = ?').pluck().get(rowIdOf(termId, fromKey)) as Uint8Array | undefined;
+        if (row !== undefined) return [[fromKey, row]];
+      }
+      return prepare(`SELECT id - ? * ${ROW_KEYS}, data FROM postings WHERE id >= ? AND id < ? ORDER BY id LIMIT ?`)
         .raw()
-        .all(termId, termId * ROW_KEYS + fromKey, (termId + 1) * ROW_KEYS, limit) as Array<[number, Uint8Array]>,
+        .all(termId, rowIdOf(termId, fromKey), rowIdOf(termId + 1, 0), limit) as Array<[number, Uint8Array]>;
+    },
   };
 }

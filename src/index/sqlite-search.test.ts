@@ -29,7 +29,7 @@ describe('createSqliteSearch in a snapshot', () => {
     // The first read of postings rows: another connection deletes them all first (as an ingest rewriting them would).
     const statements: StatementCache = {
       get(sql) {
-        if (!rewritten && sql.includes('FROM postings WHERE id >= ?')) {
+        if (!rewritten && sql.includes('FROM postings WHERE id')) {
           rewritten = true;
           writer.exec('DELETE FROM postings');
         }
