@@ -211,7 +211,7 @@ describe('topByBm25', () => {
     expect(rank(['rare'], 3)).toEqual(oracleTop(db, ['rare'], undefined, 3));
     expect(rank(['common'], 3_000)).toEqual(oracleTop(db, ['common'], undefined, 3_000));
     db.close();
-    // The rare term's one row by its rowid; both rows of the common one in one range, not two of the first 4.
+    // The rare term's one row (read by its rowid); the common term's two rows in one batch of two.
     expect(asked).toEqual([
       ['rare', 0, 1],
       ['common', 0, 2],
