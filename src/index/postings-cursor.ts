@@ -41,6 +41,8 @@ export class TermCursor {
   private readonly termId: number;
   private readonly skips: Uint32Array;
   private readonly blockCount: number;
+  /** The key of the term's last row (of its last block): no row of the term comes after it. */
+  private readonly lastRowKey: number;
   private readonly bounds: Float64Array;
   private readonly idf: number;
   private readonly scoring: Scoring;
@@ -71,6 +73,7 @@ export class TermCursor {
     this.termId = term.stored.id;
     this.skips = term.stored.skips;
     this.blockCount = this.skips.length / SKIP_WORDS;
+    this.lastRowKey = this.blockCount === 0 ? -1 : this.skips[(this.blockCount - 1) * SKIP_WORDS]!;
     this.idf = term.idf;
     this.bounds = new Float64Array(this.blockCount);
     let max = 0;
@@ -265,10 +268,9 @@ export class TermCursor {
       // Rows read in order come in growing batches; a jump starts over with one.
       const lastKey = fetched.length === 0 ? -1 : fetched[fetched.length - 1]![0];
       this.prefetch = key === lastKey + 1 ? Math.min(this.prefetch * 2, MAX_PREFETCH) : MIN_PREFETCH;
-      // No more rows than the term has from this one on (its last block's key bounds them): the
-      // one row of most terms is then read by its rowid, cheaper than a range (postings-store.ts).
-      const lastRowKey = this.skips[(this.blockCount - 1) * SKIP_WORDS]!;
-      this.fetched = this.reader.rows(this.termId, key, Math.min(this.prefetch, lastRowKey - key + 1));
+      // No more rows than the term has from this one on: the one row of most terms is then read
+      // by its rowid, cheaper than a range (postings-store.ts).
+      this.fetched = this.reader.rows(this.termId, key, Math.min(this.prefetch, this.lastRowKey - key + 1));
       next = 0;
     }
     this.fetchedAt = next;

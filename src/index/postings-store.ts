@@ -76,8 +76,8 @@ export function createPostingsReader(prepare: (sql: string) => Database.Statemen
     logs: (values) =>
       values.length === 0 ? [] : (prepare(`SELECT ${values.map(() => 'ln(?)').join(', ')}`).raw().get(...values) as number[]),
     rows(termId, fromKey, limit) {
-      // One row, the row a cursor asks for first (it knows the key from its skip entries): a look-up
-      // by rowid, which costs 3.3-3.7 µs where the range statement costs 8.4-8.8 µs (10k bench index).
+      // A batch of one (a term's only row, or the row a cursor jumps to; it knows the key from the
+      // skip entries): a look-up by rowid, 3.3-3.7 µs where the range costs 8.4-8.8 µs (10k bench index).
       if (limit === 1) {
         const row = prepare('SELECT data FROM postings WHERE id = ?').pluck().get(rowIdOf(termId, fromKey)) as Uint8Array | undefined;
         if (row !== undefined) return [[fromKey, row]];
