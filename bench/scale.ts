@@ -2,7 +2,8 @@
  * `npm run bench:scale [-- --sizes 10000,100000,1000000] [-- --rounds 6] [-- --json]`
  *
  * Search at scale: Atlas beside raw FTS5 (the straightforward OR query over the same FTS5 table)
- * at 10k, 100k and 1M chunks of realistic text (bench/musique-corpus.ts: the real MuSiQue
+ * and, where the machine has a JDK and Lucene 8's jars, Lucene's BM25 over the same tokens
+ * (bench/lucene.ts), at 10k, 100k and 1M chunks of realistic text (bench/musique-corpus.ts: the real MuSiQue
  * passages replicated and regrouped), with the set's real multi-term questions, every question
  * `rounds` times, half of them filtered to version 3.x, top 10. Reports p50/p99 (wall and CPU),
  * the growth exponent between sizes, peak RSS of each engine's process and the database's size
@@ -29,10 +30,11 @@ import type { BenchQuery } from './engine-child.ts';
 import { plainTerms } from './engines.ts';
 import { peakRssMB, summarize, warmUp, WARMUP_MS, type Timings } from './measure.ts';
 import { benchQueries, musiqueFolder, queryFilter, readPassages, readQuestions, warmupQuestions } from './musique-corpus.ts';
+import { cachedLuceneIndex, luceneClasspath, runLucene } from './lucene.ts';
 import { cachedReferenceDb, cachedScaleDb } from './scale-db.ts';
 
 /** The engines of this bench. */
-const SCALE_ENGINES = ['atlas', 'fts5'] as const;
+const SCALE_ENGINES = ['atlas', 'fts5', 'lucene'] as const;
 type ScaleEngine = (typeof SCALE_ENGINES)[number];
 
 /** What one engine's child reports. */
@@ -250,14 +252,20 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return;
   }
-  const engines = values.engines.split(',').filter((name): name is ScaleEngine => (SCALE_ENGINES as readonly string[]).includes(name));
+  let engines = values.engines.split(',').filter((name): name is ScaleEngine => (SCALE_ENGINES as readonly string[]).includes(name));
+  const lucene = engines.includes('lucene') ? luceneClasspath(process.env) : undefined;
+  if (lucene !== undefined && 'missing' in lucene) {
+    progress(`bench:scale: lucene left out: ${lucene.missing}`);
+    engines = engines.filter((engine) => engine !== 'lucene');
+  }
   const folder = musiqueFolder(process.env);
   const passages = readPassages(folder);
   const queries = benchQueries(readQuestions(folder), Number(values.rounds));
   const queriesPath = join(values.cache, 'queries.json');
   const warmupPath = join(values.cache, 'warmup-queries.json');
   mkdirSync(values.cache, { recursive: true });
-  writeFileSync(warmupPath, JSON.stringify(benchQueries(warmupQuestions(process.env), 2)));
+  const warmup = benchQueries(warmupQuestions(process.env), 2);
+  writeFileSync(warmupPath, JSON.stringify(warmup));
   const sizes: ScaleSizeResult[] = [];
   for (const size of values.sizes.split(',').map(Number)) {
     const built = await cachedScaleDb({ cache: values.cache, size, passages, log: progress });
@@ -267,7 +275,12 @@ async function main(): Promise<void> {
     const chunks = db.prepare('SELECT count(*) FROM chunks').pluck().get() as number;
     db.close();
     progress(`bench:scale: ${chunks} chunks, ${queries.length} queries`);
-    const results = engines.map((engine) => spawnChild(['--engine', engine, '--db', built.path, '--reference', referencePath, '--queries', queriesPath, '--k', values.k, '--warmup-queries', warmupPath]));
+    const luceneFolder = lucene !== undefined && 'classpath' in lucene ? await cachedLuceneIndex({ atlasPath: built.path, cache: values.cache, size, classpath: lucene.classpath, log: progress }) : undefined;
+    const results = engines.map((engine): ScaleChildResult =>
+      engine === 'lucene'
+        ? runLucene({ folder: luceneFolder!, queries, warmup, k: Number(values.k), classpath: (lucene as { classpath: string }).classpath, cache: values.cache })
+        : spawnChild(['--engine', engine, '--db', built.path, '--reference', referencePath, '--queries', queriesPath, '--k', values.k, '--warmup-queries', warmupPath]),
+    );
     const reference = results.find((result) => result.engine === 'fts5');
     const atlas = results.find((result) => result.engine === 'atlas');
     sizes.push({
