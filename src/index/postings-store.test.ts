@@ -79,6 +79,46 @@ describe('createPostingsWriter', () => {
   });
 });
 
+describe('createPostingsWriter removing', () => {
+  /** Each block of `term`: its count and its bytes (hex), by row. */
+  const blocksOf = (db: Database.Database, term: string) => {
+    const row = db.prepare('SELECT id, skips FROM postings_terms WHERE term = ?').get(term) as { id: number; skips: Buffer };
+    const data = db.prepare('SELECT data FROM postings WHERE id = ?').pluck();
+    return decodeSkips(row.skips).map((block) => {
+      const bytes = data.get(rowIdOf(row.id, block.key)) as Buffer;
+      return { key: block.key, count: block.count, hex: bytes.subarray(block.offset, block.offset + block.length).toString('hex') };
+    });
+  };
+
+  it('rewrites only the blocks holding a removed chunk, and packs a row again once its blocks are less than half full', () => {
+    const { db, writer, reader } = store();
+    const chunk = (id: number) => terms([0], [0, 0, 0, 1 + (id % 3), 0], 10 + (id % 7));
+    writer.defineTerms({ source: 's', first: 0, terms: ['job'] });
+    // 2,200 postings: row 0 holds blocks 0-15 (ids 1-2048), row 1 blocks 16 and 17 (128 and 24).
+    for (let id = 1; id <= 2200; id += 1) writer.add(id, 's', chunk(id));
+    writer.flush();
+    const before = blocksOf(db, 'job');
+    expect(before.map((block) => block.count)).toEqual([...Array(17).fill(128), 24]);
+
+    writer.remove(5, 's', chunk(5));
+    writer.flush();
+    const after = blocksOf(db, 'job');
+    expect(after.map((block) => block.count)).toEqual([127, ...Array(16).fill(128), 24]);
+    expect(after.slice(1)).toEqual(before.slice(1));
+    expect(after[0]!.hex).not.toBe(before[0]!.hex);
+
+    // Three of every four of row 0's chunks removed: 512 left in 16 blocks, packed into 4 full ones.
+    for (let id = 1; id <= 2048; id += 1) if (id % 4 !== 0 && id !== 5) writer.remove(id, 's', chunk(id));
+    writer.flush();
+    const packed = blocksOf(db, 'job');
+    expect(packed.map((block) => [block.key, block.count])).toEqual([[0, 128], [0, 128], [0, 128], [0, 128], [1, 128], [1, 24]]);
+    expect(packed.slice(4)).toEqual(before.slice(16));
+    const kept = [...Array.from({ length: 512 }, (_, n) => 4 * (n + 1)), ...Array.from({ length: 152 }, (_, n) => 2049 + n)];
+    expect(postingsOf(db, reader, 'job')).toEqual(kept.map((id) => [id, [0, 0, 0, 1 + (id % 3), 0], 10 + (id % 7)]));
+    expect(reader.terms(['job']).get('job')!.df).toBe(664);
+  });
+});
+
 describe('createPostingsWriter flushing as it goes', () => {
   /** Chunks 1..count with Zipf-like terms (term t in about 1 of t+1 chunks, counts 1-3 in random columns), seeded. */
   function chunks(count: number, vocabulary: number, seed: number) {

@@ -86,9 +86,9 @@ export function createPostingsWriter(db: Database.Database, options: PostingsWri
     }
     return indexes;
   };
-  /** Writes `blocks` (postings each) as rows from row key `key` on; returns their summaries. */
-  const writeRows = (termId: number, key: number, blocks: readonly Posting[][]): BlockSummary[] =>
-    rowsOf(blocks.map((postings) => ({ bytes: encodeBlock(postings), postings })), key).flatMap((row) => {
+  /** Writes `blocks` as rows from row key `key` on; returns their summaries. */
+  const writeRows = (termId: number, key: number, blocks: readonly EncodedBlock[]): BlockSummary[] =>
+    rowsOf(blocks, key).flatMap((row) => {
       putRow.run(rowIdOf(termId, row.key), row.bytes);
       return row.summaries;
     });
@@ -100,24 +100,46 @@ export function createPostingsWriter(db: Database.Database, options: PostingsWri
       if (row === undefined) continue;
       const blocks = decodeSkips(row.skips);
       const dead = new Set(ids);
-      // The rows holding a removed id, by key.
-      const touched = new Set<number>();
+      // The blocks holding a removed id, by the key of their row.
+      const touched = new Map<number, Set<number>>();
       for (const id of ids) {
         const at = firstBlockEndingAtOrAfter(blocks, id);
-        if (at < blocks.length) touched.add(blocks[at]!.key);
+        if (at === blocks.length) continue;
+        const key = blocks[at]!.key;
+        let holding = touched.get(key);
+        if (holding === undefined) touched.set(key, (holding = new Set()));
+        holding.add(at);
       }
       let removed = 0;
       const rewritten = new Map<number, BlockSummary[]>();
-      for (const key of touched) {
-        const postings = postingsOfRow(getRow.get(rowIdOf(row.id, key)) as Uint8Array, blocks.filter((block) => block.key === key));
-        const kept = postings.filter((posting) => !dead.has(posting.id));
-        removed += postings.length - kept.length;
-        if (kept.length === 0) {
+      for (const [key, holding] of touched) {
+        // Only the blocks holding a removed id are decoded and encoded again; the row's other
+        // blocks are copied as they are.
+        const bytes = getRow.get(rowIdOf(row.id, key)) as Uint8Array;
+        const parts: EncodedBlock[] = [];
+        let kept = 0;
+        for (const at of blocksOfRow(blocks, holding.values().next().value!)) {
+          const block = blocks[at]!;
+          const stored = bytes.subarray(block.offset, block.offset + block.length);
+          if (!holding.has(at)) {
+            parts.push({ bytes: stored, summary: block });
+            kept += block.count;
+            continue;
+          }
+          const postings = readPostings(stored).filter((posting) => !dead.has(posting.id));
+          removed += block.count - postings.length;
+          kept += postings.length;
+          if (postings.length > 0) parts.push({ bytes: encodeBlock(postings), postings });
+        }
+        if (kept === 0) {
           deleteRow.run(rowIdOf(row.id, key));
           rewritten.set(key, []);
-        } else {
-          rewritten.set(key, writeRows(row.id, key, chunked(kept, BLOCK_SIZE)));
+          continue;
         }
+        // A row whose blocks are less than half full on average is packed again into full
+        // blocks, so that updates over time do not leave a term in many small blocks.
+        const packed = parts.length > 2 * Math.ceil(kept / BLOCK_SIZE) ? repacked(parts) : parts;
+        rewritten.set(key, writeRows(row.id, key, packed));
       }
       const df = row.df - removed;
       if (df <= 0) {
@@ -162,15 +184,26 @@ export function createPostingsWriter(db: Database.Database, options: PostingsWri
         insertTerm.run(term, id, count, encodeSkips(encoded));
         return;
       }
-      const added = encoded.map((summary): EncodedBlock => ({ bytes: scratch.bytes.slice(summary.offset, summary.offset + summary.length), summary }));
-      // Appended to the term's last row (rewritten with the new postings) and rows after it.
+      const added = encoded.map((summary): EncodedBlock => ({ bytes: scratch.bytes.subarray(summary.offset, summary.offset + summary.length), summary }));
+      // Appended to the term's last row (rewritten with the new postings) and rows after it: the
+      // row's blocks copied as they are, but a last block short of BLOCK_SIZE, which is filled
+      // up with the first new postings.
       const blocks = decodeSkips(row.skips);
-      const lastKey = blocks.length === 0 ? -1 : blocks[blocks.length - 1]!.key;
-      const kept = blocks.filter((block) => block.key !== lastKey);
-      const tail = lastKey === -1 ? [] : postingsOfRow(getRow.get(rowIdOf(row.id, lastKey)) as Uint8Array, blocks.filter((block) => block.key === lastKey));
-      const postings = [...tail, ...added.flatMap((block) => readPostings(block.bytes))];
-      const summaries = writeRows(row.id, Math.max(lastKey, 0), chunked(postings, BLOCK_SIZE));
-      updateTerm.run(row.df + count, encodeSkips([...kept, ...summaries]), term);
+      const last = blocks.length - 1;
+      const lastRow = last < 0 ? [] : blocksOfRow(blocks, last);
+      const bytes = last < 0 ? undefined : (getRow.get(rowIdOf(row.id, blocks[last]!.key)) as Uint8Array);
+      const parts: EncodedBlock[] = [];
+      let tail: Posting[] = [];
+      for (const at of lastRow) {
+        const block = blocks[at]!;
+        const stored = bytes!.subarray(block.offset, block.offset + block.length);
+        if (at === last && block.count < BLOCK_SIZE) tail = readPostings(stored);
+        else parts.push({ bytes: stored, summary: block });
+      }
+      if (tail.length === 0) parts.push(...added);
+      else parts.push(...repacked([{ bytes: new Uint8Array(0), postings: tail }, ...added]));
+      const summaries = writeRows(row.id, last < 0 ? 0 : blocks[last]!.key, parts);
+      updateTerm.run(row.df + count, encodeSkips([...blocks.slice(0, lastRow[0] ?? 0), ...summaries]), term);
     });
     termPostings = new Array<number>(termNames.length).fill(0);
     return next;
@@ -255,9 +288,20 @@ function rowsOf(blocks: readonly EncodedBlock[], key: number): Array<{ key: numb
   return rows;
 }
 
-/** The postings of a stored row, from the skip entries of its blocks. */
-function postingsOfRow(bytes: Uint8Array, blocks: readonly BlockSummary[]): Posting[] {
-  return blocks.flatMap((block) => readPostings(bytes.subarray(block.offset, block.offset + block.length)));
+/** The indexes of the blocks stored in the row of block `at` (consecutive: keys increase with the blocks). */
+function blocksOfRow(blocks: readonly BlockSummary[], at: number): number[] {
+  const key = blocks[at]!.key;
+  let first = at;
+  while (first > 0 && blocks[first - 1]!.key === key) first -= 1;
+  const indexes: number[] = [];
+  for (let next = first; next < blocks.length && blocks[next]!.key === key; next += 1) indexes.push(next);
+  return indexes;
+}
+
+/** The postings of `parts` (in id order) in full blocks of {@link BLOCK_SIZE}, the last one shorter. */
+function repacked(parts: readonly EncodedBlock[]): EncodedBlock[] {
+  const postings = parts.flatMap((part) => part.postings ?? readPostings(part.bytes));
+  return chunked(postings, BLOCK_SIZE).map((block) => ({ bytes: encodeBlock(block), postings: block }));
 }
 
 function chunked<T>(items: readonly T[], size: number): T[][] {
