@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { BLOCK_SIZE, ByteWriter, COLUMN_COUNT, readPostings, writePosting, type Posting } from './postings-codec.ts';
+import { BLOCK_SIZE, ByteWriter, COLUMN_COUNT, readPostings, VarintReader, writePosting, type Posting } from './postings-codec.ts';
 import { decodeSkips, encodeSkips, ROW_BLOCKS, summarise, type BlockSummary } from './postings-skips.ts';
 import { rowIdOf } from './postings-store.ts';
 import { AtlasError } from '../errors.ts';
@@ -67,6 +67,8 @@ export function createPostingsWriter(db: Database.Database, options: PostingsWri
   const log = createPostingsLog();
   // Where each new term's blocks are encoded, then stored straight from (better-sqlite3 copies a bound blob).
   const scratch = new ByteWriter(1 << 16);
+  // Where a block is written again without its removed postings.
+  const blockScratch = new ByteWriter(1 << 12);
   let removals = new Map<number, number[]>();
   // Whether the store held no term when the writer was made (a new index, a rebuild): then a term
   // is only stored once this writer flushed it, and a bulk load skips one lookup per term.
@@ -126,10 +128,10 @@ export function createPostingsWriter(db: Database.Database, options: PostingsWri
             kept += block.count;
             continue;
           }
-          const postings = readPostings(stored).filter((posting) => !dead.has(posting.id));
-          removed += block.count - postings.length;
-          kept += postings.length;
-          if (postings.length > 0) parts.push({ bytes: encodeBlock(postings), postings });
+          const left = withoutIds(stored, dead, blockScratch);
+          removed += block.count - left.count;
+          kept += left.count;
+          if (left.count > 0) parts.push({ bytes: blockScratch.take(), summary: left });
         }
         if (kept === 0) {
           deleteRow.run(rowIdOf(row.id, key));
@@ -286,6 +288,51 @@ function rowsOf(blocks: readonly EncodedBlock[], key: number): Array<{ key: numb
     rows.push({ key: rowKey, bytes, summaries });
   }
   return rows;
+}
+
+/**
+ * The block `bytes` without the postings of the `dead` ids, written into `out` (emptied first),
+ * and the summary of what is left (count 0: nothing). A kept posting is copied as stored, but
+ * for the gap of the first one after a dropped one, which is written again.
+ */
+function withoutIds(bytes: Uint8Array, dead: ReadonlySet<number>, out: ByteWriter): BlockSummary {
+  out.length = 0;
+  const reader = new VarintReader(bytes);
+  const maxCounts = new Array<number>(COLUMN_COUNT).fill(0);
+  let minLength = Number.MAX_SAFE_INTEGER;
+  let id = 0;
+  let lastKept = 0;
+  let count = 0;
+  let dropped = false;
+  while (reader.at < bytes.length) {
+    const start = reader.at;
+    id += reader.read();
+    const afterGap = reader.at;
+    const mask = bytes[reader.at++]!;
+    if (dead.has(id)) {
+      for (let columns = mask; columns !== 0; columns &= columns - 1) reader.skip();
+      reader.skip();
+      dropped = true;
+      continue;
+    }
+    for (let columns = mask; columns !== 0; columns &= columns - 1) {
+      const column = 31 - Math.clz32(columns & -columns);
+      maxCounts[column] = Math.max(maxCounts[column]!, reader.read());
+    }
+    minLength = Math.min(minLength, reader.read());
+    let from = start;
+    if (dropped) {
+      out.varint(id - lastKept);
+      from = afterGap;
+      dropped = false;
+    }
+    out.reserve(reader.at - from);
+    out.bytes.set(bytes.subarray(from, reader.at), out.length);
+    out.length += reader.at - from;
+    lastKept = id;
+    count += 1;
+  }
+  return { key: 0, offset: 0, length: out.length, lastId: lastKept, count, minLength, maxCounts };
 }
 
 /** The indexes of the blocks stored in the row of block `at` (consecutive: keys increase with the blocks). */
