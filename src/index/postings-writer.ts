@@ -115,8 +115,8 @@ export function createPostingsWriter(db: Database.Database, options: PostingsWri
       let removed = 0;
       const rewritten = new Map<number, BlockSummary[]>();
       for (const [key, holding] of touched) {
-        // Only the blocks holding a removed id are decoded and encoded again; the row's other
-        // blocks are copied as they are.
+        // Only the blocks holding a removed id are written again (filtered byte by byte); the
+        // row's other blocks are copied as they are.
         const bytes = getRow.get(rowIdOf(row.id, key)) as Uint8Array;
         const parts: EncodedBlock[] = [];
         let kept = 0;
