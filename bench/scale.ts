@@ -258,6 +258,7 @@ async function main(): Promise<void> {
     progress(`bench:scale: lucene left out: ${lucene.missing}`);
     engines = engines.filter((engine) => engine !== 'lucene');
   }
+  const classpath = lucene !== undefined && 'classpath' in lucene ? lucene.classpath : undefined;
   const folder = musiqueFolder(process.env);
   const passages = readPassages(folder);
   const queries = benchQueries(readQuestions(folder), Number(values.rounds));
@@ -275,10 +276,10 @@ async function main(): Promise<void> {
     const chunks = db.prepare('SELECT count(*) FROM chunks').pluck().get() as number;
     db.close();
     progress(`bench:scale: ${chunks} chunks, ${queries.length} queries`);
-    const luceneFolder = lucene !== undefined && 'classpath' in lucene ? await cachedLuceneIndex({ atlasPath: built.path, cache: values.cache, size, classpath: lucene.classpath, log: progress }) : undefined;
+    const luceneFolder = classpath === undefined ? undefined : await cachedLuceneIndex({ atlasPath: built.path, cache: values.cache, size, classpath, log: progress });
     const results = engines.map((engine): ScaleChildResult =>
       engine === 'lucene'
-        ? runLucene({ folder: luceneFolder!, queries, warmup, k: Number(values.k), classpath: (lucene as { classpath: string }).classpath, cache: values.cache })
+        ? runLucene({ folder: luceneFolder!, queries, warmup, k: Number(values.k), classpath: classpath!, cache: values.cache })
         : spawnChild(['--engine', engine, '--db', built.path, '--reference', referencePath, '--queries', queriesPath, '--k', values.k, '--warmup-queries', warmupPath]),
     );
     const reference = results.find((result) => result.engine === 'fts5');
