@@ -28,14 +28,11 @@ import { topByBm25 } from '../src/index/postings-search.ts';
 import { DEFAULT_TOKENIZER } from '../src/index/tokenize.ts';
 import type { BenchQuery } from './engine-child.ts';
 import { plainTerms } from './engines.ts';
-import { peakRssMB, summarize, warmUp, WARMUP_MS, type Timings } from './measure.ts';
+import { peakRssMB, summarize, warmUp, WARMUP_MS } from './measure.ts';
 import { benchQueries, musiqueFolder, queryFilter, readPassages, readQuestions, warmupQuestions } from './musique-corpus.ts';
 import { cachedLuceneIndex, luceneClasspath, runLucene } from './lucene.ts';
 import { cachedReferenceDb, cachedScaleDb } from './scale-db.ts';
-
-/** The engines of this bench. */
-const SCALE_ENGINES = ['atlas', 'fts5', 'lucene'] as const;
-type ScaleEngine = (typeof SCALE_ENGINES)[number];
+import { formatScale, meanOverlap, SCALE_ENGINES, type ScaleEngine, type ScaleSizeResult } from './scale-report.ts';
 
 /** What one engine's child reports. */
 interface ScaleChildResult {
@@ -47,28 +44,6 @@ interface ScaleChildResult {
   openMs: number;
   /** atlas: of the queries checked, how many returned exactly FTS5's bm25() top k of the same terms (ids and scores). */
   verified?: { same: number; of: number };
-}
-
-/** One engine at one size, summarised. */
-interface ScaleEngineResult {
-  engine: ScaleEngine;
-  search: Timings & { cpu: Timings };
-  peakRssMB: number;
-  openMs: number;
-  /** Mean share of the top 10 that is also in raw FTS5's top 10 (raw FTS5 ranks the plain words only). */
-  overlapWithFts5: number;
-  /** Mean share of the top 10 that is also in Atlas's top 10. */
-  overlapWithAtlas: number;
-  verified?: { same: number; of: number };
-}
-
-interface ScaleSizeResult {
-  size: number;
-  chunks: number;
-  diskMB: number;
-  buildSeconds?: number;
-  queries: number;
-  engines: ScaleEngineResult[];
 }
 
 const progress = (message: string) => process.stderr.write(`${message}\n`);
@@ -186,48 +161,6 @@ function spawnChild(args: string[]): ScaleChildResult {
   });
   if (child.status !== 0) throw new Error(`bench:scale: child ${args.join(' ')} failed with status ${child.status}`);
   return JSON.parse(child.stdout) as ScaleChildResult;
-}
-
-/** `log(t2 / t1) / log(n2 / n1)`: 1 is linear, 0 flat. */
-function growth(t1: number, t2: number, n1: number, n2: number): number {
-  return round(Math.log(t2 / t1) / Math.log(n2 / n1), 2);
-}
-
-function formatScale(sizes: ScaleSizeResult[]): string {
-  const lines = ['| chunks | engine | p50 ms | p99 ms | p99 ÷ p50 | CPU p50 ms | peak RSS MB | db MB | top-10 overlap with FTS5 | with Atlas |', '|---|---|---|---|---|---|---|---|---|---|'];
-  for (const size of sizes) {
-    for (const engine of size.engines) {
-      const { search } = engine;
-      lines.push(
-        `| ${size.chunks.toLocaleString('en-US')} | ${engine.engine} | ${search.p50.toFixed(2)} | ${search.p99.toFixed(2)} | ${(search.p99 / search.p50).toFixed(2)} | ${search.cpu.p50.toFixed(2)} | ${engine.peakRssMB} | ${size.diskMB} | ${engine.overlapWithFts5.toFixed(2)} | ${engine.overlapWithAtlas.toFixed(2)} |`,
-      );
-    }
-  }
-  for (const size of sizes) {
-    for (const engine of size.engines) {
-      if (engine.verified !== undefined) lines.push(`${engine.engine} at ${size.chunks}: exactly the full query's top 10 (rows and scores) for ${engine.verified.same} of ${engine.verified.of} checked queries`);
-    }
-  }
-  lines.push('');
-  for (const engine of SCALE_ENGINES) {
-    const points = sizes.map((size) => ({ chunks: size.chunks, result: size.engines.find((one) => one.engine === engine) })).filter((point) => point.result);
-    for (let n = 1; n < points.length; n += 1) {
-      const [a, b] = [points[n - 1]!, points[n]!];
-      lines.push(
-        `growth ${engine} ${a.chunks} -> ${b.chunks}: p50 ${growth(a.result!.search.p50, b.result!.search.p50, a.chunks, b.chunks)}, p99 ${growth(a.result!.search.p99, b.result!.search.p99, a.chunks, b.chunks)}, CPU p50 ${growth(a.result!.search.cpu.p50, b.result!.search.cpu.p50, a.chunks, b.chunks)}`,
-      );
-    }
-  }
-  return lines.join('\n');
-}
-
-function meanOverlap(a: string[][], b: string[][]): number {
-  const shares = a.map((ids, n) => {
-    const other = new Set(b[n] ?? []);
-    const size = Math.max(ids.length, other.size);
-    return size === 0 ? 1 : ids.filter((id) => other.has(id)).length / size;
-  });
-  return round(shares.reduce((sum, share) => sum + share, 0) / Math.max(1, shares.length), 2);
 }
 
 async function main(): Promise<void> {
