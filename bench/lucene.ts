@@ -12,14 +12,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { createFts5Tokenizer } from '../src/index/fts5-tokens.ts';
-import { innerHeadingsText } from '../src/index/heading-path.ts';
-import { identifierExpansions } from '../src/index/identifier-expansions.ts';
-import { buildSearchQuery } from '../src/index/query.ts';
 import { SCHEMA_VERSION } from '../src/index/schema.ts';
-import { chunkFromRow, CHUNK_COLUMNS, type ChunkRow } from '../src/index/sqlite-rows.ts';
-import { DEFAULT_TOKENIZER } from '../src/index/tokenize.ts';
 import type { BenchQuery } from './engine-child.ts';
-import { SCALE_SEED } from './scale-db.ts';
+import { rankedColumns, rankedTokens, SCALE_SEED } from './scale-db.ts';
 
 /** The jars LuceneScale.java needs, by name (Debian's liblucene8-java installs them in /usr/share/java). */
 const JARS = ['lucene-core', 'lucene-analyzers-common'] as const;
@@ -65,15 +60,13 @@ export function luceneClasspath(
  * // '3.x\ttao societi artist found'
  */
 export function luceneQueryLine(query: BenchQuery, tokens: { tokens(text: string): string[] }): string {
-  const built = buildSearchQuery(query.query, DEFAULT_TOKENIZER);
-  const terms = built === undefined ? [] : built.terms.flatMap((term) => tokens.tokens(term));
-  return `${query.version ?? '-'}\t${terms.join(' ')}`;
+  return `${query.version ?? '-'}\t${rankedTokens(query.query, tokens).join(' ')}`;
 }
 
 /**
  * The Lucene index beside the Atlas database at `atlasPath` (`<cache>/lucene-<size>-<seed>-v<schema>`),
  * built once from its chunks: each chunk's five ranked columns (title, heading, the headings
- * between, body, identifier expansions, derived as cachedReferenceDb derives them) through
+ * between, body, identifier expansions: scale-db.ts `rankedColumns`) through
  * Atlas's FTS5 tokenizer, one Lucene document each. Written as `.partial` and renamed.
  *
  * @example
@@ -89,12 +82,9 @@ export async function cachedLuceneIndex(options: { atlasPath: string; cache: str
   const source = new Database(options.atlasPath, { readonly: true });
   const out = createWriteStream(chunksPath);
   const tokens = createFts5Tokenizer({ porter: true });
-  const expansions = new Map<string, string[]>();
   try {
-    for (const row of source.prepare(`SELECT ${CHUNK_COLUMNS}, c.id FROM chunks c ORDER BY c.id`).iterate() as Iterable<ChunkRow & { id: number }>) {
-      const chunk = chunkFromRow(row);
-      const idents = identifierExpansions(`${chunk.heading}\n${chunk.text}`, expansions).join(' ');
-      const words = [chunk.title, chunk.heading, innerHeadingsText(chunk), chunk.text, idents].flatMap((text) => tokens.tokens(text));
+    for (const chunk of rankedColumns(source)) {
+      const words = chunk.columns.flatMap((text) => tokens.tokens(text));
       if (!out.write(`${chunk.chunkId}\t${chunk.appliesTo}\t${words.join(' ')}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
     }
   } finally {

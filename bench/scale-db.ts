@@ -16,7 +16,8 @@ import { SCHEMA_VERSION } from '../src/index/schema.ts';
 import { createSqliteIndex } from '../src/index/sqlite.ts';
 import { chunkFromRow, CHUNK_COLUMNS, type ChunkRow } from '../src/index/sqlite-rows.ts';
 import { identifierExpansions } from '../src/index/identifier-expansions.ts';
-import type { TokenizerOptions } from '../src/index/tokenize.ts';
+import { buildSearchQuery } from '../src/index/query.ts';
+import { DEFAULT_TOKENIZER, type TokenizerOptions } from '../src/index/tokenize.ts';
 import { buildPages, type Passage } from './musique-corpus.ts';
 
 /** The seed of the bench pages (the same as bench/run.ts). */
@@ -91,13 +92,10 @@ export function cachedReferenceDb(options: { atlasPath: string; cache: string; s
     CREATE VIRTUAL TABLE chunks_fts USING fts5(title, heading, heading_path, body, idents, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2');`);
   const insertChunk = db.prepare('INSERT INTO chunks (id, chunk_id, applies_to) VALUES (?, ?, ?)');
   const insertFts = db.prepare('INSERT INTO chunks_fts (rowid, title, heading, heading_path, body, idents) VALUES (?, ?, ?, ?, ?, ?)');
-  const expansions = new Map<string, string[]>();
   db.transaction(() => {
-    for (const row of source.prepare(`SELECT ${CHUNK_COLUMNS}, c.id FROM chunks c`).iterate() as Iterable<ChunkRow & { id: number }>) {
-      const chunk = chunkFromRow(row);
-      insertChunk.run(row.id, chunk.chunkId, chunk.appliesTo);
-      const idents = identifierExpansions(`${chunk.heading}\n${chunk.text}`, expansions).join(' ');
-      insertFts.run(row.id, chunk.title, chunk.heading, innerHeadingsText(chunk), chunk.text, idents);
+    for (const chunk of rankedColumns(source)) {
+      insertChunk.run(chunk.id, chunk.chunkId, chunk.appliesTo);
+      insertFts.run(chunk.id, ...chunk.columns);
     }
   })();
   db.exec("INSERT INTO chunks_fts (chunks_fts) VALUES ('optimize')");
@@ -105,4 +103,42 @@ export function cachedReferenceDb(options: { atlasPath: string; cache: string; s
   source.close();
   renameSync(partial, path);
   return path;
+}
+
+/** A stored chunk as Atlas ranks it: its row id, chunk id, version and its five ranked columns' text. */
+export interface RankedChunk {
+  id: number;
+  chunkId: string;
+  appliesTo: string;
+  /** Title, heading, the headings between, body, identifier expansions (the order of Atlas's column weights). */
+  columns: [string, string, string, string, string];
+}
+
+/**
+ * The chunks of the Atlas database `source` in id order, each with the five columns Atlas ranks
+ * derived from the stored chunk as the ingest derives them: what the raw FTS5 reference and the
+ * Lucene index are built from.
+ *
+ * @example
+ * for (const chunk of rankedColumns(new Database(path, { readonly: true }))) insert(chunk.id, ...chunk.columns);
+ */
+export function* rankedColumns(source: Database.Database): Generator<RankedChunk> {
+  const expansions = new Map<string, string[]>();
+  for (const row of source.prepare(`SELECT ${CHUNK_COLUMNS}, c.id FROM chunks c ORDER BY c.id`).iterate() as Iterable<ChunkRow & { id: number }>) {
+    const chunk = chunkFromRow(row);
+    const idents = identifierExpansions(`${chunk.heading}\n${chunk.text}`, expansions).join(' ');
+    yield { id: row.id, chunkId: chunk.chunkId, appliesTo: chunk.appliesTo, columns: [chunk.title, chunk.heading, innerHeadingsText(chunk), chunk.text, idents] };
+  }
+}
+
+/**
+ * The tokens Atlas ranks for a question: its search terms (query.ts) through the FTS5 tokenizer
+ * `tokens`, one per phrase in query order.
+ *
+ * @example
+ * rankedTokens('Where was the Tao Society of Artists founded?', createFts5Tokenizer({ porter: true })); // ['tao', 'societi', 'artist', 'found']
+ */
+export function rankedTokens(question: string, tokens: { tokens(text: string): string[] }): string[] {
+  const built = buildSearchQuery(question, DEFAULT_TOKENIZER);
+  return built === undefined ? [] : built.terms.flatMap((term) => tokens.tokens(term));
 }
