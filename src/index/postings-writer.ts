@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { BLOCK_SIZE, ByteWriter, readPostings, type Posting } from './postings-codec.ts';
+import { BLOCK_SIZE, ByteWriter } from './postings-codec.ts';
 import { blocksOfRow, firstBlockEndingAtOrAfter, repacked, rowsOf, withoutIds, type EncodedBlock } from './postings-blocks.ts';
 import { decodeSkips, encodeSkips, ROW_BLOCKS, type BlockSummary } from './postings-skips.ts';
 import { rowIdOf } from './postings-store.ts';
@@ -196,15 +196,14 @@ export function createPostingsWriter(db: Database.Database, options: PostingsWri
       const lastRow = last < 0 ? [] : blocksOfRow(blocks, last);
       const bytes = last < 0 ? undefined : (getRow.get(rowIdOf(row.id, blocks[last]!.key)) as Uint8Array);
       const parts: EncodedBlock[] = [];
-      let tail: Posting[] = [];
+      let short: EncodedBlock | undefined;
       for (const at of lastRow) {
         const block = blocks[at]!;
-        const stored = bytes!.subarray(block.offset, block.offset + block.length);
-        if (at === last && block.count < BLOCK_SIZE) tail = readPostings(stored);
-        else parts.push({ bytes: stored, summary: block });
+        const stored = { bytes: bytes!.subarray(block.offset, block.offset + block.length), summary: block };
+        if (at === last && block.count < BLOCK_SIZE) short = stored;
+        else parts.push(stored);
       }
-      if (tail.length === 0) parts.push(...added);
-      else parts.push(...repacked([{ bytes: new Uint8Array(0), postings: tail }, ...added]));
+      parts.push(...(short === undefined ? added : repacked([short, ...added])));
       const summaries = writeRows(row.id, last < 0 ? 0 : blocks[last]!.key, parts);
       updateTerm.run(row.df + count, encodeSkips([...blocks.slice(0, lastRow[0] ?? 0), ...summaries]), term);
     });
