@@ -10,10 +10,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Content } from '@ai-sdk/provider';
-import { createOfflineModel } from '../src/agent/offline/index.ts';
+import { createOfflineModel } from '../src/models/offline/index.ts';
 import { agenticRun } from '../src/agent/run.ts';
 import { loadCorpus } from '../src/corpus/index.ts';
-import { createSqliteIndex } from '../src/index/sqlite.ts';
+import { createSqliteIndex } from '../src/index/sqlite/sqlite.ts';
 import { createScriptedModel, type ScriptedTurn } from '../src/testing/scripted-model.ts';
 import { summarize } from './measure.ts';
 

@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadCorpus } from '../src/corpus/index.ts';
-import { createSqliteIndex } from '../src/index/sqlite.ts';
+import { createSqliteIndex } from '../src/index/sqlite/sqlite.ts';
 import { CHUNKING_FLAGS, chunkingOptionsFrom } from './chunking-flags.ts';
 
 interface Query {

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadCorpus, parseDocument, resolveChunkingOptions, type ChunkingOptions } from '../src/corpus/index.ts';
-import { meaningfulLength } from '../src/corpus/meaningful-length.ts';
+import { meaningfulLength } from '../src/corpus/markdown/meaningful-length.ts';
 import { CHUNKING_FLAGS, chunkingOptionsFrom } from './chunking-flags.ts';
 
 /** The numbers for one docs folder. */

@@ -11,7 +11,7 @@ import { createReadStream, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import type { Doc } from '../src/corpus/types.ts';
-import { createSqliteIndex } from '../src/index/sqlite.ts';
+import { createSqliteIndex } from '../src/index/sqlite/sqlite.ts';
 import { createEngine, ENGINE_NAMES, type BenchEngine, type EngineName } from './engines.ts';
 import { cpuMs, megabytes, peakRssMB, warmUp, WARMUP_MS } from './measure.ts';
 import { queryFilter } from './musique-corpus.ts';

@@ -2,8 +2,8 @@ import { create, insertMultiple, search as oramaSearch } from '@orama/orama';
 import Database from 'better-sqlite3';
 import FlexSearch from 'flexsearch';
 import type { Chunk, Doc } from '../src/corpus/types.ts';
-import { createSqliteIndex } from '../src/index/sqlite.ts';
-import { STOPWORDS } from '../src/index/tokenize.ts';
+import { createSqliteIndex } from '../src/index/sqlite/sqlite.ts';
+import { STOPWORDS } from '../src/index/analysis/tokenize.ts';
 import type { SearchFilter } from '../src/index/types.ts';
 import { createMiniSearchBaseline } from './minisearch-baseline.ts';
 

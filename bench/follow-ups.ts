@@ -12,12 +12,12 @@
  */
 import { parseArgs } from 'node:util';
 import type { ConversationTurn } from '../src/agent/history.ts';
-import { createOfflineModel } from '../src/agent/offline/model.ts';
+import { createOfflineModel } from '../src/models/offline/model.ts';
 import { agenticRun } from '../src/agent/run.ts';
 import type { AgentRun } from '../src/agent/run-types.ts';
-import { SearchMemory } from '../src/agent/search-memory.ts';
+import { SearchMemory } from '../src/agent/session/search-memory.ts';
 import { loadCorpus } from '../src/corpus/index.ts';
-import { createSqliteIndex } from '../src/index/sqlite.ts';
+import { createSqliteIndex } from '../src/index/sqlite/sqlite.ts';
 import type { IndexBackend } from '../src/index/types.ts';
 import { ORBIT_DOCS } from '../src/testing/orbit-index.ts';
 import { sharedFolder } from '../src/testing/shared-folder.ts';

@@ -20,12 +20,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { parseDocument } from '../src/corpus/parse-document.ts';
+import { parseDocument } from '../src/corpus/markdown/parse-document.ts';
 import type { Doc } from '../src/corpus/types.ts';
-import { createIngestSession, type IngestItem } from '../src/index/ingest-session.ts';
-import { createDeriveCaches, deriveDoc } from '../src/index/ingest-writer.ts';
-import { prepareSchema } from '../src/index/schema.ts';
-import { DEFAULT_TOKENIZER } from '../src/index/tokenize.ts';
+import { createIngestSession, type IngestItem } from '../src/index/sqlite/ingest-session.ts';
+import { createDeriveCaches, deriveDoc } from '../src/index/sqlite/ingest-writer.ts';
+import { prepareSchema } from '../src/index/sqlite/schema.ts';
+import { DEFAULT_TOKENIZER } from '../src/index/analysis/tokenize.ts';
 import { mainThreadCpuMs } from './measure.ts';
 import { buildPages, musiqueFolder, readPassages } from './musique-corpus.ts';
 

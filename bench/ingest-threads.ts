@@ -15,11 +15,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { parseDocument, type DocumentSource, type ParseDocumentResult } from '../src/corpus/parse-document.ts';
-import { parsePagesStream } from '../src/corpus/parse-pages.ts';
+import { parseDocument, type DocumentSource, type ParseDocumentResult } from '../src/corpus/markdown/parse-document.ts';
+import { parsePagesStream } from '../src/corpus/workers/parse-pages.ts';
 import type { Doc } from '../src/corpus/types.ts';
-import { ingestItems, ingestPageWorker } from '../src/index/ingest-items.ts';
-import { createSqliteIndex } from '../src/index/sqlite.ts';
+import { ingestItems, ingestPageWorker } from '../src/index/sqlite/ingest-items.ts';
+import { createSqliteIndex } from '../src/index/sqlite/sqlite.ts';
 import { buildPages, musiqueFolder, readPassages } from './musique-corpus.ts';
 
 const MODES = ['sequential', 'stream', 'stream-plain'] as const;

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createFts5Tokenizer } from '../src/index/fts5-tokens.ts';
-import { createSqliteIndex } from '../src/index/sqlite.ts';
+import { createFts5Tokenizer } from '../src/index/analysis/fts5-tokens.ts';
+import { createSqliteIndex } from '../src/index/sqlite/sqlite.ts';
 import { createTestDoc } from '../src/index/test-docs.ts';
 import { cachedLuceneIndex, luceneClasspath, luceneQueryLine, runLucene } from './lucene.ts';
 

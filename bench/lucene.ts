@@ -11,8 +11,8 @@ import { createWriteStream, existsSync, readdirSync, renameSync, rmSync, writeFi
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { createFts5Tokenizer } from '../src/index/fts5-tokens.ts';
-import { SCHEMA_VERSION } from '../src/index/schema.ts';
+import { createFts5Tokenizer } from '../src/index/analysis/fts5-tokens.ts';
+import { SCHEMA_VERSION } from '../src/index/sqlite/schema.ts';
 import type { BenchQuery } from './engine-child.ts';
 import { rankedColumns, rankedTokens, SCALE_SEED } from './scale-db.ts';
 

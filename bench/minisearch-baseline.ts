@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch';
 import type { Chunk } from '../src/corpus/types.ts';
-import { STOPWORDS } from '../src/index/tokenize.ts';
+import { STOPWORDS } from '../src/index/analysis/tokenize.ts';
 import type { SearchFilter } from '../src/index/types.ts';
 
 /** The in-memory baseline: MiniSearch over the same chunks, same boosts as the SQLite defaults. */

@@ -5,13 +5,13 @@
  */
 import { createReadStream, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { parseDocument, type DocumentSource, type ParseDocumentResult } from '../src/corpus/parse-document.ts';
-import { parsePages, parsePagesStream } from '../src/corpus/parse-pages.ts';
+import { parseDocument, type DocumentSource, type ParseDocumentResult } from '../src/corpus/markdown/parse-document.ts';
+import { parsePages, parsePagesStream } from '../src/corpus/workers/parse-pages.ts';
 import type { Doc } from '../src/corpus/types.ts';
-import { ingestItems, ingestPageWorker } from '../src/index/ingest-items.ts';
-import type { IngestItem } from '../src/index/ingest-session.ts';
-import { createSqliteIndex } from '../src/index/sqlite.ts';
-import type { TokenizerOptions } from '../src/index/tokenize.ts';
+import { ingestItems, ingestPageWorker } from '../src/index/sqlite/ingest-items.ts';
+import type { IngestItem } from '../src/index/sqlite/ingest-session.ts';
+import { createSqliteIndex } from '../src/index/sqlite/sqlite.ts';
+import type { TokenizerOptions } from '../src/index/analysis/tokenize.ts';
 import type { ChildResult } from './engine-child.ts';
 import { cpuMs, mainThreadCpuMs, megabytes, peakRssMB } from './measure.ts';
 import type { BenchPage } from './musique-corpus.ts';
@@ -119,9 +119,9 @@ interface IngestModules {
 /** {@link IngestModules} from dist/ (built first if stale: bench/startup.ts). */
 async function shippedIngest(): Promise<IngestModules> {
   const [sqlite, pages, items] = await Promise.all([
-    shippedModule<typeof import('../src/index/sqlite.ts')>('index/sqlite.ts'),
-    shippedModule<typeof import('../src/corpus/parse-pages.ts')>('corpus/parse-pages.ts'),
-    shippedModule<typeof import('../src/index/ingest-items.ts')>('index/ingest-items.ts'),
+    shippedModule<typeof import('../src/index/sqlite/sqlite.ts')>('index/sqlite/sqlite.ts'),
+    shippedModule<typeof import('../src/corpus/workers/parse-pages.ts')>('corpus/workers/parse-pages.ts'),
+    shippedModule<typeof import('../src/index/sqlite/ingest-items.ts')>('index/sqlite/ingest-items.ts'),
   ]);
   return { createSqliteIndex: sqlite.createSqliteIndex, parsePagesStream: pages.parsePagesStream, ingestItems: items.ingestItems, ingestPageWorker: items.ingestPageWorker };
 }

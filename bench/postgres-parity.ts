@@ -6,8 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCorpus } from '../src/corpus/index.ts';
-import { createPostgresIndex, type PostgresRanking } from '../src/index/postgres.ts';
-import { createSqliteIndex } from '../src/index/sqlite.ts';
+import { createPostgresIndex, type PostgresRanking } from '../src/index/postgres/postgres.ts';
+import { createSqliteIndex } from '../src/index/sqlite/sqlite.ts';
 import type { IndexBackend, SearchFilter } from '../src/index/types.ts';
 
 /** What parity of one dataset is measured on, and its result. */

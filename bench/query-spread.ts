@@ -11,7 +11,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createSqliteIndex } from '../src/index/sqlite.ts';
+import { createSqliteIndex } from '../src/index/sqlite/sqlite.ts';
 import { benchQueries, musiqueFolder, queryFilter, readPassages, readQuestions } from './musique-corpus.ts';
 import { cachedScaleDb } from './scale-db.ts';
 

@@ -11,7 +11,7 @@
  * first hit from a gold page), overall and for the queries that name an identifier.
  *
  * `--out` writes the per-query ranked doc ids; `--before` reads such a file and prints
- * before -> after. To rank an older checkout, copy this file and src/index/identifiers.ts (which
+ * before -> after. To rank an older checkout, copy this file and src/index/analysis/identifiers.ts (which
  * only classifies the queries) into it and run it there with `--out`. The queries are read from
  * the jsonl files directly, not through the eval layer's validator, and fields other than query,
  * kind, relevant_doc_ids and version are ignored.
@@ -21,8 +21,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadCorpus } from '../src/corpus/index.ts';
-import { queryIdentifiers } from '../src/index/identifiers.ts';
-import { createSqliteIndex, type SqliteIndex } from '../src/index/sqlite.ts';
+import { queryIdentifiers } from '../src/index/analysis/identifiers.ts';
+import { createSqliteIndex, type SqliteIndex } from '../src/index/sqlite/sqlite.ts';
 
 /** One searched query and the doc ids of its ranked hits. */
 export interface RankedQuery {

@@ -6,18 +6,18 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { DocumentSource } from '../src/corpus/parse-document.ts';
-import { parsePagesStream } from '../src/corpus/parse-pages.ts';
-import { ingestItems, ingestPageWorker } from '../src/index/ingest-items.ts';
-import type { IngestItem } from '../src/index/ingest-session.ts';
+import type { DocumentSource } from '../src/corpus/markdown/parse-document.ts';
+import { parsePagesStream } from '../src/corpus/workers/parse-pages.ts';
+import { ingestItems, ingestPageWorker } from '../src/index/sqlite/ingest-items.ts';
+import type { IngestItem } from '../src/index/sqlite/ingest-session.ts';
 import { innerHeadingsText } from '../src/index/heading-path.ts';
-import { ROW_BLOCKS } from '../src/index/postings-skips.ts';
-import { SCHEMA_VERSION } from '../src/index/schema.ts';
-import { createSqliteIndex } from '../src/index/sqlite.ts';
-import { chunkFromRow, CHUNK_COLUMNS, type ChunkRow } from '../src/index/sqlite-rows.ts';
-import { identifierExpansions } from '../src/index/identifier-expansions.ts';
-import { buildSearchQuery } from '../src/index/query.ts';
-import { DEFAULT_TOKENIZER, type TokenizerOptions } from '../src/index/tokenize.ts';
+import { ROW_BLOCKS } from '../src/index/engine/postings-skips.ts';
+import { SCHEMA_VERSION } from '../src/index/sqlite/schema.ts';
+import { createSqliteIndex } from '../src/index/sqlite/sqlite.ts';
+import { chunkFromRow, CHUNK_COLUMNS, type ChunkRow } from '../src/index/sqlite/sqlite-rows.ts';
+import { identifierExpansions } from '../src/index/analysis/identifier-expansions.ts';
+import { buildSearchQuery } from '../src/index/engine/query.ts';
+import { DEFAULT_TOKENIZER, type TokenizerOptions } from '../src/index/analysis/tokenize.ts';
 import { buildPages, type Passage } from './musique-corpus.ts';
 
 /** The seed of the bench pages (the same as bench/run.ts). */

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isBuildFresh } from '../bin/fresh-build.js';
-import { ROW_KEYS } from '../src/index/postings-store.ts';
+import { ROW_KEYS } from '../src/index/engine/postings-store.ts';
 
 /** Median wall times (ms) of whole processes, each run `runs` times. */
 export interface StartupResult {
@@ -56,12 +56,12 @@ export function ensureBuild(): void {
 }
 
 /**
- * The compiled module of `source` (a path under src/, e.g. 'index/sqlite.ts') from dist/, built
+ * The compiled module of `source` (a path under src/, e.g. 'index/sqlite/sqlite.ts') from dist/, built
  * first if stale: the JavaScript `npx atlas` runs. A parse worker started from it is compiled
  * JavaScript too, where one started from the sources compiles them through tsx as it starts.
  *
  * @example
- * const { createSqliteIndex } = await shippedModule<typeof import('../src/index/sqlite.ts')>('index/sqlite.ts');
+ * const { createSqliteIndex } = await shippedModule<typeof import('../src/index/sqlite/sqlite.ts')>('index/sqlite/sqlite.ts');
  */
 export async function shippedModule<T>(source: string): Promise<T> {
   ensureBuild();

@@ -1,7 +1,7 @@
 /**
  * `npx tsx bench/tokenize.ts [--json] [--seconds 2] [--sections 100000]`
  *
- * Speed of the FTS5-exact tokenizer (src/index/fts5-tokens.ts), both variants (`unicode61
+ * Speed of the FTS5-exact tokenizer (src/index/analysis/fts5-tokens.ts), both variants (`unicode61
  * remove_diacritics 2`, with and without porter), on real text: the MuSiQue passages
  * (../shared/datasets/musique-dev, or ATLAS_SHARED_DIR), the real markdown corpora
  * (../shared/corpora/*, ../shared/datasets/graphile-worker-dev/docs), and the pages of `npm run
@@ -15,7 +15,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createFts5Tokenizer } from '../src/index/fts5-tokens.ts';
+import { createFts5Tokenizer } from '../src/index/analysis/fts5-tokens.ts';
 import { buildPages, musiqueFolder, readPassages } from './musique-corpus.ts';
 
 /** One corpus of texts to tokenize. */

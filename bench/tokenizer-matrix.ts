@@ -10,8 +10,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadCorpus } from '../src/corpus/load.ts';
-import { createSqliteIndex, type ColumnWeights } from '../src/index/sqlite.ts';
-import type { TokenizerOptions } from '../src/index/tokenize.ts';
+import { createSqliteIndex, type ColumnWeights } from '../src/index/sqlite/sqlite.ts';
+import type { TokenizerOptions } from '../src/index/analysis/tokenize.ts';
 
 interface RetrievalQuery {
   id: string;

@@ -18,12 +18,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createHashEmbedder } from '../src/embed/hash-embedder.ts';
-import { queryIdentifiers } from '../src/index/identifiers.ts';
-import { createSqliteIndex } from '../src/index/sqlite.ts';
+import { queryIdentifiers } from '../src/index/analysis/identifiers.ts';
+import { createSqliteIndex } from '../src/index/sqlite/sqlite.ts';
 import { createTestDoc } from '../src/index/test-docs.ts';
 import type { SearchMode } from '../src/index/types.ts';
-import type { FusionWeights } from '../src/index/vector-fusion.ts';
-import { withRetrieval } from '../src/index/vector-retrieval.ts';
+import type { FusionWeights } from '../src/index/vectors/vector-fusion.ts';
+import { withRetrieval } from '../src/index/vectors/vector-retrieval.ts';
 import { summarize, timeEach, type Timings } from './measure.ts';
 import { musiqueFolder, readPassages, readQuestions } from './musique-corpus.ts';
 import { createRandom } from './prng.ts';
@@ -44,7 +44,7 @@ interface QualityRow {
   dataset: string;
   variant: string;
   metrics: RankingMetrics;
-  /** The queries that name an identifier (src/index/identifiers.ts). */
+  /** The queries that name an identifier (src/index/analysis/identifiers.ts). */
   identifierMetrics: RankingMetrics;
 }
 

@@ -43,7 +43,7 @@ async function bundleCli(outdir) {
   const { build } = await import('esbuild');
   await build({
     absWorkingDir: root,
-    entryPoints: ['src/cli/main.ts', 'src/cli/io.ts', 'src/corpus/parse-worker.ts', 'src/index/ingest-worker.ts'],
+    entryPoints: ['src/cli/main.ts', 'src/cli/io.ts', 'src/corpus/workers/parse-worker.ts', 'src/index/sqlite/ingest-worker.ts'],
     outdir,
     entryNames: '[name]',
     chunkNames: 'chunk-[hash]',

@@ -1,5 +1,5 @@
 /**
- * Calibration of the claim support threshold (agent/claims.ts, docs/calibration.md "Claim
+ * Calibration of the claim support threshold (agent/trust/claims.ts, docs/calibration.md "Claim
  * support") on the per-case answers of `atlas eval compare` reports, several dev sets at once:
  *  - correct: claims of answers the eval scored correct, against their own verified quotes;
  *  - wrong: claims of answers that are not correct (facts missing, or answered where the docs
@@ -19,7 +19,7 @@
  *   npx tsx scripts/calibrate-claims.ts /tmp/cal/orbit/report.json /tmp/cal/graphile-worker-dev/report.json ... [--json]
  */
 import { readFileSync } from 'node:fs';
-import { claimSupport, splitClaims } from '../src/agent/claims.ts';
+import { claimSupport, splitClaims } from '../src/agent/trust/claims.ts';
 
 interface ReportCase {
   caseId: string;

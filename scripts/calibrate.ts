@@ -11,15 +11,15 @@
  */
 import path from 'node:path';
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
-import { readConversation } from '../src/agent/offline/conversation.ts';
-import { EvidenceView } from '../src/agent/offline/evidence-view.ts';
-import { coverage, DEFAULT_ABSTAIN_OPTIONS, type AbstainOptions } from '../src/agent/offline/extract-answer.ts';
-import { createOfflineModel } from '../src/agent/offline/model.ts';
-import { versionInPlay } from '../src/agent/offline/planner.ts';
-import { analyzeQuestion } from '../src/agent/offline/question.ts';
+import { readConversation } from '../src/models/offline/conversation.ts';
+import { EvidenceView } from '../src/models/offline/evidence-view.ts';
+import { coverage, DEFAULT_ABSTAIN_OPTIONS, type AbstainOptions } from '../src/models/offline/extract-answer.ts';
+import { createOfflineModel } from '../src/models/offline/model.ts';
+import { versionInPlay } from '../src/models/offline/planner.ts';
+import { analyzeQuestion } from '../src/models/offline/question.ts';
 import { agenticRun } from '../src/agent/run.ts';
-import { loadDataset } from '../src/eval/dataset.ts';
-import { createSqliteIndex } from '../src/index/sqlite.ts';
+import { loadDataset } from '../src/eval/dataset/dataset.ts';
+import { createSqliteIndex } from '../src/index/sqlite/sqlite.ts';
 
 /** One retrieval query of a dev set: whether it is answerable and the measures the thresholds are chosen on. */
 export interface Row {

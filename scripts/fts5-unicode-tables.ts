@@ -1,12 +1,12 @@
-// Writes src/index/fts5-unicode-data.ts: the code point classes and folds of SQLite FTS5
+// Writes src/index/analysis/fts5-unicode-data.ts: the code point classes and folds of SQLite FTS5
 // `unicode61 remove_diacritics 2`, read from the SQLite that better-sqlite3 bundles by probing
-// every code point (src/index/fts5-unicode-probe.ts). Run it after upgrading better-sqlite3:
+// every code point (src/index/analysis/fts5-unicode-probe.ts). Run it after upgrading better-sqlite3:
 //   npx tsx scripts/fts5-unicode-tables.ts
 // fts5-tokens.test.ts fails, naming this command, when the tables and the SQLite in use differ.
 import Database from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { probeFts5CodePoints, type Fts5CodePointBehaviour } from '../src/index/fts5-unicode-probe.ts';
+import { probeFts5CodePoints, type Fts5CodePointBehaviour } from '../src/index/analysis/fts5-unicode-probe.ts';
 
 /** [start, class, start, class, ...]: each class holds from its start to the next start. */
 function classRuns(classes: Uint8Array): number[] {
@@ -75,6 +75,6 @@ ${numbers(foldRuns(behaviour.folds), 16)}
 
 const db = new Database(':memory:');
 const version = (db.prepare('SELECT sqlite_version()').pluck().get() as string);
-const target = fileURLToPath(new URL('../src/index/fts5-unicode-data.ts', import.meta.url));
+const target = fileURLToPath(new URL('../src/index/analysis/fts5-unicode-data.ts', import.meta.url));
 writeFileSync(target, render(probeFts5CodePoints(db), version));
 process.stderr.write(`wrote ${target} (SQLite ${version})\n`);

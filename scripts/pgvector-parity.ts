@@ -16,9 +16,9 @@ import path from 'node:path';
 import pg from 'pg';
 import { loadCorpus } from '../src/corpus/index.ts';
 import { createHashEmbedder } from '../src/embed/hash-embedder.ts';
-import { createPostgresIndex } from '../src/index/postgres.ts';
-import { createSqliteIndex } from '../src/index/sqlite.ts';
-import { withRetrieval } from '../src/index/vector-retrieval.ts';
+import { createPostgresIndex } from '../src/index/postgres/postgres.ts';
+import { createSqliteIndex } from '../src/index/sqlite/sqlite.ts';
+import { withRetrieval } from '../src/index/vectors/vector-retrieval.ts';
 import { startPgliteServer } from '../src/testing/pglite-server.ts';
 
 const K = 5;

@@ -1,16 +1,16 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Doc, LabelValue } from '../corpus/types.ts';
-import { createSqliteIndex } from '../index/sqlite.ts';
+import { createSqliteIndex } from '../index/sqlite/sqlite.ts';
 import { createTestDoc } from '../index/test-docs.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { createMemoryIndex } from '../testing/memory-index.ts';
 import { createScriptedModel } from '../testing/scripted-model.ts';
 import { classicAsk } from './classic.ts';
-import { createOfflineModel } from './offline/index.ts';
+import { createOfflineModel } from '../models/offline/index.ts';
 import { agenticRun } from './run.ts';
-import { SearchSession, type ToolOutcome } from './search-session.ts';
-import { executeToolCall } from './tools.ts';
+import { SearchSession, type ToolOutcome } from './session/search-session.ts';
+import { executeToolCall } from './session/tools.ts';
 
 const GROUPS = ['admins', 'staff', 'finance'] as const;
 const WORDS = ['vault', 'rotation', 'payroll', 'queue', 'lease', 'token', 'envelope', 'audit'];

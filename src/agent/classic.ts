@@ -1,10 +1,10 @@
 import type { IndexBackend } from '../index/types.ts';
-import { checkModelLabels } from './model-labels.ts';
-import { policySearchCount, startPolicy } from './policy-run.ts';
+import { checkModelLabels } from './policy/model-labels.ts';
+import { policySearchCount, startPolicy } from './policy/policy-run.ts';
 import { buildSystemPrompt } from './prompt.ts';
 import { RunRecorder } from './run-state.ts';
 import { type AgentRun, type AskOptions } from './run-types.ts';
-import { SearchSession } from './search-session.ts';
+import { SearchSession } from './session/search-session.ts';
 
 export interface ClassicAskOptions extends AskOptions {
   index: IndexBackend;

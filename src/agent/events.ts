@@ -1,5 +1,5 @@
-import type { Answer } from './answer.ts';
-import type { ReadStep, SearchStep } from './search-session.ts';
+import type { Answer } from './trust/answer.ts';
+import type { ReadStep, SearchStep } from './session/search-session.ts';
 import type { StopReason } from './stop-conditions.ts';
 
 /** Events a run emits while it works; the CLI, the server's stream and tracing consume them. */

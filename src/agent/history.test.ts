@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
 import { createScriptedModel } from '../testing/scripted-model.ts';
-import type { Citation } from './answer.ts';
+import type { Citation } from './trust/answer.ts';
 import { classicAsk } from './classic.ts';
 import { EARLIER_ANSWER_OPENING, historyMessages, type ConversationTurn } from './history.ts';
 import { HISTORY_LINE } from './prompt.ts';
-import { routedAsk } from './route.ts';
+import { routedAsk } from './policy/route.ts';
 import { agenticRun } from './run.ts';
-import { SearchMemory } from './search-memory.ts';
+import { SearchMemory } from './session/search-memory.ts';
 
 const docs = [
   makeDoc('deploy', 'all', [

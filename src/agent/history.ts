@@ -1,8 +1,8 @@
 // Earlier turns of a conversation, as a run is given them (conversations, chat completions, `atlas chat`).
 import type { ModelMessage } from 'ai';
 import { AtlasError } from '../errors.ts';
-import type { Citation } from './answer.ts';
-import { estimateTokens } from './section-page.ts';
+import type { Citation } from './trust/answer.ts';
+import { estimateTokens } from './session/section-page.ts';
 
 /**
  * One earlier turn: what was asked and what Atlas answered, with the answer's verified citations.

@@ -7,9 +7,9 @@ import type { IndexBackend } from '../index/types.ts';
 import { createInjectionIndex } from '../testing/injection-corpus.ts';
 import { createObedientModel, readInjectedInstructions, rolesHolding } from '../testing/obedient-model.ts';
 import { classicAsk } from './classic.ts';
-import { createOfflineModel } from './offline/index.ts';
-import { parsePolicy } from './policy.ts';
-import { routedAsk } from './route.ts';
+import { createOfflineModel } from '../models/offline/index.ts';
+import { parsePolicy } from './policy/policy.ts';
+import { routedAsk } from './policy/route.ts';
 import type { AgentRun } from './run-types.ts';
 import { agenticRun, DEFAULT_MAX_TOOL_CALLS_PER_TURN } from './run.ts';
 

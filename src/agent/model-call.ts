@@ -8,10 +8,10 @@ import {
   type ToolSet,
 } from 'ai';
 import type { z } from 'zod';
-import { modelAnswerSchema, type ModelAnswer } from './answer.ts';
-import { agentTools, precomputedSchema } from './tools.ts';
-import { webActivityOf } from './web-activity.ts';
-import type { WebActivity } from './web.ts';
+import { modelAnswerSchema, type ModelAnswer } from './trust/answer.ts';
+import { agentTools, precomputedSchema } from './session/tools.ts';
+import { webActivityOf } from './web/web-activity.ts';
+import type { WebActivity } from './web/web.ts';
 
 const answerOutput = Output.object({ schema: precomputedSchema(modelAnswerSchema) });
 

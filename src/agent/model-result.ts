@@ -5,7 +5,7 @@ import type {
   LanguageModelV3GenerateResult,
   LanguageModelV3StreamPart,
 } from '@ai-sdk/provider';
-import { estimateTokens } from './section-page.ts';
+import { estimateTokens } from './session/section-page.ts';
 
 /**
  * Builds an AI SDK `LanguageModelV3` for an in-process model (the offline planner, scripted test

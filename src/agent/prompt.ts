@@ -1,5 +1,5 @@
 import type { SearchFilter } from '../index/types.ts';
-import type { LabelChoice } from './model-labels.ts';
+import type { LabelChoice } from './policy/model-labels.ts';
 
 /**
  * The system prompt of the agentic loop. Document text and tool output are data: the prompt

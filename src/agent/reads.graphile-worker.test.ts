@@ -2,11 +2,11 @@ import { sharedFolder } from '../testing/shared-folder.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chunk } from '../corpus/types.ts';
 import { loadCorpus } from '../corpus/index.ts';
-import { createSqliteIndex } from '../index/sqlite.ts';
+import { createSqliteIndex } from '../index/sqlite/sqlite.ts';
 import type { IndexBackend } from '../index/types.ts';
-import { SearchSession } from './search-session.ts';
-import { DEFAULT_READ_TOKENS, estimateTokens } from './section-page.ts';
-import { executeToolCall } from './tools.ts';
+import { SearchSession } from './session/search-session.ts';
+import { DEFAULT_READ_TOKENS, estimateTokens } from './session/section-page.ts';
+import { executeToolCall } from './session/tools.ts';
 
 // The real Graphile Worker docs (MIT), kept outside the repo at ../shared/corpora/graphile-worker.
 const { path: corpusRoot, present, absent } = sharedFolder('corpora/graphile-worker/docs', process.env);

@@ -1,16 +1,16 @@
 import type { ModelMessage, ToolSet } from 'ai';
-import { abstention, type Answer, type DroppedCitation, type ModelAnswer } from './answer.ts';
-import { verifyCitations } from './citations.ts';
-import { applyClaimSupport } from './claims.ts';
+import { abstention, type Answer, type DroppedCitation, type ModelAnswer } from './trust/answer.ts';
+import { verifyCitations } from './trust/citations.ts';
+import { applyClaimSupport } from './trust/claims.ts';
 import { costOf, webSearchCost, type ModelPrice } from './cost.ts';
-import type { PolicyReview } from './policy-run.ts';
+import type { PolicyReview } from './policy/policy-run.ts';
 import type { RunEventHandler } from './events.ts';
 import { callModel, secondsText, type ModelCallOutcome, type ToolChoice } from './model-call.ts';
 import { historyMessages, type HistoryTrace } from './history.ts';
 import { repairPrompt } from './prompt.ts';
-import type { SearchSession } from './search-session.ts';
+import type { SearchSession } from './session/search-session.ts';
 import type { StopReason } from './stop-conditions.ts';
-import { webAnswerSchema, withWebCitations, type WebLog } from './web.ts';
+import { webAnswerSchema, withWebCitations, type WebLog } from './web/web.ts';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_RUN_DEADLINE_MS, type AskOptions, type ModelCallRecord, type RunTrace, type RunUsage, type AgentRun } from './run-types.ts';
 
 /**
@@ -148,7 +148,7 @@ export class RunRecorder {
     const checked = finalizeAnswer(draft, session, this.errors, directAllowed);
     const verified = this.web ? withWebCitations(checked, draft, this.web) : checked;
     const reviewed = review?.(verified.answer);
-    // Claims are judged last, on the answer the policy let through (agent/claims.ts).
+    // Claims are judged last, on the answer the policy let through (agent/trust/claims.ts).
     const judged = applyClaimSupport(reviewed?.answer ?? verified.answer, { strict: this.options.strictClaims === true, threshold: this.options.claimThreshold });
     const answer = judged.answer;
     const abstainReason = reviewed?.abstainReason ?? verified.abstainReason ?? judged.abstainReason;

@@ -1,19 +1,19 @@
 // The shapes of a run: its options and limits, its trace, usage and result (run-state.ts records them).
 import type { LanguageModel } from 'ai';
 import type { Principal, SearchFilter } from '../index/types.ts';
-import type { Answer, DroppedCitation } from './answer.ts';
+import type { Answer, DroppedCitation } from './trust/answer.ts';
 import type { ModelPrice } from './cost.ts';
-import type { EvidenceSource } from './evidence.ts';
-import type { ModelLabel } from './model-labels.ts';
+import type { EvidenceSource } from './trust/evidence.ts';
+import type { ModelLabel } from './policy/model-labels.ts';
 import type { ConversationTurn, HistoryBounds, HistoryTrace } from './history.ts';
-import type { Policy } from './policy.ts';
-import type { PolicyTrace } from './policy-run.ts';
+import type { Policy } from './policy/policy.ts';
+import type { PolicyTrace } from './policy/policy-run.ts';
 import type { RunEventHandler } from './events.ts';
 import type { ModelCallOutcome, ToolChoice } from './model-call.ts';
-import type { SearchMemory } from './search-memory.ts';
-import type { ReadStep, SearchStep } from './search-session.ts';
+import type { SearchMemory } from './session/search-memory.ts';
+import type { ReadStep, SearchStep } from './session/search-session.ts';
 import type { StopReason } from './stop-conditions.ts';
-import type { WebTrace } from './web.ts';
+import type { WebTrace } from './web/web.ts';
 
 /** Per model call timeout when none is given: 60 s, retries included. */
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
@@ -59,7 +59,7 @@ export interface AskOptions extends RunLimits {
   policyStrict?: boolean;
   /**
    * Remove the answer's unsupported claims from its text, and abstain when none is supported
-   * (default: only mark them in `answer.claims`; agent/claims.ts). Applied after the policy check.
+   * (default: only mark them in `answer.claims`; agent/trust/claims.ts). Applied after the policy check.
    */
   strictClaims?: boolean;
   /** Support score a claim needs (default `DEFAULT_CLAIM_THRESHOLD`, docs/calibration.md). */

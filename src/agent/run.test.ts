@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
 import { createScriptedModel, type ScriptedTurn } from '../testing/scripted-model.ts';
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
-import { ABSTAIN_TEXT } from './answer.ts';
+import { ABSTAIN_TEXT } from './trust/answer.ts';
 import { agenticRun } from './run.ts';
 import { classicAsk } from './classic.ts';
 
@@ -321,7 +321,7 @@ describe('direct answers', () => {
   it('keeps an uncited reply only when the first turn allowed answering without search', async () => {
     const direct = { text: 'Hello! Ask me about the docs.', citations: [] };
     const allowed = await agenticRun('hi', { model: createScriptedModel([{ answer: direct }]), index: createMemoryIndex(docs), firstTurn: 'auto' });
-    // A direct reply cites nothing, so none of its claims is backed by a quote (agent/claims.ts).
+    // A direct reply cites nothing, so none of its claims is backed by a quote (agent/trust/claims.ts).
     expect(allowed.answer).toEqual({
       text: 'Hello! Ask me about the docs.',
       citations: [],

@@ -2,12 +2,12 @@ import type { ModelMessage } from 'ai';
 import { AtlasError } from '../errors.ts';
 import type { IndexBackend } from '../index/types.ts';
 import type { RequestedToolCall } from './model-call.ts';
-import { modelLabelChoices } from './model-labels.ts';
-import { startPolicy } from './policy-run.ts';
+import { modelLabelChoices } from './policy/model-labels.ts';
+import { startPolicy } from './policy/policy-run.ts';
 import { buildSystemPrompt } from './prompt.ts';
 import { RunRecorder } from './run-state.ts';
 import { type AgentRun, type AskOptions } from './run-types.ts';
-import { SearchSession, type ToolOutcome } from './search-session.ts';
+import { SearchSession, type ToolOutcome } from './session/search-session.ts';
 import {
   chunkBudget,
   firstStop,
@@ -17,8 +17,8 @@ import {
   type StopCondition,
   type StopReason,
 } from './stop-conditions.ts';
-import { checkToolCall, createAgentTools, ignoredArgumentsNote, runCheckedToolCall, type AgentToolSet } from './tools.ts';
-import { WebLog, webPrompt, type WebOptions } from './web.ts';
+import { checkToolCall, createAgentTools, ignoredArgumentsNote, runCheckedToolCall, type AgentToolSet } from './session/tools.ts';
+import { WebLog, webPrompt, type WebOptions } from './web/web.ts';
 
 export interface AgenticRunOptions extends AskOptions {
   index: IndexBackend;

@@ -1,4 +1,4 @@
-import type { SearchSession } from './search-session.ts';
+import type { SearchSession } from './session/search-session.ts';
 
 /**
  * Why a run stopped. The last three end it without an answer: `error`, the last model call

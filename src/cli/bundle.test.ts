@@ -9,7 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isBuildFresh } from '../../bin/fresh-build.js';
-import { MIN_PAGES_FOR_WORKERS } from '../corpus/parse-pages.ts';
+import { MIN_PAGES_FOR_WORKERS } from '../corpus/workers/parse-pages.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const run = promisify(execFile);

@@ -40,9 +40,9 @@ function reachablePackages(entry: string): Set<string> {
 describe('start-up path of the commands that need no model', () => {
   const cases: Array<[string, string[]]> = [
     ['cli/main.ts', ['better-sqlite3', 'commander']],
-    ['cli/search-command.ts', ['better-sqlite3', 'commander']],
+    ['cli/commands/search-command.ts', ['better-sqlite3', 'commander']],
     // Front matter is YAML checked with zod; the pages are parsed with markdown-it.
-    ['cli/ingest-command.ts', ['better-sqlite3', 'commander', 'markdown-it', 'yaml', 'zod']],
+    ['cli/commands/ingest-command.ts', ['better-sqlite3', 'commander', 'markdown-it', 'yaml', 'zod']],
   ];
   for (const [entry, allowed] of cases) {
     it(`${entry} loads ${allowed.join(', ')} and no other package`, () => {
@@ -51,7 +51,7 @@ describe('start-up path of the commands that need no model', () => {
   }
 
   // The offline planner needs no provider client: model-option.ts loads them for a model that uses one.
-  it.each(['cli/ask-command.ts', 'cli/chat-command.ts', 'cli/eval-command.ts', 'cli/mcp-command.ts', 'cli/serve-command.ts'])(
+  it.each(['cli/commands/ask-command.ts', 'cli/commands/chat-command.ts', 'cli/commands/eval-command.ts', 'cli/commands/mcp-command.ts', 'cli/commands/serve-command.ts'])(
     '%s loads no provider client (OpenAI, Anthropic, OpenAI-compatible) at start-up',
     (entry) => {
       const providers = ['@ai-sdk/openai', '@ai-sdk/anthropic', '@ai-sdk/openai-compatible', '@ai-sdk/cohere', '@ai-sdk/togetherai'];

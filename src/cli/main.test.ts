@@ -69,56 +69,56 @@ describe('blank query or question', () => {
  * is checked against that command instead. A new file with such messages must be added here.
  */
 const PRINTED_BY: Record<string, string[]> = {
-  'cli/ingest-command.ts': ['ingest'],
-  'cli/ask-command.ts': ['ask'],
-  'cli/eval-command.ts': ['eval retrieval|eval compare'],
-  'cli/eval-failures.ts': ['eval retrieval', 'eval compare', 'eval decisions'],
-  'cli/options.ts': ['ask', 'eval retrieval', 'eval compare', 'eval decisions'],
+  'cli/commands/ingest-command.ts': ['ingest'],
+  'cli/commands/ask-command.ts': ['ask'],
+  'cli/commands/eval-command.ts': ['eval retrieval|eval compare'],
+  'cli/commands/eval-failures.ts': ['eval retrieval', 'eval compare', 'eval decisions'],
+  'cli/options/options.ts': ['ask', 'eval retrieval', 'eval compare', 'eval decisions'],
   'cli/main.ts': [''],
   'cli/require-index.ts': ['search', 'ask'],
   'errors.ts': ['ingest'],
-  'eval/dataset.ts': ['eval retrieval', 'eval compare', 'eval decisions'],
+  'eval/dataset/dataset.ts': ['eval retrieval', 'eval compare', 'eval decisions'],
   'models/resolve-model.ts': ['ask', 'eval retrieval', 'eval compare', 'eval decisions'],
-  'index/sqlite-open.ts': ['ingest', 'search', 'ask'],
-  'index/schema.ts': ['ingest', 'search', 'ask'],
+  'index/sqlite/sqlite-open.ts': ['ingest', 'search', 'ask'],
+  'index/sqlite/schema.ts': ['ingest', 'search', 'ask'],
   // The PostgreSQL index's URL and connection messages: every command that takes --db.
-  'index/postgres-url.ts': ['ingest', 'search', 'ask', 'chat', 'serve', 'mcp', 'eval retrieval', 'eval compare', 'eval decisions'],
+  'index/postgres/postgres-url.ts': ['ingest', 'search', 'ask', 'chat', 'serve', 'mcp', 'eval retrieval', 'eval compare', 'eval decisions'],
   // Vectors (docs/vectors.md): --embed on every command that searches or ingests, --mode and --rerank where a search happens.
-  'index/vector-errors.ts': ['ingest', 'search', 'ask'],
-  'index/vector-retrieval.ts': ['search', 'ask'],
-  'index/vector-store.ts': ['ingest', 'search', 'ask'],
-  'index/vector-sync.ts': ['ingest'],
-  'index/sqlite.ts': ['search', 'ask'],
+  'index/vectors/vector-errors.ts': ['ingest', 'search', 'ask'],
+  'index/vectors/vector-retrieval.ts': ['search', 'ask'],
+  'index/vectors/vector-store.ts': ['ingest', 'search', 'ask'],
+  'index/vectors/vector-sync.ts': ['ingest'],
+  'index/sqlite/sqlite.ts': ['search', 'ask'],
   // pgvector (docs/postgres.md): the missing extension is met by the ingest that embeds; the query-vector check and the mode refusal by searches.
-  'index/postgres-vectors-extension.ts': ['ingest'],
-  'index/postgres-vectors.ts': ['search', 'ask'],
-  'index/postgres.ts': ['search', 'ask'],
+  'index/postgres/postgres-vectors-extension.ts': ['ingest'],
+  'index/postgres/postgres-vectors.ts': ['search', 'ask'],
+  'index/postgres/postgres.ts': ['search', 'ask'],
   'embed/embed-spec.ts': ['search', 'ask'],
   'embed/resolve.ts': ['search', 'ask'],
-  'cli/embed-option.ts': ['search', 'ask'],
-  'cli/release-lines.ts': ['search', 'ask'],
-  'cli/access-options.ts': ['search', 'ask'],
-  'corpus/parse-document.ts': ['ingest'],
-  'cli/model-option.ts': ['ask', 'eval retrieval', 'eval compare', 'eval decisions'],
-  'cli/policy-option.ts': ['ask', 'eval compare'],
-  'cli/run-limits.ts': ['ask', 'chat', 'eval retrieval', 'eval compare', 'eval decisions'],
-  'cli/config-option.ts': ['ingest', 'search', 'ask', 'eval retrieval', 'eval compare', 'eval decisions'],
+  'cli/options/embed-option.ts': ['search', 'ask'],
+  'cli/options/release-lines.ts': ['search', 'ask'],
+  'cli/options/access-options.ts': ['search', 'ask'],
+  'corpus/markdown/parse-document.ts': ['ingest'],
+  'cli/options/model-option.ts': ['ask', 'eval retrieval', 'eval compare', 'eval decisions'],
+  'cli/options/policy-option.ts': ['ask', 'eval compare'],
+  'cli/options/run-limits.ts': ['ask', 'chat', 'eval retrieval', 'eval compare', 'eval decisions'],
+  'cli/options/config-option.ts': ['ingest', 'search', 'ask', 'eval retrieval', 'eval compare', 'eval decisions'],
   'config/load.ts': ['ingest', 'search', 'ask', 'eval retrieval', 'eval compare', 'eval decisions'],
   // Names where access comes from, in a config error any command may print: the commands that take --groups.
-  'agent/model-labels.ts': ['search|ask'],
-  'cli/serve-command.ts': ['serve'],
+  'agent/policy/model-labels.ts': ['search|ask'],
+  'cli/commands/serve-command.ts': ['serve'],
   // checkAskChoices: --first-turn and --route (chat passes no --first-turn, so its messages name only --route).
-  'cli/option-values.ts': ['ask', 'serve'],
-  'cli/conversation-cli.ts': ['ask', 'chat'],
-  'cli/chat-command.ts': ['chat'],
+  'cli/options/option-values.ts': ['ask', 'serve'],
+  'cli/commands/conversation-cli.ts': ['ask', 'chat'],
+  'cli/commands/chat-command.ts': ['chat'],
   // Web search (docs/web-search.md): only `atlas ask` takes --web and --web-fallback.
-  'agent/route.ts': ['ask'],
+  'agent/policy/route.ts': ['ask'],
   'agent/run.ts': ['ask'],
-  'agent/web.ts': ['ask'],
+  'agent/web/web.ts': ['ask'],
   'models/web-tools.ts': ['ask'],
 };
 /** Files whose `--words` are data, not suggestions (a docs sample of a CLI help text, a test helper's argv). */
-const NOT_MESSAGES = new Set(['index/backend-suite-definitions.ts', 'index/vector-suite.ts', 'cli/test-serve.ts']);
+const NOT_MESSAGES = new Set(['index/contract/backend-suite-definitions.ts', 'index/contract/vector-suite.ts', 'cli/test-serve.ts']);
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -164,13 +164,13 @@ describe('item 10: every flag an error message suggests exists', () => {
     const suggestions = suggestedFlags();
     // The scan sees the messages this test is about (guards against a scan that finds nothing).
     expect(suggestions.filter((found) => found.flag === '--rebuild').map((found) => found.file)).toEqual([
-      'index/postgres-schema.ts',
-      'index/schema.ts',
-      'index/schema.ts',
-      'index/sqlite-open.ts',
-      'index/vector-errors.ts',
-      'index/vector-retrieval.ts',
-      'index/vector-sync.ts',
+      'index/postgres/postgres-schema.ts',
+      'index/sqlite/schema.ts',
+      'index/sqlite/schema.ts',
+      'index/sqlite/sqlite-open.ts',
+      'index/vectors/vector-errors.ts',
+      'index/vectors/vector-retrieval.ts',
+      'index/vectors/vector-sync.ts',
     ]);
     const refused = suggestions.flatMap((found) => {
       const commands = found.named ?? PRINTED_BY[found.file];

@@ -4,7 +4,7 @@ import { AtlasError } from '../errors.ts';
 import { failureText } from '../stack-trace.ts';
 import type { CliIO } from './io.ts';
 import { COMMAND_SUMMARIES } from './command-summaries.ts';
-import { requireText } from './options.ts';
+import { requireText } from './options/options.ts';
 
 type Register = (program: Command, io: CliIO) => void;
 
@@ -13,13 +13,13 @@ type Register = (program: Command, io: CliIO) => void;
  * (ask, eval) nor the markdown parser (ingest), which is most of a short command's start-up.
  */
 const COMMANDS: Record<string, () => Promise<Register>> = {
-  ingest: async () => (await import('./ingest-command.ts')).registerIngestCommand,
-  search: async () => (await import('./search-command.ts')).registerSearchCommand,
-  ask: async () => (await import('./ask-command.ts')).registerAskCommand,
-  chat: async () => (await import('./chat-command.ts')).registerChatCommand,
-  eval: async () => (await import('./eval-command.ts')).registerEvalCommands,
-  mcp: async () => (await import('./mcp-command.ts')).registerMcpCommand,
-  serve: async () => (await import('./serve-command.ts')).registerServeCommand,
+  ingest: async () => (await import('./commands/ingest-command.ts')).registerIngestCommand,
+  search: async () => (await import('./commands/search-command.ts')).registerSearchCommand,
+  ask: async () => (await import('./commands/ask-command.ts')).registerAskCommand,
+  chat: async () => (await import('./commands/chat-command.ts')).registerChatCommand,
+  eval: async () => (await import('./commands/eval-command.ts')).registerEvalCommands,
+  mcp: async () => (await import('./commands/mcp-command.ts')).registerMcpCommand,
+  serve: async () => (await import('./commands/serve-command.ts')).registerServeCommand,
 };
 
 /**

@@ -1,8 +1,8 @@
 import { access } from 'node:fs/promises';
 import { AtlasError } from '../errors.ts';
-import { isPostgresUrl } from '../index/postgres-url.ts';
+import { isPostgresUrl } from '../index/postgres/postgres-url.ts';
 import type { CliIO } from './io.ts';
-import { DEFAULT_DB, dbPath } from './options.ts';
+import { DEFAULT_DB, dbPath } from './options/options.ts';
 
 /** Whether there is an index at `--db`: a file there, or a PostgreSQL URL (which reports a missing index itself, on its first call). */
 export async function indexPresent(io: CliIO, db: string | undefined): Promise<boolean> {

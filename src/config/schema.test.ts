@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parsePolicy } from '../agent/policy.ts';
+import { parsePolicy } from '../agent/policy/policy.ts';
 import { AtlasError } from '../errors.ts';
 import { parseConfig } from './schema.ts';
 

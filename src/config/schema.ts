@@ -1,7 +1,7 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
-import { modelLabelNameProblem, type ModelLabel } from '../agent/model-labels.ts';
-import { checkPolicyData, valueAt, type Policy } from '../agent/policy.ts';
+import { modelLabelNameProblem, type ModelLabel } from '../agent/policy/model-labels.ts';
+import { checkPolicyData, valueAt, type Policy } from '../agent/policy/policy.ts';
 import { AtlasError } from '../errors.ts';
 
 /**

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createOfflineModel } from '../agent/offline/model.ts';
+import { createOfflineModel } from '../models/offline/model.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';

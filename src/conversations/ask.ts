@@ -1,7 +1,7 @@
 // One turn of a stored conversation: the run sees the earlier turns and the conversation's search memory.
 import type { ConversationTurn } from '../agent/history.ts';
-import { routedAsk, type RoutedAskOptions, type RoutedRun } from '../agent/route.ts';
-import { SearchMemory } from '../agent/search-memory.ts';
+import { routedAsk, type RoutedAskOptions, type RoutedRun } from '../agent/policy/route.ts';
+import { SearchMemory } from '../agent/session/search-memory.ts';
 import { withPrincipal } from '../index/filter.ts';
 import type { Principal } from '../index/types.ts';
 import type { ConversationStore, StoredConversation, StoredTurn } from './store.ts';

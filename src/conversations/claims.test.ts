@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOfflineModel } from '../agent/offline/model.ts';
+import { createOfflineModel } from '../models/offline/model.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
 import { askInConversation } from './ask.ts';
@@ -16,7 +16,7 @@ afterAll(async () => {
   await index.close();
 });
 
-describe('claims of conversation turns (agent/claims.ts)', () => {
+describe('claims of conversation turns (agent/trust/claims.ts)', () => {
   it('judges the claims of every conversation turn, strictClaims included', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'atlas-claims-'));
     const store = openConversationStore({ path: path.join(dir, 'state.db'), randomId: () => 'c1', now: () => 0 });

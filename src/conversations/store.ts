@@ -1,10 +1,10 @@
 // Conversations, their turns and their search memory, kept in the state database.
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { Citation } from '../agent/answer.ts';
+import type { Citation } from '../agent/trust/answer.ts';
 import type { HistoryTrace } from '../agent/history.ts';
 import type { AgentRun } from '../agent/run-types.ts';
-import type { RememberedPassage } from '../agent/search-memory.ts';
+import type { RememberedPassage } from '../agent/session/search-memory.ts';
 import type { StopReason } from '../agent/stop-conditions.ts';
 import { principalGroups } from '../index/filter.ts';
 import type { Principal, SearchFilter } from '../index/types.ts';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { sharedFolder } from '../testing/shared-folder.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_CHUNK_CHARS, DEFAULT_MIN_CHUNK_CHARS, loadCorpus, type Doc, type LoadedCorpus } from './index.ts';
-import { meaningfulLength } from './meaningful-length.ts';
+import { meaningfulLength } from './markdown/meaningful-length.ts';
 
 // The real Graphile Worker docs (MIT), kept outside the repo at ../shared/corpora/graphile-worker.
 // ATLAS_SHARED_DIR points elsewhere when the checkout is not beside ../shared (CI clones, forks).

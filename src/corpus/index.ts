@@ -17,7 +17,7 @@ export {
   type ParsedBatch,
   type ParsePagesOptions,
   type ParsePagesStreamOptions,
-} from './parse-pages.ts';
+} from './workers/parse-pages.ts';
 export {
   DEFAULT_MAX_CHUNK_CHARS,
   DEFAULT_MIN_CHUNK_CHARS,
@@ -25,7 +25,7 @@ export {
   resolveChunkingOptions,
   type ChunkingOptions,
   type ResolvedChunkingOptions,
-} from './chunking-options.ts';
-export { parseDocument, type DocumentSource, type ParseDocumentResult } from './parse-document.ts';
-export { DOC_ID_PATTERN, slugFromPath } from './slug.ts';
+} from './chunking/chunking-options.ts';
+export { parseDocument, type DocumentSource, type ParseDocumentResult } from './markdown/parse-document.ts';
+export { DOC_ID_PATTERN, slugFromPath } from './markdown/slug.ts';
 export type { Chunk, Doc, LabelValue } from './types.ts';

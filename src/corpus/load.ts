@@ -1,10 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { AtlasError, type CorpusProblem } from '../errors.ts';
-import { resolveChunkingOptions, type ChunkingOptions } from './chunking-options.ts';
+import { resolveChunkingOptions, type ChunkingOptions } from './chunking/chunking-options.ts';
 import { fileErrorFix, fileErrorText, listPages, nodeCorpusFileSystem, type CorpusFileSystem } from './list-pages.ts';
-import type { DocumentSource } from './parse-document.ts';
-import { defaultParseThreads, defaultStreamThreads, parsePagesStream, type PageWorker, type ParsePagesStreamOptions } from './parse-pages.ts';
+import type { DocumentSource } from './markdown/parse-document.ts';
+import { defaultParseThreads, defaultStreamThreads, parsePagesStream, type PageWorker, type ParsePagesStreamOptions } from './workers/parse-pages.ts';
 import type { Doc } from './types.ts';
 
 /** Result of {@link loadCorpus}: the valid documents and every problem found in the folder. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Answer } from '../agent/answer.ts';
+import type { Answer } from '../agent/trust/answer.ts';
 import type { AgentRun, EvidenceRecord } from '../agent/run-types.ts';
 import { compareCases, scoreRun, thrownRun, type EvalCase } from './cases.ts';
 

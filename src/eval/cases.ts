@@ -1,8 +1,8 @@
-import { abstention } from '../agent/answer.ts';
+import { abstention } from '../agent/trust/answer.ts';
 import type { AgentRun } from '../agent/run-types.ts';
 import type { SearchFilter } from '../index/types.ts';
 import type { FailureBucket } from './buckets.ts';
-import type { Dataset } from './dataset.ts';
+import type { Dataset } from './dataset/dataset.ts';
 import { checkFacts, type Fact } from './facts.ts';
 import { citedDocIds, docRecall, evidenceDocIds, readEvidenceDocIds, searchCount } from './metrics.ts';
 import { modelFailed } from '../agent/stop-conditions.ts';

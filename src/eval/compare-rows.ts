@@ -1,6 +1,6 @@
 import { FAILURE_BUCKETS, type FailureBucket } from './buckets.ts';
 import type { CaseResult } from './cases.ts';
-import { QUERY_KINDS } from './dataset-schema.ts';
+import { QUERY_KINDS } from './dataset/dataset-schema.ts';
 import { mean, median, round3, share, spreadOf, totalCost, type Spread } from './metrics.ts';
 
 /** One line of the compare table: one arm on one kind of case (or `all`). */
@@ -22,7 +22,7 @@ export interface CompareRow {
   withFacts: number;
   /**
    * Share of the claims of the answers (abstentions make none) that a verified quote supports
-   * (agent/claims.ts), over every claim of the group; null when no answer made a claim.
+   * (agent/trust/claims.ts), over every claim of the group; null when no answer made a claim.
    */
   supportedClaims: number | null;
   /** Claims of the group's answers (the denominator of `supportedClaims`). */

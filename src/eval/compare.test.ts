@@ -2,13 +2,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSqliteIndex } from '../index/sqlite.ts';
+import { createSqliteIndex } from '../index/sqlite/sqlite.ts';
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { compareCases } from './cases.ts';
 import { autoRouting, runCompare } from './compare.ts';
 import type { CaseResult } from './cases.ts';
-import { loadDataset } from './dataset.ts';
-import type { CompareReport } from './report-json.ts';
+import { loadDataset } from './dataset/dataset.ts';
+import type { CompareReport } from './reports/report-json.ts';
 import { recordingIO, runEval, TINY, TINY_SCRIPTS } from './test-cli.ts';
 import { createPolicyModel, viewOf } from './test-model.ts';
 
@@ -127,7 +127,7 @@ describe('atlas eval compare (scripted model, tiny dataset)', () => {
       '  factRecall: mean share of facts present, over the answerable cases that list facts ("-": none does)',
     ]);
     expect(out.split('\n')[31]).toBe(
-      '  supported claims: share of the answers\' claims (sentences and clauses) that a verified quote supports (content words, identifiers and numbers, agent/claims.ts); abstentions make none ("-": no claim). Claims per arm: classic@5 4, classic@1 4, agentic 4, auto 4',
+      '  supported claims: share of the answers\' claims (sentences and clauses) that a verified quote supports (content words, identifiers and numbers, agent/trust/claims.ts); abstentions make none ("-": no claim). Claims per arm: classic@5 4, classic@1 4, agentic 4, auto 4',
     );
     expect(out).toContain('\nFailed agentic cases by bucket: retrieval 1, ranking 1, generation 1, planning 1, error 0\n');
     expect(out).toContain('  retrieval: qa:qa-2\n  ranking: version-1\n  generation: none-1\n  planning: hop-1\n');

@@ -1,10 +1,10 @@
 import type { LanguageModel } from 'ai';
 import { classicAsk } from '../agent/classic.ts';
-import { routedAsk } from '../agent/route.ts';
+import { routedAsk } from '../agent/policy/route.ts';
 import { agenticRun } from '../agent/run.ts';
 import type { ModelPrice } from '../agent/cost.ts';
-import type { ModelLabel } from '../agent/model-labels.ts';
-import type { Policy } from '../agent/policy.ts';
+import type { ModelLabel } from '../agent/policy/model-labels.ts';
+import type { Policy } from '../agent/policy/policy.ts';
 import type { AgentRun, RunLimits } from '../agent/run-types.ts';
 import type { Doc } from '../corpus/types.ts';
 import type { IndexBackend, SearchFilter } from '../index/types.ts';
@@ -19,10 +19,10 @@ export interface CompareOptions {
   cases: EvalCase[];
   /** Labels and access groups every run is held to (the case's release line is added). */
   filter?: SearchFilter;
-  /** A policy file every run applies (see agent/policy.ts), strict or not. */
+  /** A policy file every run applies (see agent/policy/policy.ts), strict or not. */
   policy?: Policy;
   policyStrict?: boolean;
-  /** Every run removes its unsupported claims and abstains when none is left (agent/claims.ts). */
+  /** Every run removes its unsupported claims and abstains when none is left (agent/trust/claims.ts). */
   strictClaims?: boolean;
   /** Labels the model may set as search_docs arguments (atlas.config.yaml `model_labels`). */
   modelLabels?: ModelLabel[];

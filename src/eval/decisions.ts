@@ -4,7 +4,7 @@ import type { ModelPrice } from '../agent/cost.ts';
 import type { RunLimits } from '../agent/run-types.ts';
 import type { IndexBackend, SearchFilter } from '../index/types.ts';
 import { failedRuns, runFailed, thrownRun, type FailedRuns } from './cases.ts';
-import type { DecisionCase } from './dataset.ts';
+import type { DecisionCase } from './dataset/dataset.ts';
 import { round3, searchCount } from './metrics.ts';
 import { runPool, withRetry, type Sleep } from './pool.ts';
 

@@ -1,4 +1,4 @@
-import { decodeEntities } from '../corpus/html.ts';
+import { decodeEntities } from '../corpus/markdown/html.ts';
 
 /** A key fact a correct answer must contain: its accepted spellings (any one is enough). */
 export type Fact = string[];

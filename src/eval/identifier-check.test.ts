@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqliteIndex } from '../index/sqlite.ts';
+import { createSqliteIndex } from '../index/sqlite/sqlite.ts';
 import type { IndexBackend } from '../index/types.ts';
-import type { QueryKind } from './dataset-schema.ts';
-import { loadDataset, type RetrievalQuery } from './dataset.ts';
+import type { QueryKind } from './dataset/dataset-schema.ts';
+import { loadDataset, type RetrievalQuery } from './dataset/dataset.ts';
 import { runIdentifierCheck } from './identifier-check.ts';
 import { TINY } from './test-cli.ts';
 

@@ -1,6 +1,6 @@
 import type { IndexBackend } from '../index/types.ts';
 import { kindOrder } from './compare-rows.ts';
-import type { RetrievalQuery } from './dataset.ts';
+import type { RetrievalQuery } from './dataset/dataset.ts';
 import { findIdentifiers, namesIdentifier } from './identifiers.ts';
 import { mean, round3, share } from './metrics.ts';
 

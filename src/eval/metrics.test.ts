@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { docRecall, median, round3, spreadOf, stdev, totalCost } from './metrics.ts';
-import { formatTable, formatUsd } from './table.ts';
+import { formatTable, formatUsd } from './reports/table.ts';
 
 describe('metrics', () => {
   it('computes doc recall, undefined without gold', () => {

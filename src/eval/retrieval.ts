@@ -1,6 +1,6 @@
 import type { LanguageModel } from 'ai';
-import type { ModelLabel } from '../agent/model-labels.ts';
-import type { Policy } from '../agent/policy.ts';
+import type { ModelLabel } from '../agent/policy/model-labels.ts';
+import type { Policy } from '../agent/policy/policy.ts';
 import { agenticRun } from '../agent/run.ts';
 import type { ModelPrice } from '../agent/cost.ts';
 import type { RunLimits } from '../agent/run-types.ts';
@@ -8,7 +8,7 @@ import type { IndexBackend, SearchFilter } from '../index/types.ts';
 import { caseFilter, failedRuns, runFailed, thrownRun, type FailedRuns } from './cases.ts';
 import type { AgentRun } from '../agent/run-types.ts';
 import { kindOrder } from './compare-rows.ts';
-import type { RetrievalQuery } from './dataset.ts';
+import type { RetrievalQuery } from './dataset/dataset.ts';
 import { runIdentifierCheck, type IdentifierCheck } from './identifier-check.ts';
 import { docRecall, evidenceDocIds, mean, median, readEvidenceDocIds, round3, searchCount, share } from './metrics.ts';
 import { runPool, withRetry, type Sleep } from './pool.ts';

@@ -1,7 +1,7 @@
 import { sharedFolder } from '../testing/shared-folder.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compareCases } from './cases.ts';
-import { loadDataset, type Dataset } from './dataset.ts';
+import { loadDataset, type Dataset } from './dataset/dataset.ts';
 import { checkFacts } from './facts.ts';
 
 // The dev datasets live outside the repo, beside it in ../shared/datasets (or under ATLAS_SHARED_DIR).

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { Command } from 'commander';
-import { registerEvalCommands, type EvalCommandDeps } from '../cli/eval-command.ts';
+import { registerEvalCommands, type EvalCommandDeps } from '../cli/commands/eval-command.ts';
 import type { CliIO } from '../cli/io.ts';
-import type { CliModel } from '../cli/model-option.ts';
+import type { CliModel } from '../cli/options/model-option.ts';
 import type { ScriptedModel } from '../testing/scripted-model.ts';
 import type { QuestionScript } from './test-model.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SNIPPET_MAX_LENGTH, cutAround, makeSnippet, withLazySnippet } from './snippet.ts';
-import { withScore } from './vector-fusion.ts';
-import { DEFAULT_TOKENIZER } from './tokenize.ts';
+import { withScore } from './vectors/vector-fusion.ts';
+import { DEFAULT_TOKENIZER } from './analysis/tokenize.ts';
 
 const exact = { porter: false, identifiers: true };
 

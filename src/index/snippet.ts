@@ -1,4 +1,4 @@
-import { IDENTIFIER_RUN, lightStem, searchTerms, type TokenizerOptions } from './tokenize.ts';
+import { IDENTIFIER_RUN, lightStem, searchTerms, type TokenizerOptions } from './analysis/tokenize.ts';
 import type { Hit } from './types.ts';
 
 /** Longest snippet, in UTF-16 code units, ellipses included. */

@@ -1,5 +1,5 @@
 import type { Chunk, Doc, LabelValue } from '../corpus/types.ts';
-import type { VectorSyncReport } from './vector-types.ts';
+import type { VectorSyncReport } from './vectors/vector-types.ts';
 
 /**
  * A search result: the chunk, its score (higher is better, falling with the rank; a chunk moved

@@ -1,8 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOfflineModel } from '../agent/offline/index.ts';
-import type { ToolValue } from '../agent/search-session.ts';
-import { createSqliteIndex } from '../index/sqlite.ts';
+import { createOfflineModel } from '../models/offline/index.ts';
+import type { ToolValue } from '../agent/session/search-session.ts';
+import { createSqliteIndex } from '../index/sqlite/sqlite.ts';
 import { createTestDoc } from '../index/test-docs.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { createAtlasMcpServer, type AtlasMcpServerOptions } from './server.ts';

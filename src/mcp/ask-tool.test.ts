@@ -1,8 +1,8 @@
 import { CallToolResultSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOfflineModel } from '../agent/offline/index.ts';
+import { createOfflineModel } from '../models/offline/index.ts';
 import { agenticRun } from '../agent/run.ts';
-import type { ToolValue } from '../agent/search-session.ts';
+import type { ToolValue } from '../agent/session/search-session.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
 import { createScriptedModel } from '../testing/scripted-model.ts';

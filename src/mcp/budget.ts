@@ -1,4 +1,4 @@
-import type { SearchSession } from '../agent/search-session.ts';
+import type { SearchSession } from '../agent/session/search-session.ts';
 
 /** The budget fields every search_docs result carries. */
 export interface BudgetFields {

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqliteIndex } from '../index/sqlite.ts';
+import { createSqliteIndex } from '../index/sqlite/sqlite.ts';
 import { createTestDoc } from '../index/test-docs.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { createMcpHttpHandler, type McpHttpHandler, type McpHttpOptions } from './http.ts';

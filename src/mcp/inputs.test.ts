@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOfflineModel } from '../agent/offline/index.ts';
-import type { ToolValue } from '../agent/search-session.ts';
-import { searchDocsInput } from '../agent/tools.ts';
+import { createOfflineModel } from '../models/offline/index.ts';
+import type { ToolValue } from '../agent/session/search-session.ts';
+import { searchDocsInput } from '../agent/session/tools.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
 import { absentNulls, nullableOptionals } from './inputs.ts';

@@ -1,6 +1,6 @@
 // Tool input schemas as MCP clients send them: `null` for an optional argument means "absent".
 import { z } from 'zod';
-import { withoutNullOptionals } from '../agent/tools.ts';
+import { withoutNullOptionals } from '../agent/session/tools.ts';
 
 /**
  * `schema` with every optional field also taking `null`, for an MCP tool's `inputSchema`:

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCorpus } from '../corpus/index.ts';
 import type { Doc } from '../corpus/types.ts';
-import { createSqliteIndex } from '../index/sqlite.ts';
+import { createSqliteIndex } from '../index/sqlite/sqlite.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { sharedFolder } from '../testing/shared-folder.ts';
 import { createAtlasMcpServer } from './server.ts';

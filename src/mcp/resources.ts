@@ -1,6 +1,6 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Chunk } from '../corpus/types.ts';
-import { headingPathText } from '../agent/tool-values.ts';
+import { headingPathText } from '../agent/session/tool-values.ts';
 import type { IndexBackend, SearchFilter } from '../index/types.ts';
 import { CHUNK_URI_TEMPLATE, chunkUri, decodeVariable, DOC_URI_TEMPLATE } from './uris.ts';
 

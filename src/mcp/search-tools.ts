@@ -1,9 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import type { SearchSession, ToolOutcome, ToolValue } from '../agent/search-session.ts';
+import type { SearchSession, ToolOutcome, ToolValue } from '../agent/session/search-session.ts';
 import type { IndexBackend } from '../index/types.ts';
-import { chunkInput, readSectionInput, searchDocsInput, toolDescriptions } from '../agent/tools.ts';
+import { chunkInput, readSectionInput, searchDocsInput, toolDescriptions } from '../agent/session/tools.ts';
 import { absentNulls, nullableOptionals } from './inputs.ts';
 import { budgetFields, budgetRule } from './budget.ts';
 import { readNeighborsOutput, readSectionOutput, searchDocsOutput } from './output-schemas.ts';

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SearchSession, type ToolValue } from '../agent/search-session.ts';
-import { searchDocsInput } from '../agent/tools.ts';
+import { SearchSession, type ToolValue } from '../agent/session/search-session.ts';
+import { searchDocsInput } from '../agent/session/tools.ts';
 import type { IndexBackend, SearchFilter } from '../index/types.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
 import { createAtlasMcpServer, type AtlasMcpServerOptions } from './server.ts';
@@ -31,7 +31,7 @@ const withUris = (results: ToolValue[]) => results.map((result) => ({ ...result,
 
 describe('tools/list', () => {
   it('lists the four tools with the agent\'s input schemas, output schemas and read-only annotations', async () => {
-    const mcp = await connect({ maxSearches: 4, filter: { version: '3.x' }, ask: { model: (await import('../agent/offline/index.ts')).createOfflineModel(), modelSpec: 'offline' } });
+    const mcp = await connect({ maxSearches: 4, filter: { version: '3.x' }, ask: { model: (await import('../models/offline/index.ts')).createOfflineModel(), modelSpec: 'offline' } });
     const { tools } = await mcp.client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(['search_docs', 'read_section', 'read_neighbors', 'ask']);
     for (const tool of tools) {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { SearchSession } from '../agent/search-session.ts';
+import { SearchSession } from '../agent/session/search-session.ts';
 import { principalGroups } from '../index/filter.ts';
 import type { IndexBackend, Principal, SearchFilter } from '../index/types.ts';
 import { registerAskTool, type AskToolOptions } from './ask-tool.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createOfflineModel } from '../agent/offline/index.ts';
+import { createOfflineModel } from './offline/index.ts';
 import { AtlasError } from '../errors.ts';
 import { resolveModel } from './resolve-model.ts';
 import { createWebSearch } from './web-tools.ts';

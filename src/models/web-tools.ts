@@ -2,7 +2,7 @@
 import { anthropic } from '@ai-sdk/anthropic';
 import { openai } from '@ai-sdk/openai';
 import type { LanguageModel, ToolSet } from 'ai';
-import { parseAllowedDomains, WEB_SEARCH_TOOL, type WebOptions } from '../agent/web.ts';
+import { parseAllowedDomains, WEB_SEARCH_TOOL, type WebOptions } from '../agent/web/web.ts';
 import { AtlasError } from '../errors.ts';
 
 /** The model specs whose provider searches the web itself, as error messages and docs name them. */

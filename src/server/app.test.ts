@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOfflineModel } from '../agent/offline/index.ts';
-import { routedAsk } from '../agent/route.ts';
+import { createOfflineModel } from '../models/offline/index.ts';
+import { routedAsk } from '../agent/policy/route.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
 import { createScriptedModel } from '../testing/scripted-model.ts';

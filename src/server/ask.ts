@@ -2,9 +2,9 @@
 // server's filter narrowed by the request and the principal of the token.
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { ROUTES, routedAsk, type Route, type RoutedAskOptions, type RoutedRun } from '../agent/route.ts';
+import { ROUTES, routedAsk, type Route, type RoutedAskOptions, type RoutedRun } from '../agent/policy/route.ts';
 import type { Principal } from '../index/types.ts';
-import { releaseLineNotes } from '../cli/release-lines.ts';
+import { releaseLineNotes } from '../cli/options/release-lines.ts';
 import { errorBody, readJsonBody } from './http.ts';
 import { narrowFilter, requestedFilterFields } from './request-filter.ts';
 import { DEFAULT_KEEP_ALIVE_MS, streamRun } from './run-stream.ts';

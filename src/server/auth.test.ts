@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTestDoc } from '../index/test-docs.ts';
-import { createSqliteIndex } from '../index/sqlite.ts';
+import { createSqliteIndex } from '../index/sqlite/sqlite.ts';
 import { createApp } from './app.ts';
 import { authenticate, parseAuthFile, singleTokenAuth } from './auth.ts';
 import { post, testDeps } from './test-server.ts';

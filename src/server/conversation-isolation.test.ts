@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openConversationStore, type ConversationStore } from '../conversations/store.ts';
 import { createTestDoc } from '../index/test-docs.ts';
-import { createSqliteIndex } from '../index/sqlite.ts';
+import { createSqliteIndex } from '../index/sqlite/sqlite.ts';
 import type { SearchFilter } from '../index/types.ts';
 import { createApp } from './app.ts';
 import type { AuthConfig } from './auth.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Hono } from 'hono';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createOfflineModel } from '../agent/offline/model.ts';
+import { createOfflineModel } from '../models/offline/model.ts';
 import { openConversationStore, type ConversationStore } from '../conversations/store.ts';
 import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
 import { createApp } from './app.ts';

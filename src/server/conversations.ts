@@ -2,7 +2,7 @@
 import { Hono, type Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
-import { ROUTES, type Route } from '../agent/route.ts';
+import { ROUTES, type Route } from '../agent/policy/route.ts';
 import { askInConversation, type ConversationAskOptions, type ConversationReply } from '../conversations/ask.ts';
 import type { ConversationStore } from '../conversations/store.ts';
 import { AtlasError } from '../errors.ts';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOfflineModel } from '../agent/offline/index.ts';
+import { createOfflineModel } from '../models/offline/index.ts';
 import type { IndexBackend, SearchFilter } from '../index/types.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
 import { collectFacets, createFacetsApp } from './facets.ts';

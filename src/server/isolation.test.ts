@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDoc } from '../index/test-docs.ts';
-import { createSqliteIndex } from '../index/sqlite.ts';
+import { createSqliteIndex } from '../index/sqlite/sqlite.ts';
 import type { SearchFilter } from '../index/types.ts';
 import { createApp } from './app.ts';
 import type { AuthConfig } from './auth.ts';

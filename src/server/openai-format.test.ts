@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Citation } from '../agent/answer.ts';
+import type { Citation } from '../agent/trust/answer.ts';
 import { answerContent, contentDeltas } from './openai-format.ts';
 
 const citation = (quote: string, overrides: Partial<Citation> = {}): Citation => ({

@@ -1,8 +1,8 @@
 // A run as OpenAI chat completion objects: the answer with numbered citations as the content,
 // the full citations and trace in the `atlas` extension field.
-import type { Citation } from '../agent/answer.ts';
+import type { Citation } from '../agent/trust/answer.ts';
 import type { RunEvent } from '../agent/events.ts';
-import { plainText } from '../agent/offline/plain-text.ts';
+import { plainText } from '../models/offline/plain-text.ts';
 import type { AgentRun, RunTrace, RunUsage } from '../agent/run-types.ts';
 import { ATLAS_MODEL_ID } from './openai-request.ts';
 

@@ -2,7 +2,7 @@
 // question (the last user message), the earlier turns, and the ask fields of the extension.
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
-import { ROUTES, type Route } from '../agent/route.ts';
+import { ROUTES, type Route } from '../agent/policy/route.ts';
 import type { ConversationTurn } from '../agent/history.ts';
 import type { AskRequest } from './ask.ts';
 

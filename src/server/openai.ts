@@ -2,7 +2,7 @@
 // GET /v1/models, so the official `openai` client or a chat UI can use Atlas as a model.
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import { routedAsk, type RoutedAskOptions } from '../agent/route.ts';
+import { routedAsk, type RoutedAskOptions } from '../agent/policy/route.ts';
 import type { RunEvent } from '../agent/events.ts';
 import type { AgentRun } from '../agent/run-types.ts';
 import { AtlasError } from '../errors.ts';

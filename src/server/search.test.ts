@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hitJson } from '../cli/search-command.ts';
+import { hitJson } from '../cli/commands/search-command.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
 import { createApp } from './app.ts';

@@ -2,8 +2,8 @@
 // the server's filter narrowed by the query string and the token's principal.
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { hitJson } from '../cli/search-command.ts';
-import { releaseLineNotes } from '../cli/release-lines.ts';
+import { hitJson } from '../cli/commands/search-command.ts';
+import { releaseLineNotes } from '../cli/options/release-lines.ts';
 import { ApiError, fieldPath } from './http.ts';
 import { narrowFilter, requestedFilterFields, type RequestedFilter } from './request-filter.ts';
 import type { ServerEnv, ServerDeps } from './types.ts';

@@ -1,7 +1,7 @@
 // Helpers of the server tests: a gated model (holds each call until released, sees aborts),
 // SSE parsing, and request shorthands.
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
-import { createOfflineModel } from '../agent/offline/index.ts';
+import { createOfflineModel } from '../models/offline/index.ts';
 import type { IndexBackend } from '../index/types.ts';
 import type { ServerDeps } from './types.ts';
 

@@ -2,9 +2,9 @@
 // auth middleware puts on each request. Route modules are Hono sub-apps typed with ServerEnv.
 import type { LanguageModel } from 'ai';
 import type { ModelPrice } from '../agent/cost.ts';
-import type { ModelLabel } from '../agent/model-labels.ts';
-import type { Policy } from '../agent/policy.ts';
-import type { Route } from '../agent/route.ts';
+import type { ModelLabel } from '../agent/policy/model-labels.ts';
+import type { Policy } from '../agent/policy/policy.ts';
+import type { Route } from '../agent/policy/route.ts';
 import type { RunLimits } from '../agent/run-types.ts';
 import type { IndexBackend, Principal, SearchFilter } from '../index/types.ts';
 

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { loadCorpus } from '../corpus/index.ts';
-import { createSqliteIndex } from '../index/sqlite.ts';
+import { createSqliteIndex } from '../index/sqlite/sqlite.ts';
 import type { IndexBackend } from '../index/types.ts';
 
 /** The prompt-injection test pages (src/testing/__fixtures__/injection/docs; README.md beside them). */

@@ -1,4 +1,4 @@
-import { describeIndexBackend } from '../index/backend-suite.ts';
+import { describeIndexBackend } from '../index/contract/backend-suite.ts';
 import { createMemoryIndex } from './memory-index.ts';
 
 describeIndexBackend('memory', async () => createMemoryIndex());

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { Chunk, Doc } from '../corpus/types.ts';
 import { AtlasError } from '../errors.ts';
-import { definitionKeysText, definitionsOf, type Definitions } from '../index/definitions.ts';
-import { DEFINER_WINDOW, putDefinitionsFirst, WIDE_DEFINER_WINDOW } from '../index/definitions-first.ts';
-import { computeIndexVersion } from '../index/index-version.ts';
-import { queryIdentifiers } from '../index/identifiers.ts';
-import { queryTerms } from '../index/query.ts';
+import { definitionKeysText, definitionsOf, type Definitions } from '../index/analysis/definitions.ts';
+import { DEFINER_WINDOW, putDefinitionsFirst, WIDE_DEFINER_WINDOW } from '../index/analysis/definitions-first.ts';
+import { computeIndexVersion } from '../index/sqlite/index-version.ts';
+import { queryIdentifiers } from '../index/analysis/identifiers.ts';
+import { queryTerms } from '../index/engine/query.ts';
 import { ALL_VALUE, assertAclLabels, passesLabels } from '../index/filter.ts';
 import { makeSnippet } from '../index/snippet.ts';
-import { identifierExpansions } from '../index/identifier-expansions.ts';
-import { DEFAULT_TOKENIZER } from '../index/tokenize.ts';
+import { identifierExpansions } from '../index/analysis/identifier-expansions.ts';
+import { DEFAULT_TOKENIZER } from '../index/analysis/tokenize.ts';
 import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from '../index/types.ts';
 import { assertUniqueDocIds } from '../index/unique-docs.ts';
 
@@ -27,7 +27,7 @@ interface Entry {
  * A tiny in-memory {@link IndexBackend} for tests of the agent layer: term-overlap scoring (a
  * heading word counts twice), identifier expansions, definitions first for queries naming an
  * identifier, snippets, and the same filter (labels with "all", access groups) and ingest semantics as the real backends; no
- * persistence. It passes the shared backend suite (src/index/backend-suite.ts).
+ * persistence. It passes the shared backend suite (src/index/contract/backend-suite.ts).
  *
  * @example
  * const index = createMemoryIndex([makeDoc('flows', 'all', [['Results', 'A step result ...']])]);

@@ -1,4 +1,4 @@
-import { createSqliteIndex } from '../index/sqlite.ts';
+import { createSqliteIndex } from '../index/sqlite/sqlite.ts';
 import type { Doc } from '../corpus/types.ts';
 import { createTestDoc } from '../index/test-docs.ts';
 

@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LabelValue } from '../corpus/types.ts';
-import { createSqliteIndex } from '../index/sqlite.ts';
-import { createTestDoc } from '../index/test-docs.ts';
-import type { IndexBackend, SearchFilter } from '../index/types.ts';
-import { createMemoryIndex } from '../testing/memory-index.ts';
+import type { LabelValue } from '../../corpus/types.ts';
+import { createSqliteIndex } from '../../index/sqlite/sqlite.ts';
+import { createTestDoc } from '../../index/test-docs.ts';
+import type { IndexBackend, SearchFilter } from '../../index/types.ts';
+import { createMemoryIndex } from '../../testing/memory-index.ts';
 import { modelLabelChoices } from './model-labels.ts';
-import { SearchSession } from './search-session.ts';
-import { createAgentTools, executeToolCall } from './tools.ts';
+import { SearchSession } from '../session/search-session.ts';
+import { createAgentTools, executeToolCall } from '../session/tools.ts';
 
 const STORES = ['Aundh', 'Baner', 'Wakad'];
 const WORDS = ['cake', 'oven', 'label', 'nuts', 'counter', 'line'];

@@ -1,6 +1,6 @@
-import { AtlasError } from '../errors.ts';
-import { ACL_LABEL } from '../index/filter.ts';
-import type { IndexBackend, SearchFilter } from '../index/types.ts';
+import { AtlasError } from '../../errors.ts';
+import { ACL_LABEL } from '../../index/filter.ts';
+import type { IndexBackend, SearchFilter } from '../../index/types.ts';
 
 /**
  * A label the MODEL may set as a `search_docs` argument (declared in `atlas.config.yaml` under

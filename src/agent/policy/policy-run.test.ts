@@ -3,17 +3,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCorpus } from '../corpus/index.ts';
-import { createSqliteIndex } from '../index/sqlite.ts';
-import type { IndexBackend } from '../index/types.ts';
-import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
-import { createScriptedModel, type ScriptedTurn } from '../testing/scripted-model.ts';
-import { createOfflineModel } from './offline/model.ts';
+import { loadCorpus } from '../../corpus/index.ts';
+import { createSqliteIndex } from '../../index/sqlite/sqlite.ts';
+import type { IndexBackend } from '../../index/types.ts';
+import { createMemoryIndex, makeDoc } from '../../testing/memory-index.ts';
+import { createScriptedModel, type ScriptedTurn } from '../../testing/scripted-model.ts';
+import { createOfflineModel } from '../../models/offline/model.ts';
 import { parsePolicy, type Policy } from './policy.ts';
-import { classicAsk } from './classic.ts';
-import { agenticRun } from './run.ts';
+import { classicAsk } from '../classic.ts';
+import { agenticRun } from '../run.ts';
 
-const example = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../examples/allergy');
+const example = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../examples/allergy');
 const QUESTION = 'My son has a tree-nut allergy. Is your Christmas plum cake from Aundh safe for him?';
 const POLICY_SEARCH = 'allergen labelling policy shared production line MAY CONTAIN NUTS';
 

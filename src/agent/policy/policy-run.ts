@@ -1,8 +1,8 @@
 import type { ModelMessage } from 'ai';
-import { abstention, type Answer } from './answer.ts';
-import type { RunEventHandler } from './events.ts';
+import { abstention, type Answer } from '../trust/answer.ts';
+import type { RunEventHandler } from '../events.ts';
 import { matchingRules, type Policy, type PolicyRequire } from './policy.ts';
-import type { SearchSession, ToolOutcome } from './search-session.ts';
+import type { SearchSession, ToolOutcome } from '../session/search-session.ts';
 
 /** Chunks of one required document the loop reads at most (the first page of each). */
 export const MAX_REQUIRED_DOC_CHUNKS = 8;

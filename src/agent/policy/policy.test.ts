@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AtlasError } from '../errors.ts';
+import { AtlasError } from '../../errors.ts';
 import { matchingRules, parsePolicy } from './policy.ts';
 
 const valid = `
@@ -132,7 +132,7 @@ describe('matchingRules', () => {
 });
 
 describe('the allergy example policy', () => {
-  const file = new URL('../../examples/allergy/policy.yaml', import.meta.url);
+  const file = new URL('../../../examples/allergy/policy.yaml', import.meta.url);
   const policy = parsePolicy(readFileSync(file, 'utf8'), 'examples/allergy/policy.yaml');
   const fires = (question: string) => matchingRules(policy, question).map(({ matched }) => matched);
 

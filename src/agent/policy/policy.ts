@@ -1,6 +1,6 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
-import { AtlasError } from '../errors.ts';
+import { AtlasError } from '../../errors.ts';
 
 /** When a rule applies: any of `terms` occurs in the question as whole words, or `pattern` matches it (case-insensitive). */
 export type PolicyWhen = { terms: string[] } | { pattern: string };

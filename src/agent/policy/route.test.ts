@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IndexBackend } from '../index/types.ts';
-import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
-import { createOrbitIndex } from '../testing/orbit-index.ts';
-import { createScriptedModel } from '../testing/scripted-model.ts';
-import { createOfflineModel } from './offline/model.ts';
+import type { IndexBackend } from '../../index/types.ts';
+import { createMemoryIndex, makeDoc } from '../../testing/memory-index.ts';
+import { createOrbitIndex } from '../../testing/orbit-index.ts';
+import { createScriptedModel } from '../../testing/scripted-model.ts';
+import { createOfflineModel } from '../../models/offline/model.ts';
 import { parsePolicy } from './policy.ts';
 import { classicAbstained, multiPartQuestion, routedAsk, weakRetrieval } from './route.ts';
 

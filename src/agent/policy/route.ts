@@ -1,12 +1,12 @@
-import { AtlasError } from '../errors.ts';
-import { classicAsk } from './classic.ts';
-import { analyzeQuestion } from './offline/question.ts';
-import { contentTerms } from './offline/text.ts';
-import type { RunEvent } from './events.ts';
-import { agenticRun, type AgenticRunOptions } from './run.ts';
-import { DEFAULT_RUN_DEADLINE_MS, type AgentRun } from './run-types.ts';
-import { DEFAULT_WEAK_SCORE } from './search-session.ts';
-import { withWebFallback } from './web-fallback.ts';
+import { AtlasError } from '../../errors.ts';
+import { classicAsk } from '../classic.ts';
+import { analyzeQuestion } from '../../models/offline/question.ts';
+import { contentTerms } from '../../models/offline/text.ts';
+import type { RunEvent } from '../events.ts';
+import { agenticRun, type AgenticRunOptions } from '../run.ts';
+import { DEFAULT_RUN_DEADLINE_MS, type AgentRun } from '../run-types.ts';
+import { DEFAULT_WEAK_SCORE } from '../session/search-session.ts';
+import { withWebFallback } from '../web/web-fallback.ts';
 
 import { ROUTES, type Route } from './route-names.ts';
 

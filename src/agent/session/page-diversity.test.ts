@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Hit } from '../index/types.ts';
-import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
+import type { Hit } from '../../index/types.ts';
+import { createMemoryIndex, makeDoc } from '../../testing/memory-index.ts';
 import { diversePage } from './page-diversity.ts';
 import { SearchSession } from './search-session.ts';
 

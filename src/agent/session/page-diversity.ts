@@ -1,4 +1,4 @@
-import type { Hit } from '../index/types.ts';
+import type { Hit } from '../../index/types.ts';
 
 /**
  * How later pages of a query spread over documents: from page `fromPage` on, a page keeps at

@@ -1,7 +1,7 @@
 // What one conversation's search session carries from turn to turn.
-import type { Chunk } from '../corpus/types.ts';
-import type { Hit } from '../index/types.ts';
-import { EvidenceSet, type EvidenceSource } from './evidence.ts';
+import type { Chunk } from '../../corpus/types.ts';
+import type { Hit } from '../../index/types.ts';
+import { EvidenceSet, type EvidenceSource } from '../trust/evidence.ts';
 import { headingPathText } from './tool-values.ts';
 
 /** One passage an earlier turn was shown: the chunk id and exactly the texts shown (snippets, pages). */

@@ -1,4 +1,4 @@
-import type { IndexBackend, Principal, SearchFilter } from '../index/types.ts';
+import type { IndexBackend, Principal, SearchFilter } from '../../index/types.ts';
 import type { PageDiversity } from './page-diversity.ts';
 import type { SearchMemory } from './search-memory.ts';
 

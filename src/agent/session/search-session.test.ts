@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
+import { createMemoryIndex, makeDoc } from '../../testing/memory-index.ts';
 import { SearchSession, type SearchSessionOptions } from './search-session.ts';
 
 const index = createMemoryIndex([

@@ -1,9 +1,9 @@
-import type { Chunk } from '../corpus/types.ts';
-import { AtlasError } from '../errors.ts';
-import { withPrincipal } from '../index/filter.ts';
-import type { Hit, SearchFilter } from '../index/types.ts';
-import { EvidenceSet, type EvidenceSource } from './evidence.ts';
-import { narrowLabels } from './model-labels.ts';
+import type { Chunk } from '../../corpus/types.ts';
+import { AtlasError } from '../../errors.ts';
+import { withPrincipal } from '../../index/filter.ts';
+import type { Hit, SearchFilter } from '../../index/types.ts';
+import { EvidenceSet, type EvidenceSource } from '../trust/evidence.ts';
+import { narrowLabels } from '../policy/model-labels.ts';
 import { DEFAULT_PAGE_DIVERSITY, diversePage } from './page-diversity.ts';
 import { queryKey } from './query-key.ts';
 import { lineMatches } from './section-matches.ts';

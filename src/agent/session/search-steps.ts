@@ -1,5 +1,5 @@
 // What a search session records of each search and read: the steps of a run's trace.
-import type { SearchFilter } from '../index/types.ts';
+import type { SearchFilter } from '../../index/types.ts';
 
 /** One search of the run, as recorded in the trace. */
 export interface SearchStep {

@@ -1,5 +1,5 @@
-import type { Chunk } from '../corpus/types.ts';
-import type { Hit } from '../index/types.ts';
+import type { Chunk } from '../../corpus/types.ts';
+import type { Hit } from '../../index/types.ts';
 import type { LineMatch } from './section-matches.ts';
 import { continuationNote, estimateTokens, type SectionPage } from './section-page.ts';
 

@@ -1,6 +1,6 @@
 import { jsonSchema, tool, zodSchema, type Schema, type ToolSet } from 'ai';
 import { z } from 'zod';
-import type { LabelChoice } from './model-labels.ts';
+import type { LabelChoice } from '../policy/model-labels.ts';
 import type { SearchSession, ToolOutcome } from './search-session.ts';
 
 const pageMessage = 'page must be a whole number from 1: use 1 for the best results, 2 for the next ones';

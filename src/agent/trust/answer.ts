@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { WebCitation } from './web.ts';
+import type { WebCitation } from '../web/web.ts';
 
 /** The answer schema the model fills (snake_case, as sent to providers). */
 export const modelAnswerSchema = z.object({
@@ -40,7 +40,7 @@ export interface DroppedCitation {
 }
 
 /**
- * One claim of an answer (a sentence or clause of its text, see agent/claims.ts) and whether a
+ * One claim of an answer (a sentence or clause of its text, see agent/trust/claims.ts) and whether a
  * verified quote backs it.
  *
  * @example
@@ -65,7 +65,7 @@ export interface Answer {
   /** Verified web citations, on runs given the web (`web` option, docs/web-search.md); absent otherwise. */
   webCitations?: WebCitation[];
   /**
-   * The claims of the text with their support (agent/claims.ts). Every answer a run returns
+   * The claims of the text with their support (agent/trust/claims.ts). Every answer a run returns
    * carries them (`agenticRun`, `classicAsk`, `routedAsk`, conversation turns), except an
    * abstention, which claims nothing (`abstention()` as it is); optional also so that answers
    * built by hand (tests, adapters) need not compute them.

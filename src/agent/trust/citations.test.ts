@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
+import { createMemoryIndex, makeDoc } from '../../testing/memory-index.ts';
 import { verifyCitations } from './citations.ts';
-import { SearchSession } from './search-session.ts';
+import { SearchSession } from '../session/search-session.ts';
 
 /** 40 hard-wrapped lines of 50 characters: two pages at 300 tokens (1,200 characters). */
 const lines = Array.from({ length: 40 }, (_, line) => `Line ${String(line).padStart(2, '0')} says that setting ${String(line).padStart(2, '0')} is on.`.padEnd(49, '.'));

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IndexBackend } from '../index/types.ts';
-import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
-import { createOrbitIndex } from '../testing/orbit-index.ts';
-import { createScriptedModel } from '../testing/scripted-model.ts';
+import type { IndexBackend } from '../../index/types.ts';
+import { createMemoryIndex, makeDoc } from '../../testing/memory-index.ts';
+import { createOrbitIndex } from '../../testing/orbit-index.ts';
+import { createScriptedModel } from '../../testing/scripted-model.ts';
 import { ABSTAIN_TEXT, type Citation } from './answer.ts';
 import { applyClaimSupport, assessClaims, claimSupport, markUnsupported, NO_SUPPORTED_CLAIM, splitClaims } from './claims.ts';
-import { classicAsk } from './classic.ts';
-import { createOfflineModel } from './offline/model.ts';
-import { routedAsk } from './route.ts';
-import { agenticRun } from './run.ts';
+import { classicAsk } from '../classic.ts';
+import { createOfflineModel } from '../../models/offline/model.ts';
+import { routedAsk } from '../policy/route.ts';
+import { agenticRun } from '../run.ts';
 
 const citation = (quote: string): Citation => ({ docId: 'd', quote, chunkId: 'd#0', heading: 'H', headingPath: ['H'], sourcePath: 'd.md', startLine: 1, endLine: 1 });
 

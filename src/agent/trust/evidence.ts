@@ -1,4 +1,4 @@
-import type { Chunk } from '../corpus/types.ts';
+import type { Chunk } from '../../corpus/types.ts';
 
 /** How a passage reached the run: shown as a search snippet, or read in full. */
 export type EvidenceSource = 'search' | 'read';

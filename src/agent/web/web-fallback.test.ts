@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { abstention } from './answer.ts';
-import type { AgentRun } from './run-types.ts';
+import { abstention } from '../trust/answer.ts';
+import type { AgentRun } from '../run-types.ts';
 import { withWebFallback, type WebFallbackOptions } from './web-fallback.ts';
 import type { WebOptions } from './web.ts';
 

@@ -1,9 +1,9 @@
 // `--web-fallback`: docs only first; the web only when the docs-only run abstains (docs/web-search.md).
-import type { AgentRun, RunUsage } from './run-types.ts';
-import { DEFAULT_RUN_DEADLINE_MS } from './run-types.ts';
-import type { SearchMemory } from './search-memory.ts';
+import type { AgentRun, RunUsage } from '../run-types.ts';
+import { DEFAULT_RUN_DEADLINE_MS } from '../run-types.ts';
+import type { SearchMemory } from '../session/search-memory.ts';
 import type { WebOptions } from './web.ts';
-import { modelFailed } from './stop-conditions.ts';
+import { modelFailed } from '../stop-conditions.ts';
 
 /** What the fallback needs of the options of an ask: the web to add, the deadline, the memory. */
 export interface WebFallbackOptions {

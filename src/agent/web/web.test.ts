@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AtlasError } from '../errors.ts';
+import { AtlasError } from '../../errors.ts';
 import { parseAllowedDomains, urlAllowed, urlKey, verifyWebCitations, WebLog, withWebCitations, webPrompt } from './web.ts';
 import { webActivityOf } from './web-activity.ts';
 

@@ -2,8 +2,8 @@
 // check of URL citations against them (docs/web-search.md).
 import type { ToolSet } from 'ai';
 import { z } from 'zod';
-import { AtlasError } from '../errors.ts';
-import { modelAnswerSchema, type Answer, type DroppedCitation, type ModelAnswer } from './answer.ts';
+import { AtlasError } from '../../errors.ts';
+import { modelAnswerSchema, type Answer, type DroppedCitation, type ModelAnswer } from '../trust/answer.ts';
 
 /** The key of the provider's web search tool in the run's tool set (both providers). */
 export const WEB_SEARCH_TOOL = 'web_search';

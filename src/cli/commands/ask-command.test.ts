@@ -2,12 +2,12 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recordingIO, type RecordingIO } from '../eval/test-cli.ts';
-import { agenticRun } from '../agent/run.ts';
-import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
-import { createScriptedModel } from '../testing/scripted-model.ts';
+import { recordingIO, type RecordingIO } from '../../eval/test-cli.ts';
+import { agenticRun } from '../../agent/run.ts';
+import { createMemoryIndex, makeDoc } from '../../testing/memory-index.ts';
+import { createScriptedModel } from '../../testing/scripted-model.ts';
 import { formatRun } from './ask-command.ts';
-import { runCli } from './main.ts';
+import { runCli } from '../main.ts';
 
 let dir: string;
 let io: RecordingIO;

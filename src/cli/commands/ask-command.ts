@@ -1,25 +1,25 @@
 import type { Command } from 'commander';
-import { markUnsupported } from '../agent/claims.ts';
-import { routedAsk, type Route } from '../agent/route.ts';
-import type { AgentRun } from '../agent/run-types.ts';
-import type { RunEvent } from '../agent/events.ts';
-import { parseAllowedDomains } from '../agent/web.ts';
-import { AtlasError } from '../errors.ts';
-import type { createWebSearch } from '../models/web-tools.ts';
-import type { CliIO } from './io.ts';
-import { cliModel } from './model-option.ts';
-import { checkAskChoices, nonEmpty } from './option-values.ts';
-import { cliFilter, groupsOption, labelOption } from './access-options.ts';
-import { commandConfig, configOption, indexDocsRoot, modelLabelNotes } from './config-option.ts';
-import { commandPolicy } from './policy-option.ts';
+import { markUnsupported } from '../../agent/trust/claims.ts';
+import { routedAsk, type Route } from '../../agent/policy/route.ts';
+import type { AgentRun } from '../../agent/run-types.ts';
+import type { RunEvent } from '../../agent/events.ts';
+import { parseAllowedDomains } from '../../agent/web/web.ts';
+import { AtlasError } from '../../errors.ts';
+import type { createWebSearch } from '../../models/web-tools.ts';
+import type { CliIO } from '../io.ts';
+import { cliModel } from '../options/model-option.ts';
+import { checkAskChoices, nonEmpty } from '../options/option-values.ts';
+import { cliFilter, groupsOption, labelOption } from '../options/access-options.ts';
+import { commandConfig, configOption, indexDocsRoot, modelLabelNotes } from '../options/config-option.ts';
+import { commandPolicy } from '../options/policy-option.ts';
 import { cliConversationTurn, conversationOption, openCliStore, resolveConversation, stateOption, statePath } from './conversation-cli.ts';
-import { dbOption, positiveInt, versionOption } from './options.ts';
-import { releaseLineNotes } from './release-lines.ts';
-import { requireIndex } from './require-index.ts';
-import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
-import { modelFailed } from '../agent/stop-conditions.ts';
-import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from './embed-option.ts';
-import { COMMAND_SUMMARIES } from './command-summaries.ts';
+import { dbOption, positiveInt, versionOption } from '../options/options.ts';
+import { releaseLineNotes } from '../options/release-lines.ts';
+import { requireIndex } from '../require-index.ts';
+import { deadlineOption, resolveRunLimits, timeoutOption } from '../options/run-limits.ts';
+import { modelFailed } from '../../agent/stop-conditions.ts';
+import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from '../options/embed-option.ts';
+import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 
 interface AskOptions extends RetrievalCliOptions {
   model?: string;
@@ -142,7 +142,7 @@ async function cliWeb(model: Parameters<typeof createWebSearch>[0], options: Ask
     throw new AtlasError('usage', 'Atlas: --web needs the agent, and --route classic makes one docs retrieval without it. Use --route agentic (the default) or auto, or drop --web.');
   }
   // The providers' web tools (and their clients) are loaded only for --web.
-  const { createWebSearch } = await import('../models/web-tools.ts');
+  const { createWebSearch } = await import('../../models/web-tools.ts');
   const web = createWebSearch(model, { allowedDomains: parseAllowedDomains(options.web, '--web'), flag: '--web' });
   return { web, ...(options.webFallback ? { webFallback: true } : {}) };
 }

@@ -1,20 +1,20 @@
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import { markUnsupported } from '../agent/claims.ts';
-import type { RoutedRun } from '../agent/route.ts';
-import type { Route } from '../agent/route.ts';
-import { AtlasError } from '../errors.ts';
-import { cliFilter, groupsOption, labelOption } from './access-options.ts';
+import { markUnsupported } from '../../agent/trust/claims.ts';
+import type { RoutedRun } from '../../agent/policy/route.ts';
+import type { Route } from '../../agent/policy/route.ts';
+import { AtlasError } from '../../errors.ts';
+import { cliFilter, groupsOption, labelOption } from '../options/access-options.ts';
 import { MODEL_SPEC_HELP, printProgress } from './ask-command.ts';
 import { cliConversationTurn, conversationOption, openCliStore, resolveConversation, stateOption, statePath } from './conversation-cli.ts';
-import type { CliIO } from './io.ts';
-import { cliModel } from './model-option.ts';
-import { checkAskChoices, nonEmpty } from './option-values.ts';
-import { dbOption, positiveInt, versionOption } from './options.ts';
-import { requireIndex } from './require-index.ts';
-import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
-import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from './embed-option.ts';
-import { COMMAND_SUMMARIES } from './command-summaries.ts';
+import type { CliIO } from '../io.ts';
+import { cliModel } from '../options/model-option.ts';
+import { checkAskChoices, nonEmpty } from '../options/option-values.ts';
+import { dbOption, positiveInt, versionOption } from '../options/options.ts';
+import { requireIndex } from '../require-index.ts';
+import { deadlineOption, resolveRunLimits, timeoutOption } from '../options/run-limits.ts';
+import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from '../options/embed-option.ts';
+import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 
 interface ChatOptions extends RetrievalCliOptions {
   model?: string;
@@ -111,7 +111,7 @@ export function registerChatCommand(program: Command, io: CliIO): void {
  * formatTurn(run); // 'Call client.cancel(job_id) ...\n  [1] api-client > Looking up and cancelling jobs (api-client.md:40-52)\n ...'
  */
 export function formatTurn(run: RoutedRun): string {
-  // Claims no verified quote supports carry "[unsupported]" (agent/claims.ts).
+  // Claims no verified quote supports carry "[unsupported]" (agent/trust/claims.ts).
   const lines = [markUnsupported(run.answer)];
   run.answer.citations.forEach((citation, position) => {
     lines.push(`  [${position + 1}] ${citation.docId} > ${citation.headingPath.slice(1).join(' > ') || citation.heading} (${citation.sourcePath}:${citation.startLine}-${citation.endLine})`);

@@ -1,16 +1,16 @@
 // The conversations of the CLI: `atlas ask --conversation ID` and `atlas chat` share the state database beside the index.
 import path from 'node:path';
 import { Option } from 'commander';
-import type { RoutedAskOptions, RoutedRun } from '../agent/route.ts';
-import { askInConversation } from '../conversations/ask.ts';
-import { stateDbPath } from '../conversations/state-db.ts';
-import { openConversationStore, type ConversationStore } from '../conversations/store.ts';
-import { AtlasError } from '../errors.ts';
-import type { IndexBackend, SearchFilter } from '../index/types.ts';
-import type { CliIO } from './io.ts';
-import { isPostgresUrl, parsePostgresUrl } from '../index/postgres-url.ts';
-import { dbPath } from './options.ts';
-import { nonEmpty } from './option-values.ts';
+import type { RoutedAskOptions, RoutedRun } from '../../agent/policy/route.ts';
+import { askInConversation } from '../../conversations/ask.ts';
+import { stateDbPath } from '../../conversations/state-db.ts';
+import { openConversationStore, type ConversationStore } from '../../conversations/store.ts';
+import { AtlasError } from '../../errors.ts';
+import type { IndexBackend, SearchFilter } from '../../index/types.ts';
+import type { CliIO } from '../io.ts';
+import { isPostgresUrl, parsePostgresUrl } from '../../index/postgres/postgres-url.ts';
+import { dbPath } from '../options/options.ts';
+import { nonEmpty } from '../options/option-values.ts';
 
 /** `--conversation ID`: continue a stored conversation, or `new` to start one. */
 export function conversationOption(): Option {

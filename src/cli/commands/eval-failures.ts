@@ -1,6 +1,6 @@
-import { AtlasError } from '../errors.ts';
-import type { FailedRuns } from '../eval/cases.ts';
-import type { CliIO } from './io.ts';
+import { AtlasError } from '../../errors.ts';
+import type { FailedRuns } from '../../eval/cases.ts';
+import type { CliIO } from '../io.ts';
 
 /**
  * Exit semantics of the evals (`eval compare`, `eval retrieval`'s agentic arm, `eval decisions`):

@@ -5,10 +5,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordingIO } from '../eval/test-cli.ts';
-import { runCli } from './main.ts';
+import { recordingIO } from '../../eval/test-cli.ts';
+import { runCli } from '../main.ts';
 
-const BIN = path.join(import.meta.dirname, '..', '..', 'bin', 'atlas.js');
+const BIN = path.join(import.meta.dirname, '..', '..', '..', 'bin', 'atlas.js');
 let dir: string;
 
 beforeAll(async () => {

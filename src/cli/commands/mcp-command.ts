@@ -1,19 +1,19 @@
 import type { Command } from 'commander';
-import { createAtlasMcpServer, filterRule } from '../mcp/server.ts';
-import { serveStdio } from '../mcp/stdio.ts';
-import type { CliIO } from './io.ts';
-import { cliFilter, groupsOption, labelOption, type AccessOptions } from './access-options.ts';
+import { createAtlasMcpServer, filterRule } from '../../mcp/server.ts';
+import { serveStdio } from '../../mcp/stdio.ts';
+import type { CliIO } from '../io.ts';
+import { cliFilter, groupsOption, labelOption, type AccessOptions } from '../options/access-options.ts';
 import { MODEL_SPEC_HELP } from './ask-command.ts';
-import { commandConfig, configOption, indexDocsRoot } from './config-option.ts';
-import { cliModel } from './model-option.ts';
-import { commandPolicy } from './policy-option.ts';
-import { nonEmpty } from './option-values.ts';
-import { dbOption, positiveInt, versionOption } from './options.ts';
-import { releaseLineNotes } from './release-lines.ts';
-import { requireIndex } from './require-index.ts';
-import { deadlineOption, resolveRunLimits, timeoutOption } from './run-limits.ts';
-import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from './embed-option.ts';
-import { COMMAND_SUMMARIES } from './command-summaries.ts';
+import { commandConfig, configOption, indexDocsRoot } from '../options/config-option.ts';
+import { cliModel } from '../options/model-option.ts';
+import { commandPolicy } from '../options/policy-option.ts';
+import { nonEmpty } from '../options/option-values.ts';
+import { dbOption, positiveInt, versionOption } from '../options/options.ts';
+import { releaseLineNotes } from '../options/release-lines.ts';
+import { requireIndex } from '../require-index.ts';
+import { deadlineOption, resolveRunLimits, timeoutOption } from '../options/run-limits.ts';
+import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from '../options/embed-option.ts';
+import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 
 interface McpOptions extends AccessOptions, RetrievalCliOptions {
   db: string;

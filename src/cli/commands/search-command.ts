@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
-import type { Hit } from '../index/types.ts';
-import type { CliIO } from './io.ts';
-import { cliFilter, groupsOption, labelOption, type AccessOptions } from './access-options.ts';
-import { commandConfig, configOption } from './config-option.ts';
-import { dbOption, positiveInt, versionOption } from './options.ts';
-import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from './embed-option.ts';
-import { releaseLineNotes } from './release-lines.ts';
-import { indexPresent, requireIndex } from './require-index.ts';
-import { COMMAND_SUMMARIES } from './command-summaries.ts';
+import type { Hit } from '../../index/types.ts';
+import type { CliIO } from '../io.ts';
+import { cliFilter, groupsOption, labelOption, type AccessOptions } from '../options/access-options.ts';
+import { commandConfig, configOption } from '../options/config-option.ts';
+import { dbOption, positiveInt, versionOption } from '../options/options.ts';
+import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from '../options/embed-option.ts';
+import { releaseLineNotes } from '../options/release-lines.ts';
+import { indexPresent, requireIndex } from '../require-index.ts';
+import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 
 /** `atlas search "<query>"`: one search (BM25; vector or hybrid with --embed, docs/vectors.md), as a table or JSON (`{query, hits, notes}`); `--config` is validated, not used. */
 export function registerSearchCommand(program: Command, io: CliIO): void {

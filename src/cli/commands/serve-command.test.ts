@@ -2,13 +2,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordingIO } from '../eval/test-cli.ts';
-import { createGatedModel, parseSse } from '../server/test-server.ts';
-import { ORBIT_DOCS } from '../testing/orbit-index.ts';
+import { recordingIO } from '../../eval/test-cli.ts';
+import { createGatedModel, parseSse } from '../../server/test-server.ts';
+import { ORBIT_DOCS } from '../../testing/orbit-index.ts';
 import { Command } from 'commander';
-import { runCli } from './main.ts';
+import { runCli } from '../main.ts';
 import { registerServeCommand } from './serve-command.ts';
-import { spawnServe, type ServeProcess } from './test-serve.ts';
+import { spawnServe, type ServeProcess } from '../test-serve.ts';
 
 const TOKEN = 'serve-test-token-0123456789';
 let dir: string;

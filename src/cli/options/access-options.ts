@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option } from 'commander';
-import { AtlasError } from '../errors.ts';
-import { ACL_LABEL } from '../index/filter.ts';
-import type { Principal, SearchFilter } from '../index/types.ts';
+import { AtlasError } from '../../errors.ts';
+import { ACL_LABEL } from '../../index/filter.ts';
+import type { Principal, SearchFilter } from '../../index/types.ts';
 
 /** What {@link groupsOption} and {@link labelOption} leave in the parsed options. */
 export interface AccessOptions {

@@ -1,12 +1,12 @@
 import { Option } from 'commander';
-import { modelLabelChoices } from '../agent/model-labels.ts';
-import { loadConfig } from '../config/load.ts';
-import type { AtlasConfig } from '../config/schema.ts';
-import type { IndexBackend, SearchFilter } from '../index/types.ts';
-import type { CliIO } from './io.ts';
+import { modelLabelChoices } from '../../agent/policy/model-labels.ts';
+import { loadConfig } from '../../config/load.ts';
+import type { AtlasConfig } from '../../config/schema.ts';
+import type { IndexBackend, SearchFilter } from '../../index/types.ts';
+import type { CliIO } from '../io.ts';
 import { nonEmpty } from './option-values.ts';
 import { openIndex } from './options.ts';
-import { indexPresent } from './require-index.ts';
+import { indexPresent } from '../require-index.ts';
 
 /**
  * `--config FILE`: the `atlas.config.yaml` to use (default: `ATLAS_CONFIG`, else the one at the

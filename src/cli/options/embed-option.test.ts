@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recordingIO, type RecordingIO } from '../eval/test-cli.ts';
-import { jsonResponse, startLoopbackServer, type LoopbackServer } from '../testing/loopback-server.ts';
-import { runCli } from './main.ts';
+import { recordingIO, type RecordingIO } from '../../eval/test-cli.ts';
+import { jsonResponse, startLoopbackServer, type LoopbackServer } from '../../testing/loopback-server.ts';
+import { runCli } from '../main.ts';
 
 // The CLI path of docs/vectors.md end to end: the real AI SDK OpenAI-compatible client against a
 // loopback server that answers /v1/embeddings in OpenAI's wire format.

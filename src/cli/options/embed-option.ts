@@ -1,11 +1,11 @@
 import { Option } from 'commander';
-import { EMBED_SPEC_FORMS, parseEmbedSpec, parseRerankSpec, RERANK_SPEC_FORMS } from '../embed/embed-spec.ts';
-import { AtlasError } from '../errors.ts';
-import { SEARCH_MODES, type IndexBackend, type SearchMode } from '../index/types.ts';
-import type { VectorCapableIndex } from '../index/vector-retrieval.ts';
-import type { EmbedProgress } from '../index/vector-types.ts';
-import type { Embedder } from '../embed/types.ts';
-import type { CliIO } from './io.ts';
+import { EMBED_SPEC_FORMS, parseEmbedSpec, parseRerankSpec, RERANK_SPEC_FORMS } from '../../embed/embed-spec.ts';
+import { AtlasError } from '../../errors.ts';
+import { SEARCH_MODES, type IndexBackend, type SearchMode } from '../../index/types.ts';
+import type { VectorCapableIndex } from '../../index/vectors/vector-retrieval.ts';
+import type { EmbedProgress } from '../../index/vectors/vector-types.ts';
+import type { Embedder } from '../../embed/types.ts';
+import type { CliIO } from '../io.ts';
 import { nonEmpty } from './option-values.ts';
 import { openIndex, type CliIndex } from './options.ts';
 
@@ -85,7 +85,7 @@ export async function cliEmbedder(io: CliIO, options: RetrievalCliOptions): Prom
   const spec = options.embed ?? nonBlank(io.env.ATLAS_EMBED);
   if (spec === undefined) return undefined;
   parseEmbedSpec(spec);
-  const { resolveEmbedder } = await import('../embed/resolve.ts');
+  const { resolveEmbedder } = await import('../../embed/resolve.ts');
   return resolveEmbedder(spec, { env: io.env });
 }
 
@@ -110,7 +110,7 @@ async function wrapIndex<T extends VectorCapableIndex>(
   // Checked before the provider packages load, so a typo fails fast.
   if (embedSpec !== undefined) parseEmbedSpec(embedSpec);
   if (rerankSpec !== undefined) parseRerankSpec(rerankSpec);
-  const [{ resolveEmbedder, resolveReranker }, { withRetrieval }] = await Promise.all([import('../embed/resolve.ts'), import('../index/vector-retrieval.ts')]);
+  const [{ resolveEmbedder, resolveReranker }, { withRetrieval }] = await Promise.all([import('../../embed/resolve.ts'), import('../../index/vectors/vector-retrieval.ts')]);
   const embedder = embedSpec === undefined ? undefined : resolveEmbedder(embedSpec, { env: io.env });
   const status = embedder === undefined ? undefined : await index.vectorStatus();
   if (embedder && status === undefined && (await index.stats()).chunks > 0) {

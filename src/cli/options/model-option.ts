@@ -1,10 +1,10 @@
 import type { LanguageModel } from 'ai';
-import { createOfflineModel } from '../agent/offline/index.ts';
-import type { ModelPrice } from '../agent/cost.ts';
-import { parseModelSpec } from '../models/model-spec.ts';
-import { findPrice, loadPriceOverrides } from '../models/pricing.ts';
-import { defaultModelSpec } from '../models/provider-env.ts';
-import type { CliIO } from './io.ts';
+import { createOfflineModel } from '../../models/offline/index.ts';
+import type { ModelPrice } from '../../agent/cost.ts';
+import { parseModelSpec } from '../../models/model-spec.ts';
+import { findPrice, loadPriceOverrides } from '../../models/pricing.ts';
+import { defaultModelSpec } from '../../models/provider-env.ts';
+import type { CliIO } from '../io.ts';
 
 // Apart from options.ts so that commands without a model (search, ingest) do not load the AI SDK
 // at start-up; the providers' clients (OpenAI, Anthropic, OpenAI-compatible: about 700 kB of
@@ -30,7 +30,7 @@ export async function cliModel(io: CliIO, spec: string | undefined): Promise<Cli
   const resolved =
     parseModelSpec(chosen).provider === 'offline'
       ? { model: createOfflineModel(), spec: chosen }
-      : (await import('../models/resolve-model.ts')).resolveModel(chosen, { env: io.env });
+      : (await import('../../models/resolve-model.ts')).resolveModel(chosen, { env: io.env });
   const price = findPrice(resolved.spec, loadPriceOverrides(io.env)) ?? null;
   return { model: resolved.model, spec: resolved.spec, price };
 }

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
-import { ROUTES } from '../agent/route-names.ts';
-import { AtlasError } from '../errors.ts';
+import { ROUTES } from '../../agent/policy/route-names.ts';
+import { AtlasError } from '../../errors.ts';
 
 /**
  * commander parser for a string option that must not be empty: `--version ""` would otherwise

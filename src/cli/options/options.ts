@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { InvalidArgumentError, Option } from 'commander';
-import { AtlasError } from '../errors.ts';
-import { isPostgresUrl } from '../index/postgres-url.ts';
-import { createSqliteIndex, type SqliteIndex } from '../index/sqlite.ts';
-import type { IndexBackend } from '../index/types.ts';
-import { DEFAULT_BUSY_TIMEOUT_MS, withIndexErrors } from '../index/sqlite-open.ts';
-import type { CliIO } from './io.ts';
+import { AtlasError } from '../../errors.ts';
+import { isPostgresUrl } from '../../index/postgres/postgres-url.ts';
+import { createSqliteIndex, type SqliteIndex } from '../../index/sqlite/sqlite.ts';
+import type { IndexBackend } from '../../index/types.ts';
+import { DEFAULT_BUSY_TIMEOUT_MS, withIndexErrors } from '../../index/sqlite/sqlite-open.ts';
+import type { CliIO } from '../io.ts';
 import { nonEmpty } from './option-values.ts';
 
 /** Default index location, relative to the working directory. */
@@ -81,7 +81,7 @@ export interface CliIndex extends IndexBackend {
 export async function openIndex(io: CliIO, db: string | undefined, options: { write?: boolean } = {}): Promise<CliIndex> {
   if (isPostgresUrl(db)) {
     // Loaded only for a PostgreSQL index: the driver and the backend cost a SQLite search's start-up about 20 ms.
-    const { createPostgresIndex } = await import('../index/postgres.ts');
+    const { createPostgresIndex } = await import('../../index/postgres/postgres.ts');
     return createPostgresIndex({ url: db, readonly: options.write !== true });
   }
   return openIndexFile(io, dbPath(io, db), options);

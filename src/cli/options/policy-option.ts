@@ -1,8 +1,8 @@
 import { readOptionFile } from './option-values.ts';
-import { parsePolicy, type Policy } from '../agent/policy.ts';
-import type { AtlasConfig } from '../config/schema.ts';
-import { AtlasError } from '../errors.ts';
-import type { CliIO } from './io.ts';
+import { parsePolicy, type Policy } from '../../agent/policy/policy.ts';
+import type { AtlasConfig } from '../../config/schema.ts';
+import { AtlasError } from '../../errors.ts';
+import type { CliIO } from '../io.ts';
 
 /**
  * Reads and validates the policy file of `--policy FILE` (relative to the CLI's cwd). A file

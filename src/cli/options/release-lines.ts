@@ -1,4 +1,4 @@
-import type { IndexBackend } from '../index/types.ts';
+import type { IndexBackend } from '../../index/types.ts';
 
 /**
  * Notes about a `--version` the index does not know: the filter still applies (only pages for

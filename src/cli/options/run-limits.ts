@@ -1,6 +1,6 @@
 import { Option } from 'commander';
-import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_RUN_DEADLINE_MS, type RunLimits } from '../agent/run-types.ts';
-import { AtlasError } from '../errors.ts';
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_RUN_DEADLINE_MS, type RunLimits } from '../../agent/run-types.ts';
+import { AtlasError } from '../../errors.ts';
 import { parseSeconds, secondsOption } from './option-values.ts';
 
 /** The environment variables of the run limits; a flag wins over its variable. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseDocument, type ChunkingOptions } from './index.ts';
+import { parseDocument, type ChunkingOptions } from '../index.ts';
 
 /** Markdown blocks of the kinds real docs mix, including the awkward ones. */
 const word = fc.constantFrom('worker', 'queue', 'job', 'lease', 'retry', 'schema', 'payload', 'cron', 'a', 'the', '`maxPoolSize`', '**note**');

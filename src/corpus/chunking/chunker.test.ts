@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDocument, type ChunkingOptions } from './index.ts';
+import { parseDocument, type ChunkingOptions } from '../index.ts';
 
 /** The chunks of a valid page: where each one is, what it is named after, what it holds. */
 function chunksOf(text: string, options?: ChunkingOptions) {

@@ -1,11 +1,11 @@
-import type { Block } from './blocks.ts';
+import type { Block } from '../markdown/blocks.ts';
 import type { ResolvedChunkingOptions } from './chunking-options.ts';
 import { mergeSmallParts } from './merge-small.ts';
 import { packBlocks } from './pack.ts';
-import { meaningfulLength } from './meaningful-length.ts';
+import { meaningfulLength } from '../markdown/meaningful-length.ts';
 import { partLines, partText, type Part, type Piece } from './parts.ts';
-import type { Section } from './sections.ts';
-import type { Chunk, LabelValue } from './types.ts';
+import type { Section } from '../markdown/sections.ts';
+import type { Chunk, LabelValue } from '../types.ts';
 
 /** What every chunk of one document shares. */
 export interface ChunkContext {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AtlasError } from '../errors.ts';
+import { AtlasError } from '../../errors.ts';
 import { resolveChunkingOptions } from './chunking-options.ts';
 
 describe('resolveChunkingOptions', () => {

@@ -1,4 +1,4 @@
-import { AtlasError } from '../errors.ts';
+import { AtlasError } from '../../errors.ts';
 
 /** Default upper bound on a chunk's text length, in characters. */
 export const DEFAULT_MAX_CHUNK_CHARS = 1800;

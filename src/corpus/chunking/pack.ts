@@ -1,5 +1,5 @@
-import type { Block } from './blocks.ts';
-import { meaningfulLength } from './meaningful-length.ts';
+import type { Block } from '../markdown/blocks.ts';
+import { meaningfulLength } from '../markdown/meaningful-length.ts';
 import { addedLength, createPart, type Part, type Piece } from './parts.ts';
 
 /** The blocks of one section (or of a section and the subsections it holds) and how to name them. */

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { readFlatYaml } from './flat-yaml.ts';
-import { sharedFolder } from '../testing/shared-folder.ts';
+import { sharedFolder } from '../../testing/shared-folder.ts';
 import { parseFrontMatter, splitFrontMatter } from './front-matter.ts';
 
 const corpora = sharedFolder('corpora', process.env);
@@ -71,7 +71,7 @@ describe('readFlatYaml', () => {
 
   it('changes no front matter of the fixtures and real corpora', ({ skip }) => {
     skip(!corpora.present, corpora.absent);
-    const files = markdownFiles(join(import.meta.dirname, '__fixtures__')).concat(markdownFiles(corpora.path));
+    const files = markdownFiles(join(import.meta.dirname, '..', '__fixtures__')).concat(markdownFiles(corpora.path));
     let flat = 0;
     for (const file of files) {
       const split = splitFrontMatter(file, readFileSync(file, 'utf8').replace(/\r\n?/g, '\n'));

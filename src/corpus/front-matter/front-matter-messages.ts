@@ -1,4 +1,4 @@
-import { DOC_ID_PATTERN } from './slug.ts';
+import { DOC_ID_PATTERN } from '../markdown/slug.ts';
 
 /**
  * Explains why a front matter value was rejected: the field, the bad value and the fix.

@@ -1,10 +1,10 @@
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
-import type { CorpusProblem } from '../errors.ts';
+import type { CorpusProblem } from '../../errors.ts';
 import { readFlatYaml } from './flat-yaml.ts';
 import { describeIssue } from './front-matter-messages.ts';
-import { DOC_ID_PATTERN } from './slug.ts';
-import type { LabelValue } from './types.ts';
+import { DOC_ID_PATTERN } from '../markdown/slug.ts';
+import type { LabelValue } from '../types.ts';
 
 /**
  * The front matter fields Atlas reads. Unknown fields (`sidebar_position`, `description`, ...)

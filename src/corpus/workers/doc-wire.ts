@@ -1,5 +1,5 @@
-import type { ParseDocumentResult } from './parse-document.ts';
-import type { Chunk, Doc } from './types.ts';
+import type { ParseDocumentResult } from '../markdown/parse-document.ts';
+import type { Chunk, Doc } from '../types.ts';
 
 /**
  * A parse result as a worker thread posts it: a document's chunks as columns, without the

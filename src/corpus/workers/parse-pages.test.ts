@@ -1,11 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { sharedFolder } from '../testing/shared-folder.ts';
-import { readPages } from './load.ts';
+import { sharedFolder } from '../../testing/shared-folder.ts';
+import { readPages } from '../load.ts';
 import { defaultParseThreads, defaultStreamThreads, parsePages, parsePagesStream } from './parse-pages.ts';
 
-const orbit = fileURLToPath(new URL('../../datasets/orbit/docs', import.meta.url));
-const fixtures = fileURLToPath(new URL('./__fixtures__', import.meta.url));
+const orbit = fileURLToPath(new URL('../../../datasets/orbit/docs', import.meta.url));
+const fixtures = fileURLToPath(new URL('../__fixtures__', import.meta.url));
 const graphile = sharedFolder('corpora/graphile-worker/docs', process.env);
 
 describe('parsePages', () => {

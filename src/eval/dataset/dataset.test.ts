@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatasetError, loadDataset, requireFile } from './dataset.ts';
 
-const fixture = (name: string) => path.join(import.meta.dirname, '__fixtures__', name);
+const fixture = (name: string) => path.join(import.meta.dirname, '..', '__fixtures__', name);
 
 describe('loadDataset', () => {
   it('reads docs and every eval file, ignoring unknown fields', async () => {

@@ -1,12 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
-import { loadCorpus } from '../corpus/index.ts';
-import type { Doc } from '../corpus/types.ts';
-import { AtlasError } from '../errors.ts';
+import { loadCorpus } from '../../corpus/index.ts';
+import type { Doc } from '../../corpus/types.ts';
+import { AtlasError } from '../../errors.ts';
 import { checkDuplicates, checkQaGold, checkRetrieval } from './dataset-checks.ts';
 import { decisionLine, describeLineIssue, qaGoldLine, retrievalQueryLine, show, type QueryKind } from './dataset-schema.ts';
-import type { Fact } from './facts.ts';
+import type { Fact } from '../facts.ts';
 
 /** A retrieval query with its gold pages (none for unanswerable ones). */
 export interface RetrievalQuery {

@@ -1,4 +1,4 @@
-import type { BudgetRow, CompareRow, RepeatSpread } from './compare-rows.ts';
+import type { BudgetRow, CompareRow, RepeatSpread } from '../compare-rows.ts';
 import { formatUsd, type Cell } from './table.ts';
 
 /** A table's header and rows, rendered as text by `format.ts` and as HTML by `report-html.ts`. */
@@ -80,7 +80,7 @@ export function resultsLegend(rows: CompareRow[]): string[] {
     'pass: cites a gold page (abstains where there is none)',
     `correct: not abstained and every fact present in the answer text or its quotes (a case without facts counts as correct when it passes); abstained where there is no gold page. ${facts}`,
     'factRecall: mean share of facts present, over the answerable cases that list facts ("-": none does)',
-    `supported claims: share of the answers' claims (sentences and clauses) that a verified quote supports (content words, identifiers and numbers, agent/claims.ts); abstentions make none ("-": no claim). Claims per arm: ${claimCounts(rows)}`,
+    `supported claims: share of the answers' claims (sentences and clauses) that a verified quote supports (content words, identifiers and numbers, agent/trust/claims.ts); abstentions make none ("-": no claim). Claims per arm: ${claimCounts(rows)}`,
   ];
 }
 

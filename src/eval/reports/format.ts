@@ -1,9 +1,9 @@
-import { FAILURE_BUCKETS } from './buckets.ts';
-import type { DecisionReport } from './decisions.ts';
+import { FAILURE_BUCKETS } from '../buckets.ts';
+import type { DecisionReport } from '../decisions.ts';
 import type { CompareReport } from './report-json.ts';
-import type { RetrievalResult, RetrievalRow } from './retrieval.ts';
+import type { RetrievalResult, RetrievalRow } from '../retrieval.ts';
 import { budgetTable, repeatTable, resultsLegend, resultsTable, type TableData } from './compare-tables.ts';
-import { IDENTIFIER_K, type IdentifierCheck } from './identifier-check.ts';
+import { IDENTIFIER_K, type IdentifierCheck } from '../identifier-check.ts';
 import { formatTable } from './table.ts';
 
 const formatTableData = ({ header, rows }: TableData) => formatTable(header, rows);

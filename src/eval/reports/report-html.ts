@@ -1,5 +1,5 @@
-import { FAILURE_BUCKETS } from './buckets.ts';
-import type { CompareRow } from './compare-rows.ts';
+import { FAILURE_BUCKETS } from '../buckets.ts';
+import type { CompareRow } from '../compare-rows.ts';
 import { budgetTable, repeatTable, resultsLegend, resultsTable, type TableData } from './compare-tables.ts';
 import type { CompareReport } from './report-json.ts';
 import { escapeHtml, renderBarChart } from './report-chart.ts';

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { CompareResult } from './compare.ts';
+import type { CompareResult } from '../compare.ts';
 import { renderReportHtml } from './report-html.ts';
 
 /** Version of the report.json format; bumped when a field changes meaning. */

@@ -1,6 +1,6 @@
-import { locateClaims } from '../agent/claims.ts';
-import type { Answer } from '../agent/answer.ts';
-import type { CaseResult } from './cases.ts';
+import { locateClaims } from '../../agent/trust/claims.ts';
+import type { Answer } from '../../agent/trust/answer.ts';
+import type { CaseResult } from '../cases.ts';
 import { escapeHtml } from './report-chart.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AtlasError } from '../errors.ts';
+import { AtlasError } from '../../errors.ts';
 import { createTermDictionary } from './chunk-terms.ts';
 import { createFts5Tokenizer } from './fts5-tokens.ts';
 

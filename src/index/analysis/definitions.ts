@@ -13,7 +13,7 @@
  * - in a code block, a declaration names it (`gracefulShutdownAbortTimeout?: number;`,
  *   `addJob(spec: TaskSpec): Promise<Job>;`) or a help line starts with its flag (`-s, --schema  ...`).
  */
-import type { Chunk } from '../corpus/types.ts';
+import type { Chunk } from '../../corpus/types.ts';
 import { definitionKeys, findIdentifiers, looksLikeIdentifier, spellingOf, type FoundIdentifier } from './identifiers.ts';
 import { STOPWORDS, words } from './tokenize.ts';
 

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sharedFolder } from '../testing/shared-folder.ts';
+import { sharedFolder } from '../../testing/shared-folder.ts';
 import { createFts5Reference } from './fts5-reference.ts';
 import { createFts5Tokenizer, foldedHash, FTS5_MAX_TOKEN_BYTES } from './fts5-tokens.ts';
 
@@ -147,7 +147,7 @@ describe('createFts5Tokenizer', () => {
         if (at >= 0 || ours.length !== fts5.length) mismatched.push(`U+${first.toString(16)} block, token ${at}: ${ours[at]} vs ${fts5[at]}`);
       });
     }
-    expect(mismatched, 'the SQLite in use differs from src/index/fts5-unicode-data.ts: run `npx tsx scripts/fts5-unicode-tables.ts`').toEqual([]);
+    expect(mismatched, 'the SQLite in use differs from src/index/analysis/fts5-unicode-data.ts: run `npx tsx scripts/fts5-unicode-tables.ts`').toEqual([]);
   });
 
   it('matches FTS5 on random text mixing scripts, marks, emoji, surrogates and suffixes', () => {
@@ -204,7 +204,7 @@ describe('createFts5Tokenizer', () => {
   });
 
   it('matches FTS5 on the repo dataset, token for token', () => {
-    const docs = markdownFiles(fileURLToPath(new URL('../../datasets/orbit/docs', import.meta.url)));
+    const docs = markdownFiles(fileURLToPath(new URL('../../../datasets/orbit/docs', import.meta.url)));
     for (const porter of VARIANTS) {
       const result = compare(porter, docs);
       expect(result.mismatches).toEqual([]);

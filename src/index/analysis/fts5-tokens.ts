@@ -19,7 +19,7 @@
  * bytes read as U+FFFD here, as better-sqlite3 returns such a term (fts5-tokens.test.ts pins both).
  * Tested token for token against FTS5 on every code point, the real corpora and random text.
  */
-import { AtlasError } from '../errors.ts';
+import { AtlasError } from '../../errors.ts';
 import { PORTER_MAX_TOKEN_BYTES, porterStem } from './fts5-porter.ts';
 import { createFts5UnicodeTables, SEPARATOR, TOKEN_CHAR } from './fts5-unicode.ts';
 

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { sharedFolder } from '../testing/shared-folder.ts';
+import { sharedFolder } from '../../testing/shared-folder.ts';
 import { identifierExpansions } from './identifier-expansions.ts';
 import {
   DEFAULT_TOKENIZER,
@@ -90,7 +90,7 @@ describe('identifierExpansions', () => {
       sharedFolder('datasets/musique-dev/docs', process.env),
     ];
     skip(!folders.every((folder) => folder.present), folders.find((folder) => !folder.present)?.absent);
-    const texts = [...folders.map((folder) => folder.path), fileURLToPath(new URL('../../datasets/orbit/docs', import.meta.url))].flatMap(
+    const texts = [...folders.map((folder) => folder.path), fileURLToPath(new URL('../../../datasets/orbit/docs', import.meta.url))].flatMap(
       (folder) => markdownFiles(folder).map((path) => readFileSync(path, 'utf8')),
     );
     expect(texts.length).toBeGreaterThan(100);

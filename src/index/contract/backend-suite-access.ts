@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { LabelValue } from '../corpus/types.ts';
-import { AtlasError } from '../errors.ts';
+import type { LabelValue } from '../../corpus/types.ts';
+import { AtlasError } from '../../errors.ts';
 import type { BackendSuiteContext } from './backend-suite.ts';
-import { createTestDoc } from './test-docs.ts';
-import type { Principal, SearchFilter } from './types.ts';
+import { createTestDoc } from '../test-docs.ts';
+import type { Principal, SearchFilter } from '../types.ts';
 
 const ids = (hits: Array<{ chunkId: string }>): string[] => hits.map((hit) => hit.chunkId).sort();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BackendSuiteContext } from './backend-suite.ts';
-import { createTestDoc } from './test-docs.ts';
+import { createTestDoc } from '../test-docs.ts';
 
 const ids = (hits: Array<{ chunkId: string }>): string[] => hits.map((hit) => hit.chunkId);
 const filler = 'Payload errors come from clients, workers and the broker alike, and each has its own page. '.repeat(6);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AtlasError } from '../errors.ts';
+import { AtlasError } from '../../errors.ts';
 import type { BackendSuiteContext } from './backend-suite.ts';
-import { createTestDoc } from './test-docs.ts';
+import { createTestDoc } from '../test-docs.ts';
 
 const alpha = createTestDoc({ docId: 'alpha', sections: ['Zebras graze at dawn.', 'Second part of alpha.'] });
 const beta = createTestDoc({ docId: 'beta', appliesTo: '2.x', sections: ['Beta talks about walruses.'] });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BackendSuiteContext } from './backend-suite.ts';
-import { createTestDoc } from './test-docs.ts';
+import { createTestDoc } from '../test-docs.ts';
 
 const guide = createTestDoc({
   docId: 'guide',

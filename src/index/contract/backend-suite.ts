@@ -5,7 +5,7 @@ import { describeIngestContract } from './backend-suite-ingest.ts';
 import { describeLabelValuesContract } from './backend-suite-labels.ts';
 import { describeReadingContract } from './backend-suite-reading.ts';
 import { describeSearchContract } from './backend-suite-search.ts';
-import type { IndexBackend } from './types.ts';
+import type { IndexBackend } from '../types.ts';
 
 /** What each part of the shared suite gets: the fresh, empty backend of the running test. */
 export interface BackendSuiteContext {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Embedder } from '../embed/types.ts';
-import { createHashEmbedder, createRecordingEmbedder, createScriptedReranker } from '../testing/embedders.ts';
-import { createTestDoc } from './test-docs.ts';
-import { withRetrieval, type VectorCapableIndex } from './vector-retrieval.ts';
+import type { Embedder } from '../../embed/types.ts';
+import { createHashEmbedder, createRecordingEmbedder, createScriptedReranker } from '../../testing/embedders.ts';
+import { createTestDoc } from '../test-docs.ts';
+import { withRetrieval, type VectorCapableIndex } from '../vectors/vector-retrieval.ts';
 
 const docs = () => [
   createTestDoc({ docId: 'leases', sections: ['A lease expires after thirty seconds.', { heading: 'Renewal', text: 'Workers renew their lease with a heartbeat.' }] }),

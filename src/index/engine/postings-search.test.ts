@@ -4,22 +4,22 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadCorpus } from '../corpus/load.ts';
-import type { Doc } from '../corpus/types.ts';
-import { sharedFolder } from '../testing/shared-folder.ts';
-import { createFts5Tokenizer } from './fts5-tokens.ts';
+import { loadCorpus } from '../../corpus/load.ts';
+import type { Doc } from '../../corpus/types.ts';
+import { sharedFolder } from '../../testing/shared-folder.ts';
+import { createFts5Tokenizer } from '../analysis/fts5-tokens.ts';
 import { NORM_LENGTHS } from './postings-bm25.ts';
-import { filterClause } from './filter.ts';
-import { innerHeadingsText } from './heading-path.ts';
+import { filterClause } from '../filter.ts';
+import { innerHeadingsText } from '../heading-path.ts';
 import { createPostingsReader } from './postings-store.ts';
 import { createRankScratch, topByBm25, type RankStats, type ScoredId } from './postings-search.ts';
 import { buildSearchQuery, quoteTerm } from './query.ts';
-import { createSqliteIndex } from './sqlite.ts';
-import { chunkFromRow, CHUNK_COLUMNS, createStatementCache, type ChunkRow, type StatementCache } from './sqlite-rows.ts';
-import { createTestDoc } from './test-docs.ts';
-import { identifierExpansions } from './identifier-expansions.ts';
-import { DEFAULT_TOKENIZER } from './tokenize.ts';
-import type { SearchFilter } from './types.ts';
+import { createSqliteIndex } from '../sqlite/sqlite.ts';
+import { chunkFromRow, CHUNK_COLUMNS, createStatementCache, type ChunkRow, type StatementCache } from '../sqlite/sqlite-rows.ts';
+import { createTestDoc } from '../test-docs.ts';
+import { identifierExpansions } from '../analysis/identifier-expansions.ts';
+import { DEFAULT_TOKENIZER } from '../analysis/tokenize.ts';
+import type { SearchFilter } from '../types.ts';
 
 const scratchFolder = mkdtempSync(join(tmpdir(), 'atlas-postings-'));
 afterAll(() => rmSync(scratchFolder, { recursive: true, force: true }));
@@ -350,7 +350,7 @@ describe('topByBm25', () => {
 });
 
 describe('topByBm25 on real docs', () => {
-  const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+  const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
   const graphile = sharedFolder('datasets/graphile-worker-dev', process.env);
   const cases = [
     { name: 'Orbit', root: join(repoRoot, 'datasets/orbit'), present: true },

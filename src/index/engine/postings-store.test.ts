@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AtlasError } from '../errors.ts';
+import { AtlasError } from '../../errors.ts';
 import { readPostings } from './postings-codec.ts';
 import { decodeSkips } from './postings-skips.ts';
 import { createPostingsReader, POSTINGS_TABLES, rowIdOf } from './postings-store.ts';

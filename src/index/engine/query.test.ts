@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_IDENTIFIER_KEYS, MAX_QUERY_TERMS, buildSearchQuery, queryTerms, quoteTerm } from './query.ts';
-import { DEFAULT_TOKENIZER } from './tokenize.ts';
+import { DEFAULT_TOKENIZER } from '../analysis/tokenize.ts';
 
 describe('queryTerms', () => {
   it('drops stopwords and expands identifiers', () => {

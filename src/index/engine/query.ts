@@ -1,5 +1,5 @@
-import { queryIdentifiers, type QueryIdentifier } from './identifiers.ts';
-import { STOPWORDS, searchTerms, type TokenizerOptions } from './tokenize.ts';
+import { queryIdentifiers, type QueryIdentifier } from '../analysis/identifiers.ts';
+import { STOPWORDS, searchTerms, type TokenizerOptions } from '../analysis/tokenize.ts';
 
 /** At most this many terms go into one FTS5 query; the rest of a very long query is ignored. */
 export const MAX_QUERY_TERMS = 64;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { foldedHash } from './fts5-tokens.ts';
+import { foldedHash } from '../analysis/fts5-tokens.ts';
 import { SpanNumbers } from './span-numbers.ts';
 
 describe('SpanNumbers', () => {

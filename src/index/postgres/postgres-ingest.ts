@@ -1,13 +1,13 @@
 import type { ClientBase } from 'pg';
-import type { Doc } from '../corpus/types.ts';
-import { AtlasError } from '../errors.ts';
-import { assertAclLabels } from './filter.ts';
-import { computeIndexVersion } from './index-version.ts';
+import type { Doc } from '../../corpus/types.ts';
+import { AtlasError } from '../../errors.ts';
+import { assertAclLabels } from '../filter.ts';
+import { computeIndexVersion } from '../sqlite/index-version.ts';
 import { textSearchConfig, writePostgresMeta } from './postgres-schema.ts';
 import { chunkSearchTexts, type SearchTextCaches } from './postgres-text.ts';
-import type { TokenizerOptions } from './tokenize.ts';
-import type { IngestReport } from './types.ts';
-import { assertUniqueDocIds } from './unique-docs.ts';
+import type { TokenizerOptions } from '../analysis/tokenize.ts';
+import type { IngestReport } from '../types.ts';
+import { assertUniqueDocIds } from '../unique-docs.ts';
 
 /** Chunks written per INSERT statement. */
 const CHUNK_BATCH = 500;

@@ -1,8 +1,8 @@
 import type { ClientBase } from 'pg';
-import { AtlasError } from '../errors.ts';
-import { computeIndexVersion } from './index-version.ts';
+import { AtlasError } from '../../errors.ts';
+import { computeIndexVersion } from '../sqlite/index-version.ts';
 import type { PostgresTarget } from './postgres-url.ts';
-import { DEFAULT_TOKENIZER, type TokenizerOptions } from './tokenize.ts';
+import { DEFAULT_TOKENIZER, type TokenizerOptions } from '../analysis/tokenize.ts';
 
 /**
  * Version of the PostgreSQL layout below (its own counter: the SQLite file has another layout);

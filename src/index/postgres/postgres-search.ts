@@ -1,14 +1,14 @@
 import type { Pool } from 'pg';
-import type { Definitions } from './definitions.ts';
-import { DEFINER_WINDOW, putDefinitionsFirst, WIDE_DEFINER_WINDOW } from './definitions-first.ts';
-import { ACL_LABEL, filterClause } from './filter.ts';
+import type { Definitions } from '../analysis/definitions.ts';
+import { DEFINER_WINDOW, putDefinitionsFirst, WIDE_DEFINER_WINDOW } from '../analysis/definitions-first.ts';
+import { ACL_LABEL, filterClause } from '../filter.ts';
 import { positional, topScored, type FilterSql, type PostgresRanking, type QueryLexemes, type ScoredId } from './postgres-ranking.ts';
 import { textSearchConfig } from './postgres-schema.ts';
 import { foldedWords } from './postgres-text.ts';
-import { buildSearchQuery } from './query.ts';
-import { CHUNK_COLUMNS, hitFromRow, type ChunkRow } from './sqlite-rows.ts';
-import type { TokenizerOptions } from './tokenize.ts';
-import type { Hit, SearchOptions } from './types.ts';
+import { buildSearchQuery } from '../engine/query.ts';
+import { CHUNK_COLUMNS, hitFromRow, type ChunkRow } from '../sqlite/sqlite-rows.ts';
+import type { TokenizerOptions } from '../analysis/tokenize.ts';
+import type { Hit, SearchOptions } from '../types.ts';
 
 const MAX_DEFINER_IDS = 10_000;
 const NO_DEFINITIONS: Definitions = { headings: [], lines: [] };

@@ -1,8 +1,8 @@
-import type { Chunk } from '../corpus/types.ts';
-import { definitionKeysText, definitionsOf, type Definitions } from './definitions.ts';
-import { innerHeadingsText } from './heading-path.ts';
-import { identifierExpansions } from './identifier-expansions.ts';
-import { words, type TokenizerOptions } from './tokenize.ts';
+import type { Chunk } from '../../corpus/types.ts';
+import { definitionKeysText, definitionsOf, type Definitions } from '../analysis/definitions.ts';
+import { innerHeadingsText } from '../heading-path.ts';
+import { identifierExpansions } from '../analysis/identifier-expansions.ts';
+import { words, type TokenizerOptions } from '../analysis/tokenize.ts';
 
 /**
  * What the PostgreSQL index stores for one chunk besides its fields: each searched column as

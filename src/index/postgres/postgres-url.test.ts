@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AtlasError } from '../errors.ts';
+import { AtlasError } from '../../errors.ts';
 import { connectionError, isPostgresUrl, parsePostgresUrl, redactUrlText } from './postgres-url.ts';
 
 describe('postgres URLs', () => {

@@ -1,4 +1,4 @@
-import { AtlasError } from '../errors.ts';
+import { AtlasError } from '../../errors.ts';
 
 /** What a `postgres://` URL says, parsed once: where to connect, which schema, and how to name it without the password. */
 export interface PostgresTarget {

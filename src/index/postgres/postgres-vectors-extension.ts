@@ -1,5 +1,5 @@
 import type { ClientBase } from 'pg';
-import { AtlasError } from '../errors.ts';
+import { AtlasError } from '../../errors.ts';
 import type { PostgresTarget } from './postgres-url.ts';
 
 /** SQLSTATE of a privilege the user lacks (CREATE EXTENSION without the right). */

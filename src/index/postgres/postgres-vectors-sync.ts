@@ -1,9 +1,9 @@
 import type { Pool, PoolClient } from 'pg';
-import type { Embedder } from '../embed/types.ts';
+import type { Embedder } from '../../embed/types.ts';
 import { readPostgresMeta, writePostgresMeta } from './postgres-schema.ts';
 import type { PostgresTarget } from './postgres-url.ts';
-import type { SyncVectorsOptions, VectorSyncReport } from './vector-types.ts';
-import { contentKey, DIMENSIONS_KEY, embeddingInput, embedInBatches, MODEL_KEY } from './vector-sync.ts';
+import type { SyncVectorsOptions, VectorSyncReport } from '../vectors/vector-types.ts';
+import { contentKey, DIMENSIONS_KEY, embeddingInput, embedInBatches, MODEL_KEY } from '../vectors/vector-sync.ts';
 
 /** pgvector's HNSW index takes vectors of at most this many dimensions. */
 export const HNSW_MAX_DIMENSIONS = 2000;

@@ -1,15 +1,15 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createHashEmbedder } from '../embed/hash-embedder.ts';
-import { createRecordingEmbedder } from '../testing/embedders.ts';
-import { AtlasError } from '../errors.ts';
-import { startPgliteServer } from '../testing/pglite-server.ts';
-import { createTestSchemas, testPostgres } from '../testing/postgres-server.ts';
+import { createHashEmbedder } from '../../embed/hash-embedder.ts';
+import { createRecordingEmbedder } from '../../testing/embedders.ts';
+import { AtlasError } from '../../errors.ts';
+import { startPgliteServer } from '../../testing/pglite-server.ts';
+import { createTestSchemas, testPostgres } from '../../testing/postgres-server.ts';
 import { createPostgresIndex } from './postgres.ts';
 import { parsePostgresUrl } from './postgres-url.ts';
-import { createTestDoc } from './test-docs.ts';
-import { describeVectorBackend } from './vector-suite.ts';
-import { withRetrieval } from './vector-retrieval.ts';
+import { createTestDoc } from '../test-docs.ts';
+import { describeVectorBackend } from '../contract/vector-suite.ts';
+import { withRetrieval } from '../vectors/vector-retrieval.ts';
 
 const server = testPostgres(process.env);
 const docs = () => [

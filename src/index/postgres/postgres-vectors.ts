@@ -1,19 +1,19 @@
 import type { ClientBase, Pool } from 'pg';
-import type { Embedder } from '../embed/types.ts';
-import { AtlasError } from '../errors.ts';
-import { filterClause } from './filter.ts';
+import type { Embedder } from '../../embed/types.ts';
+import { AtlasError } from '../../errors.ts';
+import { filterClause } from '../filter.ts';
 import { positional } from './postgres-ranking.ts';
 import { readPostgresMeta } from './postgres-schema.ts';
 import type { PostgresTarget } from './postgres-url.ts';
 import { ensurePgvector, pgvectorInstall, type PgvectorInstall } from './postgres-vectors-extension.ts';
 import { HNSW_MAX_DIMENSIONS, inIndexTransaction, syncPostgresMissing, vectorLiteral } from './postgres-vectors-sync.ts';
-import { queryTerms } from './query.ts';
-import { CHUNK_COLUMNS, hitFromRow, type ChunkRow } from './sqlite-rows.ts';
-import type { TokenizerOptions } from './tokenize.ts';
-import type { Hit, SearchOptions } from './types.ts';
-import { vectorModelMismatch } from './vector-errors.ts';
-import { DIMENSIONS_KEY, MODEL_KEY } from './vector-sync.ts';
-import type { SyncVectorsOptions, VectorBackend, VectorStatus, VectorSyncReport } from './vector-types.ts';
+import { queryTerms } from '../engine/query.ts';
+import { CHUNK_COLUMNS, hitFromRow, type ChunkRow } from '../sqlite/sqlite-rows.ts';
+import type { TokenizerOptions } from '../analysis/tokenize.ts';
+import type { Hit, SearchOptions } from '../types.ts';
+import { vectorModelMismatch } from '../vectors/vector-errors.ts';
+import { DIMENSIONS_KEY, MODEL_KEY } from '../vectors/vector-sync.ts';
+import type { SyncVectorsOptions, VectorBackend, VectorStatus, VectorSyncReport } from '../vectors/vector-types.ts';
 
 /** pgvector's most candidates an HNSW scan keeps (`hnsw.ef_search`). */
 const MAX_EF_SEARCH = 1000;

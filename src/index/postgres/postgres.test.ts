@@ -1,11 +1,11 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AtlasError } from '../errors.ts';
-import { createTestSchemas, testPostgres } from '../testing/postgres-server.ts';
-import { describeIndexBackend } from './backend-suite.ts';
+import { AtlasError } from '../../errors.ts';
+import { createTestSchemas, testPostgres } from '../../testing/postgres-server.ts';
+import { describeIndexBackend } from '../contract/backend-suite.ts';
 import { createPostgresIndex } from './postgres.ts';
 import { parsePostgresUrl } from './postgres-url.ts';
-import { createTestDoc } from './test-docs.ts';
+import { createTestDoc } from '../test-docs.ts';
 
 const server = testPostgres(process.env);
 const failure = (promise: Promise<unknown>): Promise<AtlasError> =>

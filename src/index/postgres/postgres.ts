@@ -1,17 +1,17 @@
 import type { Pool } from 'pg';
-import type { Chunk, Doc } from '../corpus/types.ts';
-import { AtlasError } from '../errors.ts';
-import { ALL_VALUE, filterClause } from './filter.ts';
+import type { Chunk, Doc } from '../../corpus/types.ts';
+import { AtlasError } from '../../errors.ts';
+import { ALL_VALUE, filterClause } from '../filter.ts';
 import { ingestPostgresDocs } from './postgres-ingest.ts';
 import { dropPostgresIndex, preparePostgresSchema, readPostgresMeta, writePostgresMeta } from './postgres-schema.ts';
 import { positional, type PostgresRanking } from './postgres-ranking.ts';
 import { createPostgresSearch } from './postgres-search.ts';
 import { parsePostgresUrl, toPostgresError } from './postgres-url.ts';
 import { createPostgresVectors, keepEmbeddingsForRebuild } from './postgres-vectors.ts';
-import { CHUNK_COLUMNS, chunkFromRow, type ChunkRow } from './sqlite-rows.ts';
-import { DEFAULT_TOKENIZER, type TokenizerOptions } from './tokenize.ts';
-import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from './types.ts';
-import type { VectorBackend } from './vector-types.ts';
+import { CHUNK_COLUMNS, chunkFromRow, type ChunkRow } from '../sqlite/sqlite-rows.ts';
+import { DEFAULT_TOKENIZER, type TokenizerOptions } from '../analysis/tokenize.ts';
+import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from '../types.ts';
+import type { VectorBackend } from '../vectors/vector-types.ts';
 
 export type { PostgresRanking } from './postgres-ranking.ts';
 

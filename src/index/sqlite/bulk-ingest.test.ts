@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSqliteIndex } from './sqlite.ts';
-import { createTestDoc } from './test-docs.ts';
+import { createTestDoc } from '../test-docs.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'atlas-bulk-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

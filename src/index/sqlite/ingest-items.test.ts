@@ -1,17 +1,17 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readPages } from '../corpus/load.ts';
-import { parsePagesStream } from '../corpus/parse-pages.ts';
-import type { Doc } from '../corpus/types.ts';
-import { sharedFolder } from '../testing/shared-folder.ts';
+import { readPages } from '../../corpus/load.ts';
+import { parsePagesStream } from '../../corpus/workers/parse-pages.ts';
+import type { Doc } from '../../corpus/types.ts';
+import { sharedFolder } from '../../testing/shared-folder.ts';
 import { ingestItems, ingestPageWorker } from './ingest-items.ts';
 import { createDeriveCaches, deriveDoc, type DerivedChunkValues } from './ingest-writer.ts';
 import { createSqliteIndex } from './sqlite.ts';
-import { DEFAULT_TOKENIZER } from './tokenize.ts';
+import { DEFAULT_TOKENIZER } from '../analysis/tokenize.ts';
 import type { IngestItem } from './ingest-session.ts';
-import type { NewTerms } from './chunk-terms.ts';
+import type { NewTerms } from '../analysis/chunk-terms.ts';
 
-const orbit = fileURLToPath(new URL('../../datasets/orbit/docs', import.meta.url));
+const orbit = fileURLToPath(new URL('../../../datasets/orbit/docs', import.meta.url));
 const graphile = sharedFolder('corpora/graphile-worker/docs', process.env);
 
 /** The terms of each dictionary, by number, as the pages' NewTerms told them (in order). */

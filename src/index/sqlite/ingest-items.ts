@@ -1,10 +1,10 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CorpusBatch, PageWorker } from '../corpus/index.ts';
+import type { CorpusBatch, PageWorker } from '../../corpus/index.ts';
 import type { IngestItem } from './ingest-session.ts';
-import type { NewTerms } from './chunk-terms.ts';
+import type { NewTerms } from '../analysis/chunk-terms.ts';
 import type { DerivedChunkValues } from './ingest-writer.ts';
-import type { TokenizerOptions } from './tokenize.ts';
+import type { TokenizerOptions } from '../analysis/tokenize.ts';
 
 /** What an ingest worker is started with (`PageWorker.data`). */
 export interface IngestWorkerData {

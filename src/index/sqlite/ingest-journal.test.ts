@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Doc } from '../corpus/types.ts';
+import type { Doc } from '../../corpus/types.ts';
 import { createSqliteIndex } from './sqlite.ts';
-import { createTestDoc } from './test-docs.ts';
+import { createTestDoc } from '../test-docs.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'atlas-journal-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

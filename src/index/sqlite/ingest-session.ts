@@ -1,14 +1,14 @@
 import type Database from 'better-sqlite3';
-import type { Doc } from '../corpus/types.ts';
-import { AtlasError } from '../errors.ts';
-import { assertAclLabels } from './filter.ts';
+import type { Doc } from '../../corpus/types.ts';
+import { AtlasError } from '../../errors.ts';
+import { assertAclLabels } from '../filter.ts';
 import { computeIndexVersion } from './index-version.ts';
-import type { NewTerms } from './chunk-terms.ts';
+import type { NewTerms } from '../analysis/chunk-terms.ts';
 import { createIngestWriter, type DerivedChunkValues, type StoredChunk } from './ingest-writer.ts';
 import { readMeta, SECONDARY_INDEXES, writeMeta } from './schema.ts';
-import type { TokenizerOptions } from './tokenize.ts';
-import { assertUniqueDocIds } from './unique-docs.ts';
-import type { IngestReport } from './types.ts';
+import type { TokenizerOptions } from '../analysis/tokenize.ts';
+import { assertUniqueDocIds } from '../unique-docs.ts';
+import type { IngestReport } from '../types.ts';
 
 /**
  * Bytes of pending terms FTS5 keeps in memory before it writes them as a segment (its

@@ -4,20 +4,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadCorpus } from '../corpus/load.ts';
-import type { Doc } from '../corpus/types.ts';
-import { AtlasError } from '../errors.ts';
-import { readPostings } from './postings-codec.ts';
-import { decodeSkips } from './postings-skips.ts';
-import { rowIdOf } from './postings-store.ts';
+import { loadCorpus } from '../../corpus/load.ts';
+import type { Doc } from '../../corpus/types.ts';
+import { AtlasError } from '../../errors.ts';
+import { readPostings } from '../engine/postings-codec.ts';
+import { decodeSkips } from '../engine/postings-skips.ts';
+import { rowIdOf } from '../engine/postings-store.ts';
 import { createSqliteIndex } from './sqlite.ts';
-import { createTestDoc } from './test-docs.ts';
+import { createTestDoc } from '../test-docs.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'atlas-stream-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 let files = 0;
 const newPath = () => join(scratch, `index-${(files += 1)}.db`);
-const orbit = fileURLToPath(new URL('../../datasets/orbit/docs', import.meta.url));
+const orbit = fileURLToPath(new URL('../../../datasets/orbit/docs', import.meta.url));
 
 /** The docs in batches of `size`, as an async source. */
 async function* batches(docs: readonly Doc[], size: number): AsyncGenerator<Doc[]> {

@@ -6,11 +6,11 @@
  * of pages (`HANDOVER_BACKLOG`). Not meant to be imported.
  */
 import { threadId, workerData } from 'node:worker_threads';
-import { serveParseBatches } from '../corpus/parse-serve.ts';
+import { serveParseBatches } from '../../corpus/workers/parse-serve.ts';
 import { createDeriveCaches, deriveDoc, packTerms, type DerivedDoc } from './ingest-writer.ts';
 import { derivedTag, HANDOVER_BACKLOG, PROGRESS_HANDLED, PROGRESS_TAKEN, type DerivedPage, type IngestWorkerData } from './ingest-items.ts';
-import type { TokenizerOptions } from './tokenize.ts';
-import type { Doc } from '../corpus/types.ts';
+import type { TokenizerOptions } from '../analysis/tokenize.ts';
+import type { Doc } from '../../corpus/types.ts';
 
 const { tokenizer, progress } = (workerData as { data: IngestWorkerData }).data;
 const tag = derivedTag(tokenizer as TokenizerOptions);

@@ -1,13 +1,13 @@
 import type Database from 'better-sqlite3';
-import type { Chunk, Doc } from '../corpus/types.ts';
-import { definitionKeysText, definitionsOf } from './definitions.ts';
-import { innerHeadingsText } from './heading-path.ts';
-import { createTermDictionary, type ChunkTerms, type NewTerms, type TermDictionary } from './chunk-terms.ts';
-import { createFts5Tokenizer, type Fts5Tokenizer } from './fts5-tokens.ts';
-import { createPostingsWriter } from './postings-writer.ts';
+import type { Chunk, Doc } from '../../corpus/types.ts';
+import { definitionKeysText, definitionsOf } from '../analysis/definitions.ts';
+import { innerHeadingsText } from '../heading-path.ts';
+import { createTermDictionary, type ChunkTerms, type NewTerms, type TermDictionary } from '../analysis/chunk-terms.ts';
+import { createFts5Tokenizer, type Fts5Tokenizer } from '../analysis/fts5-tokens.ts';
+import { createPostingsWriter } from '../engine/postings-writer.ts';
 import { chunkFromRow, CHUNK_COLUMNS, type ChunkRow } from './sqlite-rows.ts';
-import { identifierExpansions } from './identifier-expansions.ts';
-import type { TokenizerOptions } from './tokenize.ts';
+import { identifierExpansions } from '../analysis/identifier-expansions.ts';
+import type { TokenizerOptions } from '../analysis/tokenize.ts';
 
 /**
  * The values of one chunk that the index computes rather than copies: what it defines, its

@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
-import type { Doc } from '../corpus/types.ts';
+import type { Doc } from '../../corpus/types.ts';
 import { createIngestSession, type IngestItem } from './ingest-session.ts';
 import { useRollbackJournalWhileEmpty } from './sqlite-open.ts';
-import type { TokenizerOptions } from './tokenize.ts';
-import type { IngestReport } from './types.ts';
+import type { TokenizerOptions } from '../analysis/tokenize.ts';
+import type { IngestReport } from '../types.ts';
 
 /**
  * Makes the index hold exactly `docs`, in one transaction: documents whose contentHash is

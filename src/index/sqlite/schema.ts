@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
-import { AtlasError } from '../errors.ts';
-import { DEFAULT_TOKENIZER, type TokenizerOptions } from './tokenize.ts';
+import { AtlasError } from '../../errors.ts';
+import { DEFAULT_TOKENIZER, type TokenizerOptions } from '../analysis/tokenize.ts';
 import { computeIndexVersion } from './index-version.ts';
-import { POSTINGS_TABLE_NAMES, POSTINGS_TABLES } from './postings-store.ts';
+import { POSTINGS_TABLE_NAMES, POSTINGS_TABLES } from '../engine/postings-store.ts';
 
 /**
  * Version of the on-disk layout below; bump it (and say how to rebuild) whenever it changes.

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AtlasError } from '../errors.ts';
+import { AtlasError } from '../../errors.ts';
 import { ingestDocs } from './ingest.ts';
 import { createSqliteIndex } from './sqlite.ts';
 import { closeIndexDatabase, NEW_INDEX_PAGE_BYTES, openIndexDatabase, toIndexError, withIndexErrors } from './sqlite-open.ts';
 import { replaceIndexFile } from './sqlite-rebuild.ts';
-import { createTestDoc } from './test-docs.ts';
+import { createTestDoc } from '../test-docs.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'atlas-open-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -1,9 +1,9 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { AtlasError } from '../errors.ts';
+import { AtlasError } from '../../errors.ts';
 import { dropEverything, prepareSchema } from './schema.ts';
-import type { TokenizerOptions } from './tokenize.ts';
+import type { TokenizerOptions } from '../analysis/tokenize.ts';
 
 /** How long a writer waits for another writer to finish before giving up (ms): 30 s. */
 export const DEFAULT_BUSY_TIMEOUT_MS = 30_000;

@@ -6,9 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createSqliteSearch } from './sqlite-search.ts';
 import { createStatementCache, type StatementCache } from './sqlite-rows.ts';
 import { createSqliteIndex, type SqliteIndex } from './sqlite.ts';
-import { createTestDoc } from './test-docs.ts';
-import { buildVersionedIndex, versionedDocs } from '../testing/versioned-index.ts';
-import { DEFAULT_TOKENIZER } from './tokenize.ts';
+import { createTestDoc } from '../test-docs.ts';
+import { buildVersionedIndex, versionedDocs } from '../../testing/versioned-index.ts';
+import { DEFAULT_TOKENIZER } from '../analysis/tokenize.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'atlas-search-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -1,15 +1,15 @@
-import type { Definitions } from './definitions.ts';
-import { DEFINER_WINDOW, putDefinitionsFirst, WIDE_DEFINER_WINDOW } from './definitions-first.ts';
-import { filterClause, type FilterClause } from './filter.ts';
-import { createFilterVerdicts } from './filter-verdicts.ts';
-import { buildSearchQuery, type SearchQuery } from './query.ts';
+import type { Definitions } from '../analysis/definitions.ts';
+import { DEFINER_WINDOW, putDefinitionsFirst, WIDE_DEFINER_WINDOW } from '../analysis/definitions-first.ts';
+import { filterClause, type FilterClause } from '../filter.ts';
+import { createFilterVerdicts } from '../filter-verdicts.ts';
+import { buildSearchQuery, type SearchQuery } from '../engine/query.ts';
 import { CHUNK_COLUMNS, hitFromRow, type ChunkRow, type StatementCache } from './sqlite-rows.ts';
-import { createFts5Tokenizer } from './fts5-tokens.ts';
-import { createPostingsReader } from './postings-store.ts';
-import { createRowCache } from './postings-row-cache.ts';
-import { createRankScratch, topByBm25, type ScoredId } from './postings-search.ts';
-import type { TokenizerOptions } from './tokenize.ts';
-import type { Hit, SearchOptions } from './types.ts';
+import { createFts5Tokenizer } from '../analysis/fts5-tokens.ts';
+import { createPostingsReader } from '../engine/postings-store.ts';
+import { createRowCache } from '../engine/postings-row-cache.ts';
+import { createRankScratch, topByBm25, type ScoredId } from '../engine/postings-search.ts';
+import type { TokenizerOptions } from '../analysis/tokenize.ts';
+import type { Hit, SearchOptions } from '../types.ts';
 
 const NO_DEFINITIONS: Definitions = { headings: [], lines: [] };
 const DEFINITIONS_BY_IDS_SQL = 'SELECT c.id, c.definitions FROM chunks c WHERE c.id IN (SELECT value FROM json_each(?))';

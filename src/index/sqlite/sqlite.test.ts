@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AtlasError } from '../errors.ts';
-import { describeIndexBackend } from './backend-suite.ts';
+import { AtlasError } from '../../errors.ts';
+import { describeIndexBackend } from '../contract/backend-suite.ts';
 import { createSqliteIndex, type ColumnWeights, type SqliteIndex } from './sqlite.ts';
-import { createTestDoc } from './test-docs.ts';
+import { createTestDoc } from '../test-docs.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'atlas-index-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

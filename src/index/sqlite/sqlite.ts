@@ -1,16 +1,16 @@
-import type { Chunk, Doc } from '../corpus/types.ts';
-import { AtlasError } from '../errors.ts';
-import { ACL_LABEL, ALL_VALUE, filterClause, type FilterClause } from './filter.ts';
+import type { Chunk, Doc } from '../../corpus/types.ts';
+import { AtlasError } from '../../errors.ts';
+import { ACL_LABEL, ALL_VALUE, filterClause, type FilterClause } from '../filter.ts';
 import type { IngestSource, IngestStreamOptions } from './ingest.ts';
 import { readMeta, writeMeta } from './schema.ts';
 import { closeIndexDatabase, openIndexDatabase } from './sqlite-open.ts';
 import { CHUNK_COLUMNS, chunkFromRow, createStatementCache, type ChunkRow } from './sqlite-rows.ts';
 import { createSqliteSearch, type IndexState } from './sqlite-search.ts';
-import { rowCacheBytesFor } from './postings-row-cache.ts';
-import type { TokenizerOptions } from './tokenize.ts';
-import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from './types.ts';
-import { createSqliteVectors, seedEmbeddings } from './vector-store.ts';
-import type { VectorBackend } from './vector-types.ts';
+import { rowCacheBytesFor } from '../engine/postings-row-cache.ts';
+import type { TokenizerOptions } from '../analysis/tokenize.ts';
+import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from '../types.ts';
+import { createSqliteVectors, seedEmbeddings } from '../vectors/vector-store.ts';
+import type { VectorBackend } from '../vectors/vector-types.ts';
 
 /**
  * BM25 weight of each searched column (higher counts more). A term found in several columns of a

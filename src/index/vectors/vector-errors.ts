@@ -1,4 +1,4 @@
-import { AtlasError } from '../errors.ts';
+import { AtlasError } from '../../errors.ts';
 
 /**
  * The error of an index whose vectors are of another model than the one given: both named, and

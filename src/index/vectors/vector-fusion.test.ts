@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Hit } from './types.ts';
+import type { Hit } from '../types.ts';
 import { fuseRankings, withScore } from './vector-fusion.ts';
 
 function hit(chunkId: string, score: number): Hit {

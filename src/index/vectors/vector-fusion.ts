@@ -1,4 +1,4 @@
-import type { Hit } from './types.ts';
+import type { Hit } from '../types.ts';
 
 /**
  * Reciprocal rank fusion settings: a chunk at 1-based rank r of a ranking gains

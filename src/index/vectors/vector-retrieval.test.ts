@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { createHashEmbedder } from '../testing/embedders.ts';
-import { createSqliteIndex } from './sqlite.ts';
-import { createTestDoc } from './test-docs.ts';
+import { createHashEmbedder } from '../../testing/embedders.ts';
+import { createSqliteIndex } from '../sqlite/sqlite.ts';
+import { createTestDoc } from '../test-docs.ts';
 import { withRetrieval } from './vector-retrieval.ts';
-import { describeVectorBackend } from './vector-suite.ts';
+import { describeVectorBackend } from '../contract/vector-suite.ts';
 
 const docs = () => [
   createTestDoc({ docId: 'leases', sections: ['A lease expires after thirty seconds.', { heading: 'Renewal', text: 'Workers renew their lease with a heartbeat.' }] }),

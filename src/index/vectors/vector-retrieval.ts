@@ -1,8 +1,8 @@
-import type { Embedder, Reranker } from '../embed/types.ts';
-import { AtlasError } from '../errors.ts';
-import { HEADING_PATH_SEPARATOR } from './heading-path.ts';
-import { queryIdentifiers } from './identifiers.ts';
-import { SEARCH_MODES, type Hit, type IndexBackend, type IngestReport, type SearchMode, type SearchOptions } from './types.ts';
+import type { Embedder, Reranker } from '../../embed/types.ts';
+import { AtlasError } from '../../errors.ts';
+import { HEADING_PATH_SEPARATOR } from '../heading-path.ts';
+import { queryIdentifiers } from '../analysis/identifiers.ts';
+import { SEARCH_MODES, type Hit, type IndexBackend, type IngestReport, type SearchMode, type SearchOptions } from '../types.ts';
 import { DEFAULT_FUSION, fuseRankings, withScore, type FusionWeights } from './vector-fusion.ts';
 import { vectorModelMismatch } from './vector-errors.ts';
 import type { EmbedProgress, VectorBackend, VectorStatus } from './vector-types.ts';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Embedder } from '../embed/types.ts';
-import { AtlasError } from '../errors.ts';
-import { readMeta, writeMeta } from './schema.ts';
-import { HEADING_PATH_SEPARATOR } from './heading-path.ts';
+import type { Embedder } from '../../embed/types.ts';
+import { AtlasError } from '../../errors.ts';
+import { readMeta, writeMeta } from '../sqlite/schema.ts';
+import { HEADING_PATH_SEPARATOR } from '../heading-path.ts';
 import type { SqliteVectorContext } from './vector-store.ts';
 import type { SyncVectorsOptions, VectorSyncReport } from './vector-types.ts';
 

@@ -1,5 +1,5 @@
-import type { Embedder } from '../embed/types.ts';
-import type { Hit, SearchOptions } from './types.ts';
+import type { Embedder } from '../../embed/types.ts';
+import type { Hit, SearchOptions } from '../types.ts';
 
 /** What an index records about its vectors: the model (spec) and dimensions, and how many chunks have one. */
 export interface VectorStatus {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ABSTAIN_TEXT } from '../../agent/answer.ts';
+import { ABSTAIN_TEXT } from '../../agent/trust/answer.ts';
 import {
   hangResponse,
   jsonResponse,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePolicy } from '../../agent/policy.ts';
+import { parsePolicy } from '../../agent/policy/policy.ts';
 import { jsonResponse } from '../../testing/loopback-server.ts';
 import { asRecord, readProviderFixture, runOverLoopback } from './scenario.ts';
 

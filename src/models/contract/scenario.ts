@@ -38,7 +38,7 @@ export const EXPECTED_ANSWER = {
     },
   ],
   abstained: false,
-  // Claim support (agent/claims.ts): "workers" is the answer's own word, so the second claim scores 2 of 3.
+  // Claim support (agent/trust/claims.ts): "workers" is the answer's own word, so the second claim scores 2 of 3.
   claims: [
     { text: 'The default lease is 30 seconds;', supported: true, score: 1, citations: [0] },
     { text: 'workers renew it with heartbeats.', supported: true, score: 0.667, citations: [0] },

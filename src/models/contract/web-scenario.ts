@@ -1,4 +1,4 @@
-import { routedAsk } from '../../agent/route.ts';
+import { routedAsk } from '../../agent/policy/route.ts';
 import { agenticRun, type AgenticRunOptions } from '../../agent/run.ts';
 import type { AgentRun } from '../../agent/run-types.ts';
 import { startLoopbackServer, type RecordedRequest, type ScriptedResponse } from '../../testing/loopback-server.ts';

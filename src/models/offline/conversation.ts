@@ -1,5 +1,5 @@
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
-import { isRepairPrompt, readSystemPrompt } from '../prompt.ts';
+import { isRepairPrompt, readSystemPrompt } from '../../agent/prompt.ts';
 
 /** A passage the conversation showed: a search result or a section that was read. */
 export interface Passage {

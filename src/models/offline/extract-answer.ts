@@ -1,5 +1,5 @@
-import type { ModelAnswer } from '../answer.ts';
-import { hasSubstance } from '../citations.ts';
+import type { ModelAnswer } from '../../agent/trust/answer.ts';
+import { hasSubstance } from '../../agent/trust/citations.ts';
 import { createSentenceScorer, type SentenceScore } from './answer-scoring.ts';
 import type { Conversation, Passage } from './conversation.ts';
 import { EvidenceView, type Sentence } from './evidence-view.ts';

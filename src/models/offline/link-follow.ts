@@ -1,4 +1,4 @@
-import { linkTargetDocIds } from '../../corpus/link-targets.ts';
+import { linkTargetDocIds } from '../../corpus/markdown/link-targets.ts';
 import type { Conversation } from './conversation.ts';
 import type { EvidenceView, Sentence } from './evidence-view.ts';
 import { termSet } from './text.ts';

@@ -1,6 +1,6 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Content } from '@ai-sdk/provider';
-import type { ModelAnswer } from '../answer.ts';
-import { inProcessModel } from '../model-result.ts';
+import type { ModelAnswer } from '../../agent/trust/answer.ts';
+import { inProcessModel } from '../../agent/model-result.ts';
 import { readConversation } from './conversation.ts';
 import { DEFAULT_ABSTAIN_OPTIONS, extractAnswer, type AbstainOptions } from './extract-answer.ts';
 import { answerAnalysis, withEarlierTurns } from './follow-up.ts';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IndexBackend } from '../../index/types.ts';
-import { agenticRun } from '../run.ts';
+import { agenticRun } from '../../agent/run.ts';
 import { createOrbitIndex } from '../../testing/orbit-index.ts';
-import type { AgentRun } from '../run-types.ts';
+import type { AgentRun } from '../../agent/run-types.ts';
 import { createOfflineModel } from './model.ts';
 
 const FLAGSHIP =

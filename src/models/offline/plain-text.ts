@@ -2,7 +2,7 @@
  * Documentation text as a reader sees it: markdown rendered as plain text, and placeholder notes
  * (TODO) told apart from documentation. Pure functions, no state.
  */
-import { decodeEntities } from '../../corpus/html.ts';
+import { decodeEntities } from '../../corpus/markdown/html.ts';
 
 /**
  * A note that a page is unfinished ("TODO: which VACUUM options should we recommend?"): it says

@@ -1,8 +1,8 @@
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { createMemoryIndex, makeDoc } from '../../testing/memory-index.ts';
-import { verifyCitations } from '../citations.ts';
-import { SearchSession } from '../search-session.ts';
+import { verifyCitations } from '../../agent/trust/citations.ts';
+import { SearchSession } from '../../agent/session/search-session.ts';
 import { createSentenceScorer } from './answer-scoring.ts';
 import { readConversation } from './conversation.ts';
 import { EvidenceView } from './evidence-view.ts';
