@@ -9,7 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { Doc } from '../src/corpus/types.ts';
-import { parseDocument } from '../src/corpus/markdown/parse-document.ts';
+import { parseDocument } from '../src/corpus/parse-document.ts';
 import { createSqliteIndex } from '../src/index/sqlite/sqlite.ts';
 import type { SearchFilter } from '../src/index/types.ts';
 import { summarize, timeEach, type Timings } from './measure.ts';

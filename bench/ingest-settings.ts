@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { parseDocument } from '../src/corpus/markdown/parse-document.ts';
+import { parseDocument } from '../src/corpus/parse-document.ts';
 import type { Doc } from '../src/corpus/types.ts';
 import { createIngestSession, type IngestItem } from '../src/index/sqlite/ingest-session.ts';
 import { createDeriveCaches, deriveDoc } from '../src/index/sqlite/ingest-writer.ts';

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { parseDocument, type DocumentSource, type ParseDocumentResult } from '../src/corpus/markdown/parse-document.ts';
+import { parseDocument, type DocumentSource, type ParseDocumentResult } from '../src/corpus/parse-document.ts';
 import { parsePagesStream } from '../src/corpus/workers/parse-pages.ts';
 import type { Doc } from '../src/corpus/types.ts';
 import { ingestItems, ingestPageWorker } from '../src/index/sqlite/ingest-items.ts';

@@ -7,7 +7,7 @@
  * also a tenth store Baner). p50/p99/mean in ms per call, single process.
  */
 import { parseArgs } from 'node:util';
-import { parseDocument } from '../src/corpus/markdown/parse-document.ts';
+import { parseDocument } from '../src/corpus/parse-document.ts';
 import type { Doc } from '../src/corpus/types.ts';
 import { createSqliteIndex } from '../src/index/sqlite/sqlite.ts';
 import type { SearchFilter } from '../src/index/types.ts';

@@ -5,7 +5,7 @@
  */
 import { createReadStream, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { parseDocument, type DocumentSource, type ParseDocumentResult } from '../src/corpus/markdown/parse-document.ts';
+import { parseDocument, type DocumentSource, type ParseDocumentResult } from '../src/corpus/parse-document.ts';
 import { parsePages, parsePagesStream } from '../src/corpus/workers/parse-pages.ts';
 import type { Doc } from '../src/corpus/types.ts';
 import { ingestItems, ingestPageWorker } from '../src/index/sqlite/ingest-items.ts';

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { readPages } from '../src/corpus/load.ts';
 import { parsePages } from '../src/corpus/workers/parse-pages.ts';
-import type { DocumentSource } from '../src/corpus/markdown/parse-document.ts';
+import type { DocumentSource } from '../src/corpus/parse-document.ts';
 import { sharedFolder } from '../src/testing/shared-folder.ts';
 import { createSyntheticCorpus } from './corpus.ts';
 import { GROWTH_CASES } from './growth-cases.ts';

@@ -1,4 +1,44 @@
-import type { BenchResult, EngineResult, SizeResult } from './run.ts';
+import type { PassTimings, Timings } from './measure.ts';
+import type { StartupResult } from './startup.ts';
+
+/** One engine at one size, summarised. */
+export interface EngineResult {
+  engine: string;
+  chunks: number;
+  ingestMs: number;
+  ingestChunksPerSecond: number;
+  parseMs?: number;
+  peakRssMB: number;
+  inputRssMB: number;
+  /** CPU ms of the ingest (parse excluded when timed apart), every thread. */
+  ingestCpuMs: number;
+  /** atlas incl. parsing, on Linux: CPU ms of the main thread alone (the one writing SQLite). */
+  mainThreadCpuMs?: number;
+  /** Wall-clock timings, and `cpu`: the same queries' CPU time, less sensitive to a shared machine. */
+  search?: Timings & { cpu: Timings; zeroHit: number; overlapWithFts5: number; passes: PassTimings };
+  snippetSearch?: Timings;
+  reingestUnchangedMs?: number;
+  reingestOnePercentChangedMs?: number;
+}
+
+/** Everything measured at one corpus size. */
+export interface SizeResult {
+  size: number;
+  chunks: number;
+  pages: number;
+  markdownMB: number;
+  queries: number;
+  /** Wall ms of `node bin/atlas.js ingest` of the same pages as files (bench/startup.ts measureCliIngest). */
+  cliIngestMs: number;
+  engines: EngineResult[];
+}
+
+/** The whole run. */
+export interface BenchResult {
+  environment: { node: string; platform: string; seed: number; totalSeconds: number };
+  sizes: SizeResult[];
+  startup?: StartupResult;
+}
 
 const LABELS: Record<string, string> = {
   'atlas-parse': 'atlas incl. parsing',

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { DocumentSource } from '../src/corpus/markdown/parse-document.ts';
+import type { DocumentSource } from '../src/corpus/parse-document.ts';
 import { parsePagesStream } from '../src/corpus/workers/parse-pages.ts';
 import { ingestItems, ingestPageWorker } from '../src/index/sqlite/ingest-items.ts';
 import type { IngestItem } from '../src/index/sqlite/ingest-session.ts';
@@ -14,7 +14,7 @@ import { innerHeadingsText } from '../src/index/heading-path.ts';
 import { ROW_BLOCKS } from '../src/index/engine/postings-skips.ts';
 import { SCHEMA_VERSION } from '../src/index/sqlite/schema.ts';
 import { createSqliteIndex } from '../src/index/sqlite/sqlite.ts';
-import { chunkFromRow, CHUNK_COLUMNS, type ChunkRow } from '../src/index/sqlite/sqlite-rows.ts';
+import { chunkFromRow, CHUNK_COLUMNS, type ChunkRow } from '../src/index/sql-rows.ts';
 import { identifierExpansions } from '../src/index/analysis/identifier-expansions.ts';
 import { buildSearchQuery } from '../src/index/engine/query.ts';
 import { DEFAULT_TOKENIZER, type TokenizerOptions } from '../src/index/analysis/tokenize.ts';

@@ -21,7 +21,7 @@ import Database from 'better-sqlite3';
 import { filterClause } from '../src/index/filter.ts';
 import { buildSearchQuery, quoteTerm } from '../src/index/engine/query.ts';
 import { createSqliteIndex } from '../src/index/sqlite/sqlite.ts';
-import { createStatementCache } from '../src/index/sqlite/sqlite-rows.ts';
+import { createStatementCache } from '../src/index/sql-rows.ts';
 import { createFts5Tokenizer } from '../src/index/analysis/fts5-tokens.ts';
 import { createPostingsReader } from '../src/index/engine/postings-store.ts';
 import { topByBm25 } from '../src/index/engine/postings-search.ts';

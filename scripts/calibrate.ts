@@ -16,7 +16,7 @@ import { EvidenceView } from '../src/models/offline/evidence-view.ts';
 import { coverage, DEFAULT_ABSTAIN_OPTIONS, type AbstainOptions } from '../src/models/offline/extract-answer.ts';
 import { createOfflineModel } from '../src/models/offline/model.ts';
 import { versionInPlay } from '../src/models/offline/planner.ts';
-import { analyzeQuestion } from '../src/models/offline/question.ts';
+import { analyzeQuestion } from '../src/text/question.ts';
 import { agenticRun } from '../src/agent/run.ts';
 import { loadDataset } from '../src/eval/dataset/dataset.ts';
 import { createSqliteIndex } from '../src/index/sqlite/sqlite.ts';

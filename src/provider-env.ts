@@ -1,7 +1,18 @@
 // What the provider resolvers (models and embedders) read from the environment they are given.
-import { AtlasError } from '../errors.ts';
-import { isHttpUrl } from './model-spec.ts';
-import type { ModelEnv } from './resolve-model.ts';
+import { AtlasError } from './errors.ts';
+
+/** Environment variables as passed in by the caller (the CLI passes `process.env`). */
+export type ModelEnv = Record<string, string | undefined>;
+
+/** True for an absolute `http:` or `https:` URL. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
 
 /** Default base URLs, passed explicitly so the provider packages never read `process.env` themselves. */
 export const DEFAULT_BASE_URLS = {

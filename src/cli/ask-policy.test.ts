@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recordingIO, type RecordingIO } from '../eval/test-cli.ts';
+import { recordingIO, type RecordingIO } from './test-cli.ts';
 import { runCli } from './main.ts';
 
 const example = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../examples/allergy');

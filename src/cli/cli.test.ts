@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recordingIO, runEval, TINY, type RecordingIO } from '../eval/test-cli.ts';
+import { recordingIO, runEval, TINY, type RecordingIO } from './test-cli.ts';
 import { AtlasError } from '../errors.ts';
 import { hangResponse, jsonResponse, serverErrorResponse, startLoopbackServer, type LoopbackServer, type ScriptedResponse } from '../testing/loopback-server.ts';
 import { createScriptedModel } from '../testing/scripted-model.ts';

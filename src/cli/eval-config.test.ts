@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recordingIO, runEval, TINY, TINY_SCRIPTS, type RecordingIO } from '../eval/test-cli.ts';
+import { recordingIO, runEval, TINY, TINY_SCRIPTS, type RecordingIO } from './test-cli.ts';
 import { createPolicyModel } from '../eval/test-model.ts';
 
 let dir: string;

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { recordingIO } from '../eval/test-cli.ts';
+import { recordingIO } from './test-cli.ts';
 import { createProgram, runCli } from './main.ts';
 
 const src = path.join(import.meta.dirname, '..');
@@ -86,7 +86,7 @@ const PRINTED_BY: Record<string, string[]> = {
   // Vectors (docs/vectors.md): --embed on every command that searches or ingests, --mode and --rerank where a search happens.
   'index/vectors/vector-errors.ts': ['ingest', 'search', 'ask'],
   'index/vectors/vector-retrieval.ts': ['search', 'ask'],
-  'index/vectors/vector-store.ts': ['ingest', 'search', 'ask'],
+  'index/sqlite/vector-store.ts': ['ingest', 'search', 'ask'],
   'index/vectors/vector-sync.ts': ['ingest'],
   'index/sqlite/sqlite.ts': ['search', 'ask'],
   // pgvector (docs/postgres.md): the missing extension is met by the ingest that embeds; the query-vector check and the mode refusal by searches.
@@ -98,7 +98,7 @@ const PRINTED_BY: Record<string, string[]> = {
   'cli/options/embed-option.ts': ['search', 'ask'],
   'cli/options/release-lines.ts': ['search', 'ask'],
   'cli/options/access-options.ts': ['search', 'ask'],
-  'corpus/markdown/parse-document.ts': ['ingest'],
+  'corpus/parse-document.ts': ['ingest'],
   'cli/options/model-option.ts': ['ask', 'eval retrieval', 'eval compare', 'eval decisions'],
   'cli/options/policy-option.ts': ['ask', 'eval compare'],
   'cli/options/run-limits.ts': ['ask', 'chat', 'eval retrieval', 'eval compare', 'eval decisions'],

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { recordingIO, type RecordingIO } from '../eval/test-cli.ts';
+import { recordingIO, type RecordingIO } from './test-cli.ts';
 import { startPgliteServer, type PgliteServer } from '../testing/pglite-server.ts';
 import { createTestSchemas, testPostgres } from '../testing/postgres-server.ts';
 import { runCli } from './main.ts';

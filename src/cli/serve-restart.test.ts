@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { recordingIO } from '../eval/test-cli.ts';
+import { recordingIO } from './test-cli.ts';
 import { ORBIT_DOCS } from '../testing/orbit-index.ts';
 import { runCli } from './main.ts';
 import { spawnServe } from './test-serve.ts';

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { Command } from 'commander';
-import { registerEvalCommands, type EvalCommandDeps } from '../cli/commands/eval-command.ts';
-import type { CliIO } from '../cli/io.ts';
-import type { CliModel } from '../cli/options/model-option.ts';
+import { registerEvalCommands, type EvalCommandDeps } from './commands/eval-command.ts';
+import type { CliIO } from './io.ts';
+import type { CliModel } from './options/model-option.ts';
 import type { ScriptedModel } from '../testing/scripted-model.ts';
-import type { QuestionScript } from './test-model.ts';
+import type { QuestionScript } from '../eval/test-model.ts';
 
 /** A CliIO that records stdout and stderr, with a fixed clock. */
 export interface RecordingIO extends CliIO {
@@ -29,7 +29,7 @@ export function recordingIO(options: { now?: () => number; isTTY?: boolean; cwd?
 }
 
 /** The tiny fixture dataset of the eval tests. */
-export const TINY = path.join(import.meta.dirname, '__fixtures__', 'tiny');
+export const TINY = path.join(import.meta.dirname, '..', 'eval', '__fixtures__', 'tiny');
 
 /**
  * Runs `atlas eval ...` through commander with a scripted model (price $1/$2 per million

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/main.ts';
-import { recordingIO } from '../eval/test-cli.ts';
+import { recordingIO } from '../cli/test-cli.ts';
 import { loadCorpus } from './load.ts';
-import { parseDocument } from './markdown/parse-document.ts';
+import { parseDocument } from './parse-document.ts';
 
 // Issue 9 items 7 and 8: deep nesting never crashes ingest, and big inputs parse into the
 // expected structure (their time and memory growth is measured by bench/parse-growth.ts).

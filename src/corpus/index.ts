@@ -26,6 +26,6 @@ export {
   type ChunkingOptions,
   type ResolvedChunkingOptions,
 } from './chunking/chunking-options.ts';
-export { parseDocument, type DocumentSource, type ParseDocumentResult } from './markdown/parse-document.ts';
+export { parseDocument, type DocumentSource, type ParseDocumentResult } from './parse-document.ts';
 export { DOC_ID_PATTERN, slugFromPath } from './markdown/slug.ts';
 export type { Chunk, Doc, LabelValue } from './types.ts';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { AtlasError, type CorpusProblem } from '../errors.ts';
 import { resolveChunkingOptions, type ChunkingOptions } from './chunking/chunking-options.ts';
 import { fileErrorFix, fileErrorText, listPages, nodeCorpusFileSystem, type CorpusFileSystem } from './list-pages.ts';
-import type { DocumentSource } from './markdown/parse-document.ts';
+import type { DocumentSource } from './parse-document.ts';
 import { defaultParseThreads, defaultStreamThreads, parsePagesStream, type PageWorker, type ParsePagesStreamOptions } from './workers/parse-pages.ts';
 import type { Doc } from './types.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AtlasError } from '../../errors.ts';
-import { parseDocument, type ChunkingOptions } from '../index.ts';
-import type { Doc } from '../types.ts';
+import { AtlasError } from '../errors.ts';
+import { parseDocument, type ChunkingOptions } from './index.ts';
+import type { Doc } from './types.ts';
 
 /** Parses a page that must be valid. */
 function parse(path: string, text: string, options?: ChunkingOptions): Doc {

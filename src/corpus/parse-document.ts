@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { CorpusProblem } from '../../errors.ts';
-import { chunkSections } from '../chunking/chunker.ts';
-import { resolveChunkingOptions, type ChunkingOptions } from '../chunking/chunking-options.ts';
-import { decodeSource } from '../decode.ts';
-import { parseFrontMatter, splitFrontMatter, type FrontMatter } from '../front-matter/front-matter.ts';
-import { parseSections } from './sections.ts';
-import { slugFromPath } from './slug.ts';
-import type { Chunk, Doc } from '../types.ts';
+import type { CorpusProblem } from '../errors.ts';
+import { chunkSections } from './chunking/chunker.ts';
+import { resolveChunkingOptions, type ChunkingOptions } from './chunking/chunking-options.ts';
+import { decodeSource } from './decode.ts';
+import { parseFrontMatter, splitFrontMatter, type FrontMatter } from './front-matter/front-matter.ts';
+import { parseSections } from './markdown/sections.ts';
+import { slugFromPath } from './markdown/slug.ts';
+import type { Chunk, Doc } from './types.ts';
 
 /**
  * Bumped whenever chunking changes in a way that should re-index unchanged files.

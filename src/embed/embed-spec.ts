@@ -1,5 +1,5 @@
 import { AtlasError } from '../errors.ts';
-import { isHttpUrl } from '../models/model-spec.ts';
+import { isHttpUrl } from '../provider-env.ts';
 
 /** An embedding model spec taken apart; see {@link parseEmbedSpec}. */
 export type EmbedSpec =

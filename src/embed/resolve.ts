@@ -4,7 +4,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createTogetherAI } from '@ai-sdk/togetherai';
 import type { RerankingModelV3 } from '@ai-sdk/provider';
 import { AtlasError } from '../errors.ts';
-import { DEFAULT_BASE_URLS, nonEmptyEnv, optionalBaseUrl } from '../models/provider-env.ts';
+import { DEFAULT_BASE_URLS, nonEmptyEnv, optionalBaseUrl } from '../provider-env.ts';
 import { createAiSdkEmbedder, createAiSdkReranker } from './ai-sdk-embedder.ts';
 import { parseEmbedSpec, parseRerankSpec } from './embed-spec.ts';
 import { createHashEmbedder } from './hash-embedder.ts';

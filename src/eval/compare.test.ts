@@ -9,7 +9,7 @@ import { autoRouting, runCompare } from './compare.ts';
 import type { CaseResult } from './cases.ts';
 import { loadDataset } from './dataset/dataset.ts';
 import type { CompareReport } from './reports/report-json.ts';
-import { recordingIO, runEval, TINY, TINY_SCRIPTS } from './test-cli.ts';
+import { recordingIO, runEval, TINY, TINY_SCRIPTS } from '../cli/test-cli.ts';
 import { createPolicyModel, viewOf } from './test-model.ts';
 
 const columns = [

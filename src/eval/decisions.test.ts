@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { recordingIO, runEval, TINY, TINY_SCRIPTS } from './test-cli.ts';
+import { recordingIO, runEval, TINY, TINY_SCRIPTS } from '../cli/test-cli.ts';
 import { createPolicyModel } from './test-model.ts';
 
 describe('atlas eval decisions (scripted model, tiny dataset)', () => {

@@ -4,7 +4,7 @@ import type { IndexBackend } from '../index/types.ts';
 import type { QueryKind } from './dataset/dataset-schema.ts';
 import { loadDataset, type RetrievalQuery } from './dataset/dataset.ts';
 import { runIdentifierCheck } from './identifier-check.ts';
-import { TINY } from './test-cli.ts';
+import { TINY } from '../cli/test-cli.ts';
 
 let index: IndexBackend;
 beforeAll(async () => {

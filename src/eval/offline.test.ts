@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli/main.ts';
-import { recordingIO, TINY } from './test-cli.ts';
+import { recordingIO, TINY } from '../cli/test-cli.ts';
 
 // The offline planner's behaviour evolves: these tests check the structure and ranges of the
 // eval output through the real CLI (default model, sqlite index), not its exact numbers.

@@ -3,7 +3,7 @@ import { runCli } from '../cli/main.ts';
 import type { SearchFilter } from '../index/types.ts';
 import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
 import { runRetrievalEval } from './retrieval.ts';
-import { recordingIO, runEval, TINY, TINY_SCRIPTS } from './test-cli.ts';
+import { recordingIO, runEval, TINY, TINY_SCRIPTS } from '../cli/test-cli.ts';
 import { createPolicyModel } from './test-model.ts';
 
 const classicRow = (kind: string, arm: string, n: number, recall: number, allFound: number, chunks: number, p50Ms = 0) => ({

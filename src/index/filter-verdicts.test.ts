@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { filterClause } from './filter.ts';
 import { createFilterVerdicts } from './filter-verdicts.ts';
-import { createStatementCache, type StatementCache } from './sqlite/sqlite-rows.ts';
+import { createStatementCache, type StatementCache } from './sql-rows.ts';
 import { buildVersionedIndex } from '../testing/versioned-index.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'atlas-verdicts-'));

@@ -1,5 +1,5 @@
 import type { FilterClause } from './filter.ts';
-import type { StatementCache } from './sqlite/sqlite-rows.ts';
+import type { StatementCache } from './sql-rows.ts';
 
 /**
  * Which chunks pass a filter, for the searches of one version of the data: what the SQLite search asks

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TokenizerOptions } from '../analysis/tokenize.ts';
+import type { TokenizerOptions } from './analysis/tokenize.ts';
 
 /**
  * The index version: sha256 over the tokenizer settings and the sorted `docId:contentHash`

@@ -21,7 +21,7 @@ export { definitionsOf, type Definitions } from './analysis/definitions.ts';
 export { headingPathText, HEADING_PATH_SEPARATOR } from './heading-path.ts';
 export { queryIdentifiers, type QueryIdentifier } from './analysis/identifiers.ts';
 export { DEFAULT_TOKENIZER, type TokenizerOptions } from './analysis/tokenize.ts';
-export { computeIndexVersion } from './sqlite/index-version.ts';
+export { computeIndexVersion } from './index-version.ts';
 export { ingestItems, ingestPageWorker } from './sqlite/ingest-items.ts';
 export type { IngestItem } from './sqlite/ingest-session.ts';
 export type { IngestSource, IngestStreamOptions } from './sqlite/ingest.ts';

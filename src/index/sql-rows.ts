@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
-import type { Chunk } from '../../corpus/types.ts';
-import { withLazySnippet } from '../snippet.ts';
-import type { TokenizerOptions } from '../analysis/tokenize.ts';
-import type { Hit } from '../types.ts';
+import type { Chunk } from '../corpus/types.ts';
+import { withLazySnippet } from './snippet.ts';
+import type { TokenizerOptions } from './analysis/tokenize.ts';
+import type { Hit } from './types.ts';
 
 /** A row of the `chunks` table as {@link CHUNK_COLUMNS} selects it. */
 export interface ChunkRow {

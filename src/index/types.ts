@@ -1,5 +1,4 @@
 import type { Chunk, Doc, LabelValue } from '../corpus/types.ts';
-import type { VectorSyncReport } from './vectors/vector-types.ts';
 
 /**
  * A search result: the chunk, its score (higher is better, falling with the rank; a chunk moved
@@ -100,3 +99,16 @@ export interface IndexBackend {
   close(): Promise<void>;
 }
 
+/** What a vector sync did. */
+export interface VectorSyncReport {
+  model: string;
+  dimensions: number;
+  /** Texts sent to the embedder (one per distinct new content hash). */
+  embedded: number;
+  /** Chunks that got a vector already stored for their content hash (no embedding call). */
+  reused: number;
+  /** Embedding calls made. */
+  calls: number;
+  /** Chunks with a vector after the sync. */
+  vectors: number;
+}

@@ -8,7 +8,7 @@
  */
 export { MODEL_SPEC_FORMS, parseModelSpec, type ModelSpec } from './model-spec.ts';
 export { DEFAULT_PRICES, WEB_SEARCH_FEES, costUsd, findPrice, loadPriceOverrides, type ModelPrice, type PriceTable } from './pricing.ts';
-export { defaultModelSpec } from './provider-env.ts';
+export { defaultModelSpec } from '../provider-env.ts';
 export { resolveModel, type ModelEnv, type ResolvedModel, type ResolveModelOptions } from './resolve-model.ts';
 export { NO_USAGE, addUsage, type TokenUsage } from './usage.ts';
 export { createWebSearch, WEB_SEARCH_MODELS } from './web-tools.ts';

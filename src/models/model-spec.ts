@@ -1,4 +1,5 @@
 import { AtlasError } from '../errors.ts';
+import { isHttpUrl } from '../provider-env.ts';
 
 /** A model spec string taken apart; see {@link parseModelSpec}. */
 export type ModelSpec =
@@ -50,15 +51,6 @@ function isModelId(value: string): boolean {
   return value.length > 0 && !/\s/.test(value);
 }
 
-/** True for an absolute `http:` or `https:` URL. */
-export function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
 function badSpec(spec: string, reason: string): AtlasError {
   return new AtlasError(

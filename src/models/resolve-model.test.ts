@@ -2,7 +2,7 @@ import { generateText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AtlasError } from '../errors.ts';
-import { defaultModelSpec } from './provider-env.ts';
+import { defaultModelSpec } from '../provider-env.ts';
 import { resolveModel } from './resolve-model.ts';
 
 /** A fetch that records where the client sent its request and answers 400, so no call succeeds. */

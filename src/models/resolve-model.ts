@@ -4,10 +4,9 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { AtlasError } from '../errors.ts';
 import { parseModelSpec } from './model-spec.ts';
-import { DEFAULT_BASE_URLS, nonEmptyEnv, optionalBaseUrl } from './provider-env.ts';
+import { DEFAULT_BASE_URLS, nonEmptyEnv, optionalBaseUrl, type ModelEnv } from '../provider-env.ts';
 
-/** Environment variables as passed in by the caller (the CLI passes `process.env`). */
-export type ModelEnv = Record<string, string | undefined>;
+export type { ModelEnv } from '../provider-env.ts';
 
 /** A model spec turned into an AI SDK model, with the parts of the spec it came from. */
 export interface ResolvedModel {

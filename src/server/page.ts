@@ -12,7 +12,7 @@ import type { ServerEnv } from './types.ts';
  * The folder of the page's files. The same relative path holds from src/server/page.ts and from
  * the compiled dist/server/page.js: the files stay in src/ (the package ships src/).
  */
-export const PAGE_ASSETS_DIR = fileURLToPath(new URL('./page/', import.meta.url));
+export const PAGE_ASSETS_DIR = fileURLToPath(new URL('../../src/server/page/', import.meta.url));
 
 /** The Content-Security-Policy of the page: its own scripts, styles and API only. */
 export const PAGE_CSP = [

@@ -3,7 +3,7 @@ import type { Chunk, Doc } from '../corpus/types.ts';
 import { AtlasError } from '../errors.ts';
 import { definitionKeysText, definitionsOf, type Definitions } from '../index/analysis/definitions.ts';
 import { DEFINER_WINDOW, putDefinitionsFirst, WIDE_DEFINER_WINDOW } from '../index/analysis/definitions-first.ts';
-import { computeIndexVersion } from '../index/sqlite/index-version.ts';
+import { computeIndexVersion } from '../index/index-version.ts';
 import { queryIdentifiers } from '../index/analysis/identifiers.ts';
 import { queryTerms } from '../index/engine/query.ts';
 import { ALL_VALUE, assertAclLabels, passesLabels } from '../index/filter.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPlaceholderNote, placeholderNotes, plainText, withoutPlaceholderNotes } from './plain-text.ts';
+import { isPlaceholderNote, placeholderNotes, plainText, withoutPlaceholderNotes } from '../models/offline/plain-text.ts';
 import { entities, identifiers, linkTexts, sentences, sentenceUnits, stem } from './text.ts';
 
 describe('identifiers', () => {

@@ -1,7 +1,7 @@
 import { AtlasError } from '../../errors.ts';
 import { classicAsk } from '../classic.ts';
-import { analyzeQuestion } from '../../models/offline/question.ts';
-import { contentTerms } from '../../models/offline/text.ts';
+import { analyzeQuestion } from '../../text/question.ts';
+import { contentTerms } from '../../text/text.ts';
 import type { RunEvent } from '../events.ts';
 import { agenticRun, type AgenticRunOptions } from '../run.ts';
 import { DEFAULT_RUN_DEADLINE_MS, type AgentRun } from '../run-types.ts';

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import type { WebCitation } from '../web/web.ts';
+
+/** A web citation that survived the check: a URL the provider returned in this run, inside the allow-list. */
+export interface WebCitation {
+  url: string;
+  /** The page title the provider gave, when it gave one. */
+  title?: string;
+  /** The model's quote of the page. Not checked against the page: the providers return no page text (docs/web-search.md). */
+  quote?: string;
+}
 
 /** The answer schema the model fills (snake_case, as sent to providers). */
 export const modelAnswerSchema = z.object({

@@ -1,6 +1,6 @@
 // Claim-level support: the answer text split into claims, each scored against the verified quotes.
 import { abstention, type Answer, type Claim } from './answer.ts';
-import { contentTerms, identifiers, stem, words } from '../../models/offline/text.ts';
+import { contentTerms, identifiers, stem, words } from '../../text/text.ts';
 
 /**
  * Support score a claim needs to count as supported (see {@link claimSupport}); calibrated on the

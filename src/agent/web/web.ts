@@ -3,7 +3,8 @@
 import type { ToolSet } from 'ai';
 import { z } from 'zod';
 import { AtlasError } from '../../errors.ts';
-import { modelAnswerSchema, type Answer, type DroppedCitation, type ModelAnswer } from '../trust/answer.ts';
+import { modelAnswerSchema, type Answer, type DroppedCitation, type ModelAnswer, type WebCitation } from '../trust/answer.ts';
+export type { WebCitation } from '../trust/answer.ts';
 
 /** The key of the provider's web search tool in the run's tool set (both providers). */
 export const WEB_SEARCH_TOOL = 'web_search';
@@ -38,15 +39,6 @@ export interface WebSource {
 export interface WebActivity {
   sources: WebSource[];
   searches: number;
-}
-
-/** A web citation that survived the check: a URL the provider returned in this run, inside the allow-list. */
-export interface WebCitation {
-  url: string;
-  /** The page title the provider gave, when it gave one. */
-  title?: string;
-  /** The model's quote of the page. Not checked against the page: the providers return no page text (docs/web-search.md). */
-  quote?: string;
 }
 
 /** The web part of a run's trace. */

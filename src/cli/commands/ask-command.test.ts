@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recordingIO, type RecordingIO } from '../../eval/test-cli.ts';
+import { recordingIO, type RecordingIO } from '../test-cli.ts';
 import { agenticRun } from '../../agent/run.ts';
 import { createMemoryIndex, makeDoc } from '../../testing/memory-index.ts';
 import { createScriptedModel } from '../../testing/scripted-model.ts';

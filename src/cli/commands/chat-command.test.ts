@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordingIO } from '../../eval/test-cli.ts';
+import { recordingIO } from '../test-cli.ts';
 import { ORBIT_DOCS } from '../../testing/orbit-index.ts';
 import { runCli } from '../main.ts';
 

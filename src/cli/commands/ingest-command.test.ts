@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recordingIO, type RecordingIO } from '../../eval/test-cli.ts';
+import { recordingIO, type RecordingIO } from '../test-cli.ts';
 import { runCli } from '../main.ts';
 
 // Regression tests of issue 9 (items 1, 5, 6, 9, 10, 13), run through the CLI as a user would.

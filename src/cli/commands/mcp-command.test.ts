@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordingIO } from '../../eval/test-cli.ts';
+import { recordingIO } from '../test-cli.ts';
 import { runCli } from '../main.ts';
 
 const BIN = path.join(import.meta.dirname, '..', '..', '..', 'bin', 'atlas.js');

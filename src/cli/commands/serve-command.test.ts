@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordingIO } from '../../eval/test-cli.ts';
+import { recordingIO } from '../test-cli.ts';
 import { createGatedModel, parseSse } from '../../server/test-server.ts';
 import { ORBIT_DOCS } from '../../testing/orbit-index.ts';
 import { Command } from 'commander';

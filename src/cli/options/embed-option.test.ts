@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recordingIO, type RecordingIO } from '../../eval/test-cli.ts';
+import { recordingIO, type RecordingIO } from '../test-cli.ts';
 import { jsonResponse, startLoopbackServer, type LoopbackServer } from '../../testing/loopback-server.ts';
 import { runCli } from '../main.ts';
 

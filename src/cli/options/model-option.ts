@@ -3,7 +3,7 @@ import { createOfflineModel } from '../../models/offline/index.ts';
 import type { ModelPrice } from '../../agent/cost.ts';
 import { parseModelSpec } from '../../models/model-spec.ts';
 import { findPrice, loadPriceOverrides } from '../../models/pricing.ts';
-import { defaultModelSpec } from '../../models/provider-env.ts';
+import { defaultModelSpec } from '../../provider-env.ts';
 import type { CliIO } from '../io.ts';
 
 // Apart from options.ts so that commands without a model (search, ingest) do not load the AI SDK

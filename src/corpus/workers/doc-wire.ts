@@ -1,4 +1,4 @@
-import type { ParseDocumentResult } from '../markdown/parse-document.ts';
+import type { ParseDocumentResult } from '../parse-document.ts';
 import type { Chunk, Doc } from '../types.ts';
 
 /**

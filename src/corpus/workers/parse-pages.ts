@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { AtlasError } from '../../errors.ts';
 import { resolveChunkingOptions, type ChunkingOptions, type ResolvedChunkingOptions } from '../chunking/chunking-options.ts';
 import { fromWire, type WireResult } from './doc-wire.ts';
-import { parseDocument, type DocumentSource, type ParseDocumentResult } from '../markdown/parse-document.ts';
+import { parseDocument, type DocumentSource, type ParseDocumentResult } from '../parse-document.ts';
 import type { ParseBatch, ParseBatchReply } from './parse-serve.ts';
 
 /** Fewest pages worth starting worker threads for: below this, starting them costs more than it saves. */

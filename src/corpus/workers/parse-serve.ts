@@ -2,7 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { AtlasError } from '../../errors.ts';
 import type { ResolvedChunkingOptions } from '../chunking/chunking-options.ts';
 import { toWire, type WireResult } from './doc-wire.ts';
-import { parseDocument } from '../markdown/parse-document.ts';
+import { parseDocument } from '../parse-document.ts';
 import type { Doc } from '../types.ts';
 
 /** A batch of pages sent to a worker; `id` is the index of its first page. */

@@ -1,5 +1,4 @@
-import type { DatasetProblem, QaCase, RetrievalQuery } from './dataset.ts';
-import { show } from './dataset-schema.ts';
+import { show, type DatasetProblem, type QaCase, type RetrievalQuery } from './dataset-schema.ts';
 
 /**
  * Checks of retrieval_queries.jsonl that no line schema can make: unique ids, gold pages that

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Fact } from '../facts.ts';
 
 /** Query kinds of retrieval_queries.jsonl (DESIGN.md). `unanswerable` queries have no gold pages. */
 export const QUERY_KINDS = ['exact_term', 'semantic', 'multi_hop', 'version', 'unanswerable'] as const;
@@ -118,4 +119,45 @@ function expected(field: string): string {
 export function show(value: unknown): string {
   const json = JSON.stringify(value) ?? String(value);
   return json.length > 60 ? `${json.slice(0, 57)}...` : json;
+}
+
+/** A retrieval query with its gold pages (none for unanswerable ones). */
+export interface RetrievalQuery {
+  id: string;
+  query: string;
+  kind: QueryKind;
+  relevantDocIds: string[];
+  /** Release line to filter on, or null for every version. */
+  version: string | null;
+  /** Key facts a correct answer holds, each a list of accepted spellings; empty when none are given. */
+  facts: Fact[];
+  line: number;
+}
+
+/** A question with a short gold answer and the pages that support it (none: unanswerable). */
+export interface QaCase {
+  id: string;
+  question: string;
+  answer: string;
+  citations: string[];
+  version: string | null;
+  /** Key facts a correct answer holds, each a list of accepted spellings; empty when none are given. */
+  facts: Fact[];
+  line: number;
+}
+
+/** A question with whether the agent should search before answering it. */
+export interface DecisionCase {
+  id: string;
+  question: string;
+  expectSearch: boolean;
+  line: number;
+}
+
+/** One problem of a dataset: file (relative to the dataset root), line, field and the fix. */
+export interface DatasetProblem {
+  file: string;
+  line?: number;
+  field: string;
+  message: string;
 }

@@ -5,41 +5,9 @@ import { loadCorpus } from '../../corpus/index.ts';
 import type { Doc } from '../../corpus/types.ts';
 import { AtlasError } from '../../errors.ts';
 import { checkDuplicates, checkQaGold, checkRetrieval } from './dataset-checks.ts';
-import { decisionLine, describeLineIssue, qaGoldLine, retrievalQueryLine, show, type QueryKind } from './dataset-schema.ts';
-import type { Fact } from '../facts.ts';
+import { decisionLine, describeLineIssue, qaGoldLine, retrievalQueryLine, show, type DatasetProblem, type DecisionCase, type QaCase, type RetrievalQuery } from './dataset-schema.ts';
 
-/** A retrieval query with its gold pages (none for unanswerable ones). */
-export interface RetrievalQuery {
-  id: string;
-  query: string;
-  kind: QueryKind;
-  relevantDocIds: string[];
-  /** Release line to filter on, or null for every version. */
-  version: string | null;
-  /** Key facts a correct answer holds, each a list of accepted spellings; empty when none are given. */
-  facts: Fact[];
-  line: number;
-}
-
-/** A question with a short gold answer and the pages that support it (none: unanswerable). */
-export interface QaCase {
-  id: string;
-  question: string;
-  answer: string;
-  citations: string[];
-  version: string | null;
-  /** Key facts a correct answer holds, each a list of accepted spellings; empty when none are given. */
-  facts: Fact[];
-  line: number;
-}
-
-/** A question with whether the agent should search before answering it. */
-export interface DecisionCase {
-  id: string;
-  question: string;
-  expectSearch: boolean;
-  line: number;
-}
+export type { DatasetProblem, DecisionCase, QaCase, RetrievalQuery } from './dataset-schema.ts';
 
 /** A dataset folder, loaded and validated. Eval files that are absent are `undefined`. */
 export interface Dataset {
@@ -60,14 +28,6 @@ export const DATASET_FILES = {
   qaGold: 'eval/qa_gold.jsonl',
   decisions: 'eval/decisions.jsonl',
 } as const;
-
-/** One problem of a dataset: file (relative to the dataset root), line, field and the fix. */
-export interface DatasetProblem {
-  file: string;
-  line?: number;
-  field: string;
-  message: string;
-}
 
 /** Thrown when a dataset folder is invalid; carries every problem found. */
 export class DatasetError extends AtlasError {

@@ -10,7 +10,7 @@ import { loadDataset } from '../dataset/dataset.ts';
 import { compareReport, type CompareReport } from './report-json.ts';
 import { renderReportHtml } from './report-html.ts';
 import { answerHtml } from './report-trace.ts';
-import { TINY, TINY_SCRIPTS } from '../test-cli.ts';
+import { TINY, TINY_SCRIPTS } from '../../cli/test-cli.ts';
 import { createPolicyModel } from '../test-model.ts';
 
 const CHROMIUM = '/usr/bin/chromium';

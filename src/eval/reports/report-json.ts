@@ -1,7 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { CompareResult } from '../compare.ts';
-import { renderReportHtml } from './report-html.ts';
 
 /** Version of the report.json format; bumped when a field changes meaning. */
 export const REPORT_SCHEMA_VERSION = 1;
@@ -34,19 +31,4 @@ export function compareReport(result: CompareResult, meta: ReportMeta): CompareR
 export function compareSummary(report: CompareReport): Omit<CompareReport, 'cases'> {
   const { cases: _cases, ...summary } = report;
   return summary;
-}
-
-/**
- * Writes `report.json` and the self-contained `report.html` into `dir` (created if missing).
- *
- * @example
- * const files = await writeReports('reports', report); // { json: 'reports/report.json', html: 'reports/report.html' }
- */
-export async function writeReports(dir: string, report: CompareReport): Promise<{ json: string; html: string }> {
-  await mkdir(dir, { recursive: true });
-  const json = path.join(dir, 'report.json');
-  const html = path.join(dir, 'report.html');
-  await writeFile(json, `${JSON.stringify(report, null, 2)}\n`);
-  await writeFile(html, renderReportHtml(report));
-  return { json, html };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LabelValue } from '../../corpus/types.ts';
 import { AtlasError } from '../../errors.ts';
-import type { BackendSuiteContext } from './backend-suite.ts';
+import type { BackendSuiteContext } from './backend-suite-context.ts';
 import { createTestDoc } from '../test-docs.ts';
 import type { Principal, SearchFilter } from '../types.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AtlasError } from '../../errors.ts';
-import type { BackendSuiteContext } from './backend-suite.ts';
+import type { BackendSuiteContext } from './backend-suite-context.ts';
 import { createTestDoc } from '../test-docs.ts';
 
 const alpha = createTestDoc({ docId: 'alpha', sections: ['Zebras graze at dawn.', 'Second part of alpha.'] });

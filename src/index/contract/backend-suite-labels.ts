@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BackendSuiteContext } from './backend-suite.ts';
+import type { BackendSuiteContext } from './backend-suite-context.ts';
 import { createTestDoc } from '../test-docs.ts';
 
 /** Stores of a bakery: two store pages, a shared page, a page without a store, a 3.x-only page, an admins-only page. */

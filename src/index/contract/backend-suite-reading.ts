@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BackendSuiteContext } from './backend-suite.ts';
+import type { BackendSuiteContext } from './backend-suite-context.ts';
 import { createTestDoc } from '../test-docs.ts';
 
 const guide = createTestDoc({

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { BackendSuiteContext } from './backend-suite.ts';
+import type { BackendSuiteContext } from './backend-suite-context.ts';
 import { createTestDoc } from '../test-docs.ts';
 
 const ids = (hits: Array<{ chunkId: string }>): string[] => hits.map((hit) => hit.chunkId);

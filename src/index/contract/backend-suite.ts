@@ -6,11 +6,9 @@ import { describeLabelValuesContract } from './backend-suite-labels.ts';
 import { describeReadingContract } from './backend-suite-reading.ts';
 import { describeSearchContract } from './backend-suite-search.ts';
 import type { IndexBackend } from '../types.ts';
+import type { BackendSuiteContext } from './backend-suite-context.ts';
 
-/** What each part of the shared suite gets: the fresh, empty backend of the running test. */
-export interface BackendSuiteContext {
-  index(): IndexBackend;
-}
+export type { BackendSuiteContext } from './backend-suite-context.ts';
 
 /**
  * Declares the vitest suite every {@link IndexBackend} must pass: ingest reports and atomicity,

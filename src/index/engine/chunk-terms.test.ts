@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AtlasError } from '../../errors.ts';
 import { createTermDictionary } from './chunk-terms.ts';
-import { createFts5Tokenizer } from './fts5-tokens.ts';
+import { createFts5Tokenizer } from '../analysis/fts5-tokens.ts';
 
 const porter = createFts5Tokenizer({ porter: true });
 

@@ -1,7 +1,7 @@
 import { AtlasError } from '../../errors.ts';
-import { COLUMN_COUNT } from '../engine/postings-codec.ts';
-import type { Fts5Tokenizer } from './fts5-tokens.ts';
-import { SpanNumbers } from '../engine/span-numbers.ts';
+import { COLUMN_COUNT } from './postings-codec.ts';
+import type { Fts5Tokenizer } from '../analysis/fts5-tokens.ts';
+import { SpanNumbers } from './span-numbers.ts';
 
 /**
  * The terms of one chunk, as the ingest derives them ({@link TermDictionary.chunkTerms}): its distinct tokens

@@ -1,4 +1,4 @@
-import type { RankStats } from './postings-search.ts';
+import type { RankStats } from './rank-request.ts';
 import type { StoredTerm } from './postings-store.ts';
 
 /**

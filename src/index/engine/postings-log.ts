@@ -1,4 +1,4 @@
-import type { ChunkTerms } from '../analysis/chunk-terms.ts';
+import type { ChunkTerms } from './chunk-terms.ts';
 import { BLOCK_SIZE, ByteWriter, COLUMN_COUNT, putVarint } from './postings-codec.ts';
 import type { BlockSummary } from './postings-skips.ts';
 

@@ -15,7 +15,7 @@ import { createPostingsReader } from './postings-store.ts';
 import { createRankScratch, topByBm25, type RankStats, type ScoredId } from './postings-search.ts';
 import { buildSearchQuery, quoteTerm } from './query.ts';
 import { createSqliteIndex } from '../sqlite/sqlite.ts';
-import { chunkFromRow, CHUNK_COLUMNS, createStatementCache, type ChunkRow, type StatementCache } from '../sqlite/sqlite-rows.ts';
+import { chunkFromRow, CHUNK_COLUMNS, createStatementCache, type ChunkRow, type StatementCache } from '../sql-rows.ts';
 import { createTestDoc } from '../test-docs.ts';
 import { identifierExpansions } from '../analysis/identifier-expansions.ts';
 import { DEFAULT_TOKENIZER } from '../analysis/tokenize.ts';

@@ -4,41 +4,10 @@ import { blockOf, createRankScratch, nextStamp, WINDOW, type RankScratch } from 
 import { keepingRows, seedSlots, seedThreshold } from './postings-seed.ts';
 import type { PostingsReader } from './postings-store.ts';
 import { TopK } from './postings-topk.ts';
+import type { RankRequest, ScoredId } from './rank-request.ts';
 
 export { createRankScratch, type RankScratch } from './postings-scratch.ts';
-
-/** A ranked chunk: its id and its BM25 score (higher is better). */
-export interface ScoredId {
-  id: number;
-  score: number;
-}
-
-/** What {@link topByBm25} ranks. */
-export interface RankRequest {
-  /** The query's tokens, one per phrase in query order; a token may repeat (FTS5 scores each phrase). */
-  tokens: readonly string[];
-  /** The weight of each column (title, heading, headings between, body, identifier expansions). */
-  weights: ArrayLike<number>;
-  k: number;
-  /** Whether a chunk passes the filter; asked only of chunks that would enter the top k. */
-  accept?: (id: number) => boolean;
-  /** Counts what the search did, when given (tests and benchmarks read it). */
-  stats?: RankStats;
-  /** Buffers to reuse from one call to the next (see {@link createRankScratch}); fresh ones otherwise. */
-  scratch?: RankScratch;
-}
-
-/** What one {@link topByBm25} call read: postings decoded and blocks skipped undecoded. */
-export interface RankStats {
-  /** Postings decoded (a block is decoded whole). */
-  decoded: number;
-  /** Postings of the query's terms (their document frequencies added up). */
-  postings: number;
-  /** Chunks scored from the essential terms. */
-  candidates?: number;
-  /** Look-ups of a chunk in a non-essential term. */
-  probes?: number;
-}
+export type { RankRequest, RankStats, ScoredId } from './rank-request.ts';
 
 /**
  * A non-essential term is read term at a time in a window, like the essential ones, when its

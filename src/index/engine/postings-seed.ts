@@ -1,7 +1,7 @@
 import { lowered, type Scoring, type TermInfo } from './postings-bm25.ts';
 import { END, TermCursor } from './postings-cursor.ts';
 import { blockOf, nextStamp, WINDOW, type RankScratch } from './postings-scratch.ts';
-import type { RankRequest } from './postings-search.ts';
+import type { RankRequest } from './rank-request.ts';
 import type { PostingsReader } from './postings-store.ts';
 import { TopK } from './postings-topk.ts';
 

@@ -34,7 +34,7 @@ export function rowIdOf(termId: number, key: number): number {
   return termId * ROW_KEYS + key;
 }
 
-export type { ChunkTerms } from '../analysis/chunk-terms.ts';
+export type { ChunkTerms } from './chunk-terms.ts';
 
 /** A term as the search reads it: id, document frequency, skip entries as 32-bit words. */
 export interface StoredTerm {

@@ -1,4 +1,4 @@
-import type { ScoredId } from './postings-search.ts';
+import type { ScoredId } from './rank-request.ts';
 
 /** The best k (score, id) pairs of a search (postings-search.ts): a binary min-heap whose root is the worst (lowest score, then largest id). */
 export class TopK {

@@ -4,7 +4,7 @@ import { blocksOfRow, firstBlockEndingAtOrAfter, repacked, rowsOf, withoutIds, t
 import { decodeSkips, encodeSkips, ROW_BLOCKS, type BlockSummary } from './postings-skips.ts';
 import { rowIdOf } from './postings-store.ts';
 import { AtlasError } from '../../errors.ts';
-import type { ChunkTerms, NewTerms } from '../analysis/chunk-terms.ts';
+import type { ChunkTerms, NewTerms } from './chunk-terms.ts';
 import { createPostingsLog } from './postings-log.ts';
 
 /** Bytes of collected additions after which the writer writes them out (about 5 bytes a posting). */

@@ -2,7 +2,7 @@ import type { ClientBase } from 'pg';
 import type { Doc } from '../../corpus/types.ts';
 import { AtlasError } from '../../errors.ts';
 import { assertAclLabels } from '../filter.ts';
-import { computeIndexVersion } from '../sqlite/index-version.ts';
+import { computeIndexVersion } from '../index-version.ts';
 import { textSearchConfig, writePostgresMeta } from './postgres-schema.ts';
 import { chunkSearchTexts, type SearchTextCaches } from './postgres-text.ts';
 import type { TokenizerOptions } from '../analysis/tokenize.ts';

@@ -1,6 +1,6 @@
 import type { ClientBase } from 'pg';
 import { AtlasError } from '../../errors.ts';
-import { computeIndexVersion } from '../sqlite/index-version.ts';
+import { computeIndexVersion } from '../index-version.ts';
 import type { PostgresTarget } from './postgres-url.ts';
 import { DEFAULT_TOKENIZER, type TokenizerOptions } from '../analysis/tokenize.ts';
 

@@ -6,7 +6,7 @@ import { positional, topScored, type FilterSql, type PostgresRanking, type Query
 import { textSearchConfig } from './postgres-schema.ts';
 import { foldedWords } from './postgres-text.ts';
 import { buildSearchQuery } from '../engine/query.ts';
-import { CHUNK_COLUMNS, hitFromRow, type ChunkRow } from '../sqlite/sqlite-rows.ts';
+import { CHUNK_COLUMNS, hitFromRow, type ChunkRow } from '../sql-rows.ts';
 import type { TokenizerOptions } from '../analysis/tokenize.ts';
 import type { Hit, SearchOptions } from '../types.ts';
 

@@ -8,7 +8,7 @@ import type { PostgresTarget } from './postgres-url.ts';
 import { ensurePgvector, pgvectorInstall, type PgvectorInstall } from './postgres-vectors-extension.ts';
 import { HNSW_MAX_DIMENSIONS, inIndexTransaction, syncPostgresMissing, vectorLiteral } from './postgres-vectors-sync.ts';
 import { queryTerms } from '../engine/query.ts';
-import { CHUNK_COLUMNS, hitFromRow, type ChunkRow } from '../sqlite/sqlite-rows.ts';
+import { CHUNK_COLUMNS, hitFromRow, type ChunkRow } from '../sql-rows.ts';
 import type { TokenizerOptions } from '../analysis/tokenize.ts';
 import type { Hit, SearchOptions } from '../types.ts';
 import { vectorModelMismatch } from '../vectors/vector-errors.ts';

@@ -8,7 +8,7 @@ import { positional, type PostgresRanking } from './postgres-ranking.ts';
 import { createPostgresSearch } from './postgres-search.ts';
 import { parsePostgresUrl, toPostgresError } from './postgres-url.ts';
 import { createPostgresVectors, keepEmbeddingsForRebuild } from './postgres-vectors.ts';
-import { CHUNK_COLUMNS, chunkFromRow, type ChunkRow } from '../sqlite/sqlite-rows.ts';
+import { CHUNK_COLUMNS, chunkFromRow, type ChunkRow } from '../sql-rows.ts';
 import { DEFAULT_TOKENIZER, type TokenizerOptions } from '../analysis/tokenize.ts';
 import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from '../types.ts';
 import type { VectorBackend } from '../vectors/vector-types.ts';

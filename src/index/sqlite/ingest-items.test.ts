@@ -9,7 +9,7 @@ import { createDeriveCaches, deriveDoc, type DerivedChunkValues } from './ingest
 import { createSqliteIndex } from './sqlite.ts';
 import { DEFAULT_TOKENIZER } from '../analysis/tokenize.ts';
 import type { IngestItem } from './ingest-session.ts';
-import type { NewTerms } from '../analysis/chunk-terms.ts';
+import type { NewTerms } from '../engine/chunk-terms.ts';
 
 const orbit = fileURLToPath(new URL('../../../datasets/orbit/docs', import.meta.url));
 const graphile = sharedFolder('corpora/graphile-worker/docs', process.env);

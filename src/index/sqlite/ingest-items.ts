@@ -2,7 +2,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CorpusBatch, PageWorker } from '../../corpus/index.ts';
 import type { IngestItem } from './ingest-session.ts';
-import type { NewTerms } from '../analysis/chunk-terms.ts';
+import type { NewTerms } from '../engine/chunk-terms.ts';
 import type { DerivedChunkValues } from './ingest-writer.ts';
 import type { TokenizerOptions } from '../analysis/tokenize.ts';
 

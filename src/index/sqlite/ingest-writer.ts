@@ -2,10 +2,10 @@ import type Database from 'better-sqlite3';
 import type { Chunk, Doc } from '../../corpus/types.ts';
 import { definitionKeysText, definitionsOf } from '../analysis/definitions.ts';
 import { innerHeadingsText } from '../heading-path.ts';
-import { createTermDictionary, type ChunkTerms, type NewTerms, type TermDictionary } from '../analysis/chunk-terms.ts';
+import { createTermDictionary, type ChunkTerms, type NewTerms, type TermDictionary } from '../engine/chunk-terms.ts';
 import { createFts5Tokenizer, type Fts5Tokenizer } from '../analysis/fts5-tokens.ts';
 import { createPostingsWriter } from '../engine/postings-writer.ts';
-import { chunkFromRow, CHUNK_COLUMNS, type ChunkRow } from './sqlite-rows.ts';
+import { chunkFromRow, CHUNK_COLUMNS, type ChunkRow } from '../sql-rows.ts';
 import { identifierExpansions } from '../analysis/identifier-expansions.ts';
 import type { TokenizerOptions } from '../analysis/tokenize.ts';
 

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { AtlasError } from '../../errors.ts';
 import { DEFAULT_TOKENIZER, type TokenizerOptions } from '../analysis/tokenize.ts';
-import { computeIndexVersion } from './index-version.ts';
+import { computeIndexVersion } from '../index-version.ts';
 import { POSTINGS_TABLE_NAMES, POSTINGS_TABLES } from '../engine/postings-store.ts';
 
 /**

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSqliteSearch } from './sqlite-search.ts';
-import { createStatementCache, type StatementCache } from './sqlite-rows.ts';
+import { createStatementCache, type StatementCache } from '../sql-rows.ts';
 import { createSqliteIndex, type SqliteIndex } from './sqlite.ts';
 import { createTestDoc } from '../test-docs.ts';
 import { buildVersionedIndex, versionedDocs } from '../../testing/versioned-index.ts';

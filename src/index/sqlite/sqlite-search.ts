@@ -3,7 +3,7 @@ import { DEFINER_WINDOW, putDefinitionsFirst, WIDE_DEFINER_WINDOW } from '../ana
 import { filterClause, type FilterClause } from '../filter.ts';
 import { createFilterVerdicts } from '../filter-verdicts.ts';
 import { buildSearchQuery, type SearchQuery } from '../engine/query.ts';
-import { CHUNK_COLUMNS, hitFromRow, type ChunkRow, type StatementCache } from './sqlite-rows.ts';
+import { CHUNK_COLUMNS, hitFromRow, type ChunkRow, type StatementCache } from '../sql-rows.ts';
 import { createFts5Tokenizer } from '../analysis/fts5-tokens.ts';
 import { createPostingsReader } from '../engine/postings-store.ts';
 import { createRowCache } from '../engine/postings-row-cache.ts';

@@ -4,12 +4,12 @@ import { ACL_LABEL, ALL_VALUE, filterClause, type FilterClause } from '../filter
 import type { IngestSource, IngestStreamOptions } from './ingest.ts';
 import { readMeta, writeMeta } from './schema.ts';
 import { closeIndexDatabase, openIndexDatabase } from './sqlite-open.ts';
-import { CHUNK_COLUMNS, chunkFromRow, createStatementCache, type ChunkRow } from './sqlite-rows.ts';
+import { CHUNK_COLUMNS, chunkFromRow, createStatementCache, type ChunkRow } from '../sql-rows.ts';
 import { createSqliteSearch, type IndexState } from './sqlite-search.ts';
 import { rowCacheBytesFor } from '../engine/postings-row-cache.ts';
 import type { TokenizerOptions } from '../analysis/tokenize.ts';
 import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from '../types.ts';
-import { createSqliteVectors, seedEmbeddings } from '../vectors/vector-store.ts';
+import { createSqliteVectors, seedEmbeddings } from './vector-store.ts';
 import type { VectorBackend } from '../vectors/vector-types.ts';
 
 /**

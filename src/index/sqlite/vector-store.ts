@@ -3,13 +3,13 @@ import type { Embedder } from '../../embed/types.ts';
 import { AtlasError } from '../../errors.ts';
 import type { FilterClause } from '../filter.ts';
 import { queryTerms } from '../engine/query.ts';
-import { readMeta, writeMeta } from '../sqlite/schema.ts';
-import { CHUNK_COLUMNS, hitFromRow, type ChunkRow, type StatementCache } from '../sqlite/sqlite-rows.ts';
+import { readMeta, writeMeta } from './schema.ts';
+import { CHUNK_COLUMNS, hitFromRow, type ChunkRow, type StatementCache } from '../sql-rows.ts';
 import type { TokenizerOptions } from '../analysis/tokenize.ts';
 import type { Hit, SearchFilter, SearchOptions } from '../types.ts';
-import { vectorModelMismatch } from './vector-errors.ts';
-import type { SyncVectorsOptions, VectorBackend, VectorStatus, VectorSyncReport } from './vector-types.ts';
-import { DIMENSIONS_KEY, MODEL_KEY, syncMissing, toBlob } from './vector-sync.ts';
+import { vectorModelMismatch } from '../vectors/vector-errors.ts';
+import type { SyncVectorsOptions, VectorBackend, VectorStatus, VectorSyncReport } from '../vectors/vector-types.ts';
+import { contentKey, DIMENSIONS_KEY, embeddingInput, embedInBatches, MODEL_KEY, toBlob } from '../vectors/vector-sync.ts';
 
 /**
  * The vector tables, created by the first sync (an index never embedded has none).
@@ -158,4 +158,58 @@ function nearestSql(filterSql: string): string {
 /** Throws {@link vectorModelMismatch} when the index records a model other than `model`. */
 function assertSameModel(recorded: string | undefined, model: string, path: string): void {
   if (recorded !== undefined && recorded !== model) throw vectorModelMismatch(path, recorded, model);
+}
+
+/**
+ * Embeds the chunks of the SQLite index that have no vector: a vector stored under the same
+ * content key (sha256 of model and text) is linked without a call, the other texts go to the
+ * embedder in batches of `maxBatch`, each batch committed on its own transaction, progress
+ * reported after each; unreferenced embeddings are pruned at the end. The vector tables exist.
+ *
+ * @example
+ * const report = await syncMissing(context, createHashEmbedder(), { onProgress: console.log });
+ */
+async function syncMissing(context: SqliteVectorContext, embedder: Embedder, options: SyncVectorsOptions): Promise<VectorSyncReport> {
+  const { db, statements } = context;
+  const pending = statements
+    .get('SELECT c.id, c.heading_path, c.text FROM chunks c LEFT JOIN chunk_vectors v ON v.chunk_id = c.id WHERE v.chunk_id IS NULL ORDER BY c.id')
+    .all() as Array<{ id: number; heading_path: string; text: string }>;
+  const known = statements.get('SELECT id FROM embeddings WHERE content_key = ?').pluck();
+  const link = statements.get('INSERT OR IGNORE INTO chunk_vectors (chunk_id, embedding_id) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM chunks WHERE id = ?)');
+  const store = statements.get('INSERT INTO embeddings (content_key, embedding) VALUES (?, ?) ON CONFLICT (content_key) DO UPDATE SET embedding = excluded.embedding RETURNING id').pluck();
+  const linkAll = (pairs: Array<{ id: number; embeddingId: number }>) => {
+    for (const { id, embeddingId } of pairs) link.run(id, embeddingId, id);
+  };
+
+  const reused: Array<{ id: number; embeddingId: number }> = [];
+  const toEmbed = new Map<string, { text: string; ids: number[] }>();
+  for (const row of pending) {
+    const text = embeddingInput(row);
+    const key = contentKey(embedder.model, text);
+    const embeddingId = known.get(key) as number | undefined;
+    if (embeddingId !== undefined) reused.push({ id: row.id, embeddingId });
+    else if (toEmbed.has(key)) toEmbed.get(key)!.ids.push(row.id);
+    else toEmbed.set(key, { text, ids: [row.id] });
+  }
+  db.transaction(linkAll).immediate(reused);
+
+  let dimensions = readMeta(db, DIMENSIONS_KEY) === undefined ? undefined : Number(readMeta(db, DIMENSIONS_KEY));
+  const run = await embedInBatches(embedder, [...toEmbed.entries()], options, { dimensions, location: context.path }, (batch, vectors, fixed) => {
+    db.transaction(() => {
+      if (readMeta(db, MODEL_KEY) === undefined) writeMeta(db, MODEL_KEY, embedder.model);
+      if (readMeta(db, DIMENSIONS_KEY) === undefined) writeMeta(db, DIMENSIONS_KEY, String(fixed));
+      batch.forEach(([key, entry], position) => {
+        const embeddingId = store.get(key, toBlob(vectors[position]!)) as number;
+        linkAll(entry.ids.map((id) => ({ id, embeddingId })));
+      });
+    }).immediate();
+  });
+  const { embedded, calls } = run;
+  dimensions = run.dimensions;
+  db.transaction(() => {
+    if (readMeta(db, MODEL_KEY) === undefined) writeMeta(db, MODEL_KEY, embedder.model);
+    db.exec('DELETE FROM embeddings WHERE id NOT IN (SELECT embedding_id FROM chunk_vectors)');
+  }).immediate();
+  const vectors = statements.get('SELECT count(*) FROM chunk_vectors').pluck().get() as number;
+  return { model: embedder.model, dimensions: dimensions ?? 0, embedded, reused: reused.length, calls, vectors };
 }

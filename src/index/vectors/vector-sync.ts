@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Embedder } from '../../embed/types.ts';
 import { AtlasError } from '../../errors.ts';
-import { readMeta, writeMeta } from '../sqlite/schema.ts';
 import { HEADING_PATH_SEPARATOR } from '../heading-path.ts';
-import type { SqliteVectorContext } from './vector-store.ts';
-import type { SyncVectorsOptions, VectorSyncReport } from './vector-types.ts';
+import type { SyncVectorsOptions } from './vector-types.ts';
 
 /** Meta keys of the recorded model and dimensions. */
 export const MODEL_KEY = 'embedModel';
@@ -18,60 +16,6 @@ export const DIMENSIONS_KEY = 'embedDimensions';
  */
 export function embeddingInput(row: { heading_path: string; text: string }): string {
   return `${(JSON.parse(row.heading_path) as string[]).join(HEADING_PATH_SEPARATOR)}\n\n${row.text}`;
-}
-
-/**
- * Embeds the chunks of the SQLite index that have no vector: a vector stored under the same
- * content key (sha256 of model and text) is linked without a call, the other texts go to the
- * embedder in batches of `maxBatch`, each batch committed on its own transaction, progress
- * reported after each; unreferenced embeddings are pruned at the end. The vector tables exist.
- *
- * @example
- * const report = await syncMissing(context, createHashEmbedder(), { onProgress: console.log });
- */
-export async function syncMissing(context: SqliteVectorContext, embedder: Embedder, options: SyncVectorsOptions): Promise<VectorSyncReport> {
-  const { db, statements } = context;
-  const pending = statements
-    .get('SELECT c.id, c.heading_path, c.text FROM chunks c LEFT JOIN chunk_vectors v ON v.chunk_id = c.id WHERE v.chunk_id IS NULL ORDER BY c.id')
-    .all() as Array<{ id: number; heading_path: string; text: string }>;
-  const known = statements.get('SELECT id FROM embeddings WHERE content_key = ?').pluck();
-  const link = statements.get('INSERT OR IGNORE INTO chunk_vectors (chunk_id, embedding_id) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM chunks WHERE id = ?)');
-  const store = statements.get('INSERT INTO embeddings (content_key, embedding) VALUES (?, ?) ON CONFLICT (content_key) DO UPDATE SET embedding = excluded.embedding RETURNING id').pluck();
-  const linkAll = (pairs: Array<{ id: number; embeddingId: number }>) => {
-    for (const { id, embeddingId } of pairs) link.run(id, embeddingId, id);
-  };
-
-  const reused: Array<{ id: number; embeddingId: number }> = [];
-  const toEmbed = new Map<string, { text: string; ids: number[] }>();
-  for (const row of pending) {
-    const text = embeddingInput(row);
-    const key = contentKey(embedder.model, text);
-    const embeddingId = known.get(key) as number | undefined;
-    if (embeddingId !== undefined) reused.push({ id: row.id, embeddingId });
-    else if (toEmbed.has(key)) toEmbed.get(key)!.ids.push(row.id);
-    else toEmbed.set(key, { text, ids: [row.id] });
-  }
-  db.transaction(linkAll).immediate(reused);
-
-  let dimensions = readMeta(db, DIMENSIONS_KEY) === undefined ? undefined : Number(readMeta(db, DIMENSIONS_KEY));
-  const run = await embedInBatches(embedder, [...toEmbed.entries()], options, { dimensions, location: context.path }, (batch, vectors, fixed) => {
-    db.transaction(() => {
-      if (readMeta(db, MODEL_KEY) === undefined) writeMeta(db, MODEL_KEY, embedder.model);
-      if (readMeta(db, DIMENSIONS_KEY) === undefined) writeMeta(db, DIMENSIONS_KEY, String(fixed));
-      batch.forEach(([key, entry], position) => {
-        const embeddingId = store.get(key, toBlob(vectors[position]!)) as number;
-        linkAll(entry.ids.map((id) => ({ id, embeddingId })));
-      });
-    }).immediate();
-  });
-  const { embedded, calls } = run;
-  dimensions = run.dimensions;
-  db.transaction(() => {
-    if (readMeta(db, MODEL_KEY) === undefined) writeMeta(db, MODEL_KEY, embedder.model);
-    db.exec('DELETE FROM embeddings WHERE id NOT IN (SELECT embedding_id FROM chunk_vectors)');
-  }).immediate();
-  const vectors = statements.get('SELECT count(*) FROM chunk_vectors').pluck().get() as number;
-  return { model: embedder.model, dimensions: dimensions ?? 0, embedded, reused: reused.length, calls, vectors };
 }
 
 /**

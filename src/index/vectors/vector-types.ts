@@ -1,5 +1,7 @@
 import type { Embedder } from '../../embed/types.ts';
-import type { Hit, SearchOptions } from '../types.ts';
+import type { Hit, SearchOptions, VectorSyncReport } from '../types.ts';
+
+export type { VectorSyncReport } from '../types.ts';
 
 /** What an index records about its vectors: the model (spec) and dimensions, and how many chunks have one. */
 export interface VectorStatus {
@@ -24,20 +26,6 @@ export interface EmbedProgress {
 export interface SyncVectorsOptions {
   onProgress?: (progress: EmbedProgress) => void;
   abortSignal?: AbortSignal;
-}
-
-/** What a vector sync did. */
-export interface VectorSyncReport {
-  model: string;
-  dimensions: number;
-  /** Texts sent to the embedder (one per distinct new content hash). */
-  embedded: number;
-  /** Chunks that got a vector already stored for their content hash (no embedding call). */
-  reused: number;
-  /** Embedding calls made. */
-  calls: number;
-  /** Chunks with a vector after the sync. */
-  vectors: number;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Conversation } from './conversation.ts';
 import type { EvidenceView, Sentence } from './evidence-view.ts';
 import { statesRelation, type Relation } from './relations.ts';
 import { isPlaceholderNote } from './plain-text.ts';
-import { identifiers, words } from './text.ts';
+import { identifiers, words } from '../../text/text.ts';
 
 /** Scores how well a sentence answers a set of question terms and relations; 0 means "not at all". */
 export type SentenceScore = (sentence: Sentence, terms: string[], relations: Relation[]) => number;

@@ -1,8 +1,8 @@
 import type { Conversation, Passage } from './conversation.ts';
 import type { EvidenceView, Sentence } from './evidence-view.ts';
-import type { QuestionAnalysis } from './question.ts';
+import type { QuestionAnalysis } from '../../text/question.ts';
 import { isInformativeTerm } from './informative.ts';
-import { entities, identifiers, linkTexts, stem, STOPWORDS, words } from './text.ts';
+import { entities, identifiers, linkTexts, stem, STOPWORDS, words } from '../../text/text.ts';
 
 /** A possible next search: a term learned from the evidence, and where it was learned. */
 export interface Bridge {

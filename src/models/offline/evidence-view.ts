@@ -1,8 +1,8 @@
 import type { Conversation, Passage } from './conversation.ts';
-import type { QuestionAnalysis } from './question.ts';
+import type { QuestionAnalysis } from '../../text/question.ts';
 import { placeholderNotes } from './plain-text.ts';
 import { RELATED } from './related-terms.ts';
-import { sentenceUnits, stem, termSet, words, type SentenceUnit } from './text.ts';
+import { sentenceUnits, stem, termSet, words, type SentenceUnit } from '../../text/text.ts';
 
 /** A quotable unit of a passage with its stemmed terms. */
 export interface Sentence {

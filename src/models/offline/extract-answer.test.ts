@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readConversation } from './conversation.ts';
 import { EvidenceView } from './evidence-view.ts';
 import { coverage, extractAnswer } from './extract-answer.ts';
-import { analyzeQuestion } from './question.ts';
+import { analyzeQuestion } from '../../text/question.ts';
 
 type Result = { chunk_id: string; doc_id: string; heading: string; snippet: string };
 

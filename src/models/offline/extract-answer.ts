@@ -5,10 +5,10 @@ import type { Conversation, Passage } from './conversation.ts';
 import { EvidenceView, type Sentence } from './evidence-view.ts';
 import { focusShare, questionFocus } from './focus.ts';
 import { versionInPlay } from './planner.ts';
-import type { QuestionAnalysis } from './question.ts';
+import type { QuestionAnalysis } from '../../text/question.ts';
 import { relationsOf, statesRelation, type Relation } from './relations.ts';
 import { placeholderNotes, plainText, withoutPlaceholderNotes } from './plain-text.ts';
-import { contentTerms, stem, termSet, words } from './text.ts';
+import { contentTerms, stem, termSet, words } from '../../text/text.ts';
 
 export { answerType, mentionsOtherVersion } from './answer-scoring.ts';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readConversation } from './conversation.ts';
 import { EvidenceView } from './evidence-view.ts';
 import { focusShare, questionFocus } from './focus.ts';
-import { analyzeQuestion } from './question.ts';
+import { analyzeQuestion } from '../../text/question.ts';
 
 describe('questionFocus', () => {
   it('finds the phrase a part asks about in questions of existence and set-up', () => {

@@ -1,6 +1,6 @@
 import { isGenericTerm, type EvidenceView } from './evidence-view.ts';
 import { relatedWords } from './related-terms.ts';
-import { stem, STOPWORDS, termSet, words } from './text.ts';
+import { stem, STOPWORDS, termSet, words } from '../../text/text.ts';
 
 /**
  * Words that say what kind of thing is asked for, not which one ("a built-in option to encrypt

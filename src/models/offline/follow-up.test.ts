@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerAnalysis, isFollowUp, withEarlierTurns } from './follow-up.ts';
-import { analyzeQuestion } from './question.ts';
+import { analyzeQuestion } from '../../text/question.ts';
 
 const expand = (question: string, earlierQuestions: string[]) => withEarlierTurns(analyzeQuestion(question), { earlierQuestions });
 

@@ -1,7 +1,7 @@
 // Follow-up questions: "and how do I roll that back?" names nothing itself; its searches carry the earlier turn's terms.
 import type { Conversation } from './conversation.ts';
-import { analyzeQuestion, detectVersion, originalWords, type QuestionAnalysis } from './question.ts';
-import { contentTerms } from './text.ts';
+import { analyzeQuestion, detectVersion, originalWords, type QuestionAnalysis } from '../../text/question.ts';
+import { contentTerms } from '../../text/text.ts';
 
 /** Words that open a question continuing the last one ("and ...", "what about ..."). */
 const CONTINUATION = /^(?:and|also|so|then|but|or|plus|what about|how about|what if|same for|and what about)\b/i;

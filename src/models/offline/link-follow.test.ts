@@ -4,7 +4,7 @@ import { readConversation } from './conversation.ts';
 import { EvidenceView } from './evidence-view.ts';
 import { linksToFollow, markdownLinks } from './link-follow.ts';
 import { nextAction } from './planner.ts';
-import { analyzeQuestion } from './question.ts';
+import { analyzeQuestion } from '../../text/question.ts';
 
 type Result = { chunk_id: string; doc_id: string; heading: string; text: string };
 type Call = { tool: 'search_docs'; input: Record<string, unknown>; results: Result[] } | { tool: 'read_section'; input: { chunk_id: string }; error?: string; result?: Result };

@@ -1,7 +1,7 @@
 import { linkTargetDocIds } from '../../corpus/markdown/link-targets.ts';
 import type { Conversation } from './conversation.ts';
 import type { EvidenceView, Sentence } from './evidence-view.ts';
-import { termSet } from './text.ts';
+import { termSet } from '../../text/text.ts';
 
 /** A link of the evidence to a page not seen yet, with how much its sentence says about the question. */
 export interface LinkToFollow {

@@ -5,7 +5,7 @@ import { readConversation } from './conversation.ts';
 import { DEFAULT_ABSTAIN_OPTIONS, extractAnswer, type AbstainOptions } from './extract-answer.ts';
 import { answerAnalysis, withEarlierTurns } from './follow-up.ts';
 import { DEFAULT_PLANNER_OPTIONS, nextAction, type PlannerOptions } from './planner.ts';
-import { analyzeQuestion } from './question.ts';
+import { analyzeQuestion } from '../../text/question.ts';
 
 /** Options of the offline planner model. */
 export interface OfflineModelOptions {

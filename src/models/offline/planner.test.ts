@@ -9,7 +9,7 @@ import { EvidenceView } from './evidence-view.ts';
 import { answerType, coverage, extractAnswer } from './extract-answer.ts';
 import { rankBridges } from './bridges.ts';
 import { nextAction } from './planner.ts';
-import { analyzeQuestion } from './question.ts';
+import { analyzeQuestion } from '../../text/question.ts';
 
 type Result = { chunk_id: string; doc_id: string; heading: string; snippet: string; applies_to?: string; score?: number };
 

@@ -3,9 +3,9 @@ import type { Conversation } from './conversation.ts';
 import { EvidenceView } from './evidence-view.ts';
 import { DEFAULT_LINK_FOLLOW, firstChunkId, linksToFollow, type LinkFollowOptions } from './link-follow.ts';
 import { commandPointers, DEFAULT_POINTERS, type PointerOptions } from './pointers.ts';
-import { needsSearch, originalWords, type QuestionAnalysis } from './question.ts';
+import { needsSearch, originalWords, type QuestionAnalysis } from '../../text/question.ts';
 import { relatedWords } from './related-terms.ts';
-import { contentTerms, stem, termSet, words } from './text.ts';
+import { contentTerms, stem, termSet, words } from '../../text/text.ts';
 
 /** What the planner does next. */
 export type PlannerAction =

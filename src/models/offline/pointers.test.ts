@@ -4,7 +4,7 @@ import { readConversation } from './conversation.ts';
 import { EvidenceView } from './evidence-view.ts';
 import { nextAction } from './planner.ts';
 import { commandPointers } from './pointers.ts';
-import { analyzeQuestion } from './question.ts';
+import { analyzeQuestion } from '../../text/question.ts';
 
 type Result = { chunk_id: string; doc_id: string; heading: string; text: string };
 type Search = { input: Record<string, unknown>; results: Result[] };

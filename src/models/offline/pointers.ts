@@ -1,7 +1,7 @@
 import type { Conversation } from './conversation.ts';
 import type { EvidenceView, Sentence } from './evidence-view.ts';
 import { markdownLinks } from './link-follow.ts';
-import { contentTerms } from './text.ts';
+import { contentTerms } from '../../text/text.ts';
 
 /** Tunables of command pointers; the defaults are what the planner ships (docs/calibration.md). */
 export interface PointerOptions {

@@ -1,4 +1,4 @@
-import { stem } from './text.ts';
+import { stem } from '../../text/text.ts';
 
 /**
  * How reference texts phrase the relations questions ask about in other words: an encyclopedia's
