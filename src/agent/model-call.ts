@@ -8,7 +8,7 @@ import {
   type ToolSet,
 } from 'ai';
 import type { z } from 'zod';
-import { modelAnswerSchema, type ModelAnswer } from './trust/answer.ts';
+import { answerExtrasSchema, modelAnswerSchema, type ModelAnswer } from './trust/answer.ts';
 import { agentTools, precomputedSchema } from './session/tools.ts';
 import { webActivityOf } from './web/web-activity.ts';
 import type { WebActivity } from './web/web.ts';
@@ -103,7 +103,7 @@ export async function callModel(options: ModelCallOptions): Promise<ModelCallOut
       return { kind: 'tool-calls', toolCalls, assistant, usage, ...web };
     }
     const parsed = (options.answerSchema ?? modelAnswerSchema).safeParse(result.output);
-    if (parsed.success) return { kind: 'answer', answer: parsed.data, usage, ...web };
+    if (parsed.success) return { kind: 'answer', answer: { ...parsed.data, ...answerExtras(result.text) }, usage, ...web };
     return { kind: 'malformed', text: result.text, reason: 'the reply did not match the answer schema', usage, ...web };
   } catch (error) {
     if (NoObjectGeneratedError.isInstance(error)) {
@@ -159,4 +159,17 @@ export function secondsText(ms: number): string {
 
 function firstLine(text: string): string {
   return (text.split('\n')[0] ?? '').slice(0, 300);
+}
+
+/** The extras a reply's answer object carries beyond the schema (closest passages, abstain reason); none when absent or malformed. */
+function answerExtras(text: string): Pick<ModelAnswer, 'closest' | 'abstain_reason'> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  const parsed = answerExtrasSchema.safeParse(raw);
+  if (!parsed.success) return {};
+  return { ...(parsed.data.closest ? { closest: parsed.data.closest } : {}), ...(parsed.data.abstain_reason ? { abstain_reason: parsed.data.abstain_reason } : {}) };
 }

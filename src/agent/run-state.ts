@@ -1,6 +1,7 @@
 import type { ModelMessage, ToolSet } from 'ai';
-import { abstention, type Answer, type DroppedCitation, type ModelAnswer } from './trust/answer.ts';
+import { abstention, NO_DIRECT_ANSWER_TEXT, type Answer, type ClosestPassage, type DroppedCitation, type ModelAnswer } from './trust/answer.ts';
 import { verifyCitations } from './trust/citations.ts';
+import type { EvidenceSet } from './trust/evidence.ts';
 import { applyClaimSupport } from './trust/claims.ts';
 import { costOf, webSearchCost, type ModelPrice } from './cost.ts';
 import type { PolicyReview } from './policy/policy-run.ts';
@@ -198,7 +199,12 @@ function finalizeAnswer(
     return { answer: { text: draft.text, citations: [], abstained: false }, dropped: [] };
   }
   const { kept, dropped } = verifyCitations(draft.citations, session.citableEvidence());
-  if (draft.abstained) return { answer: abstention(), dropped, abstainReason: 'the model abstained' };
+  if (draft.abstained) {
+    const closest = closestPassages(draft.closest ?? [], session.citableEvidence());
+    const reason = draft.abstain_reason ? `the model abstained: ${draft.abstain_reason}` : 'the model abstained';
+    if (closest.length === 0) return { answer: abstention(), dropped, abstainReason: reason };
+    return { answer: { text: NO_DIRECT_ANSWER_TEXT, citations: [], abstained: true, closest }, dropped, abstainReason: reason };
+  }
   if (kept.length === 0) {
     const reason = draft.citations.length === 0 ? 'the answer cited nothing' : 'no citation could be verified';
     return { answer: abstention(), dropped, abstainReason: reason };
@@ -215,4 +221,21 @@ function sumUsage(calls: ModelCallRecord[], price: ModelPrice | null | undefined
   const webCost = webSearchCost(webSearches ?? 0, price);
   const costUsd = tokenCost === null || webCost === null ? null : tokenCost + webCost;
   return { modelCalls: calls.length, inputTokens, outputTokens, costUsd, ...(webSearches === undefined ? {} : { webSearches }) };
+}
+
+/**
+ * The closest passages a model named when abstaining, each sentence verified against the
+ * passages the run saw (a sentence that does not verify is left out, and a passage with none).
+ */
+function closestPassages(drafts: NonNullable<ModelAnswer['closest']>, evidence: EvidenceSet): ClosestPassage[] {
+  const passages: ClosestPassage[] = [];
+  for (const draft of drafts) {
+    const { kept } = verifyCitations(draft.sentences.map((quote) => ({ doc_id: draft.doc_id, quote })), evidence);
+    const first = kept[0];
+    if (first === undefined) continue;
+    const sentences = kept.filter((citation) => citation.chunkId === first.chunkId).map((citation) => citation.quote);
+    const { quote: _quote, ...location } = first;
+    passages.push({ ...location, sentences });
+  }
+  return passages;
 }

@@ -23,7 +23,22 @@ export const modelAnswerSchema = z.object({
   abstained: z.boolean().describe('true when the passages do not answer the question'),
 });
 
-export type ModelAnswer = z.infer<typeof modelAnswerSchema>;
+/**
+ * What a model may add to its answer object beyond {@link modelAnswerSchema}, read from its reply
+ * but never asked of providers (the schema they are sent stays as it is): when it abstains, the
+ * passages that come closest, each as the doc id and 1-2 sentences quoted verbatim, and why it
+ * abstained. The offline planner sends them ("no direct answer"); the loop verifies each sentence
+ * against the passages the run saw, as it verifies citations.
+ */
+export const answerExtrasSchema = z.object({
+  closest: z
+    .array(z.object({ doc_id: z.string(), sentences: z.array(z.string()).min(1).max(2) }))
+    .max(3)
+    .optional(),
+  abstain_reason: z.string().max(200).optional(),
+});
+
+export type ModelAnswer = z.infer<typeof modelAnswerSchema> & z.infer<typeof answerExtrasSchema>;
 
 /** A citation that survived verification, located in its source. */
 export interface Citation {
@@ -36,6 +51,21 @@ export interface Citation {
   sourcePath: string;
   startLine: number;
   endLine: number;
+}
+
+/**
+ * A passage that comes closest to answering a question the run abstained on: where it is, and
+ * the 1-2 sentences of it that match best, verbatim (each verified against the passage).
+ */
+export interface ClosestPassage {
+  chunkId: string;
+  docId: string;
+  heading: string;
+  headingPath: string[];
+  sourcePath: string;
+  startLine: number;
+  endLine: number;
+  sentences: string[];
 }
 
 /** A citation the check refused, with the reason (kept in the trace). */
@@ -79,10 +109,21 @@ export interface Answer {
    * built by hand (tests, adapters) need not compute them.
    */
   claims?: Claim[];
+  /**
+   * On an abstention that found passages close to the question but no sentence stating the
+   * answer ("no direct answer"): up to 3 of them, best first. Absent otherwise.
+   */
+  closest?: ClosestPassage[];
 }
 
 /** The fixed text of an abstention. */
 export const ABSTAIN_TEXT = "I couldn't find this in the docs.";
+
+/** The text of an abstention that shows the closest passages instead ({@link Answer.closest}). */
+export const NO_DIRECT_ANSWER_TEXT = "I couldn't find a direct answer in the docs.";
+
+/** The abstain reason of an answer that shows the closest passages. */
+export const NO_DIRECT_ANSWER = 'no direct answer';
 
 /** An abstaining answer. */
 export function abstention(): Answer {
