@@ -52,6 +52,18 @@ describe('atlas ingest', () => {
     expect(stdout()).toContain('Indexed 2 docs');
   });
 
+  it('fails on an access label under a key it does not read; --skip-invalid skips the page instead of indexing it public', async () => {
+    await mkdir(path.join(dir, 'docs', 'guide'));
+    await writeFile(path.join(dir, 'docs', 'guide', 'plan.md'), '---\nacl: [admins]\n---\n# Plan\n\nThe SECRETPLAN lease rollout.\n');
+    expect(await runCli(['ingest', 'docs'], io)).toBe(1);
+    expect(stderr()).toContain('  guide/plan.md:2: acl: front matter key "acl" is not read, so it restricts nothing; access groups go under labels: {acl: [admins]}.');
+    expect(await runCli(['ingest', 'docs', '--skip-invalid'], io)).toBe(0);
+    expect(stdout()).toContain('Indexed 2 docs');
+    io.out.length = 0;
+    expect(await runCli(['search', 'SECRETPLAN', '--json'], io)).toBe(0);
+    expect(JSON.parse(stdout()).hits).toEqual([]);
+  });
+
   it('exits 2 with the fix when the folder does not exist', async () => {
     expect(await runCli(['ingest', 'nope'], io)).toBe(2);
     expect(stderr()).toBe(`Atlas: docs folder not found: nope. Pass a folder of .md files, e.g. atlas ingest datasets/orbit.\n`);

@@ -35,6 +35,35 @@ describe('parseDocument: bad input', () => {
     expect(problems('guide.md', withField(yaml))).toEqual([{ file: 'guide.md', line, field, message }]);
   });
 
+  // A near miss of labels.acl was read as nothing, and the page indexed public without a word.
+  it.each([
+    ['acl: admins', 'acl', 'front matter key "acl" is not read, so it restricts nothing; access groups go under labels: {acl: [admins]}. Move them there, or rename the key if it is not about access.'],
+    ['acl: [admins]', 'acl', 'front matter key "acl" is not read, so it restricts nothing; access groups go under labels: {acl: [admins]}. Move them there, or rename the key if it is not about access.'],
+    ['ACL: "admins"', 'ACL', 'front matter key "ACL" is not read, so it restricts nothing; access groups go under labels: {acl: [admins]}. Move them there, or rename the key if it is not about access.'],
+    ['groups: [admins, staff]', 'groups', 'front matter key "groups" is not read, so it restricts nothing; access groups go under labels: {acl: [admins, staff]}. Move them there, or rename the key if it is not about access.'],
+    ['access: admins', 'access', 'front matter key "access" is not read, so it restricts nothing; access groups go under labels: {acl: [admins]}. Move them there, or rename the key if it is not about access.'],
+    ['permissions:\n  - admins', 'permissions', 'front matter key "permissions" is not read, so it restricts nothing; access groups go under labels: {acl: [admins]}. Move them there, or rename the key if it is not about access.'],
+    ['allowed_roles: [admins]', 'allowed_roles', 'front matter key "allowed_roles" is not read, so it restricts nothing; access groups go under labels: {acl: [admins]}. Move them there, or rename the key if it is not about access.'],
+    ['label:\n  acl: [admins]', 'label', 'front matter key "label" is not read, so its labels restrict and filter nothing; labels go under the key labels: {acl: [admins]}. Rename it to labels.'],
+    ['Labels:\n  acl: admins\n  store: Aundh', 'Labels', 'front matter key "Labels" is not read, so its labels restrict and filter nothing; labels go under the key labels: {acl: [admins], store: Aundh}. Rename it to labels.'],
+    ['lables: {acl: [admins]}', 'lables', 'front matter key "lables" is not read, so its labels restrict and filter nothing; labels go under the key labels: {acl: [admins]}. Rename it to labels.'],
+    ['labels:\n  ACL: [admins]', 'labels.ACL', 'labels.ACL is not read as access groups (only labels.acl is), so it restricts nothing; write acl: [admins]. Rename it to acl, or rename the label if it is not about access.'],
+    ['labels:\n  acls: [admins]', 'labels.acls', 'labels.acls is not read as access groups (only labels.acl is), so it restricts nothing; write acl: [admins]. Rename it to acl, or rename the label if it is not about access.'],
+    ['labels:\n  groups: admins', 'labels.groups', 'labels.groups is not read as access groups (only labels.acl is), so it restricts nothing; write acl: [admins]. Rename it to acl, or rename the label if it is not about access.'],
+    ['labels:\n  acl: "admins, staff"', 'labels.acl', 'labels.acl names one group "admins, staff", which holds a comma: groups are a list, not comma-separated. List each group: acl: [admins, staff].'],
+    ['labels:\n  acl: [staff, "admins,ops"]', 'labels.acl', 'labels.acl names one group "admins,ops", which holds a comma: groups are a list, not comma-separated. List each group: acl: [staff, admins, ops].'],
+    ['labels:\n  acl: [" admins"]', 'labels.acl', 'labels.acl names the group " admins", with spaces around it, which no principal has (group names are trimmed). Write acl: [admins].'],
+    ['labels:\n  acl: "staff "', 'labels.acl', 'labels.acl names the group "staff ", with spaces around it, which no principal has (group names are trimmed). Write acl: [staff].'],
+  ])('reports a misplaced or misspelled access label: %s', (yaml, field, message) => {
+    const line = 2 + (field.startsWith('labels.') ? yaml.split('\n').findIndex((text) => text.trimStart().startsWith(field.slice('labels.'.length))) : 0);
+    expect(problems('guide/plan.md', withField(yaml))).toEqual([{ file: 'guide/plan.md', line, field, message }]);
+  });
+
+  it('reads keys that are neither access labels nor near misses as before', () => {
+    const result = parseDocument({ path: 'a.md', bytes: Buffer.from('---\nurl: /a\nalt: x\napp: y\nsidebar_label: A\nlevels: 3\nlabels:\n  acl: [admins, site ops]\n  store: Aundh\n---\nText.\n') });
+    expect(result.ok && result.doc.labels).toEqual({ acl: ['admins', 'site ops'], store: 'Aundh' });
+  });
+
   it('reports a YAML syntax error with its source line', () => {
     expect(problems('a.md', '---\ntitle: Broken\ndescription: "never closed\n---\nText.\n')).toEqual([
       { file: 'a.md', line: 3, field: 'front matter',

@@ -92,6 +92,18 @@ describe('parseFrontMatter on flat front matter', () => {
     expect(!parsed.ok && parsed.problems.map((problem) => [problem.field, problem.line])).toEqual([['id', 3]]);
   });
 
+  it('refuses an access label under a key it does not read, as the YAML parser path does', () => {
+    // `acl: admins` is flat; `acl: [admins]` needs the parser. Both were read as public pages.
+    const read = (yaml: string) => parseFrontMatter({ file: 'plan.md', yaml, yamlStartLine: 2, derivedId: 'plan' });
+    const flat = read('title: Plan\nACL: admins');
+    const parsed = read('title: Plan\nACL: [admins]');
+    expect(flat).toEqual(parsed);
+    expect(flat).toEqual({
+      ok: false,
+      problems: [{ file: 'plan.md', line: 3, field: 'ACL', message: 'front matter key "ACL" is not read, so it restricts nothing; access groups go under labels: {acl: [admins]}. Move them there, or rename the key if it is not about access.' }],
+    });
+  });
+
   it('reads an integer id as a string', () => {
     expect(parseFrontMatter({ file: 'a.md', yaml: 'id: 3642\ntitle: "Install"', yamlStartLine: 2, derivedId: 'a' })).toEqual({
       ok: true,

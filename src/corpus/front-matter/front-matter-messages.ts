@@ -1,4 +1,5 @@
 import { DOC_ID_PATTERN } from '../markdown/slug.ts';
+import { aclGroupProblem, accessNearMiss } from './access-keys.ts';
 
 /**
  * Explains why a front matter value was rejected: the field, the bad value and the fix.
@@ -16,6 +17,15 @@ export function describeIssue(path: string[], value: unknown, derivedId: string)
   if (field === 'labels' && label !== undefined) return describeLabel(label, value);
   if (field === 'labels') {
     return `labels must be a map from label name to a string or a list of strings, got ${show(value)}. Write e.g. labels: { team: "payments", acl: ["staff"] }.`;
+  }
+  if (field !== undefined && path.length === 1) {
+    const nearMiss = accessNearMiss(field, 'top');
+    if (nearMiss === 'labels') {
+      return `front matter key "${field}" is not read, so its labels restrict and filter nothing; labels go under the key labels: ${labelsFlow(value)}. Rename it to labels.`;
+    }
+    if (nearMiss === 'acl') {
+      return `front matter key "${field}" is not read, so it restricts nothing; access groups go under labels: {acl: ${groupsFlow(value)}}. Move them there, or rename the key if it is not about access.`;
+    }
   }
   return `${path.join('.')} is invalid, got ${show(value)}.`;
 }
@@ -56,7 +66,18 @@ function describeLabel(name: string, value: unknown): string {
     return `labels.acl lists the groups that may read the page; "all" is not one of them (it would hide the page from everyone outside a group named "all"), got ${show(value)}. Remove acl to make the page public, or name the groups, e.g. acl: ["staff"].`;
   }
   if (name === 'acl' && strings) {
+    const groups = [value].flat() as string[];
+    const problem = groups.length === 0 || groups.some((group) => group.trim() === '') ? undefined : aclGroupProblem(groups);
+    if (problem?.kind === 'comma') {
+      return `labels.acl names one group ${JSON.stringify(problem.group)}, which holds a comma: groups are a list, not comma-separated. List each group: acl: ${groupsFlow(value)}.`;
+    }
+    if (problem?.kind === 'spaces') {
+      return `labels.acl names the group ${JSON.stringify(problem.group)}, with spaces around it, which no principal has (group names are trimmed). Write acl: ${groupsFlow(value)}.`;
+    }
     return `labels.acl must name at least one group (no empty names), got ${show(value)}. Write e.g. acl: ["staff"], or remove acl to make the page public.`;
+  }
+  if (accessNearMiss(name, 'labels') === 'acl') {
+    return `labels.${name} is not read as access groups (only labels.acl is), so it restricts nothing; write acl: ${groupsFlow(value)}. Rename it to acl, or rename the label if it is not about access.`;
   }
   const head = `labels.${name} must be a string or a list of strings, got ${show(value)}.`;
   if (isScalar(value)) return `${head} Quote it: ${name}: "${String(value)}".`;
@@ -65,6 +86,36 @@ function describeLabel(name: string, value: unknown): string {
     return `${head} Quote every item: ${name}: [${quoted}].`;
   }
   return `${head} Write e.g. ${name}: "staff" or ${name}: ["staff", "admins"].`;
+}
+
+/**
+ * The groups a misplaced access value names, as a YAML flow list for a suggested fix: comma
+ * strings split, names trimmed, `[staff]` when it names none.
+ *
+ * @example
+ * groupsFlow(['admins, staff']); // '[admins, staff]'
+ */
+function groupsFlow(value: unknown): string {
+  const names = (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === 'string');
+  const groups = [...new Set(names.flatMap((name) => name.split(',')).map((name) => name.trim()).filter((name) => name !== ''))];
+  return `[${(groups.length === 0 ? ['staff'] : groups).map(flowScalar).join(', ')}]`;
+}
+
+/** A misplaced labels map as a YAML flow map for a suggested fix, access near misses written as acl. */
+function labelsFlow(value: unknown): string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return '{acl: [staff]}';
+  const entries = Object.entries(value).map(([name, item]) => {
+    if (name === 'acl' || accessNearMiss(name, 'labels') === 'acl') return `acl: ${groupsFlow(item)}`;
+    if (typeof item === 'string') return `${name}: ${flowScalar(item)}`;
+    if (Array.isArray(item)) return `${name}: [${item.map((part) => flowScalar(String(part))).join(', ')}]`;
+    return `${name}: ${JSON.stringify(item)}`;
+  });
+  return `{${entries.join(', ')}}`;
+}
+
+/** A string as YAML reads it back: bare when it is a plain word, else double-quoted. */
+function flowScalar(text: string): string {
+  return /^[A-Za-z][A-Za-z0-9 _./@-]*$/.test(text) && !/^(?:true|false|null|yes|no|on|off)$/i.test(text) && text.trim() === text ? text : JSON.stringify(text);
 }
 
 /** Numbers and booleans: values that become valid by quoting them. */

@@ -3,35 +3,67 @@ import { z } from 'zod';
 import type { CorpusProblem } from '../../errors.ts';
 import { readFlatYaml } from './flat-yaml.ts';
 import { describeIssue } from './front-matter-messages.ts';
+import { aclGroupProblem, accessNearMiss } from './access-keys.ts';
 import { DOC_ID_PATTERN } from '../markdown/slug.ts';
 import type { LabelValue } from '../types.ts';
+
+/** The top-level fields Atlas reads; any other is ignored, unless it looks like an access label. */
+const KNOWN_FIELDS = new Set(['id', 'title', 'applies_to', 'labels']);
 
 /**
  * The front matter fields Atlas reads. Unknown fields (`sidebar_position`, `description`, ...)
  * are ignored; `null` is rejected rather than read as "missing", so a forgotten value never
- * silently widens `applies_to` or drops `labels`.
+ * silently widens `applies_to` or drops `labels`. A key that looks like an access label but is
+ * not `labels.acl` (`acl:` at the top, `Labels:`, `labels.ACL`, `groups:`; see access-keys.ts)
+ * is rejected too, as is an acl group with a comma or spaces around it: each would leave the
+ * page readable by someone it was meant to exclude, or by no one, without a word.
  */
-export const frontMatterSchema = z.object({
-  // Integer ids (`id: 3642`) are unambiguous and common in real corpora: read them as strings.
-  id: z.union([z.string().regex(DOC_ID_PATTERN), z.number().int().nonnegative().transform(String)]).optional(),
-  title: z.string().trim().min(1).optional(),
-  applies_to: z.string().trim().min(1).optional(),
-  labels: z
-    .record(z.string(), z.union([z.string(), z.array(z.string())]))
-    .superRefine((labels, context) => {
-      // An empty acl would store no group at all, and the page would read as public.
-      const acl = labels.acl;
-      const groups = acl === undefined ? undefined : Array.isArray(acl) ? acl : [acl];
-      if (groups !== undefined && (groups.length === 0 || groups.some((group) => group.trim() === ''))) {
-        context.addIssue({ code: 'custom', path: ['acl'], message: 'acl must name at least one group' });
+export const frontMatterSchema = z
+  .looseObject({
+    // Integer ids (`id: 3642`) are unambiguous and common in real corpora: read them as strings.
+    id: z.union([z.string().regex(DOC_ID_PATTERN), z.number().int().nonnegative().transform(String)]).optional(),
+    title: z.string().trim().min(1).optional(),
+    applies_to: z.string().trim().min(1).optional(),
+    labels: z
+      .record(z.string(), z.union([z.string(), z.array(z.string())]))
+      .superRefine((labels, context) => {
+        // An empty acl would store no group at all, and the page would read as public.
+        const acl = labels.acl;
+        const groups = acl === undefined ? undefined : Array.isArray(acl) ? acl : [acl];
+        if (groups !== undefined && (groups.length === 0 || groups.some((group) => group.trim() === ''))) {
+          context.addIssue({ code: 'custom', path: ['acl'], message: 'acl must name at least one group' });
+        } else if (groups !== undefined && aclGroupProblem(groups) !== undefined) {
+          context.addIssue({ code: 'custom', path: ['acl'], message: 'acl groups are names without commas or spaces around them' });
+        }
+        // "all" means "every value" for other labels; as a group it would hide the page from everyone outside a group named "all".
+        if (groups?.some((group) => group.trim().toLowerCase() === 'all')) {
+          context.addIssue({ code: 'custom', path: ['acl'], message: 'acl: "all" is not a group' });
+        }
+        for (const name of Object.keys(labels)) {
+          if (accessNearMiss(name, 'labels') !== undefined) context.addIssue({ code: 'custom', path: [name], message: `labels.${name} is not labels.acl` });
+        }
+      })
+      .optional(),
+  })
+  .superRefine(
+    (fields, context) => {
+      for (const [key, value] of Object.entries(fields)) {
+        if (KNOWN_FIELDS.has(key)) continue;
+        const nearMiss = accessNearMiss(key, 'top');
+        // A string or list under `label:` is some other field (a sidebar label); a map, or any `Labels:`, was meant as labels.
+        const meantAsLabels = nearMiss === 'labels' && (key.toLowerCase() === 'labels' || (typeof value === 'object' && value !== null && !Array.isArray(value)));
+        if (nearMiss === 'acl' || meantAsLabels) context.addIssue({ code: 'custom', path: [key], message: `${key} is not read` });
       }
-      // "all" means "every value" for other labels; as a group it would hide the page from everyone outside a group named "all".
-      if (groups?.some((group) => group.trim().toLowerCase() === 'all')) {
-        context.addIssue({ code: 'custom', path: ['acl'], message: 'acl: "all" is not a group' });
-      }
-    })
-    .optional(),
-});
+    },
+    // Checked even when a known field is invalid too, so every problem of the page is reported at once.
+    { when: () => true },
+  )
+  .transform(({ id, title, applies_to, labels }): FrontMatter => ({
+    ...(id === undefined ? {} : { id }),
+    ...(title === undefined ? {} : { title }),
+    ...(applies_to === undefined ? {} : { applies_to }),
+    ...(labels === undefined ? {} : { labels }),
+  }));
 
 /** Validated front matter of one page. */
 export interface FrontMatter {
