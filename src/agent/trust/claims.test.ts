@@ -33,6 +33,17 @@ describe('splitClaims', () => {
       'Quoted line',
     ]);
   });
+
+  it('keeps the citation markers after a sentence with it, and reads no number from them', () => {
+    expect(splitClaims('The step fails with ORB-1202. [1] The result is over the limit. [2][3]\nRetry it [4]. Then stop.')).toEqual([
+      'The step fails with ORB-1202. [1]',
+      'The result is over the limit. [2][3]',
+      'Retry it [4].',
+      'Then stop.',
+    ]);
+    expect(claimSupport('The result is over the limit. [2]', ['The result is over the limit.'])).toEqual({ score: 1, missing: [] });
+    expect(claimSupport('Retry the job [4].', ['Retry the job.'])).toEqual({ score: 1, missing: [] });
+  });
 });
 
 describe('claimSupport', () => {

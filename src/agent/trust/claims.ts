@@ -45,12 +45,15 @@ const NUMBER_WORDS = new Map(
  * left out), then each line into sentences: after `.`, `!` or `?` and whitespace, unless the
  * word before the dot is an abbreviation (`e.g.`, `etc.`, `Dr.`) or an initial (`J.`); and at
  * `; ` between clauses. Code spans (`` `a.b; c` ``) are never split, decimals (`1.5`) and dotted
- * names have no whitespace after their dot. A piece without a letter or a digit (`---`, `:`) is no
+ * names have no whitespace after their dot. Citation markers right after a sentence
+ * (`It fails. [1] Retry. [2]`) end it and are part of it; they never count as numbers of a claim
+ * ({@link claimSupport}). A piece without a letter or a digit (`---`, `:`) is no
  * claim. Every claim is an exact substring of `text`, in order.
  *
  * @example
  * splitClaims('Leases last 45 minutes; set lease_seconds.'); // ['Leases last 45 minutes;', 'set lease_seconds.']
  * splitClaims('Use e.g. `a.b`. It is 1.5 s.'); // ['Use e.g. `a.b`.', 'It is 1.5 s.']
+ * splitClaims('It fails. [1] Retry it. [2]'); // ['It fails. [1]', 'Retry it. [2]']
  */
 export function splitClaims(text: string): string[] {
   const claims: string[] = [];
@@ -64,14 +67,23 @@ export function splitClaims(text: string): string[] {
     for (const match of line.slice(marker).matchAll(/([.!?])\s+|;\s+/g)) {
       const at = lineStart + marker + (match.index ?? 0);
       if (match[1] === '.' && !endsSentence(masked.slice(start, at))) continue;
-      pushClaim(claims, text.slice(start, at + 1));
-      start = at + match[0].length;
+      // Citation markers after the sentence ("... limit. [2]") end it: they belong to it.
+      const next = at + match[0].length;
+      const markers = LEADING_MARKERS.exec(masked.slice(next, end))?.[0] ?? '';
+      pushClaim(claims, text.slice(start, markers === '' ? at + 1 : next + markers.length));
+      start = next + markers.length;
     }
     pushClaim(claims, text.slice(start, end));
     lineStart = end + 1;
   }
   return claims;
 }
+
+/** Citation markers (`[1] [2]`) at the start of a text, with the blanks after them. */
+const LEADING_MARKERS = /^(?:\[\d+\][ \t]*)+/;
+
+/** A citation marker of an answer text (`[2]`): an index into its citations, no part of a claim's wording. */
+const CITATION_MARKER = /\[\d+\]/g;
 
 function endsSentence(before: string): boolean {
   const last = /([\p{L}\p{N}.]+)$/u.exec(before)?.[1] ?? '';
@@ -114,7 +126,8 @@ export function claimSupport(claim: string, quotes: string[]): { score: number; 
   return { score: Math.round((covered / total) * 1000) / 1000, missing };
 }
 
-function claimUnits(claim: string): ClaimUnits {
+function claimUnits(text: string): ClaimUnits {
+  const claim = text.replace(CITATION_MARKER, ' ');
   const found = [...identifiers(claim), ...(claim.match(/(?<![\w-])--?[a-zA-Z][\w-]*/g) ?? [])];
   const unique = [...new Set(found.map(normalizeIdentifier).filter((identifier) => /[a-z]/.test(identifier)))];
   // The digits of an identifier (ORB-1203) are part of it, not a number of their own.
