@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '../models/offline/model.ts';
 import type { IndexBackend } from '../index/types.ts';
+import { createTestDoc } from '../index/test-docs.ts';
 import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
 import { createScriptedModel } from '../testing/scripted-model.ts';
@@ -135,6 +136,56 @@ describe('askInConversation (offline planner, Orbit)', () => {
     expect([failed.run.trace.stopReason, failed.turn]).toEqual(['error', undefined]);
     expect(store.get(id, staff)?.turns).toEqual([]);
     expect(store.passages(id)).toEqual([]);
+  });
+
+  describe('under a narrower current filter (a server restarted with another --version or --label)', () => {
+    // Two release lines and two stores; every page says "rotate the key", so any filter shows something.
+    const pages = createMemoryIndex([
+      createTestDoc({ docId: 'keys-2x', appliesTo: '2.x', sections: ['Rotate the key with orbit key-rotate in 2.x.'] }),
+      createTestDoc({ docId: 'keys-3x', appliesTo: '3.x', sections: ['Rotate the key with orbit keys rotate in 3.x.'] }),
+      createTestDoc({ docId: 'keys-guide', sections: ['Rotate the key monthly, or after a leak.'] }),
+      createTestDoc({ docId: 'keys-aundh', labels: { store: 'Aundh' }, sections: ['In Aundh, rotate the key at the counter safe.'] }),
+      createTestDoc({ docId: 'keys-baner', labels: { store: 'Baner' }, sections: ['In Baner, rotate the key at the back office.'] }),
+    ]);
+    const QUESTION = 'How do I rotate the key?';
+    const seenDocs = (reply: { run: { trace: { evidence: Array<{ chunkId: string }> } } }) => [...new Set(reply.run.trace.evidence.map((item) => item.chunkId.split('#')[0]!))].sort();
+
+    it('the current filter wins: a conversation created with no filter searches the current version and labels', async () => {
+      const { id } = store.create({ principal: staff });
+      const reply = (await askInConversation(store, id, QUESTION, staff, { model, index: pages, currentFilter: { version: '3.x', labels: { store: 'Aundh' } } }))!;
+      expect(reply.run.trace.steps.map((step) => step.filter)).toEqual(reply.run.trace.steps.map(() => ({ version: '3.x', labels: { store: 'Aundh' }, principal: staff })));
+      expect(seenDocs(reply)).toEqual(['keys-3x', 'keys-aundh', 'keys-guide']);
+      expect(reply.notes).toEqual([]);
+    });
+
+    it('a stored version or label value outside the current filter keeps only the pages for all of them, with a note', async () => {
+      const { id } = store.create({ principal: staff, filter: { version: '2.x', labels: { store: ['Baner'] } } });
+      const reply = (await askInConversation(store, id, QUESTION, staff, { model, index: pages, currentFilter: { version: '3.x', labels: { store: ['Aundh'] } } }))!;
+      expect(reply.run.trace.steps.map((step) => step.filter)).toEqual(reply.run.trace.steps.map(() => ({ version: 'all', labels: { store: ['all'] }, principal: staff })));
+      expect(seenDocs(reply)).toEqual(['keys-guide']);
+      expect(reply.notes).toEqual([
+        'this conversation searches version "2.x" (as it was created), outside the release line "3.x" searched now; only pages for all versions match.',
+        'this conversation searches labels.store "Baner" (as it was created), outside the values searched now (Aundh); only pages for all values of "store" match.',
+      ]);
+      // The seen passages of an earlier turn outside the current filter are not its evidence any more.
+      expect(store.get(id, staff)?.filter).toEqual({ version: '2.x', labels: { store: ['Baner'] } });
+    });
+
+    it('a stored filter inside the current one is kept as it is', async () => {
+      const { id } = store.create({ principal: staff, filter: { version: '3.x', labels: { store: ['Aundh'] } } });
+      const reply = (await askInConversation(store, id, QUESTION, staff, { model, index: pages, currentFilter: { version: '3.x', labels: { store: ['Aundh', 'Baner'] } } }))!;
+      expect(reply.run.trace.steps.map((step) => step.filter)).toEqual(reply.run.trace.steps.map(() => ({ version: '3.x', labels: { store: ['Aundh'] }, principal: staff })));
+      expect(reply.notes).toEqual([]);
+    });
+
+    it('an earlier turn\'s passages outside the current filter cannot be cited any more', async () => {
+      const { id } = store.create({ principal: staff });
+      const first = (await askInConversation(store, id, QUESTION, staff, { model, index: pages }))!;
+      expect(seenDocs(first)).toContain('keys-2x');
+      const second = (await askInConversation(store, id, 'and in 2.x?', staff, { model, index: pages, currentFilter: { version: '3.x' } }))!;
+      const texts = JSON.stringify(second.run.answer) + JSON.stringify(second.run.trace.evidence);
+      expect(texts).not.toContain('key-rotate');
+    });
   });
 
   it('searches with the filter the conversation was created with', async () => {

@@ -3,14 +3,21 @@ import type { ConversationTurn } from '../agent/history.ts';
 import { routedAsk, type RoutedAskOptions, type RoutedRun } from '../agent/policy/route.ts';
 import { SearchMemory } from '../agent/session/search-memory.ts';
 import { withPrincipal } from '../index/filter.ts';
-import type { Principal } from '../index/types.ts';
+import type { Principal, SearchFilter } from '../index/types.ts';
 import type { ConversationStore, StoredConversation, StoredTurn } from './store.ts';
 import { modelFailed } from '../agent/stop-conditions.ts';
+import { narrowConversationFilter } from './turn-filter.ts';
 
 /** The options of a conversation turn: those of `routedAsk`, minus what the conversation fixes. */
 export type ConversationAskOptions = Omit<RoutedAskOptions, 'history' | 'memory' | 'filter' | 'principal'> & {
   /** The user asking (a token's name): a conversation another user created does not exist for them. */
   user?: string;
+  /**
+   * The filter enforced now by whoever serves the turn (`atlas serve --version/--label`): it
+   * narrows the filter the conversation was created with, never widens it
+   * (`narrowConversationFilter`). Its `principal` is ignored: the conversation's groups decide.
+   */
+  currentFilter?: SearchFilter;
 };
 
 /** A finished turn: the run (the AgentRun of this turn) and the turn as stored. */
@@ -19,12 +26,15 @@ export interface ConversationReply {
   run: RoutedRun;
   /** The turn as stored; absent when the run failed (stop reason error, timeout or deadline), which is not stored. */
   turn?: StoredTurn;
+  /** What the current filter narrowed of the conversation's own (a version or label values outside it); empty when nothing. */
+  notes: string[];
 }
 
 /**
  * Asks `question` as the next turn of conversation `id`, as `principal`: the run is given the
  * earlier turns (`history`, bounded, see docs/conversations.md), searches with the filter and
- * principal the conversation was created with, skips the passages its earlier turns were shown
+ * principal the conversation was created with (the filter narrowed by `currentFilter`, the one
+ * enforced now, when given), skips the passages its earlier turns were shown
  * and may cite them (its search memory), with a fresh search budget. The turn, the passages it
  * was shown and its searches are stored before this returns; a run the model failed (stop reason
  * `error`, `timeout`, `deadline`) is returned but not stored, so a retry starts from the same state. Undefined when the conversation
@@ -43,24 +53,26 @@ export async function askInConversation(
   principal: Principal | undefined,
   options: ConversationAskOptions,
 ): Promise<ConversationReply | undefined> {
-  const { user, ...runOptions } = options;
+  const { user, currentFilter, ...runOptions } = options;
   const conversation = store.get(id, principal, user);
   if (!conversation) return undefined;
   const startedAt = store.now();
   const runPrincipal: Principal = { groups: conversation.groups };
-  const filter = withPrincipal(conversation.filter, runPrincipal);
+  const { filter: turnFilter, notes } = narrowConversationFilter(conversation.filter, currentFilter);
+  // Earlier passages are restored under the narrowed filter: one outside it now can be neither shown nor cited.
+  const filter = withPrincipal(turnFilter, runPrincipal);
   const memory = await SearchMemory.restore(store.passages(id), (chunkId) => options.index.getChunk(chunkId, filter));
   const run = await routedAsk(question, {
     ...runOptions,
-    filter: conversation.filter,
+    filter: turnFilter,
     principal: runPrincipal,
     history: historyOf(conversation),
     memory,
   });
   // A run that ended without an answer because the model failed (or the client went away) is not a turn to remember.
-  if (modelFailed(run.trace.stopReason)) return { conversationId: id, run };
+  if (modelFailed(run.trace.stopReason)) return { conversationId: id, run, notes };
   const turn = store.saveTurn(id, { question, run, startedAt, passages: memory.takeChanges() });
-  return { conversationId: id, run, turn };
+  return { conversationId: id, run, turn, notes };
 }
 
 /** The earlier turns of a stored conversation, as a run is given them. */

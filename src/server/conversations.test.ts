@@ -145,6 +145,50 @@ describe('conversation routes', () => {
   });
 });
 
+describe('a server restarted with a narrower filter', () => {
+  // Two release lines and two stores; every page says "rotate the key".
+  const pages = createMemoryIndex([
+    makeDoc('keys-2x', '2.x', [['Keys in 2.x', 'Rotate the key with orbit key-rotate in 2.x.']]),
+    makeDoc('keys-3x', '3.x', [['Keys in 3.x', 'Rotate the key with orbit keys rotate in 3.x.']]),
+    makeDoc('keys-guide', 'all', [['Keys', 'Rotate the key monthly, or after a leak.']]),
+    withStore(makeDoc('keys-aundh', 'all', [['Keys in Aundh', 'In Aundh, rotate the key at the counter safe.']]), 'Aundh'),
+    withStore(makeDoc('keys-baner', 'all', [['Keys in Baner', 'In Baner, rotate the key at the back office.']]), 'Baner'),
+  ]);
+  const docsOf = (run: { trace: { evidence: Array<{ chunkId: string }> } }) => [...new Set(run.trace.evidence.map((item) => item.chunkId.split('#')[0]!))].sort();
+
+  it('narrows a stored conversation to the server\'s current --version and --label, with a note when they conflict', async () => {
+    // Created under a server without a filter: one conversation with no filter of its own, one for 2.x at the Baner store.
+    const before = appWith(store, { index: pages });
+    expect((await post(before, '/v1/conversations')).status).toBe(201);
+    expect((await post(before, '/v1/conversations', { version: '2.x' })).status).toBe(201);
+    const first = await (await post(before, '/v1/conversations/c-1/messages', { content: 'How do I rotate the key?' })).json();
+    expect(docsOf(first)).toContain('keys-2x');
+
+    const after = appWith(store, { index: pages, filter: { version: '3.x', labels: { store: 'Aundh' } } });
+    const turn = await (await post(after, '/v1/conversations/c-1/messages', { content: 'How do I rotate the key?' })).json();
+    expect(turn.trace.steps.map((step: { filter: unknown }) => step.filter)).toEqual(turn.trace.steps.map(() => ({ version: '3.x', labels: { store: 'Aundh' }, principal: { groups: ['staff'] } })));
+    expect(docsOf(turn).every((doc) => ['keys-3x', 'keys-aundh', 'keys-guide'].includes(doc))).toBe(true);
+    expect(JSON.stringify(turn.answer)).not.toMatch(/key-rotate|back office/);
+    expect(turn.notes).toEqual([]);
+    expect((await (await get(after, '/v1/conversations/c-1')).json()).filter).toEqual({ version: '3.x', labels: { store: 'Aundh' } });
+
+    const conflicting = await (await post(after, '/v1/conversations/c-2/messages', { content: 'How do I rotate the key?' })).json();
+    expect(conflicting.trace.steps.map((step: { filter: { version?: string } }) => step.filter.version)).toEqual(conflicting.trace.steps.map(() => 'all'));
+    expect(docsOf(conflicting).every((doc) => ['keys-aundh', 'keys-guide'].includes(doc))).toBe(true);
+    expect(conflicting.notes).toEqual(['this conversation searches version "2.x" (as it was created), outside the release line "3.x" searched now; only pages for all versions match.']);
+
+    // The streamed turn is held to the same filter, and its run event carries the same notes.
+    const streamed = await post(after, '/v1/conversations/c-2/messages/stream', { content: 'and at the counter?' });
+    const run = parseSse(await streamed.text()).find((event) => event.event === 'run')!.data as { notes: string[]; trace: { steps: Array<{ filter: { version?: string } }> } };
+    expect(run.notes).toEqual(conflicting.notes);
+    expect(run.trace.steps.every((step) => step.filter.version === 'all')).toBe(true);
+  });
+});
+
+function withStore(doc: ReturnType<typeof makeDoc>, store: string): ReturnType<typeof makeDoc> {
+  return { ...doc, labels: { store }, chunks: doc.chunks.map((chunk) => ({ ...chunk, labels: { store } })) };
+}
+
 describe('POST /v1/conversations/:id/messages/stream', () => {
   const stream = '/v1/conversations/c-2/messages/stream';
 

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ROUTES, type Route } from '../agent/policy/route.ts';
 import { askInConversation, type ConversationAskOptions, type ConversationReply } from '../conversations/ask.ts';
 import type { ConversationStore } from '../conversations/store.ts';
+import { narrowConversationFilter } from '../conversations/turn-filter.ts';
 import { AtlasError } from '../errors.ts';
 import { failureText } from '../stack-trace.ts';
 import { prepareAsk } from './ask.ts';
@@ -34,7 +35,11 @@ type MessageBody = z.infer<typeof messageBody>;
  *   the turn's run events, exactly as `/v1/ask/stream` sends them, then `event: run` with the JSON
  *   of the non-streamed route. A client that goes away aborts the run, and no turn is stored.
  *   A quiet stream gets a `: keep-alive` comment every `options.keepAliveMs` (default 15 s; 0: never).
- * - `GET /v1/conversations/:id` -> `{ id, createdAt, filter, turns }`.
+ * - `GET /v1/conversations/:id` -> `{ id, createdAt, filter, turns }` (`filter`: what its turns
+ *   search with now, the filter it was created with narrowed by the server's).
+ *
+ * The server's filter as it is now always narrows a stored conversation's (a restart with a
+ * narrower `--version` or `--label` wins); a turn's JSON says in `notes` what that left out.
  *
  * An unknown id and another principal's conversation are the same `404`; a bad body is `400`;
  * errors are `{ error: { code, message } }`, never a stack.
@@ -102,7 +107,8 @@ export function conversationsApp(deps: ServerDeps, store: ConversationStore, opt
     const conversation = store.get(id, c.get('principal'), userOf(c).user);
     if (!conversation) return notFound(c, id);
     const { groups: _groups, owner: _owner, ...shown } = conversation;
-    return c.json(shown);
+    // The filter its turns search with now: the one it was created with, narrowed by the server's.
+    return c.json({ ...shown, filter: narrowConversationFilter(conversation.filter, deps.filter).filter });
   });
 
   return app;
@@ -116,12 +122,16 @@ export function conversationsApp(deps: ServerDeps, store: ConversationStore, opt
 async function turnOptions(deps: ServerDeps, body: MessageBody, abortSignal: AbortSignal): Promise<ConversationAskOptions> {
   const { options } = await prepareAsk(deps, { question: body.content, ...(body.route ? { route: body.route as Route } : {}) }, undefined);
   const { filter: _filter, principal: _principal, ...rest } = options;
-  return { ...rest, abortSignal };
+  // The server's filter as it is now narrows the one the conversation was created with (a restart with a narrower --version or --label wins).
+  return { ...rest, abortSignal, ...(deps.filter ? { currentFilter: deps.filter } : {}) };
 }
 
-/** The JSON of a turn: the AgentRun plus `conversationId` and `turn` (null for a failed run, which is not stored). */
+/**
+ * The JSON of a turn: the AgentRun plus `conversationId`, `turn` (null for a failed run, which is
+ * not stored) and `notes` (what the server's filter narrowed of the conversation's).
+ */
 function replyJson(reply: ConversationReply): Record<string, unknown> {
-  return { conversationId: reply.conversationId, turn: reply.turn?.turn ?? null, ...reply.run };
+  return { conversationId: reply.conversationId, turn: reply.turn?.turn ?? null, ...reply.run, notes: reply.notes };
 }
 
 /**

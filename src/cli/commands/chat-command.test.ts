@@ -68,6 +68,24 @@ describe('atlas chat and atlas ask --conversation', () => {
     );
   });
 
+  it('ask --conversation ID keeps the filter the conversation was created with, and says so for a different --version or --label', async () => {
+    const io = recordingIO({ cwd: dir });
+    expect(await runCli(['ask', 'How do I enqueue a job?', '--db', db, '--model', 'offline', '--conversation', 'new', '--version', '3.x', '--label', 'section=guides'], io)).toBe(0);
+    const id = idIn(io.err.join(''))!;
+    const later = recordingIO({ cwd: dir });
+    expect(await runCli(['ask', 'and how do I cancel it?', '--db', db, '--model', 'offline', '--conversation', id, '--version', '2.x', '--label', 'section=api,reference', '--json'], later)).toBe(0);
+    expect(later.err.filter((line) => line.startsWith('atlas: note: conversation'))).toEqual([
+      `atlas: note: conversation ${id} searches version 3.x (as it was created); --version 2.x is ignored.\n`,
+      `atlas: note: conversation ${id} searches labels section=guides (as it was created); --label section=api,reference is ignored.\n`,
+    ]);
+    const run = JSON.parse(later.out.join(''));
+    expect(run.trace.steps.map((step: { filter: { labels?: unknown } }) => step.filter.labels)).toEqual(run.trace.steps.map(() => ({ section: ['guides'] })));
+    // The same --label as the conversation's says nothing.
+    const same = recordingIO({ cwd: dir });
+    expect(await runCli(['ask', 'and how do I retry it?', '--db', db, '--model', 'offline', '--conversation', id, '--label', 'section=guides'], same)).toBe(0);
+    expect(same.err.filter((line) => line.startsWith('atlas: note: conversation'))).toEqual([]);
+  });
+
   it('refuses to chat without stdin', async () => {
     const io = recordingIO({ cwd: dir });
     expect(await runCli(['chat', '--db', db, '--model', 'offline'], io)).toBe(2);

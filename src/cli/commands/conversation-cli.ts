@@ -46,7 +46,8 @@ export function openCliStore(io: CliIO, options: { db?: string; state?: string }
 
 /**
  * The conversation a command works in: `new` creates one for the asker's groups and filter
- * (announced on stderr with how to continue it); an id must be one of the asker's.
+ * (announced on stderr with how to continue it); an id must be one of the asker's, and keeps the
+ * filter it was created with (a different `--version` or `--label` is noted on stderr as ignored).
  *
  * @example
  * const id = resolveConversation(io, store, 'new', filter, statePath(io, options)); // stderr: "atlas: conversation … started ..."
@@ -69,7 +70,18 @@ export function resolveConversation(io: CliIO, store: ConversationStore, id: str
   if (filter?.version !== undefined && found.filter.version !== filter.version) {
     io.stderr(`atlas: note: conversation ${id} searches version ${found.filter.version ?? 'any'} (as it was created); --version ${filter.version} is ignored.\n`);
   }
+  if (filter?.labels !== undefined && labelsText(found.filter.labels) !== labelsText(filter.labels)) {
+    io.stderr(`atlas: note: conversation ${id} searches ${found.filter.labels === undefined ? 'no labels' : `labels ${labelsText(found.filter.labels)}`} (as it was created); --label ${labelsText(filter.labels).split(' ').join(' --label ')} is ignored.\n`);
+  }
   return id;
+}
+
+/** Label filters as --label flags write them, in name order: `section=api,guides store=Aundh`. */
+function labelsText(labels: SearchFilter['labels']): string {
+  return Object.entries(labels ?? {})
+    .sort(([left], [right]) => left.localeCompare(right))
+    .map(([name, value]) => `${name}=${[value].flat().join(',')}`)
+    .join(' ');
 }
 
 /**
