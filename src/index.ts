@@ -48,7 +48,7 @@ export { modelLabelChoices, narrowLabels, type LabelChoice, type ModelLabel } fr
 export { CONFIG_FILE_NAME, loadConfig, type LoadConfigOptions } from './config/load.ts';
 export { parseConfig, type AtlasConfig } from './config/schema.ts';
 export { createOfflineModel, type OfflineModelOptions } from './models/offline/index.ts';
-export { defaultModelSpec, resolveModel, type ResolvedModel } from './models/index.ts';
+export { defaultModelSpec, pickDefaultModel, resolveModel, type DefaultModelChoice, type ResolvedModel } from './models/index.ts';
 export { createWebSearch, WEB_SEARCH_MODELS } from './models/web-tools.ts';
 export { parseAllowedDomains, urlAllowed, verifyWebCitations, type WebCitation, type WebOptions, type WebSource, type WebTrace } from './agent/web/web.ts';
 export { withWebFallback } from './agent/web/web-fallback.ts';

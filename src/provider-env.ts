@@ -50,13 +50,39 @@ export function nonEmptyEnv(value: string | undefined): string | undefined {
 }
 
 /**
- * The model spec to use when none is given on the command line: `ATLAS_MODEL` when set,
- * otherwise `offline` (no key, no network).
+ * The model Atlas picks for each provider key when no model is named, in order of preference: a
+ * small, cheap model of that provider (both are in the price table, models/pricing.ts).
+ */
+export const KEY_MODELS = Object.freeze([
+  { variable: 'OPENAI_API_KEY', spec: 'openai:gpt-5-mini' },
+  { variable: 'ANTHROPIC_API_KEY', spec: 'anthropic:claude-haiku-4-5' },
+] as const);
+
+/** An entry of {@link KEY_MODELS}: a key variable and the model picked for it. */
+export type KeyModel = (typeof KEY_MODELS)[number];
+
+/**
+ * The first entry of {@link KEY_MODELS} whose key is set (not blank) in `env`, or undefined.
  *
  * @example
- * defaultModelSpec({ ATLAS_MODEL: 'anthropic:claude-haiku-4-5' }) // 'anthropic:claude-haiku-4-5'
+ * keyModel({ ANTHROPIC_API_KEY: 'sk-ant-...' }) // { variable: 'ANTHROPIC_API_KEY', spec: 'anthropic:claude-haiku-4-5' }
+ * keyModel({}) // undefined
+ */
+export function keyModel(env: ModelEnv): KeyModel | undefined {
+  return KEY_MODELS.find((entry) => nonEmptyEnv(env[entry.variable]) !== undefined);
+}
+
+/**
+ * The model spec to use when none is given on the command line, from the environment alone (no
+ * network): `ATLAS_MODEL` when set, else the model of the first provider key set
+ * ({@link KEY_MODELS}), else `offline` (no key, no network). `pickDefaultModel`
+ * (models/default-model.ts) also asks a local Ollama before settling on `offline`.
+ *
+ * @example
+ * defaultModelSpec({ ATLAS_MODEL: 'anthropic:claude-haiku-4-5', OPENAI_API_KEY: 'sk-...' }) // 'anthropic:claude-haiku-4-5'
+ * defaultModelSpec({ OPENAI_API_KEY: 'sk-...' }) // 'openai:gpt-5-mini'
  * defaultModelSpec({}) // 'offline'
  */
 export function defaultModelSpec(env: ModelEnv): string {
-  return nonEmptyEnv(env.ATLAS_MODEL) ?? 'offline';
+  return nonEmptyEnv(env.ATLAS_MODEL) ?? keyModel(env)?.spec ?? 'offline';
 }

@@ -53,7 +53,9 @@ describe('the CLI bundle', () => {
     const version = await run(process.execPath, ['bin/atlas.js', '--version'], { cwd: root });
     expect(version.stdout.trim()).toBe((await import('../../package.json', { with: { type: 'json' } })).default.version);
     // The agent loop runs from the bundle too: the AI SDK, zod and the offline planner bundled with it.
-    const { ATLAS_MODEL: _model, ...env } = process.env;
+    // No model named, no key, and no Ollama where it is looked for (port 9 is closed): the offline planner.
+    const { ATLAS_MODEL: _model, OPENAI_API_KEY: _openai, ANTHROPIC_API_KEY: _anthropic, ...rest } = process.env;
+    const env = { ...rest, OLLAMA_BASE_URL: 'http://127.0.0.1:9/v1' };
     const ask = await run(process.execPath, ['bin/atlas.js', 'ask', 'Who logs every storm?', '--db', db, '--max-searches', '2', '--json'], { cwd: root, env });
     const answer = (JSON.parse(ask.stdout) as { model: string; answer: { citations: { chunkId: string }[] } });
     expect(answer.model).toBe('offline');

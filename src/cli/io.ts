@@ -11,6 +11,11 @@ export interface CliIO {
   now: () => number;
   /** Standard input, read by the interactive `atlas chat` (absent: chat refuses to start). */
   stdin?: NodeJS.ReadableStream;
+  /**
+   * The HTTP client of the model commands: it asks a local Ollama for a model when none is named
+   * (absent: no Ollama is asked), and the model's provider client uses it (absent: the global fetch).
+   */
+  fetch?: typeof fetch;
 }
 
 /** The real process's IO. */
@@ -23,5 +28,6 @@ export function processIO(): CliIO {
     isTTY: process.stderr.isTTY === true,
     now: () => performance.now(),
     stdin: process.stdin,
+    fetch: globalThis.fetch,
   };
 }

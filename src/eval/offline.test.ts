@@ -10,7 +10,7 @@ describe('eval commands with the offline model (tiny dataset)', () => {
   it('compare: every kind has a row per arm, shares are in [0, 1], buckets count the failures', async () => {
     const io = recordingIO();
     expect(await runCli(['eval', 'compare', '--data', TINY, '--json', '--budgets', '1,2'], io)).toBe(0);
-    expect(io.err[0]).toBe('atlas: no model configured (--model or ATLAS_MODEL); using the offline planner (no key, no network).\n');
+    expect(io.err[0]).toBe('atlas: eval model: offline (an eval picks no model by itself, so that its runs repeat; name one with --model or ATLAS_MODEL).\n');
     expect(io.out).toHaveLength(1);
     const summary = JSON.parse(io.out[0] ?? '');
     expect(summary.model).toBe('offline');

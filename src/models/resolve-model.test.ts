@@ -162,9 +162,10 @@ describe('resolveModel', () => {
 });
 
 describe('defaultModelSpec', () => {
-  it('uses ATLAS_MODEL when set, otherwise offline (even when a provider key is present)', () => {
+  it('uses ATLAS_MODEL when set, else the small model of the first provider key set, else offline', () => {
     expect(defaultModelSpec({ ATLAS_MODEL: 'anthropic:claude-haiku-4-5', OPENAI_API_KEY: 'sk' })).toBe('anthropic:claude-haiku-4-5');
-    expect(defaultModelSpec({ OPENAI_API_KEY: 'sk' })).toBe('offline');
+    expect(defaultModelSpec({ OPENAI_API_KEY: 'sk', ANTHROPIC_API_KEY: 'sk-ant' })).toBe('openai:gpt-5-mini');
+    expect(defaultModelSpec({ OPENAI_API_KEY: ' ', ANTHROPIC_API_KEY: 'sk-ant' })).toBe('anthropic:claude-haiku-4-5');
     expect(defaultModelSpec({ ATLAS_MODEL: ' ' })).toBe('offline');
     expect(defaultModelSpec({})).toBe('offline');
   });

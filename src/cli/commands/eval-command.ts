@@ -30,7 +30,7 @@ import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 
 /** What the eval commands take from outside besides the IO; tests inject a scripted model and a fake sleep. */
 export interface EvalCommandDeps {
-  /** Resolves `--model` (default: {@link cliModel}). */
+  /** Resolves `--model` (default: {@link cliModel}, which picks no model by itself for an eval: `ATLAS_MODEL`, else offline). */
   resolveModel?: (spec: string | undefined) => CliModel | Promise<CliModel>;
   /** Backoff sleep before a failed case is retried (default: a real timer). */
   sleep?: Sleep;
@@ -89,7 +89,7 @@ function concurrencyFor(options: CommonOptions, spec: string | undefined): numbe
  * // atlas eval compare --data datasets/orbit --out reports/
  */
 export function registerEvalCommands(program: Command, io: CliIO, deps: EvalCommandDeps = {}): void {
-  const context: EvalContext = { io, deps, resolve: deps.resolveModel ?? ((spec: string | undefined) => cliModel(io, spec)) };
+  const context: EvalContext = { io, deps, resolve: deps.resolveModel ?? ((spec: string | undefined) => cliModel(io, spec, { pickAvailable: false })) };
   const evalCommand = program.command('eval').description(COMMAND_SUMMARIES.eval!.description);
   registerRetrieval(evalCommand, context);
   registerCompare(evalCommand, context);
