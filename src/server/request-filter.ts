@@ -25,6 +25,24 @@ export const requestedFilterFields = {
     .optional(),
 };
 
+/** Query parameters that would claim access groups; no read route takes them. */
+const ACCESS_PARAMETERS = ['groups', 'group', 'principal', 'acl'];
+
+/**
+ * Refuses a query string that claims access groups (`?groups=admins`, `?principal=`, `?acl=`)
+ * with the same 400 on every read route: the groups of a request come from its token. A route
+ * that ignored such a parameter would let a client believe it read as admins.
+ *
+ * @example
+ * refuseAccessParameters(['q', 'groups']); // throws ApiError 400: "Atlas: groups: access is not a query parameter; ..."
+ */
+export function refuseAccessParameters(names: Iterable<string>): void {
+  for (const name of names) {
+    if (!ACCESS_PARAMETERS.includes(name)) continue;
+    throw new ApiError(400, 'invalid-request', `Atlas: ${name}: access is not a query parameter; the groups of a request come from its bearer token (the auth file of the server, docs/server.md). Leave ${name} out.`);
+  }
+}
+
 /**
  * The filter of one request: the server's filter narrowed by what the request asks, with the
  * principal of its token. A narrowing is the intersection of both: a request for another

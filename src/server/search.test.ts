@@ -13,6 +13,10 @@ afterAll(async () => {
   await index.close();
 });
 
+/** The one answer to a query string that claims access groups, on every read route. */
+const ACCESS_PARAMETER = (name: string) =>
+  `Atlas: ${name}: access is not a query parameter; the groups of a request come from its bearer token (the auth file of the server, docs/server.md). Leave ${name} out.`;
+
 describe('GET /v1/search', () => {
   it('answers { query, hits, notes } like atlas search --json, k and version applied in the index', async () => {
     const response = await createApp(testDeps(index)).request('/v1/search?q=lease+duration&k=3&version=2.x');
@@ -44,7 +48,9 @@ describe('GET /v1/search', () => {
     ['/v1/search?q=x&k=0', 'Atlas: invalid search: k: must be from 1 to 50, e.g. k=5.'],
     ['/v1/search?q=x&k=two', 'Atlas: invalid search: k: must be a whole number of results from 1 to 50, e.g. k=5.'],
     ['/v1/search?q=x&label=store', 'Atlas: invalid search: label: must be name=value or name=value1,value2, got "store" (e.g. label=store%3DAundh).'],
-    ['/v1/search?q=x&groups=admins', 'Atlas: invalid search: query: unknown parameter "groups"; a search takes q, k, version and label.'],
+    ['/v1/search?q=x&colour=red', 'Atlas: invalid search: query: unknown parameter "colour"; a search takes q, k, version and label.'],
+    ['/v1/search?q=x&groups=admins', ACCESS_PARAMETER('groups')],
+    ['/v1/search?q=x&principal=admins', ACCESS_PARAMETER('principal')],
   ])('%s is a 400 naming the parameter', async (path, message) => {
     const response = await createApp(testDeps(index)).request(path);
     expect(response.status).toBe(400);
@@ -68,6 +74,16 @@ describe('GET /v1/chunks/:chunkId', () => {
     const response = await createApp(testDeps(index)).request('/v1/chunks/error-codes%234');
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ chunk: JSON.parse(JSON.stringify(await index.getChunk('error-codes#4'))) });
+  });
+
+  it.each([
+    ['/v1/chunks/error-codes%234?groups=admins', ACCESS_PARAMETER('groups')],
+    ['/v1/chunks/error-codes%234?acl=admins', ACCESS_PARAMETER('acl')],
+    ['/v1/chunks/error-codes%234?colour=red', 'Atlas: invalid chunk read: query: unknown parameter "colour"; a chunk read takes version.'],
+  ])('%s is a 400, as on /v1/search (it was ignored)', async (path, message) => {
+    const response = await createApp(testDeps(index)).request(path);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: { code: 'invalid-request', message } });
   });
 
   it('a chunk outside the server filter is a 404 like an unknown id', async () => {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { hitJson } from '../cli/commands/search-command.ts';
 import { releaseLineNotes } from '../cli/options/release-lines.ts';
 import { ApiError, fieldPath } from './http.ts';
-import { narrowFilter, requestedFilterFields, type RequestedFilter } from './request-filter.ts';
+import { narrowFilter, refuseAccessParameters, requestedFilterFields, type RequestedFilter } from './request-filter.ts';
 import type { ServerEnv, ServerDeps } from './types.ts';
 
 /** Results of a search when `k` is not given (as `atlas search`), and the most one may ask. */
@@ -26,11 +26,17 @@ const searchQuerySchema = z.strictObject(
   { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown parameter ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}; a search takes q, k, version and label` : 'must be a query string') },
 );
 
+const chunkQuerySchema = z.strictObject(
+  { version: requestedFilterFields.version },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown parameter ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}; a chunk read takes version` : 'must be a query string') },
+);
+
 /**
  * The search routes: `GET /v1/search?q=&k=&version=&label=name=value` (label repeatable,
  * `name=a,b` for several values) answers `{ query, hits, notes }` like `atlas search --json`;
- * `GET /v1/chunks/:chunkId` answers `{ chunk }`, and a chunk the filter or the principal hides is
- * a 404 exactly like an unknown id.
+ * `GET /v1/chunks/:chunkId[?version=]` answers `{ chunk }`, and a chunk the filter or the principal hides is
+ * a 404 exactly like an unknown id. Both refuse a parameter they do not take with a 400, and a
+ * parameter claiming access groups (`?groups=admins`) with the same 400 on both.
  *
  * @example
  * app.route('/', createSearchRoutes(deps));
@@ -40,7 +46,8 @@ export function createSearchRoutes(deps: ServerDeps): Hono<ServerEnv> {
 
   routes.get('/v1/search', async (c) => {
     const { label, ...single } = c.req.queries();
-    const query = parseQuery(searchQuerySchema, Object.fromEntries(Object.entries(single).map(([name, values]) => [name, values.at(-1)])));
+    refuseAccessParameters(Object.keys(single));
+    const query = parseQuery('search', searchQuerySchema, Object.fromEntries(Object.entries(single).map(([name, values]) => [name, values.at(-1)])));
     const requested: RequestedFilter = { ...(query.version ? { version: query.version } : {}), ...(label ? { labels: parseLabels(label) } : {}) };
     const { filter, notes } = narrowFilter(deps.filter, requested, c.get('principal'));
     if (filter?.version !== undefined && filter.version !== 'all') notes.push(...(await releaseLineNotes(deps.index, filter.version)));
@@ -51,7 +58,10 @@ export function createSearchRoutes(deps: ServerDeps): Hono<ServerEnv> {
   // {.+}: a doc id of a nested page holds slashes (`guides/setup#1`), encoded or not.
   routes.get('/v1/chunks/:chunkId{.+}', async (c) => {
     const chunkId = c.req.param('chunkId');
-    const version = c.req.query('version');
+    // Like a search, a chunk read refuses parameters it does not take, a claim of groups first.
+    const parameters = c.req.queries();
+    refuseAccessParameters(Object.keys(parameters));
+    const { version } = parseQuery('chunk read', chunkQuerySchema, Object.fromEntries(Object.entries(parameters).map(([name, values]) => [name, values.at(-1)])));
     const { filter } = narrowFilter(deps.filter, version ? { version } : {}, c.get('principal'));
     const chunk = await deps.index.getChunk(chunkId, filter);
     // Unknown and hidden are the same answer: the response must not tell that a chunk exists.
@@ -62,11 +72,11 @@ export function createSearchRoutes(deps: ServerDeps): Hono<ServerEnv> {
   return routes;
 }
 
-function parseQuery<T extends z.ZodType>(schema: T, data: unknown): z.infer<T> {
+function parseQuery<T extends z.ZodType>(what: 'search' | 'chunk read', schema: T, data: unknown): z.infer<T> {
   const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => `${fieldPath(issue.path) || 'query'}: ${issue.message}`);
-  throw new ApiError(400, 'invalid-request', `Atlas: invalid search: ${problems.join('; ')}.`);
+  throw new ApiError(400, 'invalid-request', `Atlas: invalid ${what}: ${problems.join('; ')}.`);
 }
 
 /** `label=store=Aundh,Baner` parameters (repeatable) as label values, like `atlas search --label`. */
