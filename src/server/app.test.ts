@@ -4,6 +4,7 @@ import { routedAsk } from '../agent/policy/route.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
 import { createScriptedModel } from '../testing/scripted-model.ts';
+import { CLOSEST_PASSAGES, closestAnswerTurns, MARKED_ANSWER_TEXT, markedAnswerTurns, PAYLOAD_QUESTION } from '../testing/orbit-answers.ts';
 import { createApp } from './app.ts';
 import { createGatedModel, parseSse, post, testDeps } from './test-server.ts';
 
@@ -110,6 +111,27 @@ describe('POST /v1/ask', () => {
     const body = await (await app.request('/v1/ask', post({ question: 'How do I set the lease duration?', version: '2.x', labels: { section: 'guides' } }))).json();
     expect(body.notes).toEqual(['version "2.x" is outside the server\'s release line "3.x"; only pages for all versions match.']);
     expect(body.trace.steps[0].filter).toEqual({ version: 'all', labels: { section: ['guides'] } });
+  });
+
+  it('passes an answer\'s [n] markers and an abstention\'s closest passages through as the run has them, streamed or not', async () => {
+    for (const path of ['/v1/ask', '/v1/ask/stream']) {
+      const marked = createApp(testDeps(index, { model: createScriptedModel(markedAnswerTurns()), modelSpec: 'scripted' }));
+      const closest = createApp(testDeps(index, { model: createScriptedModel(closestAnswerTurns()), modelSpec: 'scripted' }));
+      const read = async (app: ReturnType<typeof createApp>) => {
+        const response = await app.request(path, post({ question: PAYLOAD_QUESTION }));
+        expect(response.status).toBe(200);
+        return path === '/v1/ask' ? response.json() : (parseSse(await response.text()).at(-1)!.data as any);
+      };
+      const answered = await read(marked);
+      expect([answered.answer.text, answered.answer.citations.map((citation: { chunkId: string }) => citation.chunkId), answered.answer.closest]).toEqual([
+        MARKED_ANSWER_TEXT,
+        ['api-results#3', 'error-codes#4'],
+        undefined,
+      ]);
+      const abstained = await read(closest);
+      expect(abstained.answer).toEqual({ text: "I couldn't find a direct answer in the docs.", citations: [], abstained: true, closest: CLOSEST_PASSAGES });
+      expect(abstained.trace.abstainReason).toBe('the model abstained: no direct answer');
+    }
   });
 
   it('a run the model failed is a 502 with the cause, and the run', async () => {

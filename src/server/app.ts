@@ -6,6 +6,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { createAskRoutes } from './ask.ts';
 import { createAuthMiddleware, requestUser, type AuthConfig } from './auth.ts';
+import { createDocsRoutes } from './docs.ts';
 import { createFacetsApp } from './facets.ts';
 import { errorBody, errorResponse } from './http.ts';
 import { createConcurrencyLimiter, createLimitMiddleware, DEFAULT_SERVER_LIMITS, type ConcurrencyLimiter, type ServerLimits } from './limits.ts';
@@ -27,9 +28,10 @@ export interface AppOptions {
   routes?: Array<Hono<ServerEnv>>;
   /**
    * Web-standard handlers mounted at a path (and below it) behind auth and limits, given the
-   * request's principal from its token, e.g. `{ '/mcp': mcpHandler }`.
+   * request's principal from its token, its user (the token's name) and its client (as per-client
+   * limits count it: `token:<name>`, else `address:<remote address>`), e.g. `{ '/mcp': mcpHandler }`.
    */
-  mounts?: Record<string, (request: Request, context: { principal: Principal | undefined; user?: string }) => Response | Promise<Response>>;
+  mounts?: Record<string, (request: Request, context: { principal: Principal | undefined; user?: string; client: string }) => Response | Promise<Response>>;
   /** The concurrency limiter (default: one made from `limits`); `atlas serve` keeps it to wait for requests in flight on shutdown. */
   limiter?: ConcurrencyLimiter;
   /** A quiet event stream gets a `: keep-alive` comment this often (default 15000 ms; 0: never). */
@@ -40,7 +42,7 @@ export interface AppOptions {
 
 /**
  * Creates the app: `GET /healthz`, `POST /v1/ask`, `POST /v1/ask/stream`, `GET /v1/search`,
- * `GET /v1/chunks/:chunkId`, plus `options.routes` and `options.mounts`. Every error is
+ * `GET /v1/chunks/:chunkId`, `GET /v1/docs/:docId`, plus `options.routes` and `options.mounts`. Every error is
  * `{ error: { code, message } }` with its status (an unknown route is a 404 of that shape).
  * Serve it with `@hono/node-server` (`serve({ fetch: app.fetch })`) or test it with `app.request`.
  *
@@ -73,18 +75,19 @@ export function createApp(deps: ServerDeps, options: AppOptions = {}): Hono<Serv
   });
   app.route('/', createAskRoutes(deps, options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }));
   app.route('/', createSearchRoutes(deps));
+  app.route('/', createDocsRoutes(deps));
   for (const routes of options.routes ?? []) app.route('/', routes);
   // Facets, chat completions and the page, after options.routes (a test may mount its own in their place).
   const labelNames = (deps.modelLabels ?? []).map((label) => label.name);
   for (const routes of [createFacetsApp(deps, labelNames.length > 0 ? { labelNames } : {}), createOpenAiApp(deps), createPageApp()]) app.route('/', routes);
   for (const [path, handler] of Object.entries(options.mounts ?? {})) {
     const prefix = path.replace(/\/$/, '');
-    const answer = (c: Context<ServerEnv>) => handler(c.req.raw, { principal: c.get('principal'), ...requestUser(c) });
+    const answer = (c: Context<ServerEnv>) => handler(c.req.raw, { principal: c.get('principal'), ...requestUser(c), client: c.get('client') });
     app.all(prefix, answer);
     app.all(`${prefix}/*`, answer);
   }
 
-  app.notFound((c) => c.json(errorBody('not-found', `Atlas: no route ${c.req.method} ${c.req.path}. The API: GET /healthz, POST /v1/ask, POST /v1/ask/stream, GET /v1/search?q=, GET /v1/chunks/:chunkId, /v1/conversations, POST /v1/chat/completions, GET /v1/models, GET /v1/facets, /mcp, and the page at / (docs/server.md).`), 404));
+  app.notFound((c) => c.json(errorBody('not-found', `Atlas: no route ${c.req.method} ${c.req.path}. The API: GET /healthz, POST /v1/ask, POST /v1/ask/stream, GET /v1/search?q=, GET /v1/chunks/:chunkId, GET /v1/docs/:docId, /v1/conversations, POST /v1/chat/completions, GET /v1/models, GET /v1/facets, /mcp, and the page at / (docs/server.md).`), 404));
   app.onError((error, c) => errorResponse(c, error, log));
   return app;
 }

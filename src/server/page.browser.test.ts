@@ -1,28 +1,25 @@
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '../models/offline/index.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
 import { createScriptedModel } from '../testing/scripted-model.ts';
+import { browserTestTitle as reason, chromiumInstalled as installed, launchChromium, openGuardedPage } from '../testing/headless-chromium.ts';
 import { openConversationStore } from '../conversations/store.ts';
 import { createApp, type AppOptions } from './app.ts';
 import { conversationsApp } from './conversations.ts';
 import { listenOnLoopback, type ListeningApp } from './test-listen.ts';
 import type { ServerDeps } from './types.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 /** The README's multi-hop demo question. */
 const QUESTION =
   'A flow step that returns a big query result fails after finishing its work; which error is it and what should the step return instead?';
 const TOKEN = 'page-test-token-0123456789';
 /** Where the screenshot goes (gitignored; docs/server-openai-and-page.md says so). */
 const ARTIFACTS = path.join(process.cwd(), 'test-artifacts');
-
-const installed = existsSync(CHROMIUM);
 
 let index: IndexBackend;
 let browser: Browser | undefined;
@@ -63,38 +60,12 @@ async function serveOrbit(options: AppOptions = {}, model: LanguageModelV3 = cre
   return listenOnLoopback(createApp(deps, options));
 }
 
-/** A page that may only reach `origin`: any other request is aborted and recorded, as are console errors and dialogs. */
-async function openPage(origin: string): Promise<{ page: Page; foreign: string[]; problems: string[] }> {
-  const page = await browser!.newPage({ viewport: { width: 1100, height: 1400 } });
-  const foreign: string[] = [];
-  const problems: string[] = [];
-  await page.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url.startsWith(`${origin}/`)) return route.continue();
-    foreign.push(url);
-    return route.abort();
-  });
-  page.on('console', (message) => {
-    // The page probes POST /v1/conversations (404 without that API) and /v1/facets (401 before the token): expected, not problems.
-    const expected = /^Failed to load resource: the server responded with a status of (401|404)/.test(message.text());
-    if (message.type() === 'error' && !expected) problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  page.on('dialog', (dialog) => {
-    problems.push(`dialog: ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-  return { page, foreign, problems };
-}
+/** A page that may only reach `origin` (openGuardedPage), 1100 x 1400. */
+const openPage = (origin: string) => openGuardedPage(browser!, origin);
 
 beforeAll(async () => {
   index = await createOrbitIndex();
-  if (installed) {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-  }
+  if (installed) browser = await launchChromium();
 });
 
 afterAll(async () => {
@@ -103,9 +74,7 @@ afterAll(async () => {
 });
 
 describe('the web page in headless Chromium', () => {
-  const reason = (title: string) => (installed ? title : `${title}: skipped, chromium not installed at ${CHROMIUM} (apt-get install chromium; .ci/run installs it)`);
-
-  it.skipIf(!installed)(reason('streams the trace of the README question, then the answer with a verified citation that expands to its quote'), async () => {
+  it.skipIf(!installed)(reason('streams the trace of the README question, then shows the answer first, its citation cards with their quotes, and the trace folded under it'), async () => {
     const held = createHeldModel();
     const server = await serveOrbit({}, held.model);
     const { page, foreign, problems } = await openPage(server.url);
@@ -136,6 +105,14 @@ describe('the web page in headless Chromium', () => {
 
       expect(await page.locator('.turn .question').innerText()).toBe(QUESTION);
       expect(await page.locator('#conversation-mode').innerText()).toBe('Each question is answered on its own (this server keeps no conversations).');
+      // The answer comes first; the trace is folded under it, and opens on a click.
+      const trace = page.locator('.turn .trace-section');
+      expect(await trace.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false);
+      expect(await trace.locator('summary').innerText()).toBe('Trace: 3 searches, 20 reads');
+      expect(await answer.evaluate((section) => section.compareDocumentPosition(section.parentElement!.querySelector('.trace-section')!) & Node.DOCUMENT_POSITION_FOLLOWING)).toBeTruthy();
+      await trace.locator('summary').focus();
+      await page.keyboard.press('Enter');
+      expect(await trace.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(true);
       const searches = await page.locator('.trace li.search').allInnerTexts();
       expect(searches).toHaveLength(3);
       expect(searches[0]).toMatch(/^Searched “A flow step that returns a big query result .*instead\?”: 5 passages, new documents: /);
@@ -148,15 +125,14 @@ describe('the web page in headless Chromium', () => {
       const citations = answer.locator('li.citation');
       expect(await citations.count()).toBe(4);
       const first = citations.first();
-      expect(await first.locator('summary').innerText()).toBe('[1] Results API › Passing large data between flow steps api-results.md:69-92 verified');
+      expect(await first.locator('.citation-head').innerText()).toBe('[1] Results API › Passing large data between flow steps api-results.md:69-92 verified');
       const quote = first.locator('blockquote');
-      expect(await quote.isVisible()).toBe(false);
-      await first.locator('summary').focus();
-      expect(await first.locator('summary').evaluate((element) => getComputedStyle(element).outlineStyle + ' ' + getComputedStyle(element).outlineWidth)).toBe('solid 3px');
-      await page.keyboard.press('Enter');
-      await expect.poll(() => quote.isVisible()).toBe(true);
+      expect(await quote.isVisible()).toBe(true);
       expect(await quote.innerText()).toMatch(/^A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work\./);
-      expect(await first.locator('details p').innerText()).toBe('Quoted from api-results#3 (api-results.md, lines 69-92).');
+      const source = first.locator('a.source');
+      expect(await source.getAttribute('href')).toBe('/v1/docs/api-results?lines=69-92');
+      await source.focus();
+      expect(await source.evaluate((element) => getComputedStyle(element).outlineStyle + ' ' + getComputedStyle(element).outlineWidth)).toBe('solid 3px');
       expect(await page.locator('#status').innerText()).toBe('Answer ready with 4 verified citations.');
 
       await mkdir(ARTIFACTS, { recursive: true });
@@ -201,17 +177,18 @@ describe('the web page in headless Chromium', () => {
       await page.locator('#question').press('Enter');
       const followUp = page.locator('.turn').nth(1);
       await expect.poll(() => followUp.locator('.trace li.search').count(), { timeout: 20_000 }).toBe(1);
+      // While the run works, its trace is open and shows each search.
+      expect(await followUp.locator('.trace li.search').first().innerText()).toMatch(/^Searched “and how do I cancel it\? Orbit enqueue job” in 3\.x: /);
       expect(await followUp.locator('.answer-section').isVisible()).toBe(false);
       expect(await followUp.locator('.trace li.run-end').count()).toBe(0);
       expect(await page.locator('#ask-button').isDisabled()).toBe(true);
       expect(await page.locator('.turns').getAttribute('aria-busy')).toBe('true');
       held.release();
       await expect.poll(() => followUp.locator('.answer-section').isVisible(), { timeout: 20_000 }).toBe(true);
-      await expect.poll(() => followUp.locator('.trace li.run-end').innerText()).toBe('Finished (stop: model-done).');
+      await expect.poll(() => followUp.locator('.trace li.run-end').textContent()).toBe('Finished (stop: model-done).');
       expect(await page.locator('#conversation-mode').innerText()).toBe('Follow-up questions remember this conversation.');
-      expect(await page.locator('.turn').nth(0).locator('.trace li.run-end').innerText()).toBe('Finished (stop: model-done).');
-      expect(await followUp.locator('.trace li.search').first().innerText()).toMatch(/^Searched “and how do I cancel it\? Orbit enqueue job” in 3\.x: /);
-      const summaries = (await followUp.locator('li.citation summary').allInnerTexts()).map((text) => text.replace(/^\[\d+\] /, ''));
+      expect(await page.locator('.turn').nth(0).locator('.trace li.run-end').textContent()).toBe('Finished (stop: model-done).');
+      const summaries = (await followUp.locator('li.citation .citation-head').allInnerTexts()).map((text) => text.replace(/^\[\d+\] /, ''));
       expect(summaries.some((summary) => /^Client API › Looking up and cancelling jobs api-client\.md:\d+-\d+ verified$/.test(summary))).toBe(true);
       expect(foreign).toEqual([]);
       expect(problems).toEqual([]);
@@ -241,7 +218,7 @@ describe('the web page in headless Chromium', () => {
       await page.locator('#question').fill('What is ORB-1202?');
       await page.locator('#question').press('Enter');
       await expect.poll(() => page.locator('.turn .answer-section').isVisible(), { timeout: 20_000 }).toBe(true);
-      expect(await page.locator('.trace li.search').first().innerText()).toMatch(/^Searched “What is ORB-1202\?” in 3\.x: /);
+      expect(await page.locator('.trace li.search').first().textContent()).toMatch(/^Searched “What is ORB-1202\?” in 3\.x: /);
       expect(foreign).toEqual([]);
       expect(problems).toEqual([]);
     } finally {

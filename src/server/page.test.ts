@@ -14,6 +14,7 @@ describe('createPageApp', () => {
       ['/page.js', 'text/javascript; charset=utf-8', "import { HttpError, send, sseEvents, TOKEN_KEY } from './api.js';"],
       ['/api.js', 'text/javascript; charset=utf-8', "export const TOKEN_KEY = 'atlas-token';"],
       ['/render.js', 'text/javascript; charset=utf-8', 'export function showAnswer(turn, answer) {'],
+      ['/doc-view.js', 'text/javascript; charset=utf-8', 'export function renderDoc(view, body, lines) {'],
     ] as const;
     for (const [path, type, excerpt] of cases) {
       const response = await app.request(path);
@@ -34,7 +35,7 @@ describe('createPageApp', () => {
     expect(scripts).toEqual(['<script type="module" src="/page.js">']);
     expect(html).not.toMatch(/<style|style="|\son[a-z]+="|javascript:|https?:\/\//);
     expect(html.match(/<link [^>]*>/g)).toEqual(['<link rel="icon" href="data:,">', '<link rel="stylesheet" href="/page.css">']);
-    for (const path of ['/page.js', '/api.js', '/render.js']) {
+    for (const path of ['/page.js', '/api.js', '/render.js', '/doc-view.js']) {
       const script = await (await app.request(path)).text();
       expect(script).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function|https?:\/\//);
     }

@@ -1,4 +1,4 @@
-// The web page of `atlas serve` at `/`: static HTML, CSS and three small script modules from
+// The web page of `atlas serve` at `/`: static HTML, CSS and four small script modules from
 // src/server/page/, served with a strict Content-Security-Policy (no inline script, nothing from
 // another origin).
 import { readFileSync } from 'node:fs';
@@ -32,17 +32,18 @@ const ASSETS = [
   { path: '/page.js', file: 'page.js', type: 'text/javascript; charset=utf-8' },
   { path: '/api.js', file: 'api.js', type: 'text/javascript; charset=utf-8' },
   { path: '/render.js', file: 'render.js', type: 'text/javascript; charset=utf-8' },
+  { path: '/doc-view.js', file: 'doc-view.js', type: 'text/javascript; charset=utf-8' },
 ] as const;
 
 /** Options of {@link createPageApp}. */
 export interface PageAppOptions {
-  /** Folder holding index.html, page.css, page.js, api.js and render.js (default {@link PAGE_ASSETS_DIR}). */
+  /** Folder holding index.html, page.css, page.js, api.js, render.js and doc-view.js (default {@link PAGE_ASSETS_DIR}). */
   assetsDir?: string;
 }
 
 /**
- * The page as a Hono sub-app: `GET /`, `/page.css`, `/page.js` (with its modules `/api.js` and
- * `/render.js`), read once from `assetsDir`
+ * The page as a Hono sub-app: `GET /`, `/page.css`, `/page.js` (with its modules `/api.js`,
+ * `/render.js` and `/doc-view.js`), read once from `assetsDir`
  * when the app is made (a missing file is an error then, not at the first visit). Every response
  * carries {@link PAGE_CSP}, `X-Content-Type-Options: nosniff` and `Referrer-Policy: no-referrer`.
  * Mounted outside `/v1`, so the page loads without a token; it asks for one when the API does.

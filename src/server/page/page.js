@@ -1,9 +1,12 @@
 // The Atlas web page: asks the server, shows the trace live while a run works, then the answer
-// with citations that expand to their quoted passage. Vanilla JavaScript, no framework, no
-// network beyond this server; every text from the server is set with textContent (never HTML).
+// first (scrolled into view), its [n] markers tied to the citation cards, and the trace folded
+// under it; a source link opens the page's text at the cited lines. Vanilla JavaScript, no
+// framework, no network beyond this server; every text from the server is set with textContent
+// (never HTML).
 
 import { HttpError, send, sseEvents, TOKEN_KEY } from './api.js';
-import { createTurn, showAnswer, showError, showEvent, showRun } from './render.js';
+import { parseLines, renderDoc } from './doc-view.js';
+import { createTurn, showCitation, showError, showEvent, showRun } from './render.js';
 
 const $ = (id) => {
   const element = document.getElementById(id);
@@ -20,6 +23,7 @@ const elements = {
   tokenForget: $('token-forget'),
   conversationMode: $('conversation-mode'),
   newConversation: $('new-conversation'),
+  notice: $('conversation-notice'),
   empty: $('empty-conversation'),
   turns: $('turns'),
   form: $('ask-form'),
@@ -30,6 +34,10 @@ const elements = {
   stopButton: $('stop-button'),
   status: $('status'),
   template: $('turn-template'),
+  docViewer: $('doc-viewer'),
+  docClose: $('doc-close'),
+  docError: $('doc-error'),
+  doc: { title: $('doc-title'), source: $('doc-source'), body: $('doc-body') },
 };
 
 /** What the page knows: whether the conversations API answers, the current conversation, the running ask. */
@@ -40,6 +48,10 @@ const state = {
   /** The filter the current conversation was created with (a change starts a new one). */
   conversationFilter: '',
   controller: undefined,
+  /** Turns made so far: names each turn's elements (`turn-3-citation-1`). */
+  turnCount: 0,
+  /** The document request in flight, aborted when another opens or the viewer closes. */
+  docController: undefined,
 };
 
 // ---------------------------------------------------------------- token and facets
@@ -108,19 +120,64 @@ function announce(message) {
 }
 
 function addTurn(question) {
-  const turn = createTurn(elements.template, question);
+  state.turnCount += 1;
+  const turn = createTurn(elements.template, question, `turn-${state.turnCount}`);
   elements.turns.append(turn.node);
   elements.empty.hidden = true;
   return turn;
 }
 
+/** Shows the finished run (its answer, closest passages, or failure) and scrolls it into view. */
 function finishTurn(turn, run) {
   announce(showRun(turn, run));
+  turn.node.querySelector('.answer-section').scrollIntoView({ block: 'start' });
 }
 
 function failTurn(turn, message) {
   showError(turn, message);
   announce(message);
+  turn.node.querySelector('.error').scrollIntoView({ block: 'nearest' });
+}
+
+/** What the filters choose, in words: "version 3.x", "every version, store Aundh". */
+function filterWords(filters) {
+  const labels = Object.entries(filters.labels ?? {}).map(([name, values]) => `${name} ${values.join(', ')}`);
+  return [filters.version ? `version ${filters.version}` : 'every version', ...labels].join(', ');
+}
+
+/** Starts a new conversation visibly: a running ask stops, the turns go, the notice says why. */
+function startNewConversation(message) {
+  state.controller?.abort();
+  state.conversationId = undefined;
+  elements.turns.replaceChildren();
+  elements.empty.hidden = false;
+  elements.notice.textContent = message;
+  elements.notice.hidden = false;
+  announce(message);
+}
+
+/** Opens the viewer on a page of the docs at `lines` (GET /v1/docs/:docId, with the token). */
+async function openDoc(docId, lines) {
+  state.docController?.abort();
+  const controller = new AbortController();
+  state.docController = controller;
+  elements.doc.title.textContent = docId;
+  elements.doc.source.textContent = 'Loading…';
+  elements.doc.body.replaceChildren();
+  elements.docError.hidden = true;
+  if (!elements.docViewer.open) elements.docViewer.showModal();
+  try {
+    const path = `/v1/docs/${docId.split('/').map(encodeURIComponent).join('/')}`;
+    const body = await (await send(path, { signal: controller.signal })).json();
+    const cited = renderDoc(elements.doc, body, lines);
+    cited?.scrollIntoView({ block: 'center' });
+    announce(`Showing ${body.doc.sourcePath}${lines ? `, lines ${lines.start}-${lines.end}` : ''}.`);
+  } catch (error) {
+    if (controller.signal.aborted) return;
+    elements.doc.source.textContent = '';
+    elements.docError.hidden = false;
+    elements.docError.textContent = error instanceof Error ? error.message : String(error);
+  }
 }
 
 // ---------------------------------------------------------------- asking
@@ -161,12 +218,13 @@ async function askStreaming(question, filters, turn, signal) {
 
 /**
  * Shows a streamed run (either stream route sends the same events): the trace grows with each
- * event, the answer shows when it arrives, and the last `run` event finishes the turn.
+ * event, and the last `run` event shows the answer (or the failure) and finishes the turn.
  */
 async function showRunStream(turn, response) {
   for await (const { event, data } of sseEvents(response)) {
     const payload = JSON.parse(data);
-    if (event === 'answer') showAnswer(turn, payload.answer);
+    // The answer shows with the run (right after it): only then is it known whether the run failed.
+    if (event === 'answer') continue;
     else if (event === 'run') finishTurn(turn, payload);
     else if (event === 'error') throw new HttpError(0, payload.error?.code, payload.error?.message ?? 'The run failed.');
     else showEvent(turn, payload);
@@ -184,6 +242,8 @@ async function ask(question) {
     const answered = await askInConversation(question, filters, turn, controller.signal);
     if (!answered) await askStreaming(question, filters, turn, controller.signal);
   } catch (error) {
+    // A new conversation took the turn off the page: nothing to show.
+    if (!turn.node.isConnected) return;
     if (controller.signal.aborted) failTurn(turn, 'Stopped.');
     else {
       if (error instanceof HttpError && error.status === 401) showTokenPanel(`${error.message} Enter the token, then ask again.`);
@@ -224,16 +284,29 @@ elements.question.addEventListener('keydown', (event) => {
 });
 
 document.addEventListener('keydown', (event) => {
-  if (event.key === 'Escape' && state.controller) state.controller.abort();
+  // Escape in the document viewer closes the viewer only (the dialog does that itself).
+  if (event.key === 'Escape' && state.controller && !elements.docViewer.open) state.controller.abort();
 });
+
+elements.turns.addEventListener('click', (event) => {
+  const link = event.target instanceof Element ? event.target.closest('a.marker, a.source') : null;
+  if (!link) return;
+  event.preventDefault();
+  if (link.classList.contains('marker')) showCitation(link);
+  else void openDoc(link.dataset.docId, parseLines(link.dataset.lines));
+});
+
+elements.docClose.addEventListener('click', () => elements.docViewer.close());
+elements.docViewer.addEventListener('close', () => state.docController?.abort());
+
+// A new filter is a new conversation (a conversation keeps the version it was created with).
+elements.version.addEventListener('change', () => startNewConversation(`New conversation for ${filterWords(currentFilters())}.`));
+elements.labelFields.addEventListener('change', () => startNewConversation(`New conversation for ${filterWords(currentFilters())}.`));
 
 elements.stopButton.addEventListener('click', () => state.controller?.abort());
 
 elements.newConversation.addEventListener('click', () => {
-  state.conversationId = undefined;
-  elements.turns.replaceChildren();
-  elements.empty.hidden = false;
-  announce('New conversation.');
+  startNewConversation('New conversation.');
   elements.question.focus();
 });
 

@@ -1,13 +1,16 @@
-// One turn of the conversation on the page: the question, the trace as it grows, the answer and
-// its citations. Every text from the server is set with textContent (never HTML).
+// One turn of the conversation on the page: the question, the answer with its [n] markers tied to
+// the citation cards, the closest passages of an abstention, and the trace folded under them.
+// Every text from the server is set with textContent (never HTML): document text is untrusted.
 
-/** A new turn made from the page's template (not yet placed on the page). */
-export function createTurn(template, question) {
+/** A new turn made from the page's template (not yet placed on the page); `id` names its elements (`turn-3`). */
+export function createTurn(template, question, id) {
   const node = template.content.firstElementChild.cloneNode(true);
   node.querySelector('.question').textContent = question;
   return {
+    id,
     node,
     trace: node.querySelector('.trace'),
+    traceSection: node.querySelector('.trace-section'),
     pendingSearch: undefined,
     searches: 0,
     reads: 0,
@@ -26,6 +29,10 @@ function code(text) {
   const element = document.createElement('code');
   element.textContent = text;
   return element;
+}
+
+function plural(count, word) {
+  return `${count} ${word}${count === 1 ? '' : word.endsWith('h') ? 'es' : 's'}`;
 }
 
 function searchWords(query, version, page) {
@@ -56,7 +63,7 @@ function showSearch(turn, step) {
   turn.searches += 1;
   item.className = 'search';
   const passages = step.chunkIds.length;
-  item.replaceChildren(`Searched ${searchWords(step.query, step.filter?.version, step.page)}: ${passages} passage${passages === 1 ? '' : 's'}, `);
+  item.replaceChildren(`Searched ${searchWords(step.query, step.filter?.version, step.page)}: ${plural(passages, 'passage')}, `);
   if (step.newDocIds.length === 0) item.append('no new documents');
   else {
     item.append(`new document${step.newDocIds.length === 1 ? '' : 's'}: `);
@@ -80,65 +87,184 @@ function showRead(turn, read) {
   if (!read.found) item.append(' (not found)');
 }
 
-/** Shows the answer (or the abstention) and its citations, each expanding to its quote. */
+/**
+ * Why a run has no answer, when it failed rather than abstained: the model failed or a time limit
+ * ended it (stop `error`, `timeout`, `deadline`), or it gave no usable answer. Undefined for any
+ * other run: an abstention is an answer from the docs, a failure is not.
+ */
+export function runFailure(run) {
+  const trace = run.trace ?? {};
+  const reason = trace.abstainReason ?? '';
+  const stop = trace.stopReason;
+  const failedStop = stop === 'error' || stop === 'timeout' || stop === 'deadline';
+  if (!failedStop && !reason.startsWith('no usable answer')) return undefined;
+  const cause = String(trace.errors?.at(-1) ?? reason.replace(/^no usable answer:\s*/, '')).replace(/\.$/, '');
+  if (stop === 'timeout' || stop === 'deadline' || /timed out|deadline/.test(cause)) {
+    const limit = /(?:deadline of|timed out after) (\d+(?:\.\d+)? ?(?:ms|s|min))/.exec(cause)?.[1] ?? `${Math.round((run.latencyMs ?? 0) / 1000)} s`;
+    const waiting = stop === 'timeout' ? ' waiting for the model' : '';
+    return { heading: 'The run timed out', message: `The run timed out after ${limit}${waiting}; try again.` };
+  }
+  return { heading: 'The run failed', message: `The run failed (${cause || 'no usable answer'}); try again.` };
+}
+
+/**
+ * Shows the answer (or the abstention) first in the turn: its text with each `[n]` marker a link
+ * to citation card n, the cards (heading path, source link, quote), and the closest passages of an
+ * abstention that found no direct answer. The trace folds under it.
+ */
 export function showAnswer(turn, answer) {
   const section = turn.node.querySelector('.answer-section');
   section.hidden = false;
+  section.classList.remove('failed');
   section.classList.toggle('abstained', answer.abstained);
-  section.querySelector('.answer-heading').textContent = answer.abstained ? 'Abstained: the docs do not say' : 'Answer';
-  section.querySelector('.answer').replaceChildren(...answerParts(answer));
+  const closest = answer.closest ?? [];
+  section.querySelector('.answer-heading').textContent = !answer.abstained
+    ? 'Answer'
+    : closest.length > 0
+      ? 'Abstained: no direct answer in the docs'
+      : 'Abstained: the docs do not say';
+  section.querySelector('.answer').replaceChildren(...answerParts(turn, answer));
   const list = section.querySelector('.citations');
-  list.replaceChildren(...answer.citations.map((citation, position) => citationItem(citation, position + 1)));
+  list.replaceChildren(...answer.citations.map((citation, position) => citationCard(turn, citation, position + 1)));
   section.querySelector('.citations-heading').hidden = answer.citations.length === 0;
+  section.querySelector('.closest').replaceChildren(...closest.map(closestItem));
+  section.querySelector('.closest-heading').hidden = closest.length === 0;
+  foldTrace(turn);
+}
+
+/** Shows a run that failed (timed out, model error) as a failure, never as "the docs do not say". */
+export function showFailure(turn, failure) {
+  const section = turn.node.querySelector('.answer-section');
+  section.hidden = false;
+  section.classList.remove('abstained');
+  section.classList.add('failed');
+  section.querySelector('.answer-heading').textContent = failure.heading;
+  section.querySelector('.answer').textContent = failure.message;
+  section.querySelector('.citations').replaceChildren();
+  section.querySelector('.citations-heading').hidden = true;
+  section.querySelector('.closest').replaceChildren();
+  section.querySelector('.closest-heading').hidden = true;
+  foldTrace(turn);
+}
+
+/** Folds the trace under the answer, its summary counting what the run did. */
+function foldTrace(turn) {
+  turn.traceSection.open = false;
+  turn.traceSection.querySelector('summary').textContent = `Trace: ${plural(turn.searches, 'search')}, ${plural(turn.reads, 'read')}`;
 }
 
 /**
  * The answer text as nodes: each claim no verified quote backs (`answer.claims`, exact
- * substrings in order) is a marked span saying so; the rest is plain text.
+ * substrings in order) is a marked span saying so; each `[n]` marker of a citation is a link to
+ * its card; the rest is plain text.
  */
-function answerParts(answer) {
+function answerParts(turn, answer) {
   const parts = [];
   let at = 0;
+  const count = answer.citations.length;
   for (const claim of answer.claims ?? []) {
     if (claim.supported) continue;
     const start = answer.text.indexOf(claim.text, at);
     if (start < 0) continue;
-    if (start > at) parts.push(answer.text.slice(at, start));
+    if (start > at) parts.push(...withMarkers(turn, answer.text.slice(at, start), count));
     const mark = document.createElement('mark');
     mark.className = 'unsupported';
     mark.title = 'No quote the run read backs this claim.';
-    mark.textContent = claim.text;
+    mark.append(...withMarkers(turn, claim.text, count));
     parts.push(mark);
     at = start + claim.text.length;
   }
-  if (at < answer.text.length) parts.push(answer.text.slice(at));
+  if (at < answer.text.length) parts.push(...withMarkers(turn, answer.text.slice(at), count));
   return parts;
 }
 
-function citationItem(citation, number) {
+/** A text as nodes, each marker `[n]` of one of the `count` citations a link to card n. */
+function withMarkers(turn, text, count) {
+  const parts = [];
+  let at = 0;
+  for (const match of text.matchAll(/\[(\d+)\]/g)) {
+    const number = Number(match[1]);
+    if (number < 1 || number > count) continue;
+    if (match.index > at) parts.push(text.slice(at, match.index));
+    const link = document.createElement('a');
+    link.className = 'marker';
+    link.href = `#${cardId(turn, number)}`;
+    link.dataset.citation = String(number);
+    link.setAttribute('aria-label', `Citation ${number}`);
+    link.textContent = match[0];
+    parts.push(link);
+    at = match.index + match[0].length;
+  }
+  if (at < text.length) parts.push(text.slice(at));
+  return parts;
+}
+
+function cardId(turn, number) {
+  return `${turn.id}-citation-${number}`;
+}
+
+/** `file:start-end` as a link that opens the page's text at those lines (the page wires the click). */
+export function sourceLink(place) {
+  const link = document.createElement('a');
+  link.className = 'source';
+  link.href = `/v1/docs/${place.docId.split('/').map(encodeURIComponent).join('/')}?lines=${place.startLine}-${place.endLine}`;
+  link.dataset.docId = place.docId;
+  link.dataset.lines = `${place.startLine}-${place.endLine}`;
+  link.textContent = `${place.sourcePath}:${place.startLine}-${place.endLine}`;
+  return link;
+}
+
+function citationCard(turn, citation, number) {
   const item = document.createElement('li');
   item.className = 'citation';
-  const details = document.createElement('details');
-  const summary = document.createElement('summary');
+  item.id = cardId(turn, number);
+  item.tabIndex = -1;
+  const head = document.createElement('p');
+  head.className = 'citation-head';
   const verified = document.createElement('span');
   verified.className = 'verified';
   verified.textContent = 'verified';
-  summary.append(`[${number}] ${citation.headingPath.join(' › ')} `, code(`${citation.sourcePath}:${citation.startLine}-${citation.endLine}`), ' ', verified);
+  head.append(`[${number}] ${citation.headingPath.join(' › ')} `, sourceLink(citation), ' ', verified);
   const quote = document.createElement('blockquote');
   quote.textContent = citation.quote;
-  const where = document.createElement('p');
-  where.className = 'muted';
-  where.append('Quoted from ', code(citation.chunkId), ` (${citation.sourcePath}, lines ${citation.startLine}-${citation.endLine}).`);
-  details.append(summary, quote, where);
-  item.append(details);
+  item.append(head, quote);
   return item;
 }
 
-/** The finished run: answer (unless shown already), notes and summary; returns the sentence to announce. */
+function closestItem(passage) {
+  const item = document.createElement('li');
+  item.className = 'closest-passage';
+  const head = document.createElement('p');
+  head.className = 'citation-head';
+  head.append(`${passage.headingPath.join(' › ')} `, sourceLink(passage));
+  const quote = document.createElement('blockquote');
+  for (const sentence of passage.sentences) {
+    const line = document.createElement('p');
+    line.textContent = sentence;
+    quote.append(line);
+  }
+  item.append(head, quote);
+  return item;
+}
+
+/** Scrolls to citation card n of the turn holding `marker`, highlights it (only it) and focuses it. */
+export function showCitation(marker) {
+  const turn = marker.closest('.turn');
+  const card = turn?.querySelector(`#${CSS.escape(marker.hash.slice(1))}`);
+  if (!card) return;
+  for (const other of turn.querySelectorAll('.citation.highlight')) other.classList.remove('highlight');
+  card.classList.add('highlight');
+  card.scrollIntoView({ block: 'center' });
+  card.focus({ preventScroll: true });
+}
+
+/** The finished run: answer or failure, notes and summary; returns the sentence to announce. */
 export function showRun(turn, run) {
-  if (turn.node.querySelector('.answer-section').hidden) showAnswer(turn, run.answer);
+  const failure = runFailure(run);
+  if (failure) showFailure(turn, failure);
+  else showAnswer(turn, run.answer);
   const notes = [...(run.notes ?? [])];
-  if (run.answer.abstained && run.trace.abstainReason) notes.unshift(`Why: ${run.trace.abstainReason}`);
+  if (!failure && run.answer.abstained && run.trace.abstainReason) notes.unshift(`Why: ${run.trace.abstainReason}`);
   const dropped = run.trace.droppedCitations?.length ?? 0;
   if (dropped > 0) notes.push(`${dropped} citation${dropped === 1 ? ' was' : 's were'} dropped: not found in the passages read.`);
   const unsupported = (run.answer.claims ?? []).filter((claim) => !claim.supported).length;
@@ -146,14 +272,16 @@ export function showRun(turn, run) {
   turn.node.querySelector('.run-notes').textContent = notes.join(' ');
   const parts = [
     run.route ? `route ${run.route}` : undefined,
-    `${run.trace.steps.length} search${run.trace.steps.length === 1 ? '' : 'es'}`,
-    `${run.trace.reads.length} read${run.trace.reads.length === 1 ? '' : 's'}`,
+    plural(run.trace.steps.length, 'search'),
+    plural(run.trace.reads.length, 'read'),
     `stop ${run.trace.stopReason}`,
     `${Math.round(run.latencyMs)} ms`,
   ];
   turn.node.querySelector('.run-summary').textContent = parts.filter(Boolean).join(' · ');
+  if (failure) return failure.message;
   const cited = run.answer.citations.length;
-  return run.answer.abstained ? 'Atlas abstained: the docs do not say.' : `Answer ready with ${cited} verified citation${cited === 1 ? '' : 's'}.`;
+  if (run.answer.abstained) return (run.answer.closest ?? []).length > 0 ? 'Atlas found no direct answer; the closest passages in the docs are shown.' : 'Atlas abstained: the docs do not say.';
+  return `Answer ready with ${cited} verified citation${cited === 1 ? '' : 's'}.`;
 }
 
 /** Shows why the turn has no answer. */
@@ -162,4 +290,5 @@ export function showError(turn, message) {
   error.hidden = false;
   error.textContent = message;
   if (turn.pendingSearch) turn.pendingSearch.classList.remove('pending');
+  turn.traceSection.querySelector('summary').textContent = `Trace: ${plural(turn.searches, 'search')}, ${plural(turn.reads, 'read')}`;
 }
