@@ -57,7 +57,7 @@ function abstentionCandidates(): AbstainOptions[] {
   const focusShares = [0, 0.5, 0.6, 0.7, 0.8, 1];
   return coverages.flatMap((minCoverage) =>
     anchorShares.flatMap((maxMissingAnchorShare) =>
-      placeholderMatches.flatMap((maxPlaceholderMatch) => focusShares.map((minFocusShare) => ({ minCoverage, maxMissingAnchorShare, maxPlaceholderMatch, minFocusShare }))),
+      placeholderMatches.flatMap((maxPlaceholderMatch) => focusShares.map((minFocusShare) => ({ ...DEFAULT_ABSTAIN_OPTIONS, minCoverage, maxMissingAnchorShare, maxPlaceholderMatch, minFocusShare }))),
     ),
   );
 }

@@ -90,6 +90,13 @@ export interface CaseResult {
   /** Facts the answer lacks. */
   missingFacts: Fact[];
   abstained: boolean;
+  /**
+   * An answerable case the run abstained on whose closest passages (answer.closest) hold every
+   * fact (a case without facts: name a gold page). False otherwise.
+   */
+  closestUseful: boolean;
+  /** Words of the answer text, citation markers not counted; null when the run abstained. */
+  answerWords: number | null;
   searches: number;
   /** Distinct chunks seen or read. */
   chunks: number;
@@ -128,6 +135,14 @@ export function scoreRun(item: EvalCase, arm: string, run: AgentRun): CaseResult
   const pass = answerable ? !abstained && cited.some((docId) => item.gold.includes(docId)) : abstained;
   const facts = answerable ? checkFacts(item.facts, [run.answer.text, ...run.answer.citations.map((citation) => citation.quote)]) : { missing: [], recall: null };
   const correct = !answerable ? abstained : item.facts.length === 0 ? pass : !abstained && facts.missing.length === 0;
+  const closest = run.answer.closest ?? [];
+  const closestUseful =
+    answerable &&
+    abstained &&
+    closest.length > 0 &&
+    (item.facts.length === 0
+      ? closest.some((passage) => item.gold.includes(passage.docId))
+      : checkFacts(item.facts, closest.flatMap((passage) => passage.sentences)).missing.length === 0);
   return {
     caseId: item.id,
     kind: item.kind,
@@ -144,6 +159,8 @@ export function scoreRun(item: EvalCase, arm: string, run: AgentRun): CaseResult
     factRecall: facts.recall,
     missingFacts: facts.missing,
     abstained,
+    closestUseful,
+    answerWords: abstained ? null : answerWords(run.answer.text),
     searches: searchCount(run),
     chunks: run.trace.evidence.length,
     modelCalls: run.usage.modelCalls,
@@ -209,4 +226,14 @@ export function thrownRun(question: string, error: unknown): AgentRun {
     usage: { modelCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: null },
     latencyMs: 0,
   };
+}
+
+/**
+ * Words of an answer text, its citation markers (`[1]`) not counted.
+ *
+ * @example
+ * answerWords('Leases last 30 s. [1]'); // 4
+ */
+export function answerWords(text: string): number {
+  return text.split(/\s+/).filter((word) => word !== '' && !/^\[\d+\][.,;:]?$/.test(word)).length;
 }

@@ -108,6 +108,67 @@ function meanOrNull(values: number[]): number | null {
   return values.length === 0 ? null : round3(mean(values));
 }
 
+/**
+ * What one arm's answers are worth over every case (issue 37's measures): how many it answered,
+ * how many of those were right, and what it showed when it abstained.
+ */
+export interface AnswerRow {
+  arm: string;
+  n: number;
+  /** Cases answered (not abstained). */
+  answered: number;
+  /** Answerable cases answered correctly (every fact present; a case without facts: a gold page cited). */
+  correct: number;
+  /** Answered cases that are not correct, answered unanswerable cases included. */
+  wrong: number;
+  /** correct / answered; null when nothing was answered. */
+  precision: number | null;
+  /** Answerable cases abstained on whose closest passages hold every fact (a gold page when the case has no facts). */
+  closestUseful: number;
+  /** (correct + closestUseful) / answerable cases; null when none is answerable. */
+  correctOrClosest: number | null;
+  /** Unanswerable cases abstained on, and how many there are. */
+  unanswerableAbstained: number;
+  unanswerable: number;
+  /** Median and largest answer length in words (citation markers not counted); 0 when nothing was answered. */
+  medianWords: number;
+  maxWords: number;
+}
+
+/**
+ * One {@link AnswerRow} per arm, in the given order.
+ *
+ * @example
+ * answerRows(results, ['classic@5', 'agentic']);
+ */
+export function answerRows(results: CaseResult[], arms: string[]): AnswerRow[] {
+  return arms
+    .map((arm) => results.filter((result) => result.arm === arm))
+    .filter((group) => group.length > 0)
+    .map((group) => {
+      const answered = group.filter((result) => !result.abstained);
+      const correct = answered.filter((result) => result.gold.length > 0 && result.correct).length;
+      const answerable = group.filter((result) => result.gold.length > 0).length;
+      const closestUseful = group.filter((result) => result.closestUseful).length;
+      const unanswerable = group.filter((result) => result.gold.length === 0);
+      const words = answered.map((result) => result.answerWords ?? 0);
+      return {
+        arm: group[0]!.arm,
+        n: group.length,
+        answered: answered.length,
+        correct,
+        wrong: answered.length - correct,
+        precision: answered.length === 0 ? null : round3(correct / answered.length),
+        closestUseful,
+        correctOrClosest: answerable === 0 ? null : round3((correct + closestUseful) / answerable),
+        unanswerableAbstained: unanswerable.filter((result) => result.abstained).length,
+        unanswerable: unanswerable.length,
+        medianWords: words.length === 0 ? 0 : median(words),
+        maxWords: Math.max(0, ...words),
+      };
+    });
+}
+
 /** Counts of failed agentic cases per bucket (every bucket listed, zeros included). */
 export function bucketCounts(results: CaseResult[]): Record<FailureBucket, number> {
   const counts = Object.fromEntries(FAILURE_BUCKETS.map((bucket) => [bucket, 0])) as Record<FailureBucket, number>;

@@ -10,7 +10,7 @@ import type { Doc } from '../corpus/types.ts';
 import type { IndexBackend, SearchFilter } from '../index/types.ts';
 import { classifyFailure, distinctiveTerms, type FailureBucket } from './buckets.ts';
 import { caseFilter, runFailed, scoreRun, thrownRun, type CaseResult, type EvalCase } from './cases.ts';
-import { budgetRow, bucketCounts, compareRows, repeatSpread, type BudgetRow, type CompareRow, type RepeatSpread } from './compare-rows.ts';
+import { answerRows, budgetRow, bucketCounts, compareRows, repeatSpread, type AnswerRow, type BudgetRow, type CompareRow, type RepeatSpread } from './compare-rows.ts';
 import { mean, searchCount } from './metrics.ts';
 import { runPool, withRetry, type Sleep } from './pool.ts';
 
@@ -59,6 +59,8 @@ export interface CompareResult {
   /** k of the fair classic arm: the agentic arm's mean chunks seen, rounded (at least 1). */
   fairK: number;
   rows: CompareRow[];
+  /** Per arm: answered, correct, wrong, precision, closest passages that hold the answer, unanswerable abstained, answer words. */
+  answers: AnswerRow[];
   /** Failed agentic cases per bucket. */
   buckets: Record<FailureBucket, number>;
   failures: Array<{ caseId: string; kind: string; bucket: FailureBucket }>;
@@ -131,6 +133,7 @@ export async function runCompare(options: CompareOptions): Promise<CompareResult
     arms,
     fairK,
     rows: compareRows(cases, arms),
+    answers: answerRows(cases, arms),
     buckets: bucketCounts(agentic),
     failures: agentic.flatMap((result) => (result.bucket ? [{ caseId: result.caseId, kind: result.kind, bucket: result.bucket }] : [])),
     incomplete: agentic.flatMap((result) =>

@@ -1,4 +1,4 @@
-import type { BudgetRow, CompareRow, RepeatSpread } from '../compare-rows.ts';
+import type { AnswerRow, BudgetRow, CompareRow, RepeatSpread } from '../compare-rows.ts';
 import { formatUsd, type Cell } from './table.ts';
 
 /** A table's header and rows, rendered as text by `format.ts` and as HTML by `report-html.ts`. */
@@ -34,6 +34,32 @@ export function resultsTable(rows: CompareRow[], options: { calls: boolean }): T
       row.tokens,
       formatUsd(row.costPerQuery),
       row.p50s,
+    ]),
+  };
+}
+
+/**
+ * The answers per arm: answered, correct, wrong, precision, closest passages holding the answer,
+ * unanswerable abstained, answer words.
+ *
+ * @example
+ * const { header, rows } = answersTable(report.answers);
+ */
+export function answersTable(rows: AnswerRow[]): TableData {
+  return {
+    header: ['arm', 'n', 'answered', 'correct', 'wrong', 'precision', 'closest useful', 'correct+closest', 'unanswerable abstained', 'median words', 'max words'],
+    rows: rows.map((row) => [
+      row.arm,
+      row.n,
+      row.answered,
+      row.correct,
+      row.wrong,
+      row.precision,
+      row.closestUseful,
+      row.correctOrClosest,
+      `${row.unanswerableAbstained}/${row.unanswerable}`,
+      row.medianWords,
+      row.maxWords,
     ]),
   };
 }

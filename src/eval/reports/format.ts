@@ -2,7 +2,7 @@ import { FAILURE_BUCKETS } from '../buckets.ts';
 import type { DecisionReport } from '../decisions.ts';
 import type { CompareReport } from './report-json.ts';
 import type { RetrievalResult, RetrievalRow } from '../retrieval.ts';
-import { budgetTable, repeatTable, resultsLegend, resultsTable, type TableData } from './compare-tables.ts';
+import { answersTable, budgetTable, repeatTable, resultsLegend, resultsTable, type TableData } from './compare-tables.ts';
 import { IDENTIFIER_K, type IdentifierCheck } from '../identifier-check.ts';
 import { formatTable } from './table.ts';
 
@@ -61,6 +61,7 @@ export function formatCompareReport(report: Omit<CompareReport, 'cases'>): strin
     `Classic vs agentic on ${report.dataset} (model ${report.model}; fair classic k = ${report.fairK}, the agent's mean chunks seen)\n`,
     formatTableData(resultsTable(report.rows, { calls: false })),
     resultsLegend(report.rows).map((line) => `  ${line}\n`).join(''),
+    ...(report.answers ? ['\nAnswers (correct: answerable cases with every fact; wrong: answered and not correct, unanswerable ones included; closest useful: abstained answerable cases whose closest passages hold the facts):\n', formatTableData(answersTable(report.answers))] : []),
     `\nFailed agentic cases by bucket: ${FAILURE_BUCKETS.map((bucket) => `${bucket} ${report.buckets[bucket]}`).join(', ')}\n`,
   ];
   for (const bucket of FAILURE_BUCKETS) {

@@ -1,6 +1,6 @@
 import { FAILURE_BUCKETS } from '../buckets.ts';
 import type { CompareRow } from '../compare-rows.ts';
-import { budgetTable, repeatTable, resultsLegend, resultsTable, type TableData } from './compare-tables.ts';
+import { answersTable, budgetTable, repeatTable, resultsLegend, resultsTable, type TableData } from './compare-tables.ts';
 import type { CompareReport } from './report-json.ts';
 import { escapeHtml, renderBarChart } from './report-chart.ts';
 import { answerHtml, renderFailedCase } from './report-trace.ts';
@@ -48,6 +48,7 @@ export function renderReportHtml(report: CompareReport): string {
     '<h2>Results per kind and arm</h2>',
     tableOf(resultsTable(report.rows, { calls: true })),
     `<ul class="muted">${resultsLegend(report.rows).map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`,
+    ...(report.answers ? ['<h2>Answers per arm</h2>', tableOf(answersTable(report.answers))] : []),
     '<h2>Failure buckets (agentic)</h2>',
     tableOf({
       header: ['bucket', 'cases', 'meaning'],

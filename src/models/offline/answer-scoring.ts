@@ -19,16 +19,7 @@ const CONTEXT_SHARE = 0.5;
  * release line than the run's; nothing for headings and for sentences repeated on several pages.
  */
 export function createSentenceScorer(view: EvidenceView, conversation: Conversation, version: string | undefined): SentenceScore {
-  // A passage's relevance is its score against the best of its ranking. The pages of one query
-  // (page 2, 3, ...) are one ranking: measured against their own first hit, ranks 11-15 would
-  // count as much as the question's top passage.
-  const rankingOf = (search: Conversation['searches'][number]) => `${search.version ?? ''}\u0000${search.query}`;
-  const topOfRanking = new Map<string, number>();
-  for (const search of conversation.searches) {
-    const top = Math.max(0, ...search.chunkIds.map((chunkId) => conversation.passages.get(chunkId)?.score ?? 0));
-    topOfRanking.set(rankingOf(search), Math.max(top, topOfRanking.get(rankingOf(search)) ?? 0));
-  }
-  const best = conversation.searches.map((search) => topOfRanking.get(rankingOf(search)) ?? 0);
+  const relevanceOf = createRelevance(conversation);
   // Identifiers the question names ("raise_errors", "ORB-1404") must appear as such, not as parts.
   const named = identifiers(view.analysis.question).map((identifier) => identifier.toLowerCase().replace(/[`()]/g, ''));
   // Words most evidence sentences share ("job", "orbit") say little about which one answers.
@@ -68,9 +59,7 @@ export function createSentenceScorer(view: EvidenceView, conversation: Conversat
     score += Math.min(identifiers(sentence.text).length, 2) * (wants === 'name' ? 1 : 0.25);
     if (wants === 'quantity' && /\d/.test(sentence.text)) score += 1;
     score /= 1 + Math.max(0, words(sentence.text).length - 40) / 40;
-    const top = best[passage.searchIndex] ?? 0;
-    const relevance = top > 0 && passage.score > 0 ? passage.score / top : 0.5;
-    score *= 0.6 + 0.4 * relevance;
+    score *= 0.6 + 0.4 * relevanceOf(sentence);
     if (version && mentionsOtherVersion(sentence.text, version)) score *= 0.2;
     // Prose answers; a line of a code sample or log is a poor quote, a TODO says the docs do not know.
     if (sentence.code) score *= 0.3;
@@ -80,6 +69,28 @@ export function createSentenceScorer(view: EvidenceView, conversation: Conversat
     // A table row answers only when it names what the question asks about.
     if (sentence.text.startsWith('|') && namedHere === 0 && own < 2) score *= 0.4;
     return score;
+  };
+}
+
+/**
+ * A sentence's passage relevance: its score against the best of its ranking (0.5 when either is
+ * unknown). The pages of one query (page 2, 3, ...) are one ranking: measured against their own
+ * first hit, ranks 11-15 would count as much as the question's top passage.
+ *
+ * @example
+ * createRelevance(conversation)(sentence); // 1 for a sentence of the search's top passage
+ */
+export function createRelevance(conversation: Conversation): (sentence: Sentence) => number {
+  const rankingOf = (search: Conversation['searches'][number]) => `${search.version ?? ''}\u0000${search.query}`;
+  const topOfRanking = new Map<string, number>();
+  for (const search of conversation.searches) {
+    const top = Math.max(0, ...search.chunkIds.map((chunkId) => conversation.passages.get(chunkId)?.score ?? 0));
+    topOfRanking.set(rankingOf(search), Math.max(top, topOfRanking.get(rankingOf(search)) ?? 0));
+  }
+  const best = conversation.searches.map((search) => topOfRanking.get(rankingOf(search)) ?? 0);
+  return ({ passage }) => {
+    const top = best[passage.searchIndex] ?? 0;
+    return top > 0 && passage.score > 0 ? Math.min(1, passage.score / top) : 0.5;
   };
 }
 

@@ -1,6 +1,6 @@
-import type { ModelAnswer } from '../../agent/trust/answer.ts';
-import { hasSubstance } from '../../agent/trust/citations.ts';
-import { createSentenceScorer, type SentenceScore } from './answer-scoring.ts';
+import { NO_DIRECT_ANSWER, type ModelAnswer } from '../../agent/trust/answer.ts';
+import { createRelevance, createSentenceScorer, type SentenceScore } from './answer-scoring.ts';
+import { DEFAULT_DIRECTNESS_RULE, directnessFeatures, statesAnswer, type DirectnessFeatures, type DirectnessRule } from './directness.ts';
 import type { Conversation, Passage } from './conversation.ts';
 import { EvidenceView, type Sentence } from './evidence-view.ts';
 import { focusShare, questionFocus } from './focus.ts';
@@ -30,31 +30,44 @@ export interface AbstainOptions {
    * it, the docs speak of the words but never of the thing asked. 0 turns the condition off.
    */
   minFocusShare: number;
+  /** When the chosen sentences state the answer (directness.ts); otherwise the closest passages. */
+  directness: DirectnessRule;
 }
 
-export const DEFAULT_ABSTAIN_OPTIONS: AbstainOptions = { minCoverage: 0.4, maxMissingAnchorShare: 0.4, maxPlaceholderMatch: 0.4, minFocusShare: 0.7 };
+export const DEFAULT_ABSTAIN_OPTIONS: AbstainOptions = {
+  minCoverage: 0.4,
+  maxMissingAnchorShare: 0.4,
+  maxPlaceholderMatch: 0.4,
+  minFocusShare: 0.7,
+  directness: DEFAULT_DIRECTNESS_RULE,
+};
 
-/** Citations an extractive answer carries at most. */
-const MAX_QUOTES = 4;
-/** Sentences one citation quotes at most (of one passage, in order, elided with "..."). */
-const MAX_SENTENCES_PER_QUOTE = 7;
-/** A sentence joins the answer to carry more facts only when it scores this share of the best one. */
-const FILL_SHARE = 0.35;
-/** Another sentence of the passage answering a part joins when it scores this share of the part's best sentence. */
-const SUPPORT_SHARE = 0.3;
-/** Question terms a sentence of another page must hold itself to join the answer. */
-const MIN_FILL_TERMS = 2;
+/** Sentences an answer states at most, each with its citation marker. */
+const MAX_SENTENCES = 3;
+/** Words an answer's text holds at most (a longer first sentence is cut, its quote kept whole). */
+const MAX_WORDS = 100;
+/** A further sentence joins the answer when it scores this share of the first one (for what is still missing). */
+const NEXT_SHARE = 0.35;
+/** A sentence of another passage than the first one's counts this share of its score. */
+const OTHER_PASSAGE_SHARE = 0.8;
+/** The top passage's best sentence leads the answer when it scores this share of the best sentence anywhere. */
+const TOP_PASSAGE_SHARE = 0.8;
+/** Words a sentence needs to be quoted as an answer ("(Since v0.16)" is not one). */
+const MIN_SENTENCE_WORDS = 4;
+/** Passages shown as the closest when no sentence states the answer. */
+const MAX_CLOSEST = 3;
+/** A passage's second-best sentence is shown beside its best when it scores this share of it. */
+const CLOSEST_SECOND_SHARE = 0.5;
 
 /**
- * Writes the final answer from the evidence alone: for each part of the question, the sentence
- * that best answers it (its topic words, the identifiers named, the relation asked: default,
- * instead, cause, how), followed by the next sentence of its passage when that one states a
- * relation asked or continues it, and by the other sentences of that passage that score at least
- * 30% of it (the condition, caveat or value stated around the answer); then the best sentence of
- * each hop and of each page not yet quoted (a multi-hop answer draws on each). At most 4
- * citations of up to 7 sentences of one passage each. Quotes are verbatim with their doc id, so
- * every citation verifies; the answer text is the quotes rendered as plain text. Abstains when
- * the evidence does not cover the question.
+ * Writes the final answer from the evidence alone, precision first. For each part of the
+ * question, the sentence that best answers it (its topic words, the identifiers named, the
+ * relation asked: default, instead, cause, how), the next sentence of its passage when that one
+ * states a relation asked or carries on ("Instead, ..."), and the best sentence a hop found; at
+ * most 3 sentences, the most direct first, each followed by its citation marker `[n]` and cited
+ * verbatim (so every citation verifies). It answers only when those sentences state the answer
+ * ({@link directness}); otherwise it abstains with the closest passages ("no direct answer"). A
+ * question whose names or focus the evidence never mentions gets the plain abstention.
  *
  * @example
  * extractAnswer(analyzeQuestion(question), readConversation(prompt));
@@ -64,102 +77,135 @@ export function extractAnswer(
   conversation: Conversation,
   options: AbstainOptions = DEFAULT_ABSTAIN_OPTIONS,
 ): ModelAnswer {
-  const version = versionInPlay(analysis, conversation);
-  const view = new EvidenceView(analysis, conversation, version);
+  const draft = draftAnswer(analysis, conversation, options);
   const abstain: ModelAnswer = { text: '', citations: [], abstained: true };
-  if (view.sentences.length === 0 || !covers(analysis, view, options)) return abstain;
-  const selected = selectSentences(analysis, view, createSentenceScorer(view, conversation, version), conversation);
-  if (selected.length === 0) return abstain;
-  const quotes = groupByPassage(selected).map(withoutThinFragments);
-  return {
-    text: quotes.flat().map((sentence) => plainText(sentence.text)).join(' '),
-    citations: quotes.map((group) => ({ doc_id: group[0]!.passage.docId, quote: group.map((sentence) => sentence.text).join(' ... ') })),
-    abstained: false,
-  };
+  if (draft === undefined) return abstain;
+  if (draft.answer !== undefined && statesAnswer(draft.features, options.directness)) return draft.answer;
+  return draft.closest.length === 0 ? abstain : { ...abstain, closest: draft.closest, abstain_reason: NO_DIRECT_ANSWER };
+}
+
+/** What {@link extractAnswer} decides from: the answer it would give, how directly it answers, and the closest passages. */
+export interface AnswerDraft {
+  /** The answer from the chosen sentences; undefined when no sentence was chosen. */
+  answer?: ModelAnswer;
+  features: DirectnessFeatures;
+  closest: NonNullable<ModelAnswer['closest']>;
 }
 
 /**
- * A quote of several sentences is elided between them, and the citation check refuses an elided
- * quote with a fragment too thin to carry a claim (a lone `**Experimental**` line): such sentences
- * leave a quote of several, so the rest of it still verifies.
+ * The answer the evidence would give and what decides whether to give it; undefined when the
+ * evidence never mentions what the question asks (its names, most of its terms, its focus), which
+ * gets the plain abstention. Exported for the fitting of the directness weights
+ * (scripts/fit-offline-answers.ts).
  */
-function withoutThinFragments(group: Sentence[]): Sentence[] {
-  if (group.length === 1) return group;
-  const kept = group.filter((sentence) => hasSubstance(sentence.text));
-  return kept.length === 0 ? group.slice(0, 1) : kept;
+export function draftAnswer(analysis: QuestionAnalysis, conversation: Conversation, options: AbstainOptions = DEFAULT_ABSTAIN_OPTIONS): AnswerDraft | undefined {
+  const version = versionInPlay(analysis, conversation);
+  const view = new EvidenceView(analysis, conversation, version);
+  if (view.sentences.length === 0 || !covers(analysis, view, options)) return undefined;
+  const score = createSentenceScorer(view, conversation, version);
+  const selected = selectSentences(analysis, view, score, conversation);
+  return {
+    ...(selected.length > 0 ? { answer: composeAnswer(selected) } : {}),
+    features: directnessFeatures(view, selected, createRelevance(conversation)),
+    closest: closestPassages(analysis, view, score),
+  };
 }
 
-/** Sentences grouped by passage, in order of first selection; within a group in passage order. */
-function groupByPassage(selected: Sentence[]): Sentence[][] {
-  const groups = new Map<Passage, Sentence[]>();
-  for (const sentence of selected) groups.set(sentence.passage, [...(groups.get(sentence.passage) ?? []), sentence]);
-  return [...groups.values()].map((group) => group.sort((a, b) => a.order - b.order));
+/** The answer text (each sentence as plain text with its marker, within {@link MAX_WORDS}) and one citation per sentence. */
+function composeAnswer(selected: Sentence[]): ModelAnswer {
+  const kept: Sentence[] = [];
+  let count = 0;
+  for (const sentence of selected) {
+    const length = words(plainText(sentence.text)).length;
+    if (kept.length > 0 && count + length > MAX_WORDS) continue;
+    kept.push(sentence);
+    count += length;
+  }
+  const text = kept.map((sentence, index) => `${withinWords(plainText(sentence.text), MAX_WORDS)} [${index + 1}]`).join(' ');
+  return { text, citations: kept.map((sentence) => ({ doc_id: sentence.passage.docId, quote: sentence.text })), abstained: false };
 }
 
-function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, score: SentenceScore, conversation: Conversation): Sentence[] {
-  const selected: Sentence[] = [];
-  // A sentence joins when its passage is already quoted (room left in that quote) or a quote is left.
-  const fits = (sentence: Sentence) => {
-    const samePassage = selected.filter((other) => other.passage === sentence.passage).length;
-    if (samePassage > 0) return samePassage < MAX_SENTENCES_PER_QUOTE;
-    return new Set(selected.map((other) => other.passage)).size < MAX_QUOTES;
-  };
-  const add = (sentence: Sentence | undefined) => {
-    if (sentence && !selected.includes(sentence) && fits(sentence)) selected.push(sentence);
-  };
-  // The passage a sentence is quoted from usually states the rest of the answer around it (the
-  // condition, the caveat, the value): its other sentences that hold a term of the question
-  // themselves, or stand under a heading naming what the question names ("Default value: 5_000"
-  // under "gracefulShutdownAbortTimeout"), and score SUPPORT_SHARE of it join too.
-  const addWithSupport = (found: { sentence: Sentence; score: number }, terms: string[], relations: Relation[]) => {
-    add(found.sentence);
-    const supports = (sentence: Sentence) =>
-      sentence.passage === found.sentence.passage &&
-      fits(sentence) &&
-      (terms.some((term) => sentence.terms.has(term)) || analysis.keyTerms.some((term) => sentence.context.has(term)));
-    for (;;) {
-      const more = bestSentence(view, terms, relations, score, selected, supports);
-      if (!more || more.score < SUPPORT_SHARE * found.score) return;
-      add(more.sentence);
-    }
-  };
-  const allRelations = [...new Set(analysis.parts.flatMap((part) => relationsOf(part.text)))];
-  let bestScore = 0;
-  for (const part of analysis.parts) {
-    const relations = relationsOf(part.text);
-    // A sentence already quoted may answer this part too; then the part needs nothing more.
-    const found = bestSentence(view, part.terms, relations, score, []);
-    if (!found || selected.includes(found.sentence)) continue;
-    bestScore = Math.max(bestScore, found.score);
-    add(found.sentence);
-    add(continuation(view, found.sentence, allRelations));
-    addWithSupport(found, part.terms, relations);
-  }
-  // The page the question itself ranked first is most often the home of the fact: quote it too.
-  const top = conversation.searches[0]?.chunkIds[0];
-  if (top && !selected.some((sentence) => sentence.passage.chunkId === top)) {
-    const found = bestSentence(view, analysis.terms, allRelations, score, selected, (sentence) => sentence.passage.chunkId === top);
-    if (found && found.score >= FILL_SHARE * bestScore) addWithSupport(found, analysis.terms, allRelations);
-  }
-  // Each hop searched for a term the evidence taught: quote the best sentence it found, scored with
-  // the question's terms and that term (the question alone does not name the later page's topic).
-  conversation.searches.slice(1).forEach((search, index) => {
-    const learned = contentTerms(search.query).filter((term) => !analysis.terms.includes(term));
-    if (learned.length === 0 || selected.length >= MAX_QUOTES * MAX_SENTENCES_PER_QUOTE) return;
-    const hopTerms = [...analysis.terms, ...learned];
-    const found = bestSentence(view, hopTerms, allRelations, score, selected, (sentence) => sentence.passage.searchIndex === index + 1 && fits(sentence));
-    if (found && found.score >= FILL_SHARE * bestScore) addWithSupport(found, hopTerms, allRelations);
+/** A text cut after `limit` words, marked with an ellipsis when cut. */
+function withinWords(text: string, limit: number): string {
+  const pieces = text.split(/(?<=\S)\s+/);
+  return pieces.length <= limit ? text : `${pieces.slice(0, limit).join(' ')} …`;
+}
+
+/**
+ * The passages that come closest when no sentence states the answer, up to 3: the passage whose
+ * best sentence scores highest for the whole question first, then greedily the passage whose best
+ * sentence best answers what the shown sentences do not hold yet (terms, relations asked); each
+ * with that sentence and the passage's next best for what is still missing, when it scores
+ * {@link CLOSEST_SECOND_SHARE} of it (in passage order).
+ */
+function closestPassages(analysis: QuestionAnalysis, view: EvidenceView, score: SentenceScore): NonNullable<ModelAnswer['closest']> {
+  const relations = [...new Set(analysis.parts.flatMap((part) => relationsOf(part.text)))];
+  const terms = [...new Set(analysis.terms)];
+  const shown: Sentence[] = [];
+  const missing = () => ({
+    terms: terms.filter((term) => !shown.some((sentence) => sentence.terms.has(term))),
+    relations: relations.filter((relation) => !shown.some((sentence) => statesRelation(relation, sentence.text))),
   });
-  // A multi-hop answer draws on several pages: the best sentence of each page not yet quoted, among
-  // sentences that themselves hold two of the question's terms (a page's nearest match is not an answer).
-  const holdsQuestion = (sentence: Sentence) => analysis.terms.filter((term) => sentence.terms.has(term)).length >= MIN_FILL_TERMS;
-  for (;;) {
-    const cited = new Set(selected.map((sentence) => sentence.passage.docId));
-    const found = bestSentence(view, analysis.terms, allRelations, score, selected, (sentence) => !cited.has(sentence.passage.docId) && fits(sentence) && holdsQuestion(sentence));
-    if (!found || found.score < FILL_SHARE * bestScore) break;
-    addWithSupport(found, analysis.terms, allRelations);
+  const quotable = (sentence: Sentence) => !sentence.code && !sentence.placeholder && !sentence.heading && words(sentence.text).length >= MIN_SENTENCE_WORDS;
+  const passages: NonNullable<ModelAnswer['closest']> = [];
+  const used = new Set<Passage>();
+  while (passages.length < MAX_CLOSEST) {
+    const open = missing();
+    const want = open.terms.length > 0 ? open.terms : terms;
+    const best = bestSentence(view, want, open.relations, score, [], (sentence) => quotable(sentence) && !used.has(sentence.passage));
+    if (best === undefined) break;
+    used.add(best.sentence.passage);
+    shown.push(best.sentence);
+    const after = missing();
+    const second = bestSentence(view, after.terms.length > 0 ? after.terms : want, after.relations, score, [best.sentence], (sentence) => quotable(sentence) && sentence.passage === best.sentence.passage);
+    const sentences = second && second.score >= CLOSEST_SECOND_SHARE * best.score ? [best.sentence, second.sentence] : [best.sentence];
+    if (sentences.length > 1) shown.push(second!.sentence);
+    passages.push({ doc_id: best.sentence.passage.docId, sentences: sentences.sort((a, b) => a.order - b.order).map((sentence) => sentence.text) });
   }
-  return selected;
+  return passages;
+}
+
+/**
+ * Up to 3 sentences that together answer the question: the best sentence of any part first, then
+ * greedily the sentence that best answers what the chosen ones do not hold yet (the question's
+ * terms and the terms its hops learned, the relations asked and not yet worded), a sentence of
+ * the first one's passage preferred (the rest of an answer most often stands beside it), while
+ * it scores {@link NEXT_SHARE} of the first.
+ */
+function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, score: SentenceScore, conversation: Conversation): Sentence[] {
+  const quotable = (sentence: Sentence) => !sentence.heading && words(sentence.text).length >= MIN_SENTENCE_WORDS;
+  let first: { sentence: Sentence; score: number } | undefined;
+  for (const part of analysis.parts) {
+    const found = bestSentence(view, part.terms, relationsOf(part.text), score, [], quotable);
+    if (found && (first === undefined || found.score > first.score)) first = found;
+  }
+  if (first === undefined) return [];
+  const relations = [...new Set(analysis.parts.flatMap((part) => relationsOf(part.text)))];
+  // The passage the question itself ranked first is most often the home of the fact: its best
+  // sentence leads when it answers nearly as well.
+  const top = conversation.searches[0]?.chunkIds[0];
+  const atTop = top === undefined ? undefined : bestSentence(view, analysis.terms, relations, score, [], (sentence) => quotable(sentence) && sentence.passage.chunkId === top);
+  if (atTop && atTop.score >= TOP_PASSAGE_SHARE * first.score) first = atTop;
+  const learned = conversation.searches.slice(1).flatMap((search) => contentTerms(search.query)).filter((term) => !analysis.terms.includes(term));
+  const wanted = [...new Set([...analysis.terms, ...learned])];
+  const chosen = [first.sentence];
+  const next = continuation(view, first.sentence, relations);
+  if (next && quotable(next)) chosen.push(next);
+  while (chosen.length < MAX_SENTENCES) {
+    const held = (term: string) => chosen.some((sentence) => sentence.terms.has(term));
+    const terms = wanted.filter((term) => !held(term));
+    const open = relations.filter((relation) => !chosen.some((sentence) => statesRelation(relation, sentence.text)));
+    if (terms.length === 0 && open.length === 0) break;
+    let found: { sentence: Sentence; score: number } | undefined;
+    for (const sentence of view.sentences) {
+      if (chosen.includes(sentence) || !quotable(sentence)) continue;
+      const value = score(sentence, terms.length > 0 ? terms : wanted, open) * (sentence.passage === first.sentence.passage ? 1 : OTHER_PASSAGE_SHARE);
+      if (value > 0 && (found === undefined || value > found.score)) found = { sentence, score: value };
+    }
+    if (found === undefined || found.score < NEXT_SHARE * first.score) break;
+    chosen.push(found.sentence);
+  }
+  return chosen;
 }
 
 /** Sentences that carry on the one before: "Instead, ...", "This means ...", "It defaults to ...". */

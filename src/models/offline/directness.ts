@@ -1,0 +1,97 @@
+/**
+ * How directly a set of sentences states the answer to a question: a few general features (how
+ * much of the question the sentences hold, its names, the relation and kind of answer asked, how
+ * high the searches ranked them) and the rule over them ({@link statesAnswer}) that decides
+ * whether the offline planner answers or shows the closest passages. The rule's thresholds were
+ * fitted on one dev set and checked on the others (scripts/fit-offline-answers.ts,
+ * docs/calibration.md "Direct answers").
+ */
+import type { EvidenceView, Sentence } from './evidence-view.ts';
+import { answerType } from './answer-scoring.ts';
+import { relationsOf, statesRelation } from './relations.ts';
+import { identifiers, words } from '../../text/text.ts';
+
+/** The features of a candidate answer, each in [0, 1]. */
+export interface DirectnessFeatures {
+  /** Weighted share of the question's terms the sentences hold themselves. */
+  ownCover: number;
+  /** The same, counting the terms of the headings above the sentences. */
+  contextCover: number;
+  /** Weighted share of the first sentence's own hold of the question's terms (the most direct one alone). */
+  firstCover: number;
+  /** Share of the question's names and identifiers written in the sentences or the headings above them (1 when it names none). */
+  anchors: number;
+  /** Share of the relations the question asks ("default", "instead", "why") worded in the sentences (1 when it asks none). */
+  relations: number;
+  /** Whether the sentences hold the kind of answer asked: a number for "how many", an identifier for "which option" (1 otherwise). */
+  answerKind: number;
+  /** The first sentence's passage score against the best of its search (1: the top result). */
+  rank: number;
+}
+
+/**
+ * When sentences state the answer: they and the headings above them hold nearly all of the
+ * question's terms, the lead sentence stands in a passage its search ranked at the top, and they
+ * hold the kind of answer asked. Fitted on graphile-worker-dev (the most correct answers at a
+ * precision of at least 70%) and checked on the other dev sets (scripts/fit-offline-answers.ts,
+ * docs/calibration.md "Direct answers").
+ */
+export interface DirectnessRule {
+  minContextCover: number;
+  minRank: number;
+}
+
+export const DEFAULT_DIRECTNESS_RULE: DirectnessRule = { minContextCover: 0.8, minRank: 0 };
+
+export const FEATURE_NAMES: Array<keyof DirectnessFeatures> = ['ownCover', 'contextCover', 'firstCover', 'anchors', 'relations', 'answerKind', 'rank'];
+
+/**
+ * The features of `sentences` (the first is the most direct) as an answer to the view's question.
+ *
+ * @example
+ * directnessFeatures(view, [sentence], relevance).ownCover; // 0.8
+ */
+export function directnessFeatures(view: EvidenceView, sentences: Sentence[], relevance: (sentence: Sentence) => number): DirectnessFeatures {
+  const { analysis } = view;
+  const terms = [...new Set(analysis.terms)];
+  const weight = (term: string) => view.weight(term) || 1;
+  const total = terms.reduce((sum, term) => sum + weight(term), 0) || 1;
+  const share = (has: (term: string) => boolean) => terms.filter(has).reduce((sum, term) => sum + weight(term), 0) / total;
+  const first = sentences[0];
+  const text = sentences.map((sentence) => sentence.text).join(' ').toLowerCase();
+  const context = sentences.map((sentence) => sentence.contextText).join(' ');
+  const anchors = analysis.anchors.map((anchor) => words(anchor).join(' ')).filter((anchor) => anchor !== '');
+  const flat = ` ${words(text).join(' ')} ${words(context).join(' ')} `;
+  const relations = [...new Set(analysis.parts.flatMap((part) => relationsOf(part.text)))];
+  const joined = sentences.map((sentence) => sentence.text).join(' ');
+  return {
+    ownCover: share((term) => sentences.some((sentence) => sentence.terms.has(term))),
+    contextCover: share((term) => sentences.some((sentence) => sentence.terms.has(term) || sentence.context.has(term))),
+    firstCover: first === undefined ? 0 : share((term) => first.terms.has(term)),
+    anchors: anchors.length === 0 ? 1 : anchors.filter((anchor) => flat.includes(` ${anchor} `)).length / anchors.length,
+    relations: relations.length === 0 ? 1 : relations.filter((relation) => statesRelation(relation, joined)).length / relations.length,
+    answerKind: answerKindHeld(analysis.question, joined),
+    rank: first === undefined ? 0 : relevance(first),
+  };
+}
+
+function answerKindHeld(question: string, text: string): number {
+  switch (answerType(question)) {
+    case 'quantity':
+      return /\d/.test(text) ? 1 : 0;
+    case 'name':
+      return identifiers(text).length > 0 || /`[^`]+`/.test(text) ? 1 : 0;
+    default:
+      return 1;
+  }
+}
+
+/**
+ * Whether the sentences state the answer, by the rule.
+ *
+ * @example
+ * statesAnswer(directnessFeatures(view, sentences, relevance)); // false: show the closest passages
+ */
+export function statesAnswer(features: DirectnessFeatures, rule: DirectnessRule = DEFAULT_DIRECTNESS_RULE): boolean {
+  return features.contextCover >= rule.minContextCover && features.rank >= rule.minRank && features.answerKind === 1;
+}
