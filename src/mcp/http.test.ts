@@ -136,6 +136,62 @@ describe('createMcpHttpHandler over loopback HTTP', () => {
     await endpoint.stop();
   });
 
+  it('one client opening sessions without end closes only its own oldest, never another client\'s (101 initialize calls used to end the admin\'s)', async () => {
+    const endpoint = await startEndpoint();
+    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } });
+    const open = async (groups: string | undefined, user: string) => {
+      const response = await post(endpoint, undefined, initialize, groups, user);
+      await response.body?.cancel();
+      return [response.status, response.headers.get('mcp-session-id')];
+    };
+    expect(await open('admins', 'admin-console')).toEqual([200, 'session-1']);
+    for (let n = 2; n <= 102; n++) expect(await open(undefined, 'guest-widget')).toEqual([200, `session-${n}`]);
+    expect((await post(endpoint, 'session-1', LIST_TOOLS, 'admins', 'admin-console')).status).toBe(200);
+    // The guest keeps its 10 most recent sessions (DEFAULT_MAX_SESSIONS_PER_CLIENT); its older ones were closed.
+    expect(endpoint.handler.sessionCount()).toBe(11);
+    expect((await post(endpoint, 'session-92', LIST_TOOLS, undefined, 'guest-widget')).status).toBe(404);
+    expect((await post(endpoint, 'session-93', LIST_TOOLS, undefined, 'guest-widget')).status).toBe(200);
+    await endpoint.stop();
+  });
+
+  it('with every session taken, a client with none of them is refused (503) rather than end another client\'s; one with some closes its own oldest', async () => {
+    const endpoint = await startEndpoint({ maxSessions: 3, maxSessionsPerClient: 2 });
+    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } });
+    const open = async (user: string) => {
+      const response = await post(endpoint, undefined, initialize, undefined, user);
+      return [response.status, response.headers.get('mcp-session-id') ?? ((await response.json()) as { error: { message: string } }).error.message];
+    };
+    expect(await open('alice')).toEqual([200, 'session-1']);
+    expect(await open('alice')).toEqual([200, 'session-2']);
+    expect(await open('alice')).toEqual([200, 'session-3']); // alice's bound is 2: her session-1 is closed
+    expect((await post(endpoint, 'session-1', LIST_TOOLS, undefined, 'alice')).status).toBe(404);
+    expect(await open('bob')).toEqual([200, 'session-4']);
+    expect(await open('carol')).toEqual([503, 'Server busy: all 3 MCP sessions are open, none of them this client\'s, and another client\'s is never closed for a new one. Try again later (a session ends on DELETE, or after 30 minutes without a request).']);
+    expect(await open('bob')).toEqual([200, 'session-5']); // the server is full: bob closes his own session-4
+    expect((await post(endpoint, 'session-4', LIST_TOOLS, undefined, 'bob')).status).toBe(404);
+    for (const [id, user] of [['session-2', 'alice'], ['session-3', 'alice'], ['session-5', 'bob']]) expect((await post(endpoint, id, LIST_TOOLS, undefined, user)).status).toBe(200);
+    await endpoint.stop();
+  });
+
+  it('under atlas serve\'s app, a client is its token, or its remote address without auth', async () => {
+    const { createApp } = await import('../server/app.ts');
+    const { testDeps } = await import('../server/test-server.ts');
+    let ids = 0;
+    const handler = createMcpHttpHandler({ index, maxSessionsPerClient: 1, sessionId: () => `session-${++ids}` });
+    const app = createApp(testDeps(index), { mounts: { '/mcp': handler }, remoteAddress: (c) => c.req.header('x-test-address') ?? 'unknown' });
+    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } });
+    const request = (address: string, body: string, sessionId?: string) =>
+      app.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-test-address': address, ...(sessionId ? { 'mcp-session-id': sessionId } : {}) }, body });
+    for (const address of ['10.0.0.1', '10.0.0.2']) await (await request(address, initialize)).body?.cancel();
+    // Two addresses are two clients: the second's session did not close the first's (a bound of 1 each).
+    expect(handler.sessionCount()).toBe(2);
+    expect((await request('10.0.0.1', LIST_TOOLS, 'session-1')).status).toBe(200);
+    await (await request('10.0.0.1', initialize)).body?.cancel();
+    expect((await request('10.0.0.1', LIST_TOOLS, 'session-1')).status).toBe(404);
+    expect((await request('10.0.0.2', LIST_TOOLS, 'session-2')).status).toBe(200);
+    await handler.close();
+  });
+
   it('ends a session on DELETE, and answers requests without a session with the fix', async () => {
     const endpoint = await startEndpoint();
     const a = await endpoint.connect();
@@ -197,6 +253,9 @@ describe('createMcpHttpHandler over loopback HTTP', () => {
   it('refuses bounds that are not positive whole numbers', () => {
     expect(() => createMcpHttpHandler({ index, maxSessions: 0 })).toThrow(
       'Atlas: createMcpHttpHandler maxSessions must be a positive whole number, got 0. Pass e.g. maxSessions: 100, or leave it out.',
+    );
+    expect(() => createMcpHttpHandler({ index, maxSessionsPerClient: 1.5 })).toThrow(
+      'Atlas: createMcpHttpHandler maxSessionsPerClient must be a positive whole number, got 1.5. Pass e.g. maxSessionsPerClient: 10, or leave it out.',
     );
   });
 });

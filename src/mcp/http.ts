@@ -10,13 +10,21 @@ import { createAtlasMcpServer, enforcedFilter, type AtlasMcpServerOptions } from
 
 /** Open MCP sessions per handler when none is given. */
 export const DEFAULT_MAX_SESSIONS = 100;
+/** Open MCP sessions per client (token) when none is given. */
+export const DEFAULT_MAX_SESSIONS_PER_CLIENT = 10;
 /** A session unused for this long is closed (30 minutes) when none is given. */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 
 /** Options of {@link createMcpHttpHandler}: the server of each session, and the session bounds. */
 export interface McpHttpOptions extends AtlasMcpServerOptions {
-  /** Open sessions at most (default {@link DEFAULT_MAX_SESSIONS}); a new one past it closes the least recently used. */
+  /**
+   * Open sessions at most (default {@link DEFAULT_MAX_SESSIONS}). A new one past it closes the
+   * opening client's least recently used session; a client with none open is refused (503):
+   * another client's session is never closed for it.
+   */
   maxSessions?: number;
+  /** Open sessions per client at most (default {@link DEFAULT_MAX_SESSIONS_PER_CLIENT}); a new one past it closes that client's least recently used. */
+  maxSessionsPerClient?: number;
   /** A session with no request for longer is closed (default {@link DEFAULT_SESSION_IDLE_MS}), by `now`. */
   idleMs?: number;
   /** Clock in ms (default `Date.now`); sessions expire by it, checked on each request. */
@@ -31,6 +39,11 @@ export interface McpRequestContext {
   principal?: Principal;
   /** The user of the request (a token's name): a session opened by another user does not exist for it. */
   user?: string;
+  /**
+   * Who the request counts against in the per-client session bound (`atlas serve`: `token:<name>`,
+   * else `address:<remote address>`); default: the user and the principal's groups.
+   */
+  client?: string;
 }
 
 /** A web-standard MCP endpoint (Streamable HTTP): one MCP session, and search session, per `mcp-session-id`. */
@@ -48,6 +61,8 @@ interface Session {
   lastUsed: number;
   /** Who opened the session (the user, if any, and the principal's sorted groups, as JSON): only they may use it. */
   owner: string;
+  /** The client it counts against in the per-client bound. */
+  client: string;
 }
 
 /**
@@ -58,26 +73,43 @@ interface Session {
  * principal of the request that opened it (`context.principal`, intersected with the handler's
  * own `principal` when both are set). A session is bound to that principal and to the request's
  * `context.user` (a token's name): a request of another principal or user naming its id gets the
- * same 404 as an unknown id. Sessions are bounded in number
- * (`maxSessions`, least recently used closed first) and idle time (`idleMs`, by `now`).
+ * same 404 as an unknown id. Sessions are bounded in number per client (`maxSessionsPerClient`,
+ * `context.client`) and in all (`maxSessions`): a client past either closes its own least recently
+ * used session, never another client's (a client with none open is refused with 503 when all are
+ * taken), and in idle time (`idleMs`, by `now`).
  *
  * @example
  * const mcp = createMcpHttpHandler({ index, maxSearches: 6 });
  * app.all('/mcp', (c) => mcp(c.req.raw, { principal: c.get('principal') })); // after token auth
  */
 export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
-  const { maxSessions = DEFAULT_MAX_SESSIONS, idleMs = DEFAULT_SESSION_IDLE_MS, now = Date.now, sessionId = randomUUID, principal: fixedPrincipal, ...serverOptions } = options;
+  const {
+    maxSessions = DEFAULT_MAX_SESSIONS,
+    maxSessionsPerClient = DEFAULT_MAX_SESSIONS_PER_CLIENT,
+    idleMs = DEFAULT_SESSION_IDLE_MS,
+    now = Date.now,
+    sessionId = randomUUID,
+    principal: fixedPrincipal,
+    ...serverOptions
+  } = options;
   // The handler's own principal joins the filter, so a request's principal can only narrow it.
   const filter = enforcedFilter(serverOptions.filter, fixedPrincipal);
   checkBound('maxSessions', maxSessions);
+  checkBound('maxSessionsPerClient', maxSessionsPerClient);
   checkBound('idleMs', idleMs);
   // Insertion order is use order: a session is moved to the end on each request.
   const sessions = new Map<string, Session>();
+  // Sessions being opened (their initialize in flight), per client and in all: they count against the bounds.
+  const opening = new Map<string, number>();
+  let openingTotal = 0;
 
+  // Sessions taken out of `sessions` to make room, while they close.
+  const closing = new Map<string, Session>();
   const closeSession = async (id: string) => {
-    const session = sessions.get(id);
+    const session = sessions.get(id) ?? closing.get(id);
     if (!session) return;
     sessions.delete(id);
+    closing.delete(id);
     await session.server.close();
   };
 
@@ -86,20 +118,60 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     await Promise.all(expired.map(closeSession));
   };
 
-  const open = async (request: Request, body: unknown, principal: Principal | undefined, owner: string): Promise<Response> => {
-    while (sessions.size >= maxSessions) await closeSession(sessions.keys().next().value!);
-    const server = createAtlasMcpServer({ ...serverOptions, ...(filter ? { filter } : {}), ...(principal ? { principal } : {}) });
-    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: sessionId,
-      onsessioninitialized: (id) => {
-        sessions.set(id, { server, transport, lastUsed: now(), owner });
-      },
-      onsessionclosed: (id) => {
-        sessions.delete(id);
-      },
-    });
-    await server.connect(transport);
-    return transport.handleRequest(request, { parsedBody: body });
+  /**
+   * Makes room for one more session of `client`, synchronously (so concurrent initializes cannot
+   * overshoot): the sessions to close, all of them the client's own, least recently used first;
+   * or why there is no room without closing another client's session.
+   */
+  const admit = (client: string): { ok: true; victims: string[] } | { ok: false; message: string } => {
+    const own = [...sessions].filter(([, session]) => session.client === client).map(([id]) => id);
+    const ownOpening = opening.get(client) ?? 0;
+    const victims: string[] = [];
+    const overClient = () => own.length + ownOpening >= maxSessionsPerClient;
+    const overServer = () => sessions.size - victims.length + openingTotal >= maxSessions;
+    while ((overClient() || overServer()) && own.length > 0) victims.push(own.shift()!);
+    if (overClient()) {
+      return { ok: false, message: `Too many sessions: this client is opening ${ownOpening} MCP sessions at once, its bound is ${maxSessionsPerClient}. Wait for them, then try again.` };
+    }
+    if (overServer()) {
+      return {
+        ok: false,
+        message: `Server busy: all ${maxSessions} MCP sessions are open, none of them this client's, and another client's is never closed for a new one. Try again later (a session ends on DELETE, or after ${idleText(idleMs)} without a request).`,
+      };
+    }
+    for (const id of victims) {
+      closing.set(id, sessions.get(id)!);
+      sessions.delete(id);
+    }
+    return { ok: true, victims };
+  };
+
+  const open = async (request: Request, body: unknown, principal: Principal | undefined, owner: string, client: string): Promise<Response> => {
+    const admission = admit(client);
+    if (!admission.ok) return jsonRpcError(503, -32000, admission.message);
+    const { victims } = admission;
+    opening.set(client, (opening.get(client) ?? 0) + 1);
+    openingTotal += 1;
+    try {
+      await Promise.all(victims.map((id) => closeSession(id)));
+      const server = createAtlasMcpServer({ ...serverOptions, ...(filter ? { filter } : {}), ...(principal ? { principal } : {}) });
+      const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: sessionId,
+        onsessioninitialized: (id) => {
+          sessions.set(id, { server, transport, lastUsed: now(), owner, client });
+        },
+        onsessionclosed: (id) => {
+          sessions.delete(id);
+        },
+      });
+      await server.connect(transport);
+      return await transport.handleRequest(request, { parsedBody: body });
+    } finally {
+      const left = (opening.get(client) ?? 1) - 1;
+      if (left === 0) opening.delete(client);
+      else opening.set(client, left);
+      openingTotal -= 1;
+    }
   };
 
   const handle = async (request: Request, context: McpRequestContext = {}): Promise<Response> => {
@@ -133,13 +205,13 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     if (!messages.some((message) => isInitializeRequest(message))) {
       return jsonRpcError(400, -32000, 'Bad Request: no mcp-session-id header. Open a session first: POST initialize without it, then send the mcp-session-id of its response on every request.');
     }
-    return open(request, body, context.principal, owner);
+    return open(request, body, context.principal, owner, context.client ?? owner);
   };
 
   return Object.assign(handle, {
     sessionCount: () => sessions.size,
     close: async () => {
-      await Promise.all([...sessions.keys()].map(closeSession));
+      await Promise.all([...sessions.keys(), ...closing.keys()].map(closeSession));
     },
   });
 }
@@ -148,12 +220,18 @@ function ownerKey(principal: Principal | undefined, user: string | undefined): s
   return JSON.stringify([user ?? null, principal === undefined ? 'anonymous' : [...principalGroups(principal)].sort()]);
 }
 
+function idleText(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  return minutes >= 1 ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${Math.ceil(ms / 1000)} seconds`;
+}
+
 function jsonRpcError(status: number, code: number, message: string): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), { status, headers: { 'content-type': 'application/json' } });
 }
 
-function checkBound(name: string, value: number): void {
+function checkBound(name: 'idleMs' | 'maxSessions' | 'maxSessionsPerClient', value: number): void {
   if (!Number.isInteger(value) || value < 1) {
-    throw new AtlasError('usage', `Atlas: createMcpHttpHandler ${name} must be a positive whole number, got ${String(value)}. Pass e.g. ${name}: ${name === 'idleMs' ? DEFAULT_SESSION_IDLE_MS : DEFAULT_MAX_SESSIONS}, or leave it out.`);
+    const example = { idleMs: DEFAULT_SESSION_IDLE_MS, maxSessions: DEFAULT_MAX_SESSIONS, maxSessionsPerClient: DEFAULT_MAX_SESSIONS_PER_CLIENT }[name];
+    throw new AtlasError('usage', `Atlas: createMcpHttpHandler ${name} must be a positive whole number, got ${String(value)}. Pass e.g. ${name}: ${example}, or leave it out.`);
   }
 }

@@ -96,3 +96,26 @@ describe('GET /v1/chunks/:chunkId', () => {
     expect((await createApp(testDeps(index)).request(`/v1/chunks/${encodeURIComponent(twoX.chunkId)}`)).status).toBe(200);
   });
 });
+
+// docs/reliability.md, "What access groups do not hide": pinned so the threat model stays true.
+describe('what an anonymous client can infer of restricted pages (documented, not prevented)', () => {
+  it('its scores and /healthz counts depend on restricted pages it cannot read', async () => {
+    const { createSqliteIndex } = await import('../index/sqlite/sqlite.ts');
+    const { createTestDoc } = await import('../index/test-docs.ts');
+    const open = [
+      createTestDoc({ docId: 'leases', sections: ['A lease keeps a job with one worker until the lease ends.'] }),
+      ...['queues hold jobs', 'workers run jobs', 'retries back off'].map((text, n) => createTestDoc({ docId: `other-${n}`, sections: [`Orbit ${text}.`] })),
+    ];
+    const secret = createTestDoc({ docId: 'vault', labels: { acl: ['admins'] }, sections: ['The vault lease of the signing key, lease after lease.'] });
+    const alone = createSqliteIndex({ path: ':memory:' });
+    const mixed = createSqliteIndex({ path: ':memory:' });
+    await alone.ingest(open);
+    await mixed.ingest([...open, secret]);
+    const search = async (index: IndexBackend) => (await (await createApp(testDeps(index)).request('/v1/search?q=lease')).json()) as { hits: Array<{ chunkId: string; score: number }> };
+    const [publicOnly, withSecret] = [await search(alone), await search(mixed)];
+    expect(withSecret.hits.map((hit) => hit.chunkId)).toEqual(publicOnly.hits.map((hit) => hit.chunkId));
+    expect(withSecret.hits[0]!.score).not.toBe(publicOnly.hits[0]!.score);
+    expect(await (await createApp(testDeps(mixed)).request('/healthz')).json()).toMatchObject({ docs: 5, chunks: 5 });
+    await Promise.all([alone.close(), mixed.close()]);
+  });
+});
