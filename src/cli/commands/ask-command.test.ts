@@ -4,9 +4,13 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recordingIO, type RecordingIO } from '../test-cli.ts';
 import { agenticRun } from '../../agent/run.ts';
+import { jsonResponse, startLoopbackServer, type LoopbackServer } from '../../testing/loopback-server.ts';
 import { createMemoryIndex, makeDoc } from '../../testing/memory-index.ts';
+import { closestAnswerTurns, markedAnswerTurns, PAYLOAD_QUESTION } from '../../testing/orbit-answers.ts';
+import { createOrbitIndex } from '../../testing/orbit-index.ts';
 import { createScriptedModel } from '../../testing/scripted-model.ts';
 import { formatRun } from './ask-command.ts';
+import { formatTurn } from './chat-command.ts';
 import { runCli } from '../main.ts';
 
 let dir: string;
@@ -75,5 +79,123 @@ describe('atlas ask: claims', () => {
       '',
       'Claims: 1 of 2 supported by a verified quote (1 marked [unsupported]; --strict-claims removes them)',
     ]);
+  });
+});
+
+describe('reading the answer in the terminal', () => {
+  /** The text of formatRun above its trace, and the trace's lines that do not depend on the ranking or the prompt's size. */
+  async function printed(turns: ReturnType<typeof markedAnswerTurns>, options: { now?: () => number } = {}) {
+    const index = await createOrbitIndex();
+    try {
+      const run = await agenticRun(PAYLOAD_QUESTION, { model: createScriptedModel(turns), index, now: options.now ?? (() => 0) });
+      const [answer, trace] = formatRun(run, 'scripted').split('Trace:\n');
+      return { run, answer, trace: trace!.split('\n').filter((line) => !line.startsWith('  search 1: ') && !line.startsWith('  stop: ')) };
+    } finally {
+      await index.close();
+    }
+  }
+
+  it('atlas ask prints the answer with its [n] markers, then the citations numbered as the markers: heading path — file:lines and the quote', async () => {
+    const { run, answer, trace } = await printed(markedAnswerTurns());
+    expect(answer).toBe(
+      [
+        'The step fails with ORB-1202 PayloadTooLarge after it has done its work. [1] The result is larger than the payload limit. [2]',
+        '',
+        'Claims: 2 of 2 supported by a verified quote',
+        '',
+        'Citations:',
+        '  [1] Results API > Passing large data between flow steps — api-results.md:69-70',
+        '      "A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work."',
+        '  [2] Error codes > 12xx Payloads and results > ORB-1202 PayloadTooLarge — error-codes.md:90-90',
+        '      "The job\'s arguments or a flow step\'s result are larger than the payload limit."',
+        '',
+        '',
+      ].join('\n'),
+    );
+    expect(trace).toEqual(['  read_section: api-results#3', '  read_section: error-codes#4', '']);
+    expect(formatTurn(run)).toBe(
+      [
+        'The step fails with ORB-1202 PayloadTooLarge after it has done its work. [1] The result is larger than the payload limit. [2]',
+        '  [1] Results API > Passing large data between flow steps — api-results.md:69-70',
+        '      "A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work."',
+        '  [2] Error codes > 12xx Payloads and results > ORB-1202 PayloadTooLarge — error-codes.md:90-90',
+        '      "The job\'s arguments or a flow step\'s result are larger than the payload limit."',
+        '  (searches: "ORB-1202 PayloadTooLarge"; stop: model-done)',
+        '',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('atlas ask and atlas chat print the closest passages of an abstention that found no direct answer: heading path, file:lines, sentences', async () => {
+    const { run, answer, trace } = await printed(closestAnswerTurns());
+    const closest = [
+      'Closest passages in the docs:',
+      '  Error codes > 12xx Payloads and results > ORB-1202 PayloadTooLarge — error-codes.md:90-90',
+      '      "The job\'s arguments or a flow step\'s result are larger than the payload limit."',
+      '      "For arguments, `enqueue` raises it at once."',
+    ];
+    expect(answer).toBe(["I couldn't find a direct answer in the docs.", '', ...closest, '', ''].join('\n'));
+    expect(trace).toEqual(['  read_section: error-codes#4', '  abstained: the model abstained: no direct answer', '']);
+    expect(formatTurn(run)).toBe(
+      ["I couldn't find a direct answer in the docs.", ...closest, '  (searches: "ORB-1202 PayloadTooLarge"; stop: model-done; abstained: the model abstained: no direct answer)', '', ''].join('\n'),
+    );
+  });
+
+  it('a run past its deadline prints that it has no answer, never the abstention text', async () => {
+    let clock = 0;
+    const turns = [
+      () => {
+        clock += 301_000;
+        return { toolCalls: [{ toolName: 'search_docs', input: { query: 'ORB-1202' } }] };
+      },
+    ];
+    const { run, answer, trace } = await printed(turns, { now: () => clock });
+    expect(run.trace.stopReason).toBe('deadline');
+    expect(answer).toBe('No answer: the run timed out (stop: deadline); try again.\n\n');
+    expect(trace).toEqual(['  abstained: no usable answer: run deadline of 300 s reached at model call 2', '']);
+    expect(formatTurn(run).split('\n')[0]).toBe('No answer: the run timed out (stop: deadline); try again.');
+  });
+
+  describe('atlas ask over a model server (loopback)', () => {
+    let server: LoopbackServer | undefined;
+    afterEach(async () => {
+      await server?.close();
+      server = undefined;
+    });
+
+    /** One chat completion of the loopback server: tool calls, or the content of the answer. */
+    const completion = (message: Record<string, unknown>) =>
+      jsonResponse({
+        id: 'chatcmpl-1',
+        object: 'chat.completion',
+        created: 1764489600,
+        model: 'm',
+        choices: [{ index: 0, message: { role: 'assistant', content: null, ...message }, logprobs: null, finish_reason: message.tool_calls ? 'tool_calls' : 'stop' }],
+        usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+      });
+    const search = completion({ tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'search_docs', arguments: '{"query":"lease seconds"}' } }] });
+    const abstain = completion({
+      content: JSON.stringify({ text: '', citations: [], abstained: true, abstain_reason: 'no direct answer', closest: [{ doc_id: 'leases', sentences: ['A worker holds a job for the lease.'] }] }),
+    });
+
+    it('--json prints the answer object as is, closest passages included; the text output lists them', async () => {
+      server = await startLoopbackServer([search, abstain, search, abstain]);
+      const spec = `openai-compatible:${server.url}/v1#m`;
+      expect(await runCli(['ask', 'How long may a worker hold a job?', '--model', spec, '--json'], io)).toBe(0);
+      const run = JSON.parse(io.out.join(''));
+      expect(run.answer).toEqual({
+        text: "I couldn't find a direct answer in the docs.",
+        citations: [],
+        abstained: true,
+        closest: [{ chunkId: 'leases#0', docId: 'leases', heading: 'Leases', headingPath: ['Leases'], sourcePath: 'leases.md', startLine: 7, endLine: 7, sentences: ['A worker holds a job for the lease.'] }],
+      });
+      expect(run.trace.abstainReason).toBe('the model abstained: no direct answer');
+      io.out.length = 0;
+      expect(await runCli(['ask', 'How long may a worker hold a job?', '--model', spec], io)).toBe(0);
+      expect(io.out.join('').split('\nTrace:\n')[0]).toBe(
+        ["I couldn't find a direct answer in the docs.", '', 'Closest passages in the docs:', '  Leases — leases.md:7-7', '      "A worker holds a job for the lease."', ''].join('\n'),
+      );
+    });
   });
 });

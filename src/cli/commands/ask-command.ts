@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { markUnsupported } from '../../agent/trust/claims.ts';
 import { routedAsk, type Route } from '../../agent/policy/route.ts';
 import type { AgentRun } from '../../agent/run-types.ts';
 import type { RunEvent } from '../../agent/events.ts';
@@ -20,6 +19,7 @@ import { deadlineOption, resolveRunLimits, timeoutOption } from '../options/run-
 import { modelFailed } from '../../agent/stop-conditions.ts';
 import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from '../options/embed-option.ts';
 import { COMMAND_SUMMARIES } from '../command-summaries.ts';
+import { answerLine, citationLines, closestLines } from './answer-text.ts';
 
 interface AskOptions extends RetrievalCliOptions {
   model?: string;
@@ -186,23 +186,26 @@ export function printProgress(io: CliIO, event: RunEvent): void {
   if (event.type === 'read') io.stderr(`reading: ${event.read.chunkId}${event.read.found ? '' : ' (not found)'}\n`);
 }
 
-/** The human-readable rendering of a run: answer, citations, then the trace. */
+/**
+ * The human-readable rendering of a run: the answer text with its `[n]` markers (or, for a run
+ * the model failed, a line saying there is no answer), the citations numbered as the markers
+ * (`[1] heading path — file:lines` and the quote), the closest passages of an abstention that
+ * found no direct answer, then the trace.
+ *
+ * @example
+ * io.stdout(formatRun(run, 'offline')); // 'The step fails ... [1]\n\nClaims: ...\n\nCitations:\n  [1] Results API > ... — api-results.md:69-70\n ...'
+ */
 export function formatRun(run: AgentRun, modelSpec: string): string {
   const { answer, trace, usage } = run;
-  const lines = [markUnsupported(answer), ''];
+  const lines = [answerLine(run), ''];
   const claims = answer.claims ?? [];
   if (claims.length > 0) {
     const unsupported = claims.filter((claim) => !claim.supported).length;
     lines.push(`Claims: ${claims.length - unsupported} of ${claims.length} supported by a verified quote${unsupported > 0 ? ` (${unsupported} marked [unsupported]; --strict-claims removes them)` : ''}`, '');
   }
-  if (answer.citations.length > 0) {
-    lines.push('Citations:');
-    answer.citations.forEach((citation, position) => {
-      lines.push(`  [${position + 1}] ${citation.docId} > ${citation.heading} (${citation.sourcePath}:${citation.startLine}-${citation.endLine})`);
-      lines.push(`      "${citation.quote.replace(/\s+/g, ' ')}"`);
-    });
-    lines.push('');
-  }
+  if (answer.citations.length > 0) lines.push('Citations:', ...citationLines(answer.citations), '');
+  const closest = closestLines(answer.closest ?? []);
+  if (closest.length > 0) lines.push(...closest, '');
   if (answer.webCitations && answer.webCitations.length > 0) {
     lines.push('Web citations:');
     answer.webCitations.forEach((citation, position) => {

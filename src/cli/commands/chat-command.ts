@@ -1,7 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import { markUnsupported } from '../../agent/trust/claims.ts';
-import type { RoutedRun } from '../../agent/policy/route.ts';
+import type { AgentRun } from '../../agent/run-types.ts';
 import type { Route } from '../../agent/policy/route.ts';
 import { AtlasError } from '../../errors.ts';
 import { cliFilter, groupsOption, labelOption } from '../options/access-options.ts';
@@ -15,6 +14,7 @@ import { requireIndex } from '../require-index.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from '../options/run-limits.ts';
 import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from '../options/embed-option.ts';
 import { COMMAND_SUMMARIES } from '../command-summaries.ts';
+import { answerLine, citationLines, closestLines } from './answer-text.ts';
 
 interface ChatOptions extends RetrievalCliOptions {
   model?: string;
@@ -104,19 +104,16 @@ export function registerChatCommand(program: Command, io: CliIO): void {
 }
 
 /**
- * One turn as the chat prints it: the answer, its numbered citations (doc, heading, file:lines,
- * quote) and one line of trace.
+ * One turn as the chat prints it: the answer with its `[n]` markers (claims no verified quote
+ * supports carry "[unsupported]"), its citations numbered as the markers (heading path,
+ * file:lines, quote), the closest passages of an abstention that found no direct answer, and one
+ * line of trace.
  *
  * @example
- * formatTurn(run); // 'Call client.cancel(job_id) ...\n  [1] api-client > Looking up and cancelling jobs (api-client.md:40-52)\n ...'
+ * formatTurn(run); // 'Call client.cancel(job_id). [1]\n  [1] Client API > Looking up and cancelling jobs — api-client.md:40-52\n ...'
  */
-export function formatTurn(run: RoutedRun): string {
-  // Claims no verified quote supports carry "[unsupported]" (agent/trust/claims.ts).
-  const lines = [markUnsupported(run.answer)];
-  run.answer.citations.forEach((citation, position) => {
-    lines.push(`  [${position + 1}] ${citation.docId} > ${citation.headingPath.slice(1).join(' > ') || citation.heading} (${citation.sourcePath}:${citation.startLine}-${citation.endLine})`);
-    lines.push(`      "${citation.quote.replace(/\s+/g, ' ')}"`);
-  });
+export function formatTurn(run: AgentRun): string {
+  const lines = [answerLine(run), ...citationLines(run.answer.citations), ...closestLines(run.answer.closest ?? [])];
   const searches = run.trace.steps.map((step) => `"${step.query}"`).join(', ') || 'none';
   lines.push(`  (searches: ${searches}; stop: ${run.trace.stopReason}${run.trace.abstainReason ? `; abstained: ${run.trace.abstainReason}` : ''})`, '');
   return `${lines.join('\n')}\n`;
