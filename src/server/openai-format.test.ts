@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Citation } from '../agent/trust/answer.ts';
+import { CLOSEST_PASSAGES } from '../testing/orbit-answers.ts';
 import { answerContent, contentDeltas } from './openai-format.ts';
 
 const citation = (quote: string, overrides: Partial<Citation> = {}): Citation => ({
@@ -30,8 +31,25 @@ describe('answerContent', () => {
     );
   });
 
-  it('gives an abstention its text alone', () => {
+  it('keeps the markers of a text that carries them, and places none', () => {
+    const answer = {
+      text: 'Steps fail with ORB-1202. [2] Return a reference instead. [1]',
+      citations: [citation('Return a reference instead.'), citation('Steps fail with ORB-1202.', { sourcePath: 'errors.md', headingPath: ['Errors'], startLine: 1, endLine: 1 })],
+      abstained: false,
+    };
+    expect(answerContent(answer)).toBe('Steps fail with ORB-1202. [2] Return a reference instead. [1]\n\nSources:\n[1] Flows > Results (flows.md:4-9)\n[2] Errors (errors.md:1-1)');
+  });
+
+  it('gives an abstention its text alone, and the closest passages after it when it found some', () => {
     expect(answerContent({ text: "I couldn't find this in the docs.", citations: [], abstained: true })).toBe("I couldn't find this in the docs.");
+    expect(answerContent({ text: "I couldn't find a direct answer in the docs.", citations: [], abstained: true, closest: CLOSEST_PASSAGES })).toBe(
+      [
+        "I couldn't find a direct answer in the docs.",
+        '',
+        'Closest passages in the docs:',
+        '- Error codes > 12xx Payloads and results > ORB-1202 PayloadTooLarge (error-codes.md:90-90): "The job\'s arguments or a flow step\'s result are larger than the payload limit." "For arguments, `enqueue` raises it at once."',
+      ].join('\n'),
+    );
   });
 });
 

@@ -1,10 +1,11 @@
-// A run as OpenAI chat completion objects: the answer with numbered citations as the content,
-// the full citations and trace in the `atlas` extension field.
-import type { Citation } from '../agent/trust/answer.ts';
+// A run as OpenAI chat completion objects: the answer with numbered citations (and the closest
+// passages of an abstention) as the content, the full citations and trace in the `atlas`
+// extension field.
+import type { Citation, ClosestPassage } from '../agent/trust/answer.ts';
 import type { RunEvent } from '../agent/events.ts';
 import { plainText } from '../models/offline/plain-text.ts';
 import type { AgentRun, RunTrace, RunUsage } from '../agent/run-types.ts';
-import { ATLAS_MODEL_ID } from './openai-request.ts';
+import { ATLAS_MODEL_ID, CLOSEST_CONTENT_HEADING } from './openai-request.ts';
 
 /** Words at the end of a quote that place its `[n]` marker in the answer text. */
 const MARKER_WORDS = 6;
@@ -21,6 +22,8 @@ export interface AtlasCompletionExtension {
   abstained: boolean;
   /** The verified citations, numbered as the `[n]` markers of the content (citation 1 is `[1]`). */
   citations: Citation[];
+  /** On an abstention that found close passages but no direct answer: those passages (`answer.closest`). */
+  closest?: ClosestPassage[];
   trace: RunTrace;
   usage: RunUsage;
   latencyMs: number;
@@ -38,21 +41,39 @@ export interface CompletionIdentity {
 }
 
 /**
- * The reply's content: the answer text with a `[n]` marker after the sentence each citation's
- * quote ends with (or after the text when the quote is not in it), then a "Sources:" list with
- * each citation's heading path and `file:start-end`. An abstention is its text alone.
+ * The reply's content: the answer text with its `[n]` markers (when the text carries none, a
+ * marker is placed after the sentence each citation's quote ends with, or after the text when the
+ * quote is not in it), then a "Sources:" list with each citation's heading path and
+ * `file:start-end`. An abstention is its text alone, followed, when it found close passages but
+ * no direct answer, by "Closest passages in the docs:" with each passage's heading path,
+ * `file:start-end` and sentences, for clients that read only the text.
  *
  * @example
  * answerContent(run.answer);
  * // 'Steps fail with ORB-1202. [1]\n\nSources:\n[1] Flows > How results move between steps (flows.md:54-61)'
  */
 export function answerContent(answer: AgentRun['answer']): string {
-  if (answer.citations.length === 0) return answer.text;
-  const text = placeMarkers(answer.text, answer.citations);
-  const sources = answer.citations.map(
-    (citation, position) => `[${position + 1}] ${citation.headingPath.join(' > ')} (${citation.sourcePath}:${citation.startLine}-${citation.endLine})`,
-  );
+  const closest = answer.closest ?? [];
+  if (answer.citations.length === 0) return closest.length === 0 ? answer.text : `${answer.text}\n\n${closestContent(closest)}`;
+  const text = hasMarkers(answer.text, answer.citations.length) ? answer.text : placeMarkers(answer.text, answer.citations);
+  const sources = answer.citations.map((citation, position) => `[${position + 1}] ${placeText(citation)}`);
   return `${text}\n\nSources:\n${sources.join('\n')}`;
+}
+
+/** `Title > Section (file.md:3-9)`. */
+function placeText(place: Citation | ClosestPassage): string {
+  return `${place.headingPath.join(' > ')} (${place.sourcePath}:${place.startLine}-${place.endLine})`;
+}
+
+/** The closest passages as text: a heading, then one line per passage with its sentences quoted. */
+function closestContent(closest: ClosestPassage[]): string {
+  const lines = closest.map((passage) => `- ${placeText(passage)}: ${passage.sentences.map((sentence) => `"${sentence.replace(/\s+/g, ' ').trim()}"`).join(' ')}`);
+  return `${CLOSEST_CONTENT_HEADING}\n${lines.join('\n')}`;
+}
+
+/** Whether the text already carries a marker `[n]` of one of its `count` citations (then no marker is placed). */
+function hasMarkers(text: string, count: number): boolean {
+  return [...text.matchAll(/\[(\d+)\]/g)].some((match) => Number(match[1]) >= 1 && Number(match[1]) <= count);
 }
 
 /**
@@ -137,6 +158,7 @@ export function extensionOf(run: AgentRun, notes: string[] = []): AtlasCompletio
     question: run.question,
     abstained: run.answer.abstained,
     citations: run.answer.citations,
+    ...(run.answer.closest === undefined ? {} : { closest: run.answer.closest }),
     trace: run.trace,
     usage: run.usage,
     latencyMs: run.latencyMs,

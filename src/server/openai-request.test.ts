@@ -26,6 +26,18 @@ describe('parseChatRequest', () => {
     });
   });
 
+  it('cuts the closest passages off an earlier abstention, as it cuts the sources', () => {
+    const parsed = parseChatRequest({
+      model: 'atlas',
+      messages: [
+        { role: 'user', content: 'How big may a result be?' },
+        { role: 'assistant', content: 'I couldn\'t find a direct answer in the docs.\n\nClosest passages in the docs:\n- Error codes > ORB-1202 PayloadTooLarge (error-codes.md:90-90): "The result is larger than the payload limit."' },
+        { role: 'user', content: 'and where is the limit set?' },
+      ],
+    });
+    expect(parsed.ok && parsed.request.history).toEqual([{ question: 'How big may a result be?', answer: "I couldn't find a direct answer in the docs.", citations: [] }]);
+  });
+
   it('keeps a user message without a reply as a turn with an empty answer, and every turn (the run bounds them)', () => {
     const messages = Array.from({ length: 10 }, (_, turn) => [
       { role: 'user', content: `q${turn}` },

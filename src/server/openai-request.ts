@@ -6,6 +6,9 @@ import { ROUTES, type Route } from '../agent/policy/route.ts';
 import type { ConversationTurn } from '../agent/history.ts';
 import type { AskRequest } from './ask.ts';
 
+/** The heading of the closest passages in a reply's content (openai-format.ts), cut off with the sources when a later request sends the reply back. */
+export const CLOSEST_CONTENT_HEADING = 'Closest passages in the docs:';
+
 /** The one model `/v1/models` lists and `/v1/chat/completions` accepts. */
 export const ATLAS_MODEL_ID = 'atlas';
 
@@ -63,7 +66,7 @@ export interface ChatRequestProblem {
 /**
  * Validates a chat completion body and turns its messages into a question and earlier turns:
  * the last message must be the user's and is the question; each earlier user message with the
- * assistant reply after it is one turn (the reply's "Sources:" list and `[n]` markers removed);
+ * assistant reply after it is one turn (the reply's "Sources:" list, its closest passages and `[n]` markers removed);
  * system and developer messages are ignored (policy and access never come from the body). Every
  * turn is passed on: the run bounds what its model sees (`historyBounds`, docs/conversations.md).
  *
@@ -148,9 +151,9 @@ function messageText(content: Message['content']): string {
     .join('\n');
 }
 
-/** An earlier reply of Atlas without its sources list and citation markers. */
+/** An earlier reply of Atlas without its sources list (or closest passages) and citation markers. */
 function stripSources(content: string): string {
-  const cut = content.lastIndexOf('\n\nSources:\n');
+  const cut = Math.max(content.lastIndexOf('\n\nSources:\n'), content.lastIndexOf(`\n\n${CLOSEST_CONTENT_HEADING}\n`));
   const answer = cut === -1 ? content : content.slice(0, cut);
   return answer.replace(/ ?\[\d+\]/g, '').trim();
 }

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '../models/offline/index.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
+import { CLOSEST_PASSAGES, closestAnswerTurns, MARKED_ANSWER_TEXT, markedAnswerTurns, PAYLOAD_QUESTION } from '../testing/orbit-answers.ts';
+import { createScriptedModel } from '../testing/scripted-model.ts';
 import { createApp, type AppOptions } from './app.ts';
 import { createOpenAiApp } from './openai.ts';
 import { listenOnLoopback, type ListeningApp } from './test-listen.ts';
@@ -270,6 +272,25 @@ describe('POST /v1/chat/completions in process', () => {
     expect(await response.json()).toEqual({
       error: { message: 'Atlas: the chat completion body is not valid JSON. Send a JSON object with "model" and "messages".', type: 'invalid_request_error', code: 'invalid_json', param: null },
     });
+  });
+
+  it('keeps the [n] markers the answer carries, and gives an abstention its closest passages as text and in the extension', async () => {
+    const body = JSON.stringify({ model: 'atlas', messages: [{ role: 'user', content: PAYLOAD_QUESTION }] });
+    const marked = await (await post(appOf(deps({ model: createScriptedModel(markedAnswerTurns()) })), body)).json();
+    expect(marked.choices[0].message.content).toBe(
+      `${MARKED_ANSWER_TEXT}\n\nSources:\n[1] Results API > Passing large data between flow steps (api-results.md:69-70)\n[2] Error codes > 12xx Payloads and results > ORB-1202 PayloadTooLarge (error-codes.md:90-90)`,
+    );
+    expect(marked.atlas.closest).toBeUndefined();
+    const abstained = await (await post(appOf(deps({ model: createScriptedModel(closestAnswerTurns()) })), body)).json();
+    expect(abstained.choices[0].message.content).toBe(
+      [
+        "I couldn't find a direct answer in the docs.",
+        '',
+        'Closest passages in the docs:',
+        '- Error codes > 12xx Payloads and results > ORB-1202 PayloadTooLarge (error-codes.md:90-90): "The job\'s arguments or a flow step\'s result are larger than the payload limit." "For arguments, `enqueue` raises it at once."',
+      ].join('\n'),
+    );
+    expect([abstained.atlas.abstained, abstained.atlas.closest]).toEqual([true, JSON.parse(JSON.stringify(CLOSEST_PASSAGES))]);
   });
 
   it('answers a conversation ending with the assistant with a 400 on messages', async () => {
