@@ -6,6 +6,7 @@ import type { ToolValue } from '../agent/session/search-session.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
 import { createScriptedModel } from '../testing/scripted-model.ts';
+import { closestAnswerTurns, MARKED_ANSWER_TEXT, markedAnswerTurns, PAYLOAD_QUESTION } from '../testing/orbit-answers.ts';
 import { createAtlasMcpServer } from './server.ts';
 import { connectInMemory } from './test-client.ts';
 
@@ -86,6 +87,52 @@ describe('ask', () => {
     expect((result.content[0] as { text: string }).text).toMatch(
       /^ask failed: the run of model "scripted" ended without an answer \(stop: error\): .*provider down.*\. Ask again later, or search with search_docs and read_section yourself\.$/,
     );
+    await mcp.close();
+  });
+
+  it('returns an answer\'s [n] markers as they are, citation n being citations[n - 1]', async () => {
+    const mcp = await connectInMemory(createAtlasMcpServer({ index, ask: { model: createScriptedModel(markedAnswerTurns()), modelSpec: 'scripted', now: () => 0 } }));
+    const answer = (await mcp.call('ask', { question: PAYLOAD_QUESTION })).structuredContent as ToolValue;
+    expect([answer.answer, answer.citations.map((citation: ToolValue) => citation.chunk_id), answer.closest]).toEqual([MARKED_ANSWER_TEXT, ['api-results#3', 'error-codes#4'], undefined]);
+    await mcp.close();
+  });
+
+  it('returns the closest passages of an abstention that found no direct answer, structured and as text under "Closest passages in the docs", with a link each', async () => {
+    const mcp = await connectInMemory(createAtlasMcpServer({ index, ask: { model: createScriptedModel(closestAnswerTurns()), modelSpec: 'scripted', now: () => 0 } }));
+    const result = await mcp.call('ask', { question: PAYLOAD_QUESTION });
+    expect(result.isError).toBeUndefined();
+    const answer = result.structuredContent as ToolValue;
+    expect([answer.answer, answer.abstained, answer.citations, answer.trace.abstain_reason]).toEqual([
+      "I couldn't find a direct answer in the docs.",
+      true,
+      [],
+      'the model abstained: no direct answer',
+    ]);
+    expect(answer.closest).toEqual([
+      {
+        doc_id: 'error-codes',
+        chunk_id: 'error-codes#4',
+        heading_path: 'Error codes > 12xx Payloads and results > ORB-1202 PayloadTooLarge',
+        source_path: 'error-codes.md',
+        start_line: 90,
+        end_line: 90,
+        sentences: ["The job's arguments or a flow step's result are larger than the payload limit.", 'For arguments,\n`enqueue` raises it at once.'],
+        uri: 'atlas://chunk/error-codes%234',
+      },
+    ]);
+    expect(result.content).toEqual([
+      { type: 'text', text: JSON.stringify(answer) },
+      {
+        type: 'text',
+        text: [
+          'Closest passages in the docs:',
+          '1. Error codes > 12xx Payloads and results > ORB-1202 PayloadTooLarge — error-codes.md:90-90 (atlas://chunk/error-codes%234)',
+          '   "The job\'s arguments or a flow step\'s result are larger than the payload limit."',
+          '   "For arguments, `enqueue` raises it at once."',
+        ].join('\n'),
+      },
+      { type: 'resource_link', uri: 'atlas://chunk/error-codes%234', name: 'error-codes#4', title: 'Error codes > 12xx Payloads and results > ORB-1202 PayloadTooLarge', mimeType: 'text/markdown' },
+    ]);
     await mcp.close();
   });
 });

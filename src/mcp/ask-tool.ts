@@ -9,6 +9,7 @@ import type { ModelLabel } from '../agent/policy/model-labels.ts';
 import type { Policy } from '../agent/policy/policy.ts';
 import { agenticRun } from '../agent/run.ts';
 import type { AgentRun, RunLimits } from '../agent/run-types.ts';
+import type { ClosestPassage } from '../agent/trust/answer.ts';
 import { headingPathText } from '../agent/session/tool-values.ts';
 import type { IndexBackend, SearchFilter } from '../index/types.ts';
 import { absentNulls, nullableOptionals } from './inputs.ts';
@@ -95,9 +96,14 @@ export function registerAskTool(server: McpServer, context: { index: IndexBacken
   );
 }
 
+/** The heading of the closest passages in the text of an `ask` result. */
+export const CLOSEST_HEADING = 'Closest passages in the docs';
+
 /**
  * The tool result of a finished run: an error result when the model failed (no answer),
- * else the answer, citations and trace summary.
+ * else the answer (its text with the `[n]` markers of its citations), citations and trace
+ * summary; an abstention that found close passages but no direct answer adds them as `closest`
+ * and as a text block under "Closest passages in the docs", each with a link to its chunk.
  *
  * @example
  * askResult(run, 'offline').structuredContent; // { answer: '...', abstained: false, citations: [...], trace: {...} }
@@ -118,10 +124,21 @@ export function askResult(run: AgentRun, modelSpec: string): CallToolResult {
     end_line: citation.endLine,
     uri: chunkUri(citation.chunkId),
   }));
+  const closest = (run.answer.closest ?? []).map((passage) => ({
+    doc_id: passage.docId,
+    chunk_id: passage.chunkId,
+    heading_path: headingPathText(passage),
+    source_path: passage.sourcePath,
+    start_line: passage.startLine,
+    end_line: passage.endLine,
+    sentences: passage.sentences,
+    uri: chunkUri(passage.chunkId),
+  }));
   const structured = {
     answer: run.answer.text,
     abstained: run.answer.abstained,
     citations,
+    ...(closest.length === 0 ? {} : { closest }),
     // Each claim of the answer with whether a verified quote backs it (docs/calibration.md "Claim support").
     ...(run.answer.claims === undefined
       ? {}
@@ -145,7 +162,23 @@ export function askResult(run: AgentRun, modelSpec: string): CallToolResult {
       latency_ms: run.latencyMs,
     },
   };
-  // One link per cited chunk, in citation order.
-  const linked = [...new Map(citations.map((citation) => [citation.chunk_id, citation])).values()];
-  return toolResult(structured, linked);
+  // One link per cited chunk, in citation order, then per closest passage.
+  const linked = [...new Map([...citations, ...closest].map((place) => [place.chunk_id, place])).values()];
+  return toolResult(structured, linked, closest.length === 0 ? [] : [closestText(run.answer.closest ?? [])]);
+}
+
+/**
+ * The closest passages for clients that read only text: the heading, then each passage's heading
+ * path, file:lines and chunk link, and its sentences quoted.
+ *
+ * @example
+ * closestText(run.answer.closest);
+ * // 'Closest passages in the docs:\n1. Error codes > ORB-1202 PayloadTooLarge — error-codes.md:90-90 (atlas://chunk/error-codes%234)\n   "The job\'s arguments ..."'
+ */
+export function closestText(closest: ClosestPassage[]): string {
+  const passages = closest.map((passage, position) => {
+    const sentences = passage.sentences.map((sentence) => `   "${sentence.replace(/\s+/g, ' ').trim()}"`);
+    return [`${position + 1}. ${headingPathText(passage)} — ${passage.sourcePath}:${passage.startLine}-${passage.endLine} (${chunkUri(passage.chunkId)})`, ...sentences].join('\n');
+  });
+  return `${CLOSEST_HEADING}:\n${passages.join('\n')}`;
 }

@@ -78,6 +78,21 @@ export const askOutput = z.looseObject({
     )
     .optional()
     .describe('The answer split into claims, each checked against the quotes; absent when the run abstained.'),
+  closest: z
+    .array(
+      z.looseObject({
+        doc_id: z.string(),
+        chunk_id: z.string(),
+        heading_path: z.string(),
+        source_path: z.string(),
+        start_line: z.number().int().min(0),
+        end_line: z.number().int().min(0),
+        sentences: z.array(z.string()).describe('1-2 sentences of the passage, verbatim, verified against what the run was shown.'),
+        uri: z.string(),
+      }),
+    )
+    .optional()
+    .describe('Closest passages in the docs: on an abstention that found passages close to the question but none stating the answer (best first); absent otherwise.'),
   trace: z.looseObject({
     model: z.string(),
     stop_reason: z.string(),

@@ -9,14 +9,15 @@ export interface LinkedChunk {
 
 /**
  * A successful tool result: the structured value as JSON text (for clients that read only
- * text) and as `structuredContent`, then one `resource_link` per chunk it names.
+ * text) and as `structuredContent`, then `texts` (what a reader should see as prose, e.g. the
+ * closest passages of an `ask`), then one `resource_link` per chunk it names.
  *
  * @example
  * toolResult({ results: [], budget: 'search 1 of 6, 5 left' }, []);
  */
-export function toolResult(structured: Record<string, unknown>, chunks: LinkedChunk[]): CallToolResult {
+export function toolResult(structured: Record<string, unknown>, chunks: LinkedChunk[], texts: string[] = []): CallToolResult {
   return {
-    content: [{ type: 'text', text: JSON.stringify(structured) }, ...chunks.map(resourceLink)],
+    content: [{ type: 'text', text: JSON.stringify(structured) }, ...texts.map((text) => ({ type: 'text' as const, text })), ...chunks.map(resourceLink)],
     structuredContent: structured,
   };
 }
