@@ -8,6 +8,7 @@
  */
 import type { EvidenceView, Sentence } from './evidence-view.ts';
 import { answerType } from './answer-scoring.ts';
+import { RELATED } from './related-terms.ts';
 import { relationsOf, statesRelation } from './relations.ts';
 import { identifiers, words } from '../../text/text.ts';
 
@@ -30,18 +31,19 @@ export interface DirectnessFeatures {
 }
 
 /**
- * When sentences state the answer: they and the headings above them hold nearly all of the
- * question's terms, the lead sentence stands in a passage its search ranked at the top, and they
- * hold the kind of answer asked. Fitted on graphile-worker-dev (the most correct answers at a
- * precision of at least 70%) and checked on the other dev sets (scripts/fit-offline-answers.ts,
- * docs/calibration.md "Direct answers").
+ * When sentences state the answer: they and the headings above them hold at least
+ * `minContextCover` of the question's weighted terms (a term also counts when a word docs use
+ * for it is there: "large" for "big"), the lead sentence's passage scores at least `minRank` of
+ * its search's top result, and they hold the kind of answer asked. The thresholds were fitted on
+ * graphile-worker-dev (the most correct answers at a precision of at least 70%) and checked on the
+ * other dev sets (scripts/fit-offline-answers.ts, docs/calibration.md "Direct answers").
  */
 export interface DirectnessRule {
   minContextCover: number;
   minRank: number;
 }
 
-export const DEFAULT_DIRECTNESS_RULE: DirectnessRule = { minContextCover: 0.8, minRank: 0 };
+export const DEFAULT_DIRECTNESS_RULE: DirectnessRule = { minContextCover: 0.9, minRank: 0 };
 
 export const FEATURE_NAMES: Array<keyof DirectnessFeatures> = ['ownCover', 'contextCover', 'firstCover', 'anchors', 'relations', 'answerKind', 'rank'];
 
@@ -57,6 +59,8 @@ export function directnessFeatures(view: EvidenceView, sentences: Sentence[], re
   const weight = (term: string) => view.weight(term) || 1;
   const total = terms.reduce((sum, term) => sum + weight(term), 0) || 1;
   const share = (has: (term: string) => boolean) => terms.filter(has).reduce((sum, term) => sum + weight(term), 0) / total;
+  // A term is held when the sentence holds it or a word docs use for it ("large" for "big").
+  const holds = (set: Set<string>, term: string) => set.has(term) || (RELATED.get(term) ?? []).some((related) => set.has(related));
   const first = sentences[0];
   const text = sentences.map((sentence) => sentence.text).join(' ').toLowerCase();
   const context = sentences.map((sentence) => sentence.contextText).join(' ');
@@ -65,9 +69,9 @@ export function directnessFeatures(view: EvidenceView, sentences: Sentence[], re
   const relations = [...new Set(analysis.parts.flatMap((part) => relationsOf(part.text)))];
   const joined = sentences.map((sentence) => sentence.text).join(' ');
   return {
-    ownCover: share((term) => sentences.some((sentence) => sentence.terms.has(term))),
-    contextCover: share((term) => sentences.some((sentence) => sentence.terms.has(term) || sentence.context.has(term))),
-    firstCover: first === undefined ? 0 : share((term) => first.terms.has(term)),
+    ownCover: share((term) => sentences.some((sentence) => holds(sentence.terms, term))),
+    contextCover: share((term) => sentences.some((sentence) => holds(sentence.terms, term) || holds(sentence.context, term))),
+    firstCover: first === undefined ? 0 : share((term) => holds(first.terms, term)),
     anchors: anchors.length === 0 ? 1 : anchors.filter((anchor) => flat.includes(` ${anchor} `)).length / anchors.length,
     relations: relations.length === 0 ? 1 : relations.filter((relation) => statesRelation(relation, joined)).length / relations.length,
     answerKind: answerKindHeld(analysis.question, joined),
