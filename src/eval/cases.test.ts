@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Answer } from '../agent/trust/answer.ts';
 import type { AgentRun, EvidenceRecord } from '../agent/run-types.ts';
 import { compareCases, scoreRun, thrownRun, type EvalCase } from './cases.ts';
+import { answerRows } from './compare-rows.ts';
 
 describe('compareCases', () => {
   it('makes every line its own case: a repeated question too, and a qa line citing no page is unanswerable', () => {
@@ -95,6 +96,55 @@ describe('scoreRun', () => {
       { pass: false, correct: false, factRecall: 0, missingFacts: [['5 seconds']], recall: 1, readRecall: 0 },
       { pass: true, correct: true, factRecall: null, missingFacts: [], recall: null, readRecall: null },
       { pass: false, correct: false, factRecall: null, missingFacts: [], recall: null, readRecall: null },
+    ]);
+  });
+});
+
+describe('answers per arm (answerRows)', () => {
+  /** An abstention that shows these closest passages (doc id and sentences). */
+  function closestRun(passages: Array<[docId: string, sentences: string[]]>): AgentRun {
+    const run = runWith("I couldn't find a direct answer in the docs.", [], [['config', 'read']], true);
+    const closest = passages.map(([docId, sentences]) => ({ chunkId: `${docId}#0`, docId, heading: '', headingPath: [], sourcePath: `${docId}.md`, startLine: 1, endLine: 2, sentences }));
+    return { ...run, answer: { ...run.answer, closest } };
+  }
+
+  it('counts answered, correct, wrong, precision, closest passages that hold the facts, unanswerable abstained and answer words', () => {
+    const results = [
+      // Answered with every fact: correct (markers are not words).
+      scoreRun(item(['config'], [['5 seconds']]), 'agentic', runWith('The timeout is 5 seconds. [1]', [['config', 'The timeout is 5 seconds.']], [['config', 'read']])),
+      // Answered without the fact: wrong.
+      scoreRun(item(['config'], [['preserve_run_at']]), 'agentic', runWith('Jobs are retried 25 times by default. [1]', [['config', 'Jobs are retried 25 times by default.']], [['config', 'read']])),
+      // Abstained, and the closest passages hold the fact: closest useful.
+      scoreRun(item(['config'], [['preserve_run_at']]), 'agentic', closestRun([['other', ['Unrelated.']], ['config', ['Use preserve_run_at to keep the time.']]])),
+      // Abstained, the closest passages lack it.
+      scoreRun(item(['config'], [['preserve_run_at']]), 'agentic', closestRun([['config', ['Something else entirely.']]])),
+      // Unanswerable: answered is wrong, abstained counts.
+      scoreRun(item([], []), 'agentic', runWith('Kafka is supported. [1]', [['config', 'Kafka is supported.']], [['config', 'read']])),
+      scoreRun(item([], []), 'agentic', runWith("I couldn't find this in the docs.", [], [], true)),
+    ];
+    expect(results.map((result) => [result.closestUseful, result.answerWords])).toEqual([
+      [false, 5],
+      [false, 7],
+      [true, null],
+      [false, null],
+      [false, 3],
+      [false, null],
+    ]);
+    expect(answerRows(results, ['classic@5', 'agentic'])).toEqual([
+      {
+        arm: 'agentic',
+        n: 6,
+        answered: 3,
+        correct: 1,
+        wrong: 2,
+        precision: 0.333,
+        closestUseful: 1,
+        correctOrClosest: 0.5,
+        unanswerableAbstained: 1,
+        unanswerable: 2,
+        medianWords: 5,
+        maxWords: 7,
+      },
     ]);
   });
 });
