@@ -36,6 +36,31 @@ const answerWhenForced =
       : fallback;
 
 describe('agenticRun', () => {
+  it('keeps the closest passages of an abstention whose sentences it verifies, located, and drops a sentence the run never saw', async () => {
+    const model = createScriptedModel([
+      { toolCalls: [search('ORB-1202')] },
+      {
+        text: JSON.stringify({
+          text: '',
+          citations: [],
+          abstained: true,
+          abstain_reason: 'no direct answer',
+          closest: [
+            { doc_id: 'error-codes', sentences: ['ORB-1202 PayloadTooLarge: the result exceeded [limits] max_payload_kb.', 'A sentence no passage holds.'] },
+            { doc_id: 'scheduling', sentences: ['Cron schedules run in the scheduler process.'] },
+          ],
+        }),
+      },
+    ]);
+    const run = await agenticRun('How big may a result be?', { model, index: createMemoryIndex(docs), weakScore: 0 });
+    expect(run.answer.text).toBe("I couldn't find a direct answer in the docs.");
+    expect(run.answer.abstained).toBe(true);
+    expect(run.trace.abstainReason).toBe('the model abstained: no direct answer');
+    expect(run.answer.closest?.map((passage) => [passage.chunkId, passage.heading, passage.sentences])).toEqual([
+      ['error-codes#1', 'Payload errors', ['ORB-1202 PayloadTooLarge: the result exceeded [limits] max_payload_kb.']],
+    ]);
+  });
+
   it('stops on no new evidence when the same query repeats, with a forced final answer', async () => {
     const model = createScriptedModel([
       { toolCalls: [search('payload limit')] },
