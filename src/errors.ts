@@ -27,6 +27,8 @@ export type AtlasErrorCode =
   | 'index-io'
   /** The index file is truncated, corrupt or not an SQLite database. */
   | 'index-damaged'
+  /** Another process created the index file while this one was building it (two first ingests at once). */
+  | 'index-exists'
   /** The conversations state database has another schema version, or is not one. */
   | 'state-schema'
   /** The conversations state database cannot be opened, read or written. */

@@ -1,9 +1,15 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSqliteIndex } from '../index/sqlite/sqlite.ts';
+import { createTestDoc } from '../index/test-docs.ts';
 import { openStateDatabase, STATE_SCHEMA_VERSION, stateDbPath } from './state-db.ts';
+
+const hash = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 let dir: string;
 beforeEach(async () => {
@@ -61,6 +67,25 @@ describe('the state database', () => {
     expect(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({ value: '2' });
     expect(db.prepare('SELECT id, principal_groups, owner FROM conversations').all()).toEqual([{ id: 'old', principal_groups: '["staff"]', owner: '' }]);
     db.close();
+  });
+
+  it('issue 38: refuses an index given as the state database (--state pointed at it) and leaves it byte for byte as it was', async () => {
+    const file = path.join(dir, 'index.db');
+    const index = createSqliteIndex({ path: file });
+    await index.ingest([createTestDoc({ docId: 'leases', sections: ['A worker holds a job for the lease.'] })]);
+    await index.close();
+    const other = path.join(dir, 'other.db');
+    const raw = new Database(other);
+    raw.exec('CREATE TABLE notes (text TEXT)');
+    raw.close();
+    for (const [target, message] of [
+      [file, `Atlas: ${file} is an Atlas index, not a state database. Move it away, or pass another state path, and Atlas starts a new one.`],
+      [other, `Atlas: ${other} is an SQLite file but not an Atlas state database (no meta.schema_version). Move it away, or pass another state path, and Atlas starts a new one.`],
+    ] as const) {
+      const before = hash(target);
+      expect(() => openStateDatabase(target)).toThrow(message);
+      expect([hash(target), existsSync(`${target}-wal`), existsSync(`${target}-shm`)]).toEqual([before, false, false]);
+    }
   });
 
   it('refuses an SQLite file that is not a state database, and a file that is not SQLite', async () => {

@@ -77,13 +77,15 @@ export function openStateDatabase(path: string): Database.Database {
   try {
     if (!inMemory) mkdirSync(dirname(path), { recursive: true });
     db = new Database(path, { timeout: 5_000 });
-    if (!inMemory) db.pragma('journal_mode = WAL');
-    db.pragma('foreign_keys = ON');
   } catch (error) {
     throw stateError(error, path);
   }
   try {
-    checkSchema(db, path);
+    // Checked before the journal mode is set: a refused file (an index, another application's) stays byte for byte as it was.
+    const version = stateSchemaVersion(db, path);
+    if (!inMemory) db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    prepareTables(db, version);
   } catch (error) {
     db.close();
     throw stateError(error, path);
@@ -91,37 +93,43 @@ export function openStateDatabase(path: string): Database.Database {
   return db;
 }
 
-function checkSchema(db: Database.Database, path: string): void {
+/**
+ * The schema version of a state database, reading only: undefined for a new (empty) file, 1 or
+ * the current version; an index, another application's database or another version is an
+ * {@link AtlasError}, and nothing is written.
+ */
+function stateSchemaVersion(db: Database.Database, path: string): number | undefined {
   const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((row) => row.name);
-  if (tables.length === 0) {
-    db.transaction(() => {
-      db.exec(TABLES);
-      db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(String(STATE_SCHEMA_VERSION));
-    })();
-    return;
-  }
-  const row = tables.includes('meta') ? (db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined) : undefined;
+  if (tables.length === 0) return undefined;
+  const meta = (key: string) => (tables.includes('meta') ? (db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined) : undefined);
+  const row = meta('schema_version');
   if (row === undefined) {
-    throw new AtlasError(
-      'state-schema',
-      `Atlas: ${path} is an SQLite file but not an Atlas state database (no meta.schema_version). Move it away, or pass another state path, and Atlas starts a new one.`,
-    );
+    const what = meta('schemaVersion') === undefined ? 'an SQLite file but not an Atlas state database (no meta.schema_version)' : 'an Atlas index, not a state database';
+    throw new AtlasError('state-schema', `Atlas: ${path} is ${what}. Move it away, or pass another state path, and Atlas starts a new one.`);
   }
   const version = Number(row.value);
-  if (version === STATE_SCHEMA_VERSION) return;
-  if (version === 1) {
-    // Version 2 records who created a conversation (the token's name); a version 1 conversation has no owner and stays keyed by its groups alone.
-    db.transaction(() => {
-      db.exec("ALTER TABLE conversations ADD COLUMN owner TEXT NOT NULL DEFAULT ''");
-      db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(STATE_SCHEMA_VERSION));
-    })();
-    return;
-  }
+  if (version === STATE_SCHEMA_VERSION || version === 1) return version;
   const fix =
     Number.isInteger(version) && version > STATE_SCHEMA_VERSION
       ? 'It was written by a newer Atlas: upgrade Atlas, or move the file away to start with no conversations.'
       : 'Move the file away to start with no conversations (this Atlas cannot read it).';
   throw new AtlasError('state-schema', `Atlas: the state database ${path} has schema version ${row.value}; this Atlas reads version ${STATE_SCHEMA_VERSION}. ${fix}`);
+}
+
+/** Creates the tables of a new state database (`version` undefined), or upgrades a version 1 file in place. */
+function prepareTables(db: Database.Database, version: number | undefined): void {
+  if (version === undefined) {
+    db.transaction(() => {
+      db.exec(TABLES);
+      db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(String(STATE_SCHEMA_VERSION));
+    })();
+  } else if (version === 1) {
+    // Version 2 records who created a conversation (the token's name); a version 1 conversation has no owner and stays keyed by its groups alone.
+    db.transaction(() => {
+      db.exec("ALTER TABLE conversations ADD COLUMN owner TEXT NOT NULL DEFAULT ''");
+      db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(STATE_SCHEMA_VERSION));
+    })();
+  }
 }
 
 /** SQLite failures as AtlasErrors naming the state file; AtlasErrors pass through. */

@@ -11,6 +11,7 @@ import { agenticRun } from '../agent/run.ts';
 import type { AgentRun, RunLimits } from '../agent/run-types.ts';
 import type { ClosestPassage } from '../agent/trust/answer.ts';
 import { headingPathText } from '../agent/session/tool-values.ts';
+import { withIndexLease } from '../index/index-lease.ts';
 import type { IndexBackend, SearchFilter } from '../index/types.ts';
 import { absentNulls, nullableOptionals } from './inputs.ts';
 import { askOutput } from './output-schemas.ts';
@@ -77,7 +78,8 @@ export function registerAskTool(server: McpServer, context: { index: IndexBacken
         const message = `search ${searches} of ${maxSearches}: ${event.step.query}`;
         extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: searches, total: maxSearches, message } }).catch(() => undefined);
       };
-      const run = await agenticRun(args.question, {
+      // The whole run on one version of the index, even if a --rebuild replaces it meanwhile.
+      const run = await withIndexLease(context.index, () => agenticRun(args.question, {
         model: options.model,
         index: context.index,
         maxSearches,
@@ -90,7 +92,7 @@ export function registerAskTool(server: McpServer, context: { index: IndexBacken
         ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
         ...(options.policy ? { policy: options.policy, policyStrict: options.policyStrict === true } : {}),
         ...(options.modelLabels && options.modelLabels.length > 0 ? { modelLabels: options.modelLabels } : {}),
-      });
+      }));
       return askResult(run, options.modelSpec);
     }),
   );

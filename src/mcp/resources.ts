@@ -1,6 +1,7 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Chunk } from '../corpus/types.ts';
 import { headingPathText } from '../agent/session/tool-values.ts';
+import { withIndexLease } from '../index/index-lease.ts';
 import type { IndexBackend, SearchFilter } from '../index/types.ts';
 import { CHUNK_URI_TEMPLATE, chunkUri, decodeVariable, DOC_URI_TEMPLATE } from './uris.ts';
 
@@ -28,12 +29,14 @@ export function registerResources(server: McpServer, context: ResourceContext): 
     'chunk',
     new ResourceTemplate(CHUNK_URI_TEMPLATE, { list: undefined }),
     { title: 'A section of the docs', description: 'One chunk (section) in full, by the chunk_id search_docs returned.', mimeType: 'text/markdown' },
-    async (uri, variables) => {
-      const chunkId = decodeVariable(variables.chunkId);
-      const chunk = await context.index.getChunk(chunkId, context.filter);
-      if (!chunk) throw notFound(`chunk not found: ${chunkId}. Use a chunk_id returned by search_docs.`);
-      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: `${headingLine(chunk)}\n\n${chunk.text}`, _meta: await chunkMeta(context, chunk) }] };
-    },
+    // Each read on one version of the index (the chunk and its neighbours, a page's sections).
+    async (uri, variables) =>
+      withIndexLease(context.index, async () => {
+        const chunkId = decodeVariable(variables.chunkId);
+        const chunk = await context.index.getChunk(chunkId, context.filter);
+        if (!chunk) throw notFound(`chunk not found: ${chunkId}. Use a chunk_id returned by search_docs.`);
+        return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: `${headingLine(chunk)}\n\n${chunk.text}`, _meta: await chunkMeta(context, chunk) }] };
+      }),
   );
   server.registerResource(
     'doc',
@@ -41,7 +44,7 @@ export function registerResources(server: McpServer, context: ResourceContext): 
     { title: 'A whole document', description: 'Every section of one page of the docs, in order, by its doc_id.', mimeType: 'text/markdown' },
     async (uri, variables) => {
       const docId = decodeVariable(variables.docId);
-      const chunks = await documentChunks(context, docId);
+      const chunks = await withIndexLease(context.index, () => documentChunks(context, docId));
       if (chunks.length === 0) throw notFound(`document not found: ${docId}. Use a doc_id returned by search_docs.`);
       const first = chunks[0]!;
       return {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SearchSession } from '../agent/session/search-session.ts';
 import { principalGroups } from '../index/filter.ts';
+import { withIndexLease } from '../index/index-lease.ts';
 import type { IndexBackend, Principal, SearchFilter } from '../index/types.ts';
 import { registerAskTool, type AskToolOptions } from './ask-tool.ts';
 import { budgetRule } from './budget.ts';
@@ -57,7 +58,10 @@ export function createAtlasMcpServer(options: AtlasMcpServerOptions): McpServer 
       instructions: instructions(session.maxSearches, rule, options.ask !== undefined),
     },
   );
-  registerSearchTools(server, { session, index: options.index, serial: createSerialQueue(), filterRule: rule, ...(filter?.version ? { fixedVersion: filter.version } : {}), ...(options.log ? { log: options.log } : {}) });
+  // One tool call at a time, each on one version of the index (a --rebuild meanwhile is seen by the next call).
+  const queue = createSerialQueue();
+  const serial = <T>(task: () => Promise<T>): Promise<T> => queue(() => withIndexLease(options.index, task));
+  registerSearchTools(server, { session, index: options.index, serial, filterRule: rule, ...(filter?.version ? { fixedVersion: filter.version } : {}), ...(options.log ? { log: options.log } : {}) });
   if (options.ask) registerAskTool(server, { index: options.index, filter, filterRule: rule, ...(options.log ? { log: options.log } : {}) }, options.ask);
   registerResources(server, { index: options.index, ...(filter ? { filter } : {}) });
   return server;

@@ -115,8 +115,13 @@ export function createLimitMiddleware(limiter: ConcurrencyLimiter): MiddlewareHa
   };
 }
 
-/** The same bytes as `body`; `release` runs once when it ends, fails or is cancelled. */
-function releasingAtEnd(body: ReadableStream<Uint8Array>, release: () => void): ReadableStream<Uint8Array> {
+/**
+ * The same bytes as `body`; `release` runs once when it ends, fails or is cancelled.
+ *
+ * @example
+ * c.res = new Response(releasingAtEnd(c.res.body, admission.release), c.res);
+ */
+export function releasingAtEnd(body: ReadableStream<Uint8Array>, release: () => void): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {

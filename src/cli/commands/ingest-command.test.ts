@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, statSync, truncateSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, readFileSync, statSync, truncateSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -287,5 +288,66 @@ describe('the streamed ingest: pages are written while later ones are parsed', (
     clear();
     expect(await runCli(['ingest', 'many', '--skip-invalid'], io)).toBe(0);
     expect(stdout()).toBe('Indexed 239 docs (239 chunks) into .atlas/index.db: 239 added, 0 updated, 0 unchanged, 0 removed.\n');
+  });
+});
+
+describe('issue 38: a refused ingest leaves the file as it was; a new index is created once', () => {
+  const hash = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+  const tablesOf = (file: string) => {
+    const raw = new Database(file, { readonly: true });
+    const names = raw.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid`).pluck().all();
+    raw.close();
+    return names;
+  };
+
+  it("refuses to ingest into, or rebuild over, another application's SQLite database, and leaves it byte for byte as it was", async () => {
+    const app = path.join(dir, 'app.db');
+    const raw = new Database(app);
+    raw.exec(`CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE orders (id INTEGER PRIMARY KEY, total REAL); INSERT INTO users (name) VALUES ('ada');`);
+    raw.close();
+    const before = hash(app);
+    const refusal = `Atlas: the file at ${app} is an SQLite database with tables users, orders, not an Atlas index, and Atlas will not write to it. Choose another --db path for the index, e.g. --db .atlas/index.db\n`;
+    for (const args of [['ingest', 'docs', '--db', 'app.db'], ['ingest', 'docs', '--db', 'app.db', '--rebuild'], ['search', 'lease', '--db', 'app.db']]) {
+      clear();
+      expect(await runCli(args, io)).toBe(2);
+      expect(stderr()).toBe(refusal);
+      expect(hash(app)).toBe(before);
+    }
+    expect(tablesOf(app)).toEqual(['users', 'orders']);
+    expect((await readdir(dir)).sort()).toEqual(['app.db', 'docs']);
+  });
+
+  it('a refused ingest into an index of another schema version leaves it byte for byte as it was (no switch to WAL)', async () => {
+    expect(await runCli(['ingest', 'docs'], io)).toBe(0);
+    const raw = new Database(db());
+    raw.prepare(`UPDATE meta SET value = '2' WHERE key = 'schemaVersion'`).run();
+    raw.close();
+    const before = hash(db());
+    clear();
+    expect(await runCli(['ingest', 'docs'], io)).toBe(1);
+    expect(stderr()).toBe(`Atlas: the index at ${db()} has schema version 2 but this Atlas needs 3. Rebuild it: atlas ingest <docs-dir> --db ${db()} --rebuild\n`);
+    expect([hash(db()), existsSync(`${db()}-wal`), existsSync(`${db()}-shm`)]).toEqual([before, false, false]);
+  });
+
+  it('two ingests creating a new index at once: the one that finishes second does not replace the first one\'s index, it ingests into it', async () => {
+    // The other ingest: the same folder, built elsewhere, put in place while this one is building.
+    await writeFile(path.join(dir, 'docs', 'broken.md'), '---\nid: broken\n---\n# Broken\n');
+    expect(await runCli(['ingest', 'docs', '--db', 'other.db', '--skip-invalid'], recordingIO({ cwd: dir }))).toBe(0);
+    let created = false;
+    // --skip-invalid reports the skipped page just before the commit: the moment the other ingest finishes.
+    const racing: RecordingIO = {
+      ...io,
+      stderr: (text) => {
+        if (!created && !existsSync(db())) copyFileSync(path.join(dir, 'other.db'), db());
+        created = true;
+        io.err.push(text);
+      },
+    };
+    expect(await runCli(['ingest', 'docs', '--skip-invalid'], racing)).toBe(0);
+    expect(stdout()).toBe('Indexed 2 docs (2 chunks) into .atlas/index.db: 0 added, 0 updated, 2 unchanged, 0 removed.\n');
+    const skipped = 'skipped broken.md: content: page has no text besides its front matter and title, got an empty body. Write some content, or delete the file.\n';
+    expect(stderr()).toBe(`${skipped}atlas: note: another ingest created the index at .atlas/index.db while this one was building it; ingesting into that index instead.\n${skipped}`);
+    expect(docIds()).toEqual(['leases', 'retries']);
+    expect(await readdir(path.join(dir, '.atlas'))).toEqual(['index.db']);
   });
 });

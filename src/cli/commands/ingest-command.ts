@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { streamCorpus, type CorpusStream } from '../../corpus/index.ts';
 import { AtlasError, CorpusError } from '../../errors.ts';
-import { replaceIndexFile } from '../../index/sqlite/sqlite-rebuild.ts';
+import { createIndexFile, isIndexExists, replaceIndexFile } from '../../index/sqlite/sqlite-rebuild.ts';
 import { ingestItems, ingestPageWorker } from '../../index/sqlite/ingest-items.ts';
 import type { IngestItem } from '../../index/sqlite/ingest-session.ts';
 import { createPostgresIndex } from '../../index/postgres/postgres.ts';
@@ -51,19 +51,21 @@ export function registerIngestCommand(program: Command, io: CliIO): void {
       const root = await docsRoot(io, dir);
       const embedder = await cliEmbedder(io, options);
       // Pages are parsed (in worker threads when there are many) while the index writes them.
-      const corpus = await streamCorpus(root, {
-        ...(options.maxChunkChars ? { maxChunkChars: options.maxChunkChars } : {}),
-        onWorkerError: (error) => io.stderr(`atlas: warning: a parse worker failed (${error.message}); its pages are parsed on the main thread, more slowly.\n`),
-      });
+      const openCorpus = () =>
+        streamCorpus(root, {
+          ...(options.maxChunkChars ? { maxChunkChars: options.maxChunkChars } : {}),
+          onWorkerError: (error) => io.stderr(`atlas: warning: a parse worker failed (${error.message}); its pages are parsed on the main thread, more slowly.\n`),
+        });
+      const corpus = await openCorpus();
       // The folder given is the docs root the index records: atlas ask looks for atlas.config.yaml there.
       const given = path.resolve(io.cwd, dir);
       const config = await commandConfig(io, options, given);
       const postgres = isPostgresUrl(options.db);
       // A PostgreSQL URL is shown without its password, here and in every message.
       const file = postgres ? parsePostgresUrl(options.db).shown : dbPath(io, options.db);
-      const context: IngestContext = { io, file, dir, given, config, corpus, options, embedder };
-      // A new index file is built beside and renamed into place, like --rebuild: a failed first ingest leaves no file.
-      const textReport = postgres ? await ingestPostgres(context) : options.rebuild || !existsSync(file) ? await rebuild(context) : await ingestInPlace(context);
+      const context: IngestContext = { io, file, dir, given, config, corpus, openCorpus, options, embedder };
+      // A new index file is built beside and linked into place: a failed first ingest leaves no file.
+      const textReport = postgres ? await ingestPostgres(context) : options.rebuild ? await rebuild(context) : !existsSync(file) ? await create(context) : await ingestInPlace(context);
       // Vectors once the text ingest has committed (docs/vectors.md): a failed embedding call keeps the text index.
       const report = await embedAfterIngest(context, textReport);
       // As the user gave it (or the default): the spelling they recognise, whatever the cwd.
@@ -91,6 +93,8 @@ interface IngestContext {
   given: string;
   config: AtlasConfig | undefined;
   corpus: CorpusStream;
+  /** Lists and parses the docs folder again (a stream is read once). */
+  openCorpus: () => Promise<CorpusStream>;
   options: IngestOptions;
   /** `--embed` / `ATLAS_EMBED`, resolved. */
   embedder: Embedder | undefined;
@@ -119,21 +123,39 @@ async function noteMissingVectors(context: IngestContext, index: VectorBackend):
   }
 }
 
-/** `--rebuild` (or a new index): a new index in a temporary file, renamed over the old one once complete. */
+/** `--rebuild`: a new index in a temporary file, renamed over the old one once complete. */
 async function rebuild(context: IngestContext): Promise<IngestReport> {
   const indexed = await existingDocCount(context);
-  return replaceIndexFile(context.file, async (temporary) => {
-    const index = openIndexFile(context.io, temporary, { write: true });
-    try {
-      const report = await index.ingestStream(ingestBatches(context.corpus, index), { beforeCommit: (report) => beforeCommit(context, report, indexed) });
-      await afterIngest(context, index);
-      // The old index's vectors of the same model come along: unchanged text makes no embedding call.
-      if (context.embedder && existsSync(context.file)) await index.seedVectors(context.file, context.embedder.model);
-      return report;
-    } finally {
-      await index.close();
-    }
-  }, { busyTimeoutMs: busyTimeoutMs(context.io) });
+  return replaceIndexFile(context.file, (temporary) => buildIndexFile(context, temporary, indexed), { busyTimeoutMs: busyTimeoutMs(context.io) });
+}
+
+/**
+ * A new index: built in a temporary file and put in place only if there is still no file (never
+ * over an index another ingest created meanwhile). When one did, this ingest goes into it
+ * instead, incrementally, as if it had started after the other.
+ */
+async function create(context: IngestContext): Promise<IngestReport> {
+  try {
+    return await createIndexFile(context.file, (temporary) => buildIndexFile(context, temporary, 0));
+  } catch (error) {
+    if (!isIndexExists(error)) throw error;
+    context.io.stderr(`atlas: note: another ingest created the index at ${context.options.db} while this one was building it; ingesting into that index instead.\n`);
+    return ingestInPlace({ ...context, corpus: await context.openCorpus() });
+  }
+}
+
+/** Writes the whole docs folder into a new index at `temporary` (`indexed`: docs of the index it replaces, for the empty-folder check). */
+async function buildIndexFile(context: IngestContext, temporary: string, indexed: number): Promise<IngestReport> {
+  const index = openIndexFile(context.io, temporary, { write: true });
+  try {
+    const report = await index.ingestStream(ingestBatches(context.corpus, index), { beforeCommit: (report) => beforeCommit(context, report, indexed) });
+    await afterIngest(context, index);
+    // The old index's vectors of the same model come along: unchanged text makes no embedding call.
+    if (context.embedder && existsSync(context.file)) await index.seedVectors(context.file, context.embedder.model);
+    return report;
+  } finally {
+    await index.close();
+  }
 }
 
 /**

@@ -62,6 +62,34 @@ describe('atlas mcp over stdio', () => {
     expect(stderr.join('')).toContain('atlas mcp: serving 2 docs (3 chunks) over stdio; 2 searches per session; ask model: offline. Fixed by the server: version 3.x (and pages for all versions); public pages only.\n');
   }, 60_000);
 
+  it('issue 38: serves the new index once atlas ingest --rebuild replaces the file (search_docs, resources)', async () => {
+    const docs = path.join(dir, 'rebuilt-docs');
+    await mkdir(docs);
+    const plan = (front: string) => `---\nid: plan\n${front}---\n# Plan\n\n## Roadmap\n\nThe zephyrine migration ships next quarter.\n`;
+    await writeFile(path.join(docs, 'plan.md'), plan(''));
+    await writeFile(path.join(docs, 'lease.md'), '---\nid: lease\n---\n# Lease\n\n## Renewal\n\nWorkers renew the quillwort lease before it runs out.\n');
+    expect(await runCli(['ingest', 'rebuilt-docs', '--db', 'rebuilt.db'], recordingIO({ cwd: dir }))).toBe(0);
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--db', 'rebuilt.db', '--max-searches', '6', '--model', 'offline'], cwd: dir, env: getDefaultEnvironment(), stderr: 'pipe' });
+    const stderr: string[] = [];
+    transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
+    const client = new Client({ name: 'atlas-rebuild-test', version: '0.0.0' });
+    await client.connect(transport);
+    const search = async (query: string) => ((await client.callTool({ name: 'search_docs', arguments: { query } })) as CallToolResult).structuredContent as { results: Array<{ chunk_id: string }> };
+    const resource = (uri: string) => client.readResource({ uri }).then((read) => (read.contents[0] as { text: string }).text, (error: Error) => error.message);
+    expect((await search('zephyrine')).results.map((result) => result.chunk_id)).toEqual(['plan#0']);
+    expect(await resource('atlas://chunk/lease%230')).toBe('## Renewal\n\nWorkers renew the quillwort lease before it runs out.');
+
+    await writeFile(path.join(docs, 'plan.md'), plan('labels: {acl: [admins]}\n'));
+    await rm(path.join(docs, 'lease.md'));
+    expect(await runCli(['ingest', 'rebuilt-docs', '--db', 'rebuilt.db', '--rebuild'], recordingIO({ cwd: dir }))).toBe(0);
+    expect((await search('zephyrine migration')).results).toEqual([]);
+    expect((await search('quillwort')).results).toEqual([]);
+    expect(await resource('atlas://chunk/plan%230')).toBe('MCP error -32002: chunk not found: plan#0. Use a chunk_id returned by search_docs.');
+    expect(await resource('atlas://doc/lease')).toBe('MCP error -32002: document not found: lease. Use a doc_id returned by search_docs.');
+    await client.close();
+    expect(stderr.join('')).not.toContain('warning');
+  }, 60_000);
+
   it('fails before serving when the index is missing or a flag is bad', async () => {
     const io = recordingIO({ cwd: dir });
     expect(await runCli(['mcp', '--db', 'missing.db'], io)).toBe(1);

@@ -58,7 +58,8 @@ export function registerMcpCommand(program: Command, io: CliIO): void {
       const limits = resolveRunLimits(io.env, options);
       await requireIndex(io, options.db);
       const { model, spec, price } = await cliModel(io, options.model);
-      const index = await openSearchIndex(io, options);
+      // A long-lived reader: an `atlas ingest --rebuild` that replaces the file is served from the next tool call on.
+      const index = await openSearchIndex(io, options, { follow: true });
       try {
         for (const note of await releaseLineNotes(index, options.version)) io.stderr(`atlas: note: ${note}\n`);
         const stats = await index.stats();

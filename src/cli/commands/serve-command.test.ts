@@ -1,9 +1,13 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordingIO } from '../test-cli.ts';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { createGatedModel, parseSse } from '../../server/test-server.ts';
+import { createScriptedModel } from '../../testing/scripted-model.ts';
 import { ORBIT_DOCS } from '../../testing/orbit-index.ts';
 import { Command } from 'commander';
 import { runCli } from '../main.ts';
@@ -154,4 +158,97 @@ describe('atlas serve --port 0: the real process on an ingested Orbit index', ()
     expect(await server.exited).toBe(0);
     expect(server.stderr()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\natlas serve: SIGTERM: stopping\natlas serve: stopped\n$/);
   });
+});
+
+describe('issue 38: atlas serve follows an index that atlas ingest --rebuild replaces', () => {
+  const plan = (front: string) => `---\nid: plan\n${front}---\n# Plan\n\n## Roadmap\n\nThe zephyrine migration ships next quarter.\n`;
+  const question = { question: 'When does the zephyrine migration ship?' };
+  const reads = { toolCalls: [{ toolName: 'read_section', input: { chunk_id: 'plan#0' } }, { toolName: 'read_section', input: { chunk_id: 'lease#0' } }] };
+
+  /** A scripted model whose calls wait until `release()`: two runs, each reading the page the rebuild restricts and the page it deletes. */
+  function gatedScript() {
+    const scripted = createScriptedModel([
+      reads,
+      { answer: { text: 'Next quarter.', citations: [{ doc_id: 'plan', quote: 'The zephyrine migration ships next quarter.' }] } },
+      reads,
+      { answer: { text: 'Not found.', citations: [], abstained: true } },
+    ]);
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let started = () => {};
+    const first = new Promise<void>((resolve) => (started = resolve));
+    const model: LanguageModelV3 = {
+      ...scripted,
+      doGenerate: async (call) => {
+        started();
+        await gate;
+        return scripted.doGenerate(call);
+      },
+    };
+    return { model, started: first, release };
+  }
+
+  it('serves the new index from the next request (search, chunks, ask, MCP, health), while an ask in flight finishes on the old one', async () => {
+    const docs = path.join(dir, 'rebuilt-docs');
+    const rebuilt = path.join(dir, 'rebuilt.db');
+    await mkdir(docs);
+    await writeFile(path.join(docs, 'plan.md'), plan(''));
+    await writeFile(path.join(docs, 'lease.md'), '---\nid: lease\n---\n# Lease\n\n## Renewal\n\nWorkers renew the quillwort lease before it runs out.\n');
+    expect(await runCli(['ingest', docs, '--db', rebuilt], recordingIO({ cwd: dir }))).toBe(0);
+    const io = recordingIO({ cwd: dir });
+    const gated = gatedScript();
+    const seen: Record<string, unknown> = {};
+    const program = new Command('atlas').exitOverride();
+    registerServeCommand(program, io, {
+      resolveModel: () => ({ model: gated.model, spec: 'scripted', price: null }),
+      stopRequested: async () => {
+        const url = /listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(io.err.join(''))![1]!;
+        const get = async (route: string) => {
+          const response = await fetch(`${url}${route}`);
+          return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+        };
+        const searchIds = async (q: string) => ((await get(`/v1/search?q=${q}`)).body.hits as Array<{ chunkId: string }>).map((hit) => hit.chunkId);
+        const mcp = new Client({ name: 'rebuild-test', version: '0.0.0' });
+        await mcp.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
+        const mcpSearch = async (query: string) =>
+          ((await mcp.callTool({ name: 'search_docs', arguments: { query } })).structuredContent as { results: Array<{ chunk_id: string }> }).results.map((result) => result.chunk_id);
+        seen.before = { search: await searchIds('zephyrine'), deleted: await searchIds('quillwort'), mcp: await mcpSearch('zephyrine') };
+        // An ask in flight: its first model call waits at the gate while the index is replaced.
+        const streamed = fetch(`${url}/v1/ask/stream`, { method: 'POST', body: JSON.stringify(question) }).then((response) => response.text());
+        await gated.started;
+        await writeFile(path.join(docs, 'plan.md'), plan('labels: {acl: [admins]}\n'));
+        await rm(path.join(docs, 'lease.md'));
+        expect(await runCli(['ingest', docs, '--db', rebuilt, '--rebuild'], recordingIO({ cwd: dir }))).toBe(0);
+        seen.after = {
+          search: await searchIds('zephyrine'),
+          deleted: await searchIds('quillwort'),
+          chunk: (await get('/v1/chunks/plan%230')).status,
+          health: (await get('/healthz')).body,
+          mcp: await mcpSearch('zephyrine migration'),
+          mcpChunk: await mcp.readResource({ uri: 'atlas://chunk/plan%230' }).then(() => 'read', (error: Error) => error.message),
+        };
+        gated.release();
+        type Run = { answer: { abstained: boolean; citations: Array<{ chunkId: string }> }; trace: { reads: Array<{ chunkId: string; found: boolean }> } };
+        const summary = (run: Run) => ({ reads: run.trace.reads.map((read) => [read.chunkId, read.found]), cited: run.answer.citations.map((citation) => citation.chunkId) });
+        seen.inFlight = summary(parseSse(await streamed).at(-1)!.data as Run);
+        seen.next = summary((await (await fetch(`${url}/v1/ask`, { method: 'POST', body: JSON.stringify(question) })).json()) as Run);
+        await mcp.close();
+        return 'test stop';
+      },
+    });
+    await program.parseAsync(['serve', '--port', '0', '--db', rebuilt], { from: 'user' });
+    expect(seen.before).toEqual({ search: ['plan#0'], deleted: ['lease#0'], mcp: ['plan#0'] });
+    expect(seen.after).toEqual({
+      search: [],
+      deleted: [],
+      chunk: 404,
+      health: { ok: true, docs: 1, chunks: 1, indexVersion: expect.any(String) },
+      mcp: [],
+      mcpChunk: 'MCP error -32002: chunk not found: plan#0. Use a chunk_id returned by search_docs.',
+    });
+    // The run that started on the old index read it to the end, and its citation verified; the next run reads the new index.
+    expect(seen.inFlight).toEqual({ reads: [['plan#0', true], ['lease#0', true]], cited: ['plan#0'] });
+    expect(seen.next).toEqual({ reads: [['plan#0', false], ['lease#0', false]], cited: [] });
+    expect(io.err.join('')).not.toContain('warning');
+  }, 60_000);
 });

@@ -11,6 +11,7 @@ import { conversationsApp } from '../../server/conversations.ts';
 import type { ServerDeps } from '../../server/types.ts';
 import { parseAuthFile, singleTokenAuth, type AuthConfig } from '../../server/auth.ts';
 import { createConcurrencyLimiter, DEFAULT_SERVER_LIMITS, type ConcurrencyLimiter } from '../../server/limits.ts';
+import { withRequestLeases } from '../../server/request-lease.ts';
 import { cliFilter, labelOption } from '../options/access-options.ts';
 import type { CliIO } from '../io.ts';
 import { MODEL_SPEC_HELP } from './ask-command.ts';
@@ -107,7 +108,8 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
       const auth = serverAuth(io, options.auth);
       await requireIndex(io, options.db);
       const { model, spec, price } = await (deps.resolveModel ?? cliModel)(io, options.model);
-      const index = await openSearchIndex(io, options);
+      // A long-lived reader: an `atlas ingest --rebuild` that replaces the file is served from the next request on.
+      const index = await openSearchIndex(io, options, { follow: true });
       const limiter = createConcurrencyLimiter({ maxConcurrent: options.maxConcurrent, maxConcurrentPerClient: options.maxConcurrentPerClient }, io.now);
       let server: Server | undefined;
       let store: ConversationStore | undefined;
@@ -127,7 +129,8 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
           limiter,
           ...(options.cors ? { corsOrigins: options.cors } : {}),
         });
-        server = createServer(getRequestListener(app.fetch));
+        // Each request reads one version of the index, start to end (a rebuild meanwhile is seen by the next one).
+        server = createServer(getRequestListener(withRequestLeases(app.fetch, index)));
         const address = await listen(server, options.port, options.host);
         if (!auth && !isLoopback(options.host)) io.stderr(`atlas: warning: no ATLAS_TOKEN or --auth FILE: anyone who reaches ${options.host} can ask and read the public pages.\n`);
         io.stderr(`atlas serve: ${auth ? `${auth.tokens.length} token${auth.tokens.length === 1 ? '' : 's'} from ${auth.source}` : 'no auth'}, model ${spec}\n`);

@@ -60,14 +60,16 @@ export async function withCliRetrieval<T extends IndexBackend>(io: CliIO, option
 }
 
 /**
- * The index a searching command reads: `--db` opened read-only ({@link openIndex}) with the
- * retrieval options of the command ({@link withCliRetrieval}).
+ * The index a searching command reads: `--db` opened read-only ({@link openIndex}; `follow` for
+ * a long-lived server, which must notice a `--rebuild`) with the retrieval options of the
+ * command ({@link withCliRetrieval}).
  *
  * @example
  * const index = await openSearchIndex(io, options); // options: { db, embed?, rerank?, mode? }
+ * const served = await openSearchIndex(io, options, { follow: true }); // serve, mcp
  */
-export async function openSearchIndex(io: CliIO, options: RetrievalCliOptions & { db?: string }): Promise<CliIndex> {
-  return withCliRetrieval(io, options, await openIndex(io, options.db));
+export async function openSearchIndex(io: CliIO, options: RetrievalCliOptions & { db?: string }, open: { follow?: boolean } = {}): Promise<CliIndex> {
+  return withCliRetrieval(io, options, await openIndex(io, options.db, open));
 }
 
 /** Whether `index` keeps vectors (the SQLite index and the PostgreSQL one, with pgvector, do). */

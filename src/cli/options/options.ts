@@ -3,6 +3,7 @@ import { InvalidArgumentError, Option } from 'commander';
 import { AtlasError } from '../../errors.ts';
 import { isPostgresUrl } from '../../index/postgres/postgres-url.ts';
 import { createSqliteIndex, type SqliteIndex } from '../../index/sqlite/sqlite.ts';
+import { createLiveSqliteIndex, type LiveSqliteIndex } from '../../index/sqlite/sqlite-live.ts';
 import type { IndexBackend } from '../../index/types.ts';
 import { DEFAULT_BUSY_TIMEOUT_MS, withIndexErrors } from '../../index/sqlite/sqlite-open.ts';
 import type { CliIO } from '../io.ts';
@@ -68,23 +69,53 @@ export interface CliIndex extends IndexBackend {
   recordDocsRoot(folder: string): Promise<void>;
 }
 
+/** How a command opens its index: {@link openIndex}. */
+export interface OpenIndexOptions {
+  /** Open for writing (ingest); default read-only. */
+  write?: boolean;
+  /**
+   * A long-lived reader (serve, mcp): an SQLite file is reopened when a new one replaces it
+   * (`--rebuild`), with leases for one version per request (see createLiveSqliteIndex).
+   */
+  follow?: boolean;
+}
+
 /**
  * Opens the index at `--db`: a `postgres://` (or `postgresql://`) URL opens the PostgreSQL
  * index in that database (schema `?schema=`, default public), anything else the SQLite file.
  * Read-only unless `write` (search and ask never write, so a read-only file or folder works);
  * failures are AtlasErrors that name the file or server, the cause and the fix (never a password).
+ * With `follow`, a read-only SQLite index follows its file when `--rebuild` replaces it (a
+ * PostgreSQL rebuild is one transaction, which its readers see anyway).
  *
  * @example
  * const index = await openIndex(io, options.db);                  // search, ask
+ * const served = await openIndex(io, options.db, { follow: true }); // serve, mcp
  * const writable = await openIndex(io, options.db, { write: true }); // ingest
  */
-export async function openIndex(io: CliIO, db: string | undefined, options: { write?: boolean } = {}): Promise<CliIndex> {
+export async function openIndex(io: CliIO, db: string | undefined, options: OpenIndexOptions = {}): Promise<CliIndex> {
   if (isPostgresUrl(db)) {
     // Loaded only for a PostgreSQL index: the driver and the backend cost a SQLite search's start-up about 20 ms.
     const { createPostgresIndex } = await import('../../index/postgres/postgres.ts');
     return createPostgresIndex({ url: db, readonly: options.write !== true });
   }
+  if (options.follow && options.write !== true) return openLiveIndexFile(io, dbPath(io, db));
   return openIndexFile(io, dbPath(io, db), options);
+}
+
+/**
+ * The read-only index file at `file`, reopened when a new file replaces it; a replacement that
+ * cannot be opened is reported on stderr once, and the version open before goes on serving.
+ */
+function openLiveIndexFile(io: CliIO, file: string): LiveSqliteIndex {
+  return createLiveSqliteIndex({
+    path: file,
+    open: (path) => openIndexFile(io, path),
+    onReopenError: (error) => {
+      const message = error instanceof Error ? error.message : String(error);
+      io.stderr(`atlas: warning: the index at ${file} was replaced, but the new file cannot be opened: ${message} Still serving the index opened before.\n`);
+    },
+  });
 }
 
 /**

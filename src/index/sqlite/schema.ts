@@ -73,10 +73,110 @@ function ftsTables(tokenizer: TokenizerOptions): string {
 }
 
 /**
+ * What a database file holds, read without writing anything: no table yet (a new or empty file),
+ * an Atlas index (a `meta` table with a `schemaVersion`, as every schema version has had), or the
+ * tables of another application.
+ */
+export type IndexFileContent =
+  | { kind: 'empty' }
+  | { kind: 'atlas'; schemaVersion: string }
+  | { kind: 'foreign'; tables: string[] };
+
+/**
+ * Reads what the database open as `db` holds ({@link IndexFileContent}); it writes nothing, so a
+ * refused file stays byte for byte as it was. SQLite errors (a file that is not a database, a
+ * damaged one) are thrown as they are.
+ *
+ * @example
+ * readIndexFileContent(db); // { kind: 'foreign', tables: ['users', 'orders'] }
+ */
+export function readIndexFileContent(db: Database.Database): IndexFileContent {
+  // In the order they were created (rowid), as the other application's schema lists them.
+  const tables = db
+    .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid`)
+    .pluck()
+    .all() as string[];
+  if (tables.length === 0) return { kind: 'empty' };
+  const version = tables.includes('meta') ? readMetaIfReadable(db, 'schemaVersion') : undefined;
+  return version === undefined ? { kind: 'foreign', tables } : { kind: 'atlas', schemaVersion: version };
+}
+
+/** The meta value, or undefined when another application's `meta` table has no such columns. */
+function readMetaIfReadable(db: Database.Database, key: string): string | undefined {
+  try {
+    return readMeta(db, key);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Table names shown in the message about another application's database. */
+const SHOWN_TABLES = 8;
+
+/**
+ * The refusal of a database that is not an Atlas index: Atlas neither ingests into it nor
+ * rebuilds over it (that would drop the other application's tables).
+ *
+ * @example
+ * foreignDatabaseError('app.db', ['users', 'orders']).message;
+ * // 'Atlas: the file at app.db is an SQLite database with tables users, orders, not an Atlas index, and Atlas will not write to it. Choose another --db path ...'
+ */
+export function foreignDatabaseError(path: string, tables: string[]): AtlasError {
+  const shown = tables.slice(0, SHOWN_TABLES).join(', ');
+  const more = tables.length > SHOWN_TABLES ? ` and ${tables.length - SHOWN_TABLES} more` : '';
+  return new AtlasError(
+    'usage',
+    `Atlas: the file at ${path} is an SQLite database with table${tables.length === 1 ? '' : 's'} ${shown}${more}, not an Atlas index, and Atlas will not write to it. Choose another --db path for the index, e.g. --db .atlas/index.db`,
+  );
+}
+
+/** What {@link prepareSchema} will do with a database: create the tables, keep them, or switch an empty index's tokenizer. */
+type SchemaPlan =
+  | { kind: 'create'; tokenizer: TokenizerOptions }
+  | { kind: 'keep'; tokenizer: TokenizerOptions }
+  | { kind: 'retokenize'; tokenizer: TokenizerOptions };
+
+/**
+ * Checks a database against what this Atlas needs, reading only: another application's
+ * database, another schema version, or a tokenizer other than the one a non-empty index was
+ * built with is an {@link AtlasError} naming the fix. A writer calls it before it changes anything
+ * (not even the journal mode), so a refused file is left byte for byte as it was.
+ *
+ * @example
+ * checkSchema(db, '.atlas/index.db', undefined); // throws, or returns what prepareSchema will do
+ */
+export function checkSchema(db: Database.Database, path: string, requested: Partial<TokenizerOptions> | undefined): SchemaPlan {
+  const content = readIndexFileContent(db);
+  if (content.kind === 'empty') return { kind: 'create', tokenizer: { ...DEFAULT_TOKENIZER, ...requested } };
+  if (content.kind === 'foreign') throw foreignDatabaseError(path, content.tables);
+  if (content.schemaVersion !== String(SCHEMA_VERSION)) {
+    throw new AtlasError(
+      'index-schema',
+      `Atlas: the index at ${path} has schema version ${content.schemaVersion} but this Atlas needs ${SCHEMA_VERSION}. Rebuild it: atlas ingest <docs-dir> --db ${path} --rebuild`,
+    );
+  }
+  const stored: TokenizerOptions = {
+    ...DEFAULT_TOKENIZER,
+    ...(JSON.parse(readMeta(db, 'tokenizer') ?? '{}') as Partial<TokenizerOptions>),
+  };
+  const wanted = { ...stored, ...requested };
+  if (wanted.porter === stored.porter && wanted.identifiers === stored.identifiers) return { kind: 'keep', tokenizer: stored };
+  const docCount = db.prepare('SELECT count(*) FROM docs').pluck().get() as number;
+  if (docCount > 0) {
+    throw new AtlasError(
+      'index-schema',
+      `Atlas: the index at ${path} was built with tokenizer ${JSON.stringify(stored)} but ${JSON.stringify(wanted)} was requested. Rebuild it: atlas ingest <docs-dir> --db ${path} --rebuild`,
+    );
+  }
+  return { kind: 'retokenize', tokenizer: wanted };
+}
+
+/**
  * Creates the tables of a new database, or checks the schema version and tokenizer of an
- * existing one (see sqlite-open.ts, which opens the file). `requested` unset means "whatever the
- * index was built with" (defaults for a new one); set and different from a non-empty index's, it
- * is an error; on an empty index it replaces it. Returns the tokenizer the content uses.
+ * existing one ({@link checkSchema}; see sqlite-open.ts, which opens the file). `requested` unset
+ * means "whatever the index was built with" (defaults for a new one); set and different from a
+ * non-empty index's, it is an error; on an empty index it replaces it. Another application's
+ * database is refused. Returns the tokenizer the content uses.
  *
  * @example
  * const tokenizer = db.transaction(() => prepareSchema(db, path, undefined))();
@@ -86,42 +186,19 @@ export function prepareSchema(
   path: string,
   requested: Partial<TokenizerOptions> | undefined,
 ): TokenizerOptions {
-  const existingTables = db
-    .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)
-    .pluck()
-    .all() as string[];
-  if (existingTables.length === 0) {
-    const tokenizer = { ...DEFAULT_TOKENIZER, ...requested };
+  const plan = checkSchema(db, path, requested);
+  const { tokenizer } = plan;
+  if (plan.kind === 'create') {
     db.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);${TABLES}${ftsTables(tokenizer)}`);
     writeMeta(db, 'schemaVersion', String(SCHEMA_VERSION));
     writeMeta(db, 'tokenizer', JSON.stringify(tokenizer));
     writeMeta(db, 'indexVersion', computeIndexVersion([], tokenizer));
-    return tokenizer;
+  } else if (plan.kind === 'retokenize') {
+    db.exec(`${POSTINGS_TABLE_NAMES.map((name) => `DROP TABLE ${name};`).join('')}DROP TABLE definitions_fts;${ftsTables(tokenizer)}`);
+    writeMeta(db, 'tokenizer', JSON.stringify(tokenizer));
+    writeMeta(db, 'indexVersion', computeIndexVersion([], tokenizer));
   }
-  const found = existingTables.includes('meta') ? readMeta(db, 'schemaVersion') : undefined;
-  if (found !== String(SCHEMA_VERSION)) {
-    throw new AtlasError(
-      'index-schema',
-      `Atlas: the index at ${path} has schema version ${found ?? 'none'} but this Atlas needs ${SCHEMA_VERSION}. Rebuild it: atlas ingest <docs-dir> --db ${path} --rebuild`,
-    );
-  }
-  const stored: TokenizerOptions = {
-    ...DEFAULT_TOKENIZER,
-    ...(JSON.parse(readMeta(db, 'tokenizer') ?? '{}') as Partial<TokenizerOptions>),
-  };
-  const wanted = { ...stored, ...requested };
-  if (wanted.porter === stored.porter && wanted.identifiers === stored.identifiers) return stored;
-  const docCount = db.prepare('SELECT count(*) FROM docs').pluck().get() as number;
-  if (docCount > 0) {
-    throw new AtlasError(
-      'index-schema',
-      `Atlas: the index at ${path} was built with tokenizer ${JSON.stringify(stored)} but ${JSON.stringify(wanted)} was requested. Rebuild it: atlas ingest <docs-dir> --db ${path} --rebuild`,
-    );
-  }
-  db.exec(`${POSTINGS_TABLE_NAMES.map((name) => `DROP TABLE ${name};`).join('')}DROP TABLE definitions_fts;${ftsTables(wanted)}`);
-  writeMeta(db, 'tokenizer', JSON.stringify(wanted));
-  writeMeta(db, 'indexVersion', computeIndexVersion([], wanted));
-  return wanted;
+  return tokenizer;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -7,7 +7,7 @@ import { AtlasError } from '../../errors.ts';
 import { ingestDocs } from './ingest.ts';
 import { createSqliteIndex } from './sqlite.ts';
 import { closeIndexDatabase, NEW_INDEX_PAGE_BYTES, openIndexDatabase, toIndexError, withIndexErrors } from './sqlite-open.ts';
-import { replaceIndexFile } from './sqlite-rebuild.ts';
+import { createIndexFile, isIndexExists, replaceIndexFile } from './sqlite-rebuild.ts';
 import { createTestDoc } from '../test-docs.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'atlas-open-'));
@@ -66,8 +66,9 @@ describe('openIndexDatabase', () => {
     await built(path);
     const older = freshPath();
     mkdirSync(join(older, '..'), { recursive: true });
+    // An index of an older schema version, in SQLite's default 4 KB pages.
     const raw = new Database(older);
-    raw.exec('CREATE TABLE unrelated (x)');
+    raw.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('schemaVersion', '1')`);
     raw.close();
     const rebuilt = createSqliteIndex({ path: older, rebuild: true });
     await rebuilt.ingest(small);
@@ -107,13 +108,30 @@ describe('toIndexError', () => {
   const path = '/data/index.db';
   it.each([
     ['SQLITE_READONLY_DIRECTORY', 'attempt to write a readonly database',
-      `Atlas: cannot open the index at ${path}: it is in WAL mode (an ingest is running or was interrupted) and its folder is read-only, so SQLite cannot create its -shm file (SQLITE_READONLY_DIRECTORY). Let the ingest finish, or run atlas ingest once with write access to the folder, or copy the index to a writable folder.`],
+      `Atlas: cannot write the index at ${path}: its folder /data is not writable, and SQLite needs to create its journal file beside the index (SQLITE_READONLY_DIRECTORY); the index was left as it was. Make the folder writable, or pass --db with a path in a folder you can write.`],
     ['SQLITE_CANTOPEN', 'unable to open database file',
       `Atlas: cannot open the index at ${path} (unable to open database file, SQLITE_CANTOPEN). Check that it is a file you can read and that its folder exists and is writable for an ingest, or pass another --db.`],
     ['SQLITE_IOERR_WRITE', 'disk I/O error',
       `Atlas: input/output error on the index at ${path} (disk I/O error, SQLITE_IOERR_WRITE); the index was left as it was. Check the disk (space, permissions, mount), then run the command again.`],
   ])('%s', (code, message, expected) => {
     expect((toIndexError(sqlite(code, message), path) as Error).message).toBe(expected);
+  });
+
+  it('issue 38: a read-only folder is named as the cause, and WAL mode only when the file is in WAL mode (a read-only folder cannot be provoked as root: the error is built)', async () => {
+    const readonlyFolder = sqlite('SQLITE_READONLY_DIRECTORY', 'attempt to write a readonly database');
+    const rollback = freshPath();
+    await built(rollback);
+    expect((toIndexError(readonlyFolder, rollback) as Error).message).toBe(
+      `Atlas: cannot write the index at ${rollback}: its folder ${join(rollback, '..')} is not writable, and SQLite needs to create its journal file beside the index (SQLITE_READONLY_DIRECTORY); the index was left as it was. Make the folder writable, or pass --db with a path in a folder you can write.`,
+    );
+    const wal = freshPath();
+    await built(wal);
+    const writer = new Database(wal);
+    writer.pragma('journal_mode = WAL');
+    writer.close();
+    expect((toIndexError(readonlyFolder, wal) as Error).message).toBe(
+      `Atlas: cannot open the index at ${wal}: it is in WAL mode (an ingest is running or was interrupted) and its folder is read-only, so SQLite cannot create its -shm file (SQLITE_READONLY_DIRECTORY). Let the ingest finish, or run atlas ingest once with write access to the folder, or copy the index to a writable folder.`,
+    );
   });
 
   it('maps file system errors of the index path (EACCES cannot be provoked as root: the error is built)', () => {
@@ -166,6 +184,54 @@ describe('replaceIndexFile', () => {
     expect(await docIdsAt(live)).toEqual(['retries']);
     expect(await build(path)).toEqual(['retries']);
     expect(await docIdsAt(path)).toEqual(['page-0', 'page-1']);
+    expect(readdirSync(join(path, '..'))).toEqual(['index.db']);
+  });
+
+  it("issue 38: refuses another application's database before building, and leaves it byte for byte as it was", async () => {
+    const path = freshPath();
+    mkdirSync(join(path, '..'));
+    const raw = new Database(path);
+    raw.exec('CREATE TABLE users (id INTEGER PRIMARY KEY); CREATE TABLE orders (id INTEGER PRIMARY KEY)');
+    raw.close();
+    const before = readFileSync(path);
+    let built = false;
+    await expect(
+      replaceIndexFile(path, async () => {
+        built = true;
+      }),
+    ).rejects.toThrow(`Atlas: the file at ${path} is an SQLite database with tables users, orders, not an Atlas index, and Atlas will not write to it. Choose another --db path for the index, e.g. --db .atlas/index.db`);
+    expect([built, readFileSync(path).equals(before), readdirSync(join(path, '..'))]).toEqual([false, true, ['index.db']]);
+  });
+});
+
+describe('createIndexFile', () => {
+  it('issue 38: never puts a new index over one another process created meanwhile (index-exists), and leaves no temporary file', async () => {
+    const path = freshPath();
+    const build = (docs: typeof big) => async (temporary: string) => {
+      const index = createSqliteIndex({ path: temporary });
+      await index.ingest(docs);
+      await index.close();
+    };
+    // The other ingest finishes while this one builds.
+    const error = await createIndexFile(path, async (temporary) => {
+      await createIndexFile(path, build(small));
+      await build(big.slice(0, 2))(temporary);
+    }).catch((caught: unknown) => caught);
+    expect([isIndexExists(error), (error as Error).message]).toEqual([true, `Atlas: another ingest created the index at ${path} while this one was building it; that index was kept.`]);
+    expect(await docIdsAt(path)).toEqual(['retries']);
+    expect(readdirSync(join(path, '..'))).toEqual(['index.db']);
+  });
+
+  it('creates the index when the path is free, folding away a -wal left beside a deleted index', async () => {
+    const path = freshPath();
+    mkdirSync(join(path, '..'));
+    writeFileSync(`${path}-wal`, 'left by a killed writer of an index since deleted');
+    await createIndexFile(path, async (temporary) => {
+      const index = createSqliteIndex({ path: temporary });
+      await index.ingest(small);
+      await index.close();
+    });
+    expect(await docIdsAt(path)).toEqual(['retries']);
     expect(readdirSync(join(path, '..'))).toEqual(['index.db']);
   });
 });

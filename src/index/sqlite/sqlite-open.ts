@@ -1,8 +1,8 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { AtlasError } from '../../errors.ts';
-import { dropEverything, prepareSchema } from './schema.ts';
+import { checkSchema, dropEverything, foreignDatabaseError, prepareSchema, readIndexFileContent } from './schema.ts';
 import type { TokenizerOptions } from '../analysis/tokenize.ts';
 
 /** How long a writer waits for another writer to finish before giving up (ms): 30 s. */
@@ -68,6 +68,11 @@ export function openIndexDatabase(options: IndexOpenOptions): OpenedIndex {
     throw toIndexError(error, path);
   }
   try {
+    if (options.readonly) assertHasTables(db, path);
+    // A file Atlas refuses (another application's database, another schema version) is refused
+    // before anything is written, the journal mode included: it stays byte for byte as it was.
+    if (options.rebuild) refuseForeignDatabase(db, path);
+    else checkSchema(db, path, options.tokenizer);
     if (!options.readonly) {
       // Only a file with no page yet takes a page size; WAL mode would fix it at once.
       if (db.pragma('page_count', { simple: true }) === 0) db.pragma(`page_size = ${NEW_INDEX_PAGE_BYTES}`);
@@ -75,7 +80,6 @@ export function openIndexDatabase(options: IndexOpenOptions): OpenedIndex {
       db.pragma('synchronous = NORMAL');
     }
     db.pragma('foreign_keys = ON');
-    if (options.readonly) assertHasTables(db, path);
     if (options.rebuild) dropEverything(db);
     // A writer takes the write lock up front (BEGIN IMMEDIATE): two writers that both read
     // first and then write would deadlock, and SQLite fails one at once instead of waiting.
@@ -194,6 +198,18 @@ export function prepareIndexPath(path: string, options: { readonly: boolean }): 
   }
 }
 
+/**
+ * Refuses another application's database (its tables would be dropped); an Atlas index of any
+ * schema version, an empty database and a new file pass.
+ *
+ * @example
+ * refuseForeignDatabase(db, 'app.db'); // throws "... is an SQLite database with tables users, orders, not an Atlas index ..."
+ */
+export function refuseForeignDatabase(db: Database.Database, path: string): void {
+  const content = readIndexFileContent(db);
+  if (content.kind === 'foreign') throw foreignDatabaseError(path, content.tables);
+}
+
 function assertHasTables(db: Database.Database, path: string): void {
   const tables = db.prepare(`SELECT count(*) FROM sqlite_master WHERE type = 'table'`).pluck().get() as number;
   if (tables === 0) {
@@ -224,6 +240,12 @@ export function toIndexError(error: unknown, path: string): unknown {
   const rebuild = `atlas ingest <docs-dir> --db ${path} --rebuild`;
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
     return make('index-busy', `Atlas: another ingest is writing ${path}; try again when it finishes. (SQLite: ${cause}, ${code})`);
+  }
+  if ((code === 'SQLITE_READONLY_DIRECTORY' || code === 'SQLITE_READONLY_CANTINIT') && !isWalFile(path)) {
+    return make(
+      'index-io',
+      `Atlas: cannot write the index at ${path}: its folder ${dirname(path)} is not writable, and SQLite needs to create its journal file beside the index (${code}); the index was left as it was. Make the folder writable, or pass --db with a path in a folder you can write.`,
+    );
   }
   if (code === 'SQLITE_READONLY_DIRECTORY' || code === 'SQLITE_READONLY_CANTINIT') {
     return make(
@@ -271,6 +293,23 @@ export function toIndexError(error: unknown, path: string): unknown {
     return make('index-io', `Atlas: SQLite failed on the index at ${path}: ${cause} (${code}). If it persists, rebuild it: ${rebuild}`);
   }
   return error;
+}
+
+/**
+ * Whether the database file at `path` is in WAL mode, from its header (the read and write
+ * format bytes, 18 and 19, are 2); false when it cannot be read.
+ */
+function isWalFile(path: string): boolean {
+  const header = Buffer.alloc(20);
+  let descriptor: number | undefined;
+  try {
+    descriptor = openSync(path, 'r');
+    return readSync(descriptor, header, 0, 20, 0) === 20 && header[18] === 2 && header[19] === 2;
+  } catch {
+    return false;
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor);
+  }
 }
 
 /**

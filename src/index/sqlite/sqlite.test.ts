@@ -109,9 +109,11 @@ describe('createSqliteIndex on disk', () => {
     raw.exec('DROP TABLE meta');
     raw.exec('CREATE TABLE other (x)');
     raw.close();
-    expect(thrown(() => createSqliteIndex({ path })).message).toBe(
-      `Atlas: the index at ${path} has schema version none but this Atlas needs 3. ${rebuildHint(path)}`,
-    );
+    const refusal = `Atlas: the file at ${path} is an SQLite database with tables docs, chunks, chunk_labels, postings_terms, postings, postings_totals, definitions_fts, definitions_fts_data and 4 more, not an Atlas index, and Atlas will not write to it. Choose another --db path for the index, e.g. --db .atlas/index.db`;
+    expect(thrown(() => createSqliteIndex({ path })).message).toBe(refusal);
+    // Rebuilding over it would drop the other application's tables: refused too, and nothing is written.
+    expect(thrown(() => createSqliteIndex({ path, rebuild: true })).message).toBe(refusal);
+    expect(thrown(() => createSqliteIndex({ path, readonly: true })).message).toBe(refusal);
     const junk = join(scratch, 'junk.db');
     writeFileSync(junk, 'this is not sqlite, just some text that is long enough to have a header'.repeat(20));
     expect(thrown(() => createSqliteIndex({ path: junk })).message).toBe(
