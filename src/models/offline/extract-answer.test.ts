@@ -48,43 +48,114 @@ describe('extractAnswer abstains when a placeholder note asks the question', () 
   });
 
   it('answers from the documentation when the note is about something else', () => {
-    const { coverage: measured, answer } = measure('How often should the jobs table get a VACUUM?', [
+    const { coverage: measured, answer } = measure('Why does the jobs table need a VACUUM?', [
       { ...vacuum, snippet: 'The jobs table has extremely high churn; give it a nice `VACUUM` from time to time.\n\nTODO: document the cron presets.' },
     ]);
     expect(measured.placeholderMatch).toBe(0);
-    expect(answer.abstained).toBe(false);
-    expect(answer.citations).toEqual([{ doc_id: 'scaling', quote: 'The jobs table has extremely high churn; give it a nice `VACUUM` from time to time.' }]);
+    expect(answer).toEqual({
+      text: 'The jobs table has extremely high churn; give it a nice `VACUUM` from time to time. [1]',
+      citations: [{ doc_id: 'scaling', quote: 'The jobs table has extremely high churn; give it a nice `VACUUM` from time to time.' }],
+      abstained: false,
+    });
   });
 
-  it('counts a name written only in the hard-wrapped line of a TODO note as absent', () => {
+  it('counts a name written only in the hard-wrapped line of a TODO note as absent: the plain abstention, no closest passages', () => {
     const perf: Result = {
       chunk_id: 'performance#9',
       doc_id: 'performance',
       heading: 'Performance',
       snippet: 'Jobs ran at 10,000 per second on a laptop.\n\nTODO: post results in a more reasonable configuration, e.g. using an\nRDS PostgreSQL server and workers running on EC2.',
     };
-    const { coverage: measured } = measure('What throughput can I expect with workers on EC2?', [perf]);
+    const { coverage: measured, answer } = measure('What throughput can I expect with workers on EC2?', [perf]);
     expect(measured.missingAnchorShare).toBe(1);
+    expect(answer).toEqual({ text: '', citations: [], abstained: true });
   });
 });
 
-describe('extractAnswer quotes', () => {
-  it('quotes at most 7 sentences of one passage: the caveat at the end of a section still joins', () => {
-    const steps = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'].map((word) => `The unlock call releases the ${word} worker lock.`);
-    const { answer } = measure('When is it safe to unlock a worker lock?', [{ chunk_id: 'admin#4', doc_id: 'admin', heading: 'Unlocking', snippet: steps.join(' ') }]);
-    expect(answer.citations).toEqual([{ doc_id: 'admin', quote: steps.slice(0, 7).join(' ... ') }]);
+const lifecycle: Result = {
+  chunk_id: 'jobs#2',
+  doc_id: 'jobs',
+  heading: 'Job lifecycle',
+  snippet: [
+    'Each job has a lease of 30 minutes by default.',
+    'When the lease expires, the job returns to its queue.',
+    'Call `renewLease` to extend the lease of a long job.',
+    'A job that fails is retried up to 25 times.',
+    'The priority of a job decides its place in the queue.',
+  ].join(' '),
+};
+
+describe('extractAnswer composes a precision-first answer', () => {
+  it('states at most 3 sentences, the most direct first, each followed by its marker [n] and cited verbatim on its own', () => {
+    const { answer } = measure('What is the default lease of a job, what decides its place in the queue, and how many times is a failed job retried?', [lifecycle]);
+    // The retry sentence holds the most of the question and the number "how many" asks for: it
+    // leads, although the passage says it fourth. The renewLease and expiry sentences add nothing asked.
+    expect(answer).toEqual({
+      text: 'A job that fails is retried up to 25 times. [1] The priority of a job decides its place in the queue. [2] Each job has a lease of 30 minutes by default. [3]',
+      citations: [
+        { doc_id: 'jobs', quote: 'A job that fails is retried up to 25 times.' },
+        { doc_id: 'jobs', quote: 'The priority of a job decides its place in the queue.' },
+        { doc_id: 'jobs', quote: 'Each job has a lease of 30 minutes by default.' },
+      ],
+      abstained: false,
+    });
   });
 
-  it('quotes the best sentence of another page that scores 35% of the best answer and holds two question terms', () => {
+  it('states one sentence when it holds the whole question, from the passage ranked second when that is where it is', () => {
+    const { answer } = measure('How many times is a failed job retried?', [
+      { chunk_id: 'storage#0', doc_id: 'storage', heading: 'Storage', snippet: 'Every job is stored in the jobs table, failed or not.' },
+      { chunk_id: 'retries#0', doc_id: 'retries', heading: 'Retries', snippet: 'A job that fails is retried up to 25 times.' },
+    ]);
+    expect(answer).toEqual({ text: 'A job that fails is retried up to 25 times. [1]', citations: [{ doc_id: 'retries', quote: 'A job that fails is retried up to 25 times.' }], abstained: false });
+  });
+
+  it('keeps the text within 100 words: a longer sentence is cut with an ellipsis, its quote stays whole', () => {
+    const steps = Array.from({ length: 110 }, (_, index) => `step${index + 1}`);
+    const sentence = `A job that fails is retried up to 25 times, ${steps.join(' ')}.`;
+    const { answer } = measure('How many times is a failed job retried?', [{ ...lifecycle, snippet: sentence }]);
+    // 10 words before the steps, then 90 steps: 100 words.
+    expect(answer).toEqual({
+      text: `A job that fails is retried up to 25 times, ${steps.slice(0, 90).join(' ')} … [1]`,
+      citations: [{ doc_id: 'jobs', quote: sentence }],
+      abstained: false,
+    });
+  });
+});
+
+describe('extractAnswer shows the closest passages when no sentences state the answer', () => {
+  it('shows the sentence about the question when it gives no number for "how often" (and never words "often")', () => {
+    const { answer } = measure('How often should the jobs table get a VACUUM?', [
+      { ...vacuum, snippet: 'The jobs table has extremely high churn; give it a nice `VACUUM` from time to time.\n\nTODO: document the cron presets.' },
+    ]);
+    expect(answer).toEqual({
+      text: '',
+      citations: [],
+      abstained: true,
+      abstain_reason: 'no direct answer',
+      closest: [{ doc_id: 'scaling', sentences: ['The jobs table has extremely high churn; give it a nice `VACUUM` from time to time.'] }],
+    });
+  });
+
+  it('shows the passage that best answers the question first, then a passage for what the shown ones do not hold', () => {
     const question = 'Which database server and JavaScript runtime versions does the current release need?';
     const { answer } = measure(question, [
       { chunk_id: 'index#5', doc_id: 'index', heading: 'Features', snippet: 'Designed to be used both from JavaScript or directly in the database server.' },
-      { chunk_id: 'requirements#0', doc_id: 'requirements', heading: 'Requirements', snippet: 'Each release needs a database server: PostgreSQL 12+ and Node 22.18+.' },
+      { chunk_id: 'storage#0', doc_id: 'storage', heading: 'Storage', snippet: 'The database server keeps every job in one table.' },
+      { chunk_id: 'requirements#0', doc_id: 'requirements', heading: 'Requirements', snippet: 'Each release needs PostgreSQL 12+ and Node 22.18+.' },
     ]);
-    expect(answer.citations).toEqual([
-      { doc_id: 'index', quote: 'Designed to be used both from JavaScript or directly in the database server.' },
-      { doc_id: 'requirements', quote: 'Each release needs a database server: PostgreSQL 12+ and Node 22.18+.' },
-    ]);
+    // No sentence words the runtime, the versions or "current": 5 of 9 weighted terms, no answer.
+    // The storage sentence scores above the requirements one for the whole question, but holds only
+    // "database server", which the first passage shows already; "release" is what the requirements add.
+    expect(answer).toEqual({
+      text: '',
+      citations: [],
+      abstained: true,
+      abstain_reason: 'no direct answer',
+      closest: [
+        { doc_id: 'index', sentences: ['Designed to be used both from JavaScript or directly in the database server.'] },
+        { doc_id: 'requirements', sentences: ['Each release needs PostgreSQL 12+ and Node 22.18+.'] },
+      ],
+    });
   });
 });
 
@@ -106,10 +177,28 @@ describe('extractAnswer abstains when no sentence names the thing a part asks ab
 
   it('answers when one sentence names it', () => {
     const { coverage: measured, answer } = measure('Can I change the retry delay for one specific task?', [
+      { ...backoff, snippet: 'You can change the retry delay of one specific task with its `backoff` option.' },
+    ]);
+    expect(measured.focusShare).toBe(1);
+    expect(answer).toEqual({
+      text: 'You can change the retry delay of one specific task with its `backoff` option. [1]',
+      citations: [{ doc_id: 'exponential-backoff', quote: 'You can change the retry delay of one specific task with its `backoff` option.' }],
+      abstained: false,
+    });
+  });
+
+  it('shows the sentence that names it as the closest passage when it words only part of the question', () => {
+    // "set its own" for "change ... one specific": 3 of the 5 terms, under the 90% of a direct answer.
+    const { coverage: measured, answer } = measure('Can I change the retry delay for one specific task?', [
       { ...backoff, snippet: 'Each task can set its own retry delay with the `backoff` option.' },
     ]);
     expect(measured.focusShare).toBe(1);
-    expect(answer.abstained).toBe(false);
-    expect(answer.citations).toEqual([{ doc_id: 'exponential-backoff', quote: 'Each task can set its own retry delay with the `backoff` option.' }]);
+    expect(answer).toEqual({
+      text: '',
+      citations: [],
+      abstained: true,
+      abstain_reason: 'no direct answer',
+      closest: [{ doc_id: 'exponential-backoff', sentences: ['Each task can set its own retry delay with the `backoff` option.'] }],
+    });
   });
 });
