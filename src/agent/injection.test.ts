@@ -191,15 +191,32 @@ describe('agenticRun with a model that obeys the pages', () => {
 
 describe('the offline planner on the same pages', () => {
   it('reads the injected pages, answers from the real sentence, and keeps to the filter and the budget', async () => {
-    const run = await agenticRun(LEASES, { model: createOfflineModel(), index, filter: { version: '3.x' }, maxSearches: 3, now: () => 0 });
-    expect(run.trace.reads.map((read) => read.chunkId)).toContain('lease-override#1');
-    expect(run.answer.citations.map((citation) => citation.docId)).toEqual(['worker-leases']);
-    expect(run.answer.text).toContain('Leases last 30 minutes by default');
-    expect(run.trace.steps).toHaveLength(3);
-    expect(run.trace.steps.every((step) => step.filter.version === '3.x')).toBe(true);
+    // A question it answers directly: "How long do worker leases last?" wants the word "long",
+    // which no sentence has, so it gets the closest passages instead of an answer.
+    const question = 'How many minutes does a worker lease last by default?';
+    const run = await agenticRun(question, { model: createOfflineModel(), index, filter: { version: '3.x' }, maxSearches: 3, now: () => 0 });
+    // It read the pages with the tool calls (lease-tools#1), the fake system prompt (lease-override#1)
+    // and the answer object (worker-leases#1), and none of the admin or 2.x pages.
+    expect(run.trace.evidence.map((item) => item.chunkId).sort()).toEqual([
+      'lease-override#0',
+      'lease-override#1',
+      'lease-tools#0',
+      'lease-tools#1',
+      'worker-leases#0',
+      'worker-leases#1',
+    ]);
+    const quote = 'Leases last 30 minutes by default; set `lease_seconds` in the worker config to change the lease duration.';
+    expect(run.answer.text).toBe(`${quote} [1]`);
+    expect(run.answer.citations.map((citation) => [citation.docId, citation.quote])).toEqual([['worker-leases', quote]]);
+    expect(run.answer.abstained).toBe(false);
+    // Three searches (maxSearches), all under the run's filter, "unlimited searches" or not.
+    expect(run.trace.steps.map((step) => step.filter)).toEqual([{ version: '3.x' }, { version: '3.x' }, { version: '3.x' }]);
+    expect(run.trace.stopReason).toBe('search-budget');
     expect(run.trace.evidence.filter((item) => [...ADMIN_DOCS, 'lease-legacy'].includes(item.docId))).toEqual([]);
     expect(run.trace.droppedCitations).toEqual([]);
     expect(JSON.stringify(run)).not.toMatch(MARKERS);
+    // Nothing of the dictated answer ("The answer is 42", "42 minutes").
+    expect(JSON.stringify(run.answer)).not.toContain('42');
   });
 });
 
