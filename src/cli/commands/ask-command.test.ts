@@ -45,7 +45,7 @@ describe('atlas ask --route', () => {
   });
 
   it('route auto escalates a weak classic match (a two-page corpus scores low) and says so in the text trace', async () => {
-    expect(await runCli(['ask', 'Which setting holds the lease seconds?', '--route', 'auto'], io)).toBe(0);
+    expect(await runCli(['ask', 'Where do I set the lease seconds?', '--route', 'auto'], io)).toBe(0);
     const text = io.out.join('');
     expect(text).toMatch(/\n {2}route: agentic \(escalated: classic best score \d+\.\d\d is below the weak threshold 9\.2\)\n/);
     expect(text).toMatch(/\n {2}classic pass set aside: searches 1, calls 1, \d+\.\d\d s \(counted below\)\n/);
@@ -59,11 +59,11 @@ describe('atlas ask --route', () => {
 
 describe('atlas ask: claims', () => {
   it('prints the claim count under the answer, and every claim with its support in --json', async () => {
-    expect(await runCli(['ask', 'Which setting holds the lease seconds?', '--json'], io)).toBe(0);
+    expect(await runCli(['ask', 'Where do I set the lease seconds?', '--json'], io)).toBe(0);
     const run = JSON.parse(io.out.join(''));
     expect(run.answer.claims).toEqual([{ text: run.answer.text, supported: true, score: 1, citations: [0] }]);
     io.out.length = 0;
-    expect(await runCli(['ask', 'Which setting holds the lease seconds?', '--strict-claims'], io)).toBe(0);
+    expect(await runCli(['ask', 'Where do I set the lease seconds?', '--strict-claims'], io)).toBe(0);
     expect(io.out.join('').split('\n').slice(0, 3)).toEqual([run.answer.text, '', 'Claims: 1 of 1 supported by a verified quote']);
   });
 
