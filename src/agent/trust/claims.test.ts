@@ -131,7 +131,11 @@ describe('claims of a run', () => {
 });
 
 describe('claims of the offline planner on Orbit', () => {
-  const FLAGSHIP = 'A flow step that returns a big query result fails after finishing its work; which error is it and what should the step return instead?';
+  // A question the planner answers directly on every route (the README demo question now gets the
+  // closest passages: no claims to judge).
+  const QUESTION = 'What port does the Orbit admin API use?';
+  const FIRST = 'It is a small JSON API under the `/v1` prefix, served by the `orbit admin` process on port 8600.';
+  const SECOND = 'It is available on both release lines (on 2.x since 2.8.0).';
   let index: IndexBackend;
   beforeAll(async () => {
     index = await createOrbitIndex();
@@ -140,12 +144,19 @@ describe('claims of the offline planner on Orbit', () => {
     await index.close();
   });
 
-  it('supports every claim of the README demo question on each route: the answer is its quotes as plain text', async () => {
+  it('supports every claim of a direct answer on each route: each sentence with its [n] is a claim backed by citation n', async () => {
     for (const route of ['agentic', 'classic', 'auto'] as const) {
-      const run = await routedAsk(FLAGSHIP, { model: createOfflineModel(), index, route });
-      const claims = run.answer.claims ?? [];
-      expect([route, claims.length > 10, claims.filter((claim) => !claim.supported)]).toEqual([route, true, []]);
-      expect(claims.every((claim) => claim.citations.length > 0 && run.answer.text.includes(claim.text))).toBe(true);
+      const run = await routedAsk(QUESTION, { model: createOfflineModel(), index, route });
+      expect([route, run.answer.text]).toEqual([route, `${FIRST} [1] ${SECOND} [2]`]);
+      // The quote keeps the page's markdown ("**port 8600**"); the answer is its plain text.
+      expect(run.answer.citations.map((item) => [item.chunkId, item.quote])).toEqual([
+        ['admin-http-api#0', 'It is a small JSON API under the `/v1` prefix, served by the `orbit admin` process on **port 8600**.'],
+        ['admin-http-api#0', SECOND],
+      ]);
+      expect(run.answer.claims).toEqual([
+        { text: `${FIRST} [1]`, supported: true, score: 1, citations: [0] },
+        { text: `${SECOND} [2]`, supported: true, score: 1, citations: [1] },
+      ]);
     }
   });
 });
