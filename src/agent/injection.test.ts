@@ -8,6 +8,7 @@ import { createInjectionIndex } from '../testing/injection-corpus.ts';
 import { createObedientModel, readInjectedInstructions, rolesHolding } from '../testing/obedient-model.ts';
 import { classicAsk } from './classic.ts';
 import { createOfflineModel } from '../models/offline/index.ts';
+import { plainText } from '../models/offline/plain-text.ts';
 import { parsePolicy } from './policy/policy.ts';
 import { routedAsk } from './policy/route.ts';
 import type { AgentRun } from './run-types.ts';
@@ -206,7 +207,8 @@ describe('the offline planner on the same pages', () => {
       'worker-leases#1',
     ]);
     const quote = 'Leases last 30 minutes by default; set `lease_seconds` in the worker config to change the lease duration.';
-    expect(run.answer.text).toBe(`${quote} [1]`);
+    // The answer is the quote as plain text (however markdown renders) with its marker.
+    expect(run.answer.text).toBe(`${plainText(quote)} [1]`);
     expect(run.answer.citations.map((citation) => [citation.docId, citation.quote])).toEqual([['worker-leases', quote]]);
     expect(run.answer.abstained).toBe(false);
     // Three searches (maxSearches), all under the run's filter, "unlimited searches" or not.

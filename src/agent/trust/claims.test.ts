@@ -7,6 +7,7 @@ import { ABSTAIN_TEXT, type Citation } from './answer.ts';
 import { applyClaimSupport, assessClaims, claimSupport, markUnsupported, NO_SUPPORTED_CLAIM, splitClaims } from './claims.ts';
 import { classicAsk } from '../classic.ts';
 import { createOfflineModel } from '../../models/offline/model.ts';
+import { plainText } from '../../models/offline/plain-text.ts';
 import { routedAsk } from '../policy/route.ts';
 import { agenticRun } from '../run.ts';
 
@@ -134,8 +135,10 @@ describe('claims of the offline planner on Orbit', () => {
   // A question the planner answers directly on every route (the README demo question now gets the
   // closest passages: no claims to judge).
   const QUESTION = 'What port does the Orbit admin API use?';
-  const FIRST = 'It is a small JSON API under the `/v1` prefix, served by the `orbit admin` process on port 8600.';
-  const SECOND = 'It is available on both release lines (on 2.x since 2.8.0).';
+  const QUOTES = [
+    'It is a small JSON API under the `/v1` prefix, served by the `orbit admin` process on **port 8600**.',
+    'It is available on both release lines (on 2.x since 2.8.0).',
+  ];
   let index: IndexBackend;
   beforeAll(async () => {
     index = await createOrbitIndex();
@@ -145,17 +148,15 @@ describe('claims of the offline planner on Orbit', () => {
   });
 
   it('supports every claim of a direct answer on each route: each sentence with its [n] is a claim backed by citation n', async () => {
+    // Each sentence is its quote as plain text (however markdown renders), followed by its marker.
+    const [first, second] = QUOTES.map((quote, index) => `${plainText(quote)} [${index + 1}]`);
     for (const route of ['agentic', 'classic', 'auto'] as const) {
       const run = await routedAsk(QUESTION, { model: createOfflineModel(), index, route });
-      expect([route, run.answer.text]).toEqual([route, `${FIRST} [1] ${SECOND} [2]`]);
-      // The quote keeps the page's markdown ("**port 8600**"); the answer is its plain text.
-      expect(run.answer.citations.map((item) => [item.chunkId, item.quote])).toEqual([
-        ['admin-http-api#0', 'It is a small JSON API under the `/v1` prefix, served by the `orbit admin` process on **port 8600**.'],
-        ['admin-http-api#0', SECOND],
-      ]);
+      expect([route, run.answer.text]).toEqual([route, `${first} ${second}`]);
+      expect(run.answer.citations.map((item) => [item.chunkId, item.quote])).toEqual(QUOTES.map((quote) => ['admin-http-api#0', quote]));
       expect(run.answer.claims).toEqual([
-        { text: `${FIRST} [1]`, supported: true, score: 1, citations: [0] },
-        { text: `${SECOND} [2]`, supported: true, score: 1, citations: [1] },
+        { text: first, supported: true, score: 1, citations: [0] },
+        { text: second, supported: true, score: 1, citations: [1] },
       ]);
     }
   });

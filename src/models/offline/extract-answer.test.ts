@@ -49,12 +49,12 @@ describe('extractAnswer abstains when a placeholder note asks the question', () 
 
   it('answers from the documentation when the note is about something else', () => {
     const { coverage: measured, answer } = measure('Why does the jobs table need a VACUUM?', [
-      { ...vacuum, snippet: 'The jobs table has extremely high churn; give it a nice `VACUUM` from time to time.\n\nTODO: document the cron presets.' },
+      { ...vacuum, snippet: 'The jobs table has extremely high churn; give it a nice VACUUM from time to time.\n\nTODO: document the cron presets.' },
     ]);
     expect(measured.placeholderMatch).toBe(0);
     expect(answer).toEqual({
-      text: 'The jobs table has extremely high churn; give it a nice `VACUUM` from time to time. [1]',
-      citations: [{ doc_id: 'scaling', quote: 'The jobs table has extremely high churn; give it a nice `VACUUM` from time to time.' }],
+      text: 'The jobs table has extremely high churn; give it a nice VACUUM from time to time. [1]',
+      citations: [{ doc_id: 'scaling', quote: 'The jobs table has extremely high churn; give it a nice VACUUM from time to time.' }],
       abstained: false,
     });
   });
@@ -177,12 +177,12 @@ describe('extractAnswer abstains when no sentence names the thing a part asks ab
 
   it('answers when one sentence names it', () => {
     const { coverage: measured, answer } = measure('Can I change the retry delay for one specific task?', [
-      { ...backoff, snippet: 'You can change the retry delay of one specific task with its `backoff` option.' },
+      { ...backoff, snippet: 'You can change the retry delay of one specific task with its backoff option.' },
     ]);
     expect(measured.focusShare).toBe(1);
     expect(answer).toEqual({
-      text: 'You can change the retry delay of one specific task with its `backoff` option. [1]',
-      citations: [{ doc_id: 'exponential-backoff', quote: 'You can change the retry delay of one specific task with its `backoff` option.' }],
+      text: 'You can change the retry delay of one specific task with its backoff option. [1]',
+      citations: [{ doc_id: 'exponential-backoff', quote: 'You can change the retry delay of one specific task with its backoff option.' }],
       abstained: false,
     });
   });
