@@ -1,6 +1,5 @@
 import { CallToolResultSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOfflineModel } from '../models/offline/index.ts';
 import { agenticRun } from '../agent/run.ts';
 import type { ToolValue } from '../agent/session/search-session.ts';
 import type { IndexBackend } from '../index/types.ts';
@@ -22,10 +21,11 @@ const QUESTION = 'What does ORB-1202 mean?';
 
 describe('ask', () => {
   it('returns the run\'s answer, verified citations with links, and its trace summary; its searches leave the session budget alone', async () => {
-    const mcp = await connectInMemory(createAtlasMcpServer({ index, ask: { model: createOfflineModel(), modelSpec: 'offline', now: () => 0 } }));
+    // A scripted run that answers with citations (what the offline planner answers is its own tests' business).
+    const mcp = await connectInMemory(createAtlasMcpServer({ index, ask: { model: createScriptedModel(markedAnswerTurns()), modelSpec: 'scripted', now: () => 0 } }));
     const progress: Progress[] = [];
-    const result = (await mcp.client.callTool({ name: 'ask', arguments: { question: QUESTION } }, CallToolResultSchema, { onprogress: (update) => progress.push(update) })) as CallToolResult;
-    const run = await agenticRun(QUESTION, { model: createOfflineModel(), index, maxSearches: 6, now: () => 0 });
+    const result = (await mcp.client.callTool({ name: 'ask', arguments: { question: PAYLOAD_QUESTION } }, CallToolResultSchema, { onprogress: (update) => progress.push(update) })) as CallToolResult;
+    const run = await agenticRun(PAYLOAD_QUESTION, { model: createScriptedModel(markedAnswerTurns()), index, maxSearches: 6, now: () => 0 });
     expect(run.answer.abstained).toBe(false);
     expect(result.isError).toBeUndefined();
     const answer = result.structuredContent as ToolValue;
@@ -45,7 +45,7 @@ describe('ask', () => {
     expect(run.answer.claims?.length).toBeGreaterThan(0);
     expect(answer.claims).toEqual(run.answer.claims);
     expect(answer.trace).toMatchObject({
-      model: 'offline',
+      model: 'scripted',
       stop_reason: run.trace.stopReason,
       searches: run.trace.steps.map((step) => ({ query: step.query, new_doc_ids: step.newDocIds })),
       reads: run.trace.reads.map((read) => ({ tool: read.tool, chunk_id: read.chunkId, found: read.found })),
