@@ -221,14 +221,18 @@ async function askStreaming(question, filters, turn, signal) {
  * event, and the last `run` event shows the answer (or the failure) and finishes the turn.
  */
 async function showRunStream(turn, response) {
+  let finished = false;
   for await (const { event, data } of sseEvents(response)) {
     const payload = JSON.parse(data);
     // The answer shows with the run (right after it): only then is it known whether the run failed.
     if (event === 'answer') continue;
-    else if (event === 'run') finishTurn(turn, payload);
-    else if (event === 'error') throw new HttpError(0, payload.error?.code, payload.error?.message ?? 'The run failed.');
+    else if (event === 'run') {
+      finishTurn(turn, payload);
+      finished = true;
+    } else if (event === 'error') throw new HttpError(0, payload.error?.code, payload.error?.message ?? 'The run failed.');
     else showEvent(turn, payload);
   }
+  if (!finished) throw new HttpError(0, 'stream-closed', 'The connection closed before the run finished; try again.');
 }
 
 async function ask(question) {
