@@ -28,10 +28,13 @@ const auth: AuthConfig = {
   tokens: [...TEAMS.map((team) => ({ name: team, token: `${team}-token-0123456789`, principal: { groups: [team] } })), { name: 'guest', token: 'guest-token-0123456789', principal: undefined }],
 };
 
-/** Twenty asks: each token, each with its own release line or store (or none). */
+/**
+ * Twenty asks: each token, each with its own release line or store (or none). A team's page
+ * answers the question directly; the public pages only come close (they never name a team).
+ */
 const REQUESTS = Array.from({ length: 20 }, (_, n) => {
   const token = auth.tokens[n % auth.tokens.length]!;
-  const body = { question: 'What is the vault rotation key, and where does it live?', ...[{}, { version: '2.x' }, { version: '3.x' }, { labels: { store: 'Aundh' } }][n % 4] };
+  const body = { question: 'What is the vault rotation key of the team?', ...[{}, { version: '2.x' }, { version: '3.x' }, { labels: { store: 'Aundh' } }][n % 4] };
   return { token, body };
 });
 
@@ -65,7 +68,16 @@ describe('20 concurrent asks with different principals and filters', () => {
     const alone = [];
     for (const request of REQUESTS) alone.push(await ask(request));
     expect(runs).toEqual(alone);
-    // The teams' own pages reached their teams (the test would pass vacuously otherwise).
+    // The teams' own pages reached their teams (the test would pass vacuously otherwise): each team
+    // is answered with its own key; a guest gets the closest public page its filter allows.
     expect(runs.filter((run: any, n: number) => run.trace.evidence.some((record: { docId: string }) => record.docId === `vault-${REQUESTS[n]!.token.name}`))).toHaveLength(16);
+    const guestClosest = ['vault-2x', 'vault-2x', 'vault-3x', 'vault-2x']; // no filter, 2.x, 3.x, store Aundh
+    expect(runs.map((run: any) => [run.answer.text, (run.answer.closest ?? []).map((passage: { docId: string }) => passage.docId)])).toEqual(
+      REQUESTS.map(({ token }, n) =>
+        token.principal
+          ? [`The vault rotation key of team ${token.name} is marker${token.name}x. [1]`, []]
+          : ["I couldn't find a direct answer in the docs.", [guestClosest[n % 4]]],
+      ),
+    );
   });
 });
