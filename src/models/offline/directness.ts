@@ -10,7 +10,7 @@ import type { EvidenceView, Sentence } from './evidence-view.ts';
 import { answerType } from './answer-scoring.ts';
 import { RELATED } from './related-terms.ts';
 import { relationsOf, statesRelation } from './relations.ts';
-import { identifiers, words } from '../../text/text.ts';
+import { identifiers, stem, words } from '../../text/text.ts';
 
 /** The features of a candidate answer, each in [0, 1]. */
 export interface DirectnessFeatures {
@@ -55,7 +55,9 @@ export const FEATURE_NAMES: Array<keyof DirectnessFeatures> = ['ownCover', 'cont
  */
 export function directnessFeatures(view: EvidenceView, sentences: Sentence[], relevance: (sentence: Sentence) => number): DirectnessFeatures {
   const { analysis } = view;
-  const terms = [...new Set(analysis.terms)];
+  // The words of the question's form ("how long", "what does X mean") ask for an answer; they are not its topic.
+  const asking = new Set(interrogativeTerms(analysis.question));
+  const terms = [...new Set(analysis.terms)].filter((term) => !asking.has(term));
   const weight = (term: string) => view.weight(term) || 1;
   const total = terms.reduce((sum, term) => sum + weight(term), 0) || 1;
   const share = (has: (term: string) => boolean) => terms.filter(has).reduce((sum, term) => sum + weight(term), 0) / total;
@@ -79,10 +81,20 @@ export function directnessFeatures(view: EvidenceView, sentences: Sentence[], re
   };
 }
 
+/** The question forms that ask for a number ("when" and "which version" may be answered in words). */
+const ASKS_NUMBER = /\bhow (?:many|much|long|often|big|large)\b|\bwhat(?:'s| is) the (?:default|limit|maximum|minimum)\b/i;
+
+/** Words of the interrogative phrase that asks for the answer: "long" of "how long", "mean" of "what does X mean", "happen" of "what happens". */
+const INTERROGATIVE = /\bhow (many|much|long|often|big|large|soon)\b|\bwhat (?:does|do) .+? (mean)\b|\bwhat (happens?)\b/gi;
+
+function interrogativeTerms(question: string): string[] {
+  return [...question.matchAll(INTERROGATIVE)].flatMap((match) => match.slice(1).filter((word): word is string => word !== undefined)).map((word) => stem(word.toLowerCase()));
+}
+
 function answerKindHeld(question: string, text: string): number {
   switch (answerType(question)) {
     case 'quantity':
-      return /\d/.test(text) ? 1 : 0;
+      return !ASKS_NUMBER.test(question) || /\d/.test(text) ? 1 : 0;
     case 'name':
       return identifiers(text).length > 0 || /`[^`]+`/.test(text) ? 1 : 0;
     default:

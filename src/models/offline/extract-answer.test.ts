@@ -202,3 +202,26 @@ describe('extractAnswer abstains when no sentence names the thing a part asks ab
     });
   });
 });
+
+describe('directness of the answer', () => {
+  const leases: Result = { chunk_id: 'leases#0', doc_id: 'leases', heading: 'Leases', snippet: 'A worker lease lasts 30 minutes by default.' };
+
+  it('does not ask the answer for the words of the question form ("how long", "what does X mean")', () => {
+    const question = 'How long does a worker lease last?';
+    expect(extractAnswer(analyzeQuestion(question), readConversation(promptOf(question, [leases])))).toEqual({
+      text: 'A worker lease lasts 30 minutes by default. [1]',
+      citations: [{ doc_id: 'leases', quote: 'A worker lease lasts 30 minutes by default.' }],
+      abstained: false,
+    });
+  });
+
+  it('judges the sentences the answer keeps within its 100 words, not one the cap drops', () => {
+    const question = 'How many times is a failed job retried, and what decides the place of a job in the queue?';
+    const long = `A failed job is retried 25 times with an exponential back-off ${'before it is given up for good and kept for inspection '.repeat(9).trim()}.`;
+    const queue: Result = { chunk_id: 'queue#0', doc_id: 'queue', heading: 'Queue order', snippet: 'The priority of a job decides its place in the queue.' };
+    const retries: Result = { chunk_id: 'retries#0', doc_id: 'retries', heading: 'Retries', snippet: long };
+    const answer = extractAnswer(analyzeQuestion(question), readConversation(promptOf(question, [queue, retries])));
+    // Both sentences do not fit in 100 words; the one kept does not say how many times: no direct answer.
+    expect([answer.abstained, answer.abstain_reason, answer.closest?.map((passage) => passage.doc_id)]).toEqual([true, 'no direct answer', ['queue', 'retries']]);
+  });
+});

@@ -103,7 +103,8 @@ export function draftAnswer(analysis: QuestionAnalysis, conversation: Conversati
   const view = new EvidenceView(analysis, conversation, version);
   if (view.sentences.length === 0 || !covers(analysis, view, options)) return undefined;
   const score = createSentenceScorer(view, conversation, version);
-  const selected = selectSentences(analysis, view, score, conversation);
+  // Directness is judged on the sentences the answer keeps within its words, not on those it drops.
+  const selected = withinAnswerWords(selectSentences(analysis, view, score, conversation));
   return {
     ...(selected.length > 0 ? { answer: composeAnswer(selected) } : {}),
     features: directnessFeatures(view, selected, createRelevance(conversation)),
@@ -111,8 +112,8 @@ export function draftAnswer(analysis: QuestionAnalysis, conversation: Conversati
   };
 }
 
-/** The answer text (each sentence as plain text with its marker, within {@link MAX_WORDS}) and one citation per sentence. */
-function composeAnswer(selected: Sentence[]): ModelAnswer {
+/** The sentences that fit in {@link MAX_WORDS} together, in order (the first always: a longer one is cut in the text). */
+function withinAnswerWords(selected: Sentence[]): Sentence[] {
   const kept: Sentence[] = [];
   let count = 0;
   for (const sentence of selected) {
@@ -121,6 +122,11 @@ function composeAnswer(selected: Sentence[]): ModelAnswer {
     kept.push(sentence);
     count += length;
   }
+  return kept;
+}
+
+/** The answer text (each sentence as plain text with its marker, the first cut at {@link MAX_WORDS}) and one citation per sentence. */
+function composeAnswer(kept: Sentence[]): ModelAnswer {
   const text = kept.map((sentence, index) => `${withinWords(plainText(sentence.text), MAX_WORDS)} [${index + 1}]`).join(' ');
   return { text, citations: kept.map((sentence) => ({ doc_id: sentence.passage.docId, quote: sentence.text })), abstained: false };
 }
