@@ -96,14 +96,18 @@ describe('atlas ask', () => {
   it('answers offline with verified citations, announces the offline model and streams progress', async () => {
     await runCli(['ingest', 'docs'], io);
     io.out.length = 0;
-    expect(await runCli(['ask', 'Which setting holds the lease seconds on 3.x?', '--json'], io)).toBe(0);
+    // A question the planner answers directly: its one sentence, cited from the 3.x page (the 2.x
+    // page's ORBIT_LEASE_TIMEOUT sentence is about lease seconds too, and the version filter keeps it out).
+    expect(await runCli(['ask', 'Which setting sets the lease seconds on 3.x?', '--json'], io)).toBe(0);
     const run = JSON.parse(stdout());
     expect(run.model).toBe('offline');
-    expect(run.answer.abstained).toBe(false);
-    expect([...new Set(run.answer.citations.map((citation: { docId: string }) => citation.docId))]).toEqual(['leases']);
+    expect([run.answer.abstained, run.answer.text]).toEqual([false, 'Set [worker] lease_seconds in orbit.toml (default 60). [1]']);
+    expect(run.answer.citations.map((citation: { chunkId: string; quote: string }) => [citation.chunkId, citation.quote])).toEqual([
+      ['leases#1', 'Set `[worker] lease_seconds` in orbit.toml (default 60).'],
+    ]);
     expect(run.trace.steps[0].filter).toEqual({ version: '3.x' });
     expect(stderr()).toContain('using the offline planner (no key, no network)');
-    expect(stderr()).toContain('searching: Which setting holds the lease seconds on 3.x? (version 3.x)');
+    expect(stderr()).toContain('searching: Which setting sets the lease seconds on 3.x? (version 3.x)');
   });
 
   it('names the page of a search that asks for a query\'s next results, in the progress and the trace, and stops paging a spent ranking', async () => {

@@ -32,7 +32,7 @@ afterAll(async () => {
 
 /** Starts `atlas serve --port 0` on the test index; `stop` sends SIGTERM and resolves with the exit code. */
 async function startServer(): Promise<{ url: string; stop: () => Promise<number | null> }> {
-  const server = await spawnServe(['--db', db], { ATLAS_TOKEN: TOKEN });
+  const server = await spawnServe(['--db', db, '--model', 'offline'], { ATLAS_TOKEN: TOKEN });
   running = server.child;
   return { url: server.url, stop: () => (server.child.kill('SIGTERM'), server.exited) };
 }
@@ -51,11 +51,13 @@ describe('atlas serve across a restart', () => {
     const second = await startServer();
     const turn2 = await fetch(`${second.url}/v1/conversations/${id}/messages`, { method: 'POST', headers, body: JSON.stringify({ content: 'and how do I cancel it?' }) });
     expect(turn2.status).toBe(200);
-    const run = (await turn2.json()) as { conversationId: string; trace: { steps: Array<{ query: string; filter: { version?: string } }>; evidence: Array<{ chunkId: string }> }; answer: { citations: Array<{ chunkId: string }> } };
+    const run = (await turn2.json()) as { conversationId: string; trace: { steps: Array<{ query: string; filter: { version?: string } }>; evidence: Array<{ chunkId: string }> } };
     expect(run.conversationId).toBe(id);
     expect(run.trace.steps[0]!.query).toBe('and how do I cancel it? Orbit enqueue job');
     expect(run.trace.steps[0]!.filter.version).toBe('3.x');
-    expect(run.answer.citations.map((citation) => citation.chunkId)).toContain('api-client#4');
+    // The follow-up finds the page that says how to cancel a queued job first. (Whether the offline
+    // planner then answers it or shows it among the closest passages is the planner's business.)
+    expect(run.trace.evidence[0]!.chunkId).toBe('api-client#4');
     const seenBefore = new Set(firstRun.trace.evidence.map((item) => item.chunkId));
     expect(run.trace.evidence.filter((item) => seenBefore.has(item.chunkId))).toEqual([]);
     const stored = (await (await fetch(`${second.url}/v1/conversations/${id}`, { headers })).json()) as { turns: Array<{ question: string }> };

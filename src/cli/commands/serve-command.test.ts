@@ -135,22 +135,31 @@ describe('atlas serve --port 0: the real process on an ingested Orbit index', ()
     expect((await response.json()).error.code).toBe('unauthorized');
   });
 
+  // A question the offline planner answers directly, with one sentence of the client API page.
+  const question = 'Which error is raised when a job\'s arguments are larger than the payload limit?';
+  const quote = 'Arguments larger than the payload limit raise `orbit.errors.PayloadTooLarge` (`ORB-1202`).';
+  const answered = (run: { answer: { abstained: boolean; text: string; citations: Array<{ chunkId: string; quote: string }> } }) => [
+    run.answer.abstained,
+    run.answer.text,
+    run.answer.citations.map((citation) => [citation.chunkId, citation.quote]),
+  ];
+  const expected = [false, 'Arguments larger than the payload limit raise orbit.errors.PayloadTooLarge (ORB-1202). [1]', [['api-client#3', quote]]];
+
   it('ask answers the run with verified citations', async () => {
-    const response = await fetch(`${url}/v1/ask`, { method: 'POST', headers: auth, body: JSON.stringify({ question: 'What does ORB-1202 mean?' }) });
+    const response = await fetch(`${url}/v1/ask`, { method: 'POST', headers: auth, body: JSON.stringify({ question }) });
     expect(response.status).toBe(200);
     const run = await response.json();
     expect(run.model).toBe('offline');
-    expect(run.answer.abstained).toBe(false);
-    expect(run.answer.citations[0].docId).toBe('error-codes');
+    expect(answered(run)).toEqual(expected);
   });
 
   it('the stream sends the run events, then the run', async () => {
-    const response = await fetch(`${url}/v1/ask/stream`, { method: 'POST', headers: auth, body: JSON.stringify({ question: 'What does ORB-1202 mean?' }) });
+    const response = await fetch(`${url}/v1/ask/stream`, { method: 'POST', headers: auth, body: JSON.stringify({ question }) });
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const events = parseSse(await response.text());
     const types = [...new Set(events.map((event) => event.event))];
     expect(types).toEqual(['run-start', 'search-start', 'search-end', 'read', 'answer', 'run-end', 'run']);
-    expect((events.at(-1)!.data as { answer: { citations: Array<{ docId: string }> } }).answer.citations[0]!.docId).toBe('error-codes');
+    expect(answered(events.at(-1)!.data as Parameters<typeof answered>[0])).toEqual(expected);
   });
 
   it('SIGTERM closes the server and the index, exit code 0', async () => {
