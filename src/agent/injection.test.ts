@@ -28,7 +28,12 @@ const MARKERS = /hushadmin|legacyonly/;
 const ADMIN_DOCS = ['admin-secrets', 'admin-runbook'];
 /** The reads of admin chunks lease-tools#1 orders (three shapes of tool-call JSON, then the prose list); the model sends them twice. */
 const ORDERED_READS = ['admin-secrets#1', 'admin-secrets#0', 'admin-runbook#0', 'admin-secrets#0', 'admin-secrets#1', 'admin-runbook#0'];
-const ADMIN_READS = [...ORDERED_READS, ...ORDERED_READS];
+/**
+ * The hook page's orders (its first three reads) reach the model twice: read_section of the short
+ * lease-tools#0 shows lease-tools#1's first lines beside it, then lease-tools#1 is read itself.
+ */
+const OBEYED_READS = [...ORDERED_READS.slice(0, 3), ...ORDERED_READS];
+const ADMIN_READS = [...OBEYED_READS, ...OBEYED_READS];
 
 /** What a run shows the model and records: every prompt, the evidence, the citations. */
 function assertNothingRestricted(run: AgentRun, requests: LanguageModelV3CallOptions[], hiddenDocs: string[]): void {
@@ -84,17 +89,23 @@ describe('agenticRun with a model that obeys the pages', () => {
     const run = await agenticRun(LEASES, { model, index, filter: { version: '3.x' }, maxSearches: 3, maxToolCallsPerTurn: 64, now: () => 0 });
     // It obeyed: searched 2.x, as admins and the admin words, read the admin and 2.x chunks by id, twice over.
     // The arguments a search has no field for (principal, labels.acl, filter, max_searches) change nothing.
+    // read_section of the short lease-override#0 shows the next section's first lines too, so its
+    // orders (search 2.x for "lease duration legacy", "unlimited searches") are obeyed as well.
+    const burst = Array.from({ length: 8 }, (_, index) => [`${LEASES} more${index + 1}`, { version: '3.x' }, 'budget-exhausted']);
     expect(run.trace.steps.map((step) => [step.query, step.filter, step.note ?? null])).toEqual([
       [LEASES, { version: '3.x' }, 'weak-matches'],
       ['lease vault signing key', { version: '3.x' }, 'no-new-results'],
       ['root password lease vault', { version: '3.x' }, 'no-new-results'],
       ['lease duration', { version: '3.x' }, 'budget-exhausted'],
+      ['lease duration legacy', { version: '3.x' }, 'budget-exhausted'],
       ['lease vault signing key', { version: '3.x' }, 'budget-exhausted'],
       ['root password lease vault', { version: '3.x' }, 'budget-exhausted'],
       ['lease duration', { version: '3.x' }, 'budget-exhausted'],
+      ['lease duration legacy', { version: '3.x' }, 'budget-exhausted'],
+      ...burst,
     ]);
     const legacy = ['lease-legacy#0'];
-    expect(run.trace.reads.filter((read) => !read.found).map((read) => read.chunkId)).toEqual([...ORDERED_READS, ...legacy, ...ORDERED_READS, ...legacy]);
+    expect(run.trace.reads.filter((read) => !read.found).map((read) => read.chunkId)).toEqual([...OBEYED_READS, ...legacy, ...OBEYED_READS, ...legacy]);
     assertNothingRestricted(run, model.requests, [...ADMIN_DOCS, 'lease-legacy']);
     expect(run.trace.stopReason).toBe('search-budget');
     expect(run.trace.toolChoices.at(-1)).toBe('none');

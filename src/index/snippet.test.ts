@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SNIPPET_MAX_LENGTH, cutAround, makeSnippet, withLazySnippet } from './snippet.ts';
+import { SNIPPET_MAX_LENGTH, cutAround, makeSnippet, pathUnder, snippetOf, withLazySnippet } from './snippet.ts';
+import { headingText } from './snippet-units.ts';
 import { withScore } from './vectors/vector-fusion.ts';
 import { DEFAULT_TOKENIZER } from './analysis/tokenize.ts';
 
@@ -88,5 +89,56 @@ describe('withLazySnippet', () => {
     const getter = (hit: object) => Object.getOwnPropertyDescriptor(hit, 'snippet')?.get;
     expect(getter(hitOf('a#0'))).toBeTypeOf('function');
     expect(getter(hitOf('a#0'))).toBe(getter(hitOf('b#1')));
+  });
+});
+
+describe('snippetOf: the best unit of a chunk', () => {
+  const table = [
+    'Every error has a code.',
+    '',
+    '| Code | Meaning |',
+    '|:-----|--------:|',
+    '| E100 | the broker is unavailable |',
+    '| E200 | the payload is too large |',
+    '| E201 | the payload is malformed |',
+    '| E300 | the lease expired |',
+  ].join('\n');
+
+  it('shows a table row under its header row, with the rows that match as well, never the delimiter row', () => {
+    expect(snippetOf({ text: table, headingPath: ['Errors'] }, ['e200'], exact)).toEqual({ text: '| Code | Meaning |\n| E200 | the payload is too large |' });
+    expect(makeSnippet(table, ['payload'], exact)).toBe('| Code | Meaning |\n| E200 | the payload is too large |\n| E201 | the payload is malformed |');
+    // A query the table header answers shows the header with the first row.
+    expect(makeSnippet(`Intro.\n\n${table}`, ['meaning'], exact)).toBe('| Code | Meaning |\n| E100 | the broker is unavailable |');
+    // Nothing matches: the first unit, not the table's first row.
+    expect(makeSnippet(table, ['zebra'], exact)).toBe('Every error has a code.');
+  });
+
+  it('prefers the unit holding more distinct terms over one repeating a single term, and picks list items apart', () => {
+    const list = '- `replace` (default) - overwrites the job; replace replace.\n- `unsafe_dedupe` - keeps the locked job and does not create a new one.\n- `preserve_run_at` - keeps run_at.';
+    expect(makeSnippet(list, ['unsafe', 'dedupe', 'locked'], exact)).toBe('- `unsafe_dedupe` - keeps the locked job and does not create a new one.');
+    expect(makeSnippet(list, ['replace', 'locked', 'new'], exact)).toBe('- `unsafe_dedupe` - keeps the locked job and does not create a new one.');
+  });
+
+  it('names the heading of the chunk text the unit sits under, with the heading line and what it introduces', () => {
+    const chunk = { text: 'Aborts the job.\n\n### `helpers.addJob()`\n\nSee [`addJob`](/library/add-job.md).\n\n### `helpers.addJobs()`\n\nAdds many jobs.', headingPath: ['Tasks', 'helpers', 'helpers.abortSignal'] };
+    expect(snippetOf(chunk, ['addjobs'], exact)).toEqual({ text: '### `helpers.addJobs()`\nAdds many jobs.', headingPath: ['Tasks', 'helpers', 'helpers.addJobs()'] });
+    expect(snippetOf(chunk, ['abort'], DEFAULT_TOKENIZER)).toEqual({ text: 'Aborts the job.' });
+    // A code line is a unit of its own; a heading inside a code block is none.
+    const code = { text: 'Run it:\n\n```sh\n# install first\nnpm install graphile-worker\n```', headingPath: ['Install'] };
+    expect(snippetOf(code, ['npm'], exact)).toEqual({ text: 'npm install graphile-worker' });
+  });
+});
+
+describe('pathUnder and headingText', () => {
+  it('replaces the entries from the heading\'s depth on, and is undefined for the chunk\'s own path', () => {
+    expect(pathUnder(['Guide', 'Options', 'retry'], { depth: 3, text: 'backoff' })).toEqual(['Guide', 'Options', 'backoff']);
+    expect(pathUnder(['Guide', 'Options'], { depth: 3, text: 'backoff' })).toEqual(['Guide', 'Options', 'backoff']);
+    expect(pathUnder(['Guide', 'Options', 'retry'], { depth: 2, text: 'Limits' })).toEqual(['Guide', 'Limits']);
+    expect(pathUnder(['Guide', 'Options', 'retry'], { depth: 3, text: 'retry' })).toBeUndefined();
+  });
+
+  it('reads a heading line as headings are named: no id, link syntax, tags, backticks or emphasis; `_` in words kept', () => {
+    expect(headingText('`helpers.addJob()` {#add-job}')).toBe('helpers.addJob()');
+    expect(headingText('**max_payload_kb** in [limits](limits.md) <Badge>3.x</Badge>')).toBe('max_payload_kb in limits 3.x');
   });
 });

@@ -1,4 +1,6 @@
 import { IDENTIFIER_RUN, lightStem, searchTerms, type TokenizerOptions } from './analysis/tokenize.ts';
+import type { Chunk } from '../corpus/types.ts';
+import { snippetUnits, type SnippetUnit, type TextHeading } from './snippet-units.ts';
 import type { Hit } from './types.ts';
 
 /** Longest snippet, in UTF-16 code units, ellipses included. */
@@ -7,51 +9,153 @@ export const SNIPPET_MAX_LENGTH = 300;
 const LEAD_IN = 60;
 /** An ASCII word, maybe capitalised, all capitals or a number: one term, itself lower-cased (most of prose). */
 const ONE_TERM = /^(?:[A-Z]?[a-z]+|[A-Z]+|[0-9]+)$/;
+/** A table's header row keeps at most this share of a snippet, so the matching row fits beside it. */
+const HEADER_SHARE = 0.4;
+/** Rows a table snippet shows at most (the best first, then those that match as well, in table order). */
+const MAX_ROWS = 3;
+
+/** A snippet and where in its chunk it comes from. */
+export interface Snippet {
+  /** At most {@link SNIPPET_MAX_LENGTH} characters. */
+  text: string;
+  /**
+   * The heading path of the part of the chunk the snippet comes from, when that part lies under
+   * a heading line of the chunk's text (a small section merged into its neighbour, a subsection
+   * held in its section) and so is not the chunk's own `headingPath`; undefined otherwise.
+   */
+  headingPath?: string[];
+}
 
 /**
- * The paragraph of `text` with the most occurrences of the query terms (the first one on a tie,
- * the first paragraph when nothing matches), whitespace collapsed, cut to 300 characters at a
- * word boundary with "…". If the paragraph's first match lies beyond the cut, the window starts
- * shortly before that match, with a leading "…", so the snippet shows why the chunk matched.
+ * The part of `text` that best matches the query terms, at most 300 characters (see
+ * {@link snippetOf}).
  *
  * @example
  * makeSnippet('Intro.\n\nSet max_payload_kb to 512.', ['maxpayloadkb'], DEFAULT_TOKENIZER)
  * // 'Set max_payload_kb to 512.'
  */
 export function makeSnippet(text: string, terms: string[], tokenizer: TokenizerOptions): string {
-  const paragraphs = text
-    .split(/\n[ \t]*\n/)
-    .map((raw) => raw.replace(/\s+/g, ' ').trim())
-    .filter((paragraph) => paragraph !== '');
-  if (paragraphs.length === 1 && paragraphs[0]!.length <= SNIPPET_MAX_LENGTH) return paragraphs[0]!;
-  const isWanted = createTermMatcher(terms, tokenizer);
-  const stems = [...new Set(terms.map(tokenizer.porter ? lightStem : (term: string) => term).map(foldSigma))];
-  let best = { paragraph: '', matches: -1, firstOffset: 0 };
-  // One paragraph is the snippet whatever it holds: only where its first match is counts.
-  const firstOnly = paragraphs.length === 1;
-  for (const paragraph of paragraphs) {
-    const found = mayMatch(paragraph, stems) ? countMatches(paragraph, isWanted, tokenizer, firstOnly) : NO_MATCH;
-    if (found.matches > best.matches) best = { paragraph, ...found };
-  }
-  return cutAround(best.paragraph, best.firstOffset, SNIPPET_MAX_LENGTH);
+  return snippetOf({ text, headingPath: [] }, terms, tokenizer).text;
 }
 
-/** Whether a term of the text is one of the query's, compared as the index compares them (stems with Porter on); verdicts cached. */
-function createTermMatcher(terms: string[], tokenizer: TokenizerOptions): (term: string) => boolean {
+/**
+ * The snippet of a chunk: its unit ({@link snippetUnits}: a paragraph, a list item, a line of
+ * code, a heading line, a table row) holding the most distinct query terms, then the most
+ * occurrences, the first one on a tie (the first unit when nothing matches), whitespace
+ * collapsed and cut to 300 characters at a word boundary with "…" (a window that starts shortly
+ * before the first match when it lies past the cut). A table row comes under its table's header
+ * row, with the other rows of the table that match as well (up to 3 rows, in table order); the
+ * delimiter row never shows. A heading line comes with the unit after it. `headingPath` names the
+ * heading of the chunk's text the unit sits under, when there is one.
+ *
+ * @example
+ * snippetOf({ text: '| Code | Meaning |\n|:---|---|\n| E1 | ok |\n| E2 | too large |', headingPath: ['Errors'] }, ['e2'], DEFAULT_TOKENIZER).text;
+ * // '| Code | Meaning |\n| E2 | too large |'
+ */
+export function snippetOf(chunk: Pick<Chunk, 'text' | 'headingPath'>, terms: string[], tokenizer: TokenizerOptions): Snippet {
+  const { text } = chunk;
+  if (isPlainParagraph(text)) {
+    const paragraph = text.replace(/\s+/g, ' ').trim();
+    if (paragraph.length <= SNIPPET_MAX_LENGTH) return { text: paragraph };
+  }
+  const units = snippetUnits(text);
+  if (units.length === 0) return { text: '' };
+  const isWanted = createTermMatcher(terms, tokenizer);
+  const stems = [...new Set(terms.map(tokenizer.porter ? lightStem : (term: string) => term).map(foldSigma))];
+  // One unit is the snippet whatever it holds: only where its first match is counts.
+  const firstOnly = units.length === 1;
+  const found = units.map((unit) => (mayMatch(unit.text, stems) ? countMatches(unit.text, isWanted, tokenizer, firstOnly) : NO_MATCH));
+  let best = 0;
+  found.forEach((match, index) => {
+    if (isBetter(match, found[best]!)) best = index;
+  });
+  const unit = units[best]!;
+  const snippet = unit.kind === 'row' || unit.kind === 'header' ? tableSnippet(units, found, best) : unit.kind === 'heading' ? headingSnippet(units, best) : cutAround(unit.text, found[best]!.firstOffset, SNIPPET_MAX_LENGTH);
+  const headingPath = unit.under === undefined ? undefined : pathUnder(chunk.headingPath, unit.under);
+  return headingPath === undefined ? { text: snippet } : { text: snippet, headingPath };
+}
+
+/** One paragraph of prose (no blank line, table, heading, code fence or second list item): the snippet is the paragraph, when short enough. */
+function isPlainParagraph(text: string): boolean {
+  return !/\n[ \t]*\n|\|[ \t]*:?-|^[ \t]*#|\n[ \t]*#|```|~~~|\n[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]/.test(text);
+}
+
+function isBetter(candidate: UnitMatch, best: UnitMatch): boolean {
+  return candidate.distinct > best.distinct || (candidate.distinct === best.distinct && candidate.matches > best.matches);
+}
+
+/** The header row, then the best row and the rows of the same table that match as well, in table order, within the length. */
+function tableSnippet(units: SnippetUnit[], found: UnitMatch[], best: number): string {
+  const chosen = units[best]!;
+  const header = cutAround(chosen.header ?? '', 0, Math.floor(SNIPPET_MAX_LENGTH * HEADER_SHARE));
+  const budget = SNIPPET_MAX_LENGTH - header.length - 1;
+  if (chosen.kind === 'header') {
+    const first = units[best + 1];
+    return first?.kind === 'row' && first.table === chosen.table ? `${header}\n${cutAround(first.text, 0, budget)}` : header;
+  }
+  const bar = Math.max(1, Math.ceil(found[best]!.distinct / 2));
+  const others = units
+    .map((unit, index) => ({ unit, index, match: found[index]! }))
+    .filter(({ unit, index, match }) => index !== best && unit.kind === 'row' && unit.table === chosen.table && match.distinct >= bar)
+    .sort((a, b) => b.match.distinct - a.match.distinct || b.match.matches - a.match.matches || a.index - b.index);
+  const rows = [{ index: best, text: cutAround(chosen.text, found[best]!.firstOffset, budget) }];
+  let length = rows[0]!.text.length;
+  for (const other of others) {
+    if (rows.length >= MAX_ROWS) break;
+    if (length + 1 + other.unit.text.length > budget) continue;
+    rows.push({ index: other.index, text: other.unit.text });
+    length += 1 + other.unit.text.length;
+  }
+  return [header, ...rows.sort((a, b) => a.index - b.index).map((row) => row.text)].join('\n');
+}
+
+/** A heading line with the unit it introduces. */
+function headingSnippet(units: SnippetUnit[], best: number): string {
+  const heading = units[best]!;
+  const next = units[best + 1];
+  if (next === undefined || next.kind === 'heading') return cutAround(heading.text, 0, SNIPPET_MAX_LENGTH);
+  const body = next.kind === 'row' || next.kind === 'header' ? `${next.header ?? ''}${next.kind === 'row' ? `\n${next.text}` : ''}` : next.text;
+  return cutAround(`${heading.text}\n${body}`, 0, SNIPPET_MAX_LENGTH);
+}
+
+/**
+ * The heading path of a unit under `heading`, a heading line of depth d of a chunk whose path is
+ * `headingPath` (the title, then one heading per level from \`##\`): the path's first d - 1
+ * entries, then that heading; undefined when that is the chunk's own path.
+ *
+ * @example
+ * pathUnder(['Tasks', 'helpers', 'helpers.abortSignal'], { depth: 3, text: 'helpers.addJob()' }); // ['Tasks', 'helpers', 'helpers.addJob()']
+ */
+export function pathUnder(headingPath: readonly string[], heading: TextHeading): string[] | undefined {
+  const kept = Math.min(Math.max(1, heading.depth - 1), headingPath.length);
+  const path = [...headingPath.slice(0, kept), heading.text];
+  return path.length === headingPath.length && path.every((entry, index) => entry === headingPath[index]) ? undefined : path;
+}
+
+/** Whether a term of the text is one of the query's, compared as the index compares them (stems with Porter on): its key, or undefined; verdicts cached. */
+function createTermMatcher(terms: string[], tokenizer: TokenizerOptions): (term: string) => string | undefined {
   const normalise = tokenizer.porter ? lightStem : (term: string) => term;
   const wanted = new Set(terms.map(normalise));
-  const verdicts = new Map<string, boolean>();
+  const verdicts = new Map<string, string | null>();
   return (term) => {
     let verdict = verdicts.get(term);
     if (verdict === undefined) {
-      verdict = wanted.has(normalise(term));
+      const key = normalise(term);
+      verdict = wanted.has(key) ? key : null;
       verdicts.set(term, verdict);
     }
-    return verdict;
+    return verdict ?? undefined;
   };
 }
 
-const NO_MATCH = { matches: 0, firstOffset: 0 };
+/** How a unit matches: distinct query terms, occurrences, and where the first match starts. */
+interface UnitMatch {
+  distinct: number;
+  matches: number;
+  firstOffset: number;
+}
+
+const NO_MATCH: UnitMatch = { distinct: 0, matches: 0, firstOffset: 0 };
 /** What a term is made of: every term of a text is a run of these, lower-cased. */
 const NOT_WORD = /[^\p{L}\p{N}\p{M}]+/gu;
 
@@ -61,36 +165,41 @@ function foldSigma(text: string): string {
 }
 
 /**
- * Whether `paragraph` may hold a wanted term, a quick test before {@link countMatches}: each of
+ * Whether `text` may hold a wanted term, a quick test before {@link countMatches}: each of
  * its terms is lower-cased letters, digits and marks taken in order from one run (an identifier's
- * whole form joins its parts), and each wanted one starts with its stem, so a paragraph where no
+ * whole form joins its parts), and each wanted one starts with its stem, so a text where no
  * stem occurs in the text lower-cased with everything else removed holds none.
  */
-function mayMatch(paragraph: string, stems: readonly string[]): boolean {
-  const letters = foldSigma(paragraph.toLowerCase().replace(NOT_WORD, ''));
+function mayMatch(text: string, stems: readonly string[]): boolean {
+  const letters = foldSigma(text.toLowerCase().replace(NOT_WORD, ''));
   return stems.some((stem) => letters.includes(stem));
 }
 
 /**
- * How many of the terms of `paragraph` ({@link searchTerms}) the query wants (with `firstOnly`,
- * up to the first run holding one), and the offset of the run holding the first one (0 for
- * none). A plain word ({@link ONE_TERM}) is its own only term, so it is checked without building
- * the term list; other runs go through searchTerms.
+ * How many distinct terms of `text` ({@link searchTerms}) the query wants and how many
+ * occurrences (with `firstOnly`, up to the first run holding one), and the offset of the run
+ * holding the first one (0 for none). A plain word ({@link ONE_TERM}) is its own only term, so it
+ * is checked without building the term list; other runs go through searchTerms.
  */
-function countMatches(paragraph: string, isWanted: (term: string) => boolean, tokenizer: TokenizerOptions, firstOnly = false): { matches: number; firstOffset: number } {
+function countMatches(text: string, isWanted: (term: string) => string | undefined, tokenizer: TokenizerOptions, firstOnly = false): UnitMatch {
   let matches = 0;
   let firstOffset = -1;
+  const distinct = new Set<string>();
   const runs = new RegExp(IDENTIFIER_RUN);
-  for (let match = runs.exec(paragraph); match !== null; match = runs.exec(paragraph)) {
+  const count = (term: string) => {
+    const key = isWanted(term);
+    if (key === undefined) return 0;
+    distinct.add(key);
+    return 1;
+  };
+  for (let match = runs.exec(text); match !== null; match = runs.exec(text)) {
     const run = match[0];
-    const count = ONE_TERM.test(run)
-      ? Number(isWanted(run.toLowerCase()))
-      : searchTerms(run, tokenizer).reduce((sum, positioned) => sum + Number(isWanted(positioned.term)), 0);
-    if (count > 0 && firstOffset < 0) firstOffset = match.index;
-    matches += count;
+    const found = ONE_TERM.test(run) ? count(run.toLowerCase()) : searchTerms(run, tokenizer).reduce((sum, positioned) => sum + count(positioned.term), 0);
+    if (found > 0 && firstOffset < 0) firstOffset = match.index;
+    matches += found;
     if (firstOnly && matches > 0) break;
   }
-  return { matches, firstOffset: Math.max(0, firstOffset) };
+  return { distinct: distinct.size, matches, firstOffset: Math.max(0, firstOffset) };
 }
 
 /**
@@ -131,27 +240,37 @@ interface SnippetSource {
   tokenizer: TokenizerOptions;
 }
 
-type LazyHit = Hit & { [SNIPPET]: SnippetSource | string };
+type LazyHit = Hit & { [SNIPPET]: SnippetSource | Snippet };
 
 /**
- * `hit` with `snippet` as an enumerable property made from its text on first read: callers that
- * skip hits (a search session dropping passages it already showed) never pay for their snippets.
- * Every hit shares one getter, which finds the query's terms on the hit itself: a getter closed
- * over each hit would give each its own hidden class, and those classes (never in the young
- * generation) kept every hit of a search alive through the next minor garbage collections: about
- * 2 MB copied by each of them, pauses of 2-4 ms every 100 searches at 10k chunks.
+ * `hit` with `snippet` and `snippetHeadingPath` as enumerable properties made from its text on
+ * first read (see {@link snippetOf}): callers that skip hits (a search session dropping passages
+ * it already showed) never pay for their snippets. Every hit shares the same getters, which find
+ * the query's terms on the hit itself: a getter closed over each hit would give each its own
+ * hidden class, and those classes (never in the young generation) kept every hit of a search
+ * alive through the next minor garbage collections: about 2 MB copied by each of them, pauses of
+ * 2-4 ms every 100 searches at 10k chunks.
  *
  * @example
  * const hit = withLazySnippet({ ...chunk, score: 7.2 }, ['retry'], DEFAULT_TOKENIZER);
  * hit.snippet; // made now
  */
-export function withLazySnippet(hit: Omit<Hit, 'snippet'>, terms: string[], tokenizer: TokenizerOptions): Hit {
+export function withLazySnippet(hit: Omit<Hit, 'snippet' | 'snippetHeadingPath'>, terms: string[], tokenizer: TokenizerOptions): Hit {
   Object.defineProperty(hit, SNIPPET, { value: { terms, tokenizer } satisfies SnippetSource, writable: true });
-  return Object.defineProperty(hit, 'snippet', { enumerable: true, get: readSnippet }) as Hit;
+  Object.defineProperty(hit, 'snippet', { enumerable: true, get: readSnippet });
+  return Object.defineProperty(hit, 'snippetHeadingPath', { enumerable: true, get: readSnippetHeadingPath }) as Hit;
+}
+
+function snippetRecord(hit: LazyHit): Snippet {
+  const source = hit[SNIPPET];
+  if (!('terms' in source)) return source;
+  return (hit[SNIPPET] = snippetOf(hit, source.terms, source.tokenizer));
 }
 
 function readSnippet(this: LazyHit): string {
-  const source = this[SNIPPET];
-  if (typeof source === 'string') return source;
-  return (this[SNIPPET] = makeSnippet(this.text, source.terms, source.tokenizer));
+  return snippetRecord(this).text;
+}
+
+function readSnippetHeadingPath(this: LazyHit): string[] | undefined {
+  return snippetRecord(this).headingPath;
 }

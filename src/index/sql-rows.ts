@@ -60,7 +60,7 @@ export function chunkFromRow(row: ChunkRow): Chunk {
  * const hit = hitFromRow(row, 7.2, ['retry'], DEFAULT_TOKENIZER);
  */
 export function hitFromRow(row: ChunkRow, score: number, terms: string[], tokenizer: TokenizerOptions): Hit {
-  const hit = chunkFromRow(row) as Omit<Hit, 'snippet'>;
+  const hit = chunkFromRow(row) as Omit<Hit, 'snippet' | 'snippetHeadingPath'>;
   hit.score = score;
   return withLazySnippet(hit, terms, tokenizer);
 }

@@ -1,13 +1,24 @@
 import type { Chunk, Doc, LabelValue } from '../corpus/types.ts';
+import type { DocumentFrequencies } from './engine/term-frequencies.ts';
+
+export type { DocumentFrequencies } from './engine/term-frequencies.ts';
 
 /**
  * A search result: the chunk, its score (higher is better, falling with the rank; a chunk moved
- * in front for defining a name the query names scores above every other) and a <=300-character
- * snippet.
+ * in front for defining a name the query names scores above every other), a <=300-character
+ * snippet and, when the snippet lies under a heading inside the chunk's text, that heading's path.
  */
 export interface Hit extends Chunk {
   score: number;
   snippet: string;
+  /**
+   * The heading path of the part of the chunk the snippet comes from, when that part lies under a
+   * heading line of the chunk's text (a small section merged into its neighbour, a subsection held
+   * in its section): `['Task executors', 'helpers', 'helpers.addJob()']` for a match under
+   * "### `helpers.addJob()`" in a chunk named after `helpers.abortSignal`. Undefined when the
+   * snippet lies under the chunk's own `headingPath`.
+   */
+  snippetHeadingPath?: string[];
 }
 
 /**
@@ -85,6 +96,17 @@ export interface IndexBackend {
   /** Changes whenever indexed content changes. */
   indexVersion(): Promise<string>;
   stats(): Promise<{ docs: number; chunks: number }>;
+  /**
+   * How many chunks of the whole index hold each of `words` (each word tokenized as the index
+   * tokenizes text), and how many chunks there are: what a search session weighs a query's words
+   * by when it measures how much of the query its passages cover (rare words weigh more).
+   * Undefined when the index holds restricted pages (an `acl` label): counts over pages a reader
+   * may not see would tell of their words. Optional: without it every word weighs the same.
+   *
+   * @example
+   * await index.documentFrequencies?.(['lease', 'kubernetes']); // { chunks: 359, frequencies: [41, 3] }
+   */
+  documentFrequencies?(words: readonly string[]): Promise<DocumentFrequencies | undefined>;
   /** The release lines pages apply to (`applies_to` values other than "all"), sorted; lets callers flag an unknown `--version`. */
   releaseLines?(): Promise<string[]>;
   /**

@@ -88,7 +88,7 @@ describe('createMcpHttpHandler over loopback HTTP', () => {
     expect(ids(first)).toEqual(['queues#0', 'queues#1']);
     const again = await a.call('search_docs', { query: 'queues priorities' });
     expect(ids(again)).toEqual([]);
-    expect(again.structuredContent).toMatchObject({ note: '2 already-seen passages skipped; no new passages: search for something else or answer', budget: 'search 2 of 3, 1 left' });
+    expect(again.structuredContent).toMatchObject({ note: '2 already-seen passages skipped: queues#1 "Priorities", queues#0 "Queues" (read_section re-reads one); no new passages: search for something else or answer', budget: 'search 2 of 3, 1 left' });
     const other = await b.call('search_docs', { query: 'queues priorities' });
     expect(ids(other).sort()).toEqual(['queues#0', 'queues#1']);
     expect(budget(other)).toBe('search 1 of 3, 2 left');

@@ -27,12 +27,28 @@ const pageFields = {
   note: z.string().optional(),
 };
 
+const tableParts = z.array(z.string()).optional().describe('The chunks a long table this passage is part of was split over, in order (this one included).');
+
 /** structuredContent of `search_docs`. */
 export const searchDocsOutput = z.looseObject({
-  results: z.array(z.looseObject({ ...identityFields, score: z.number(), snippet: z.string() })),
-  note: z.string().optional().describe('Skipped already-seen passages, weak matches, no new passages.'),
+  results: z.array(
+    z.looseObject({
+      ...identityFields,
+      heading: z.string().describe('The heading of the part of the chunk the snippet comes from.'),
+      heading_path: z.string().describe('"Title > Section > Subsection" of the part the snippet comes from.'),
+      score: z.number(),
+      snippet: z.string().describe('The best-matching part of the passage; for a table, its header row and the matching rows.'),
+      table_parts: tableParts,
+    }),
+  ),
+  note: z.string().optional().describe('Already-seen passages skipped (named), weak matches (how much of the query the passages cover), no new passages.'),
   ...budgetFields,
 });
+
+const contextSection = z
+  .looseObject({ chunk_id: z.string(), heading: z.string(), heading_path: z.string(), text: z.string().optional(), shown_before: z.boolean().optional() })
+  .optional()
+  .describe('Beside a short section: the first page of the section before (previous_section) or after it (next_section), or shown_before: true.');
 
 /** structuredContent of `read_section`. */
 export const readSectionOutput = z.looseObject({
@@ -41,9 +57,15 @@ export const readSectionOutput = z.looseObject({
   text: z.string(),
   offset: z.number().int().min(0),
   ...pageFields,
-  query_matches: z.array(z.looseObject({ offset: z.number().int().min(0), terms: z.array(z.string()) })).optional(),
+  query_matches: z
+    .array(z.looseObject({ offset: z.number().int().min(0), terms: z.array(z.string()) }))
+    .optional()
+    .describe('Where the query matches: the best lines of a section shown whole, else the best lines not shown yet (empty: none matches).'),
+  table_parts: tableParts,
   prev_chunk_id: z.string().nullable(),
   next_chunk_id: z.string().nullable(),
+  previous_section: contextSection,
+  next_section: contextSection,
 });
 
 /** structuredContent of `read_neighbors`. */

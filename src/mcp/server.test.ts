@@ -70,7 +70,7 @@ describe('search_docs over one MCP session', () => {
     const results = structured(second).results as ToolValue[];
     expect(results).toEqual(expectedSecond.ok && withUris(expectedSecond.value.results));
     expect(results.filter((result) => shown.has(result.chunk_id))).toEqual([]);
-    expect(structured(second).note).toMatch(/^[1-5] already-seen passages skipped/);
+    expect(structured(second).note).toMatch(/^[1-5] already-seen passages? skipped: /);
     expect(structured(second)).toMatchObject({ searches_used: 2, max_searches: 6, budget: 'search 2 of 6, 4 left' });
     await mcp.close();
   });

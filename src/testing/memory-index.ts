@@ -6,8 +6,8 @@ import { DEFINER_WINDOW, putDefinitionsFirst, WIDE_DEFINER_WINDOW } from '../ind
 import { computeIndexVersion } from '../index/index-version.ts';
 import { queryIdentifiers } from '../index/analysis/identifiers.ts';
 import { queryTerms } from '../index/engine/query.ts';
-import { ALL_VALUE, assertAclLabels, passesLabels } from '../index/filter.ts';
-import { makeSnippet } from '../index/snippet.ts';
+import { ACL_LABEL, ALL_VALUE, assertAclLabels, passesLabels } from '../index/filter.ts';
+import { withLazySnippet } from '../index/snippet.ts';
 import { identifierExpansions } from '../index/analysis/identifier-expansions.ts';
 import { DEFAULT_TOKENIZER } from '../index/analysis/tokenize.ts';
 import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from '../index/types.ts';
@@ -76,7 +76,7 @@ export function createMemoryIndex(docs: Doc[] = []): IndexBackend {
       const definers = near.length > 0 ? near : scored.slice(0, WIDE_DEFINER_WINDOW).filter(defines);
       const ranked = putDefinitionsFirst(scored.slice(0, options.k), definers, identifiers, options.k);
       const snippetTerms = queryTerms(query, DEFAULT_TOKENIZER);
-      return ranked.map(({ chunk, score }) => ({ ...chunk, score, snippet: makeSnippet(chunk.text, snippetTerms, DEFAULT_TOKENIZER) }));
+      return ranked.map(({ chunk, score }) => withLazySnippet({ ...chunk, score }, snippetTerms, DEFAULT_TOKENIZER));
     },
     async getChunk(chunkId, filter) {
       return visible(chunkId, filter);
@@ -109,6 +109,16 @@ export function createMemoryIndex(docs: Doc[] = []): IndexBackend {
     },
     async stats() {
       return { docs: hashes.size, chunks: entries.size };
+    },
+    async documentFrequencies(words) {
+      // Counts over restricted pages would tell of their words (as the SQLite index, none then).
+      if ([...entries.values()].some((entry) => entry.chunk.labels[ACL_LABEL] !== undefined)) return undefined;
+      // A word's rarest token, as the SQLite index reads a word of several tokens.
+      const frequencies = words.map((word) => {
+        const counts = tokens(word).map((token) => [...entries.values()].filter((entry) => entry.counts.has(token)).length);
+        return counts.length === 0 ? 0 : Math.min(...counts);
+      });
+      return { chunks: entries.size, frequencies };
     },
     async labelValues(name, filter) {
       const values = new Set<string>();

@@ -91,7 +91,10 @@ describe('model labels from atlas.config.yaml on the allergy example', () => {
       { chunkIds: ['nut-free-options#0', 'allergy-faq#0', 'aundh-production#0', 'gift-vouchers#0', 'delivery#0'], note: 'weak matches: rewrite the query or conclude' },
     ]);
     // The same words without the label are another search, and find the Baner page.
-    expect(results(model.requests[2]!)[1]).toEqual({ chunkIds: ['baner-counter#0'], note: '5 already-seen passages skipped' });
+    expect(results(model.requests[2]!)[1]).toEqual({
+      chunkIds: ['baner-counter#0'],
+      note: '5 already-seen passages skipped: nut-free-options#0 "Nut-free options", allergy-faq#0 "Where do I find the allergens of a product?", aundh-production#0 "Aundh production schedule", gift-vouchers#0 "Gift vouchers", delivery#0 "Delivery rules" (read_section re-reads one)',
+    });
     expect(run.trace.steps.map((step) => step.filter)).toEqual([{ labels: { store: ['Aundh'] } }, {}]);
     expect(run.trace.errors).toEqual([]);
   });

@@ -19,6 +19,12 @@ export interface SearchSessionOptions {
   k?: number;
   /** Best score under which a search is flagged "weak matches" (see docs/calibration.md). */
   weakScore?: number;
+  /**
+   * Weighted share of the query's words (rare words weigh more, see `queryCoverage`) under which
+   * the passages of a search are flagged "weak matches", whatever their score (default
+   * {@link DEFAULT_WEAK_COVERAGE}; 0 turns it off).
+   */
+  weakCoverage?: number;
   /** Cap on distinct chunks shown to the model (for evals at an equal chunk budget). */
   maxChunks?: number;
   /**
@@ -39,6 +45,8 @@ export interface SearchSessionOptions {
    */
   pageDiversity?: PageDiversity | false;
 }
+
+export { DEFAULT_WEAK_COVERAGE } from './query-coverage.ts';
 
 /** Default weak-match threshold on the sqlite index's BM25 scores (docs/calibration.md). */
 export const DEFAULT_WEAK_SCORE = 9.2;

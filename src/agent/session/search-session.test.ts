@@ -18,7 +18,7 @@ describe('SearchSession', () => {
     const first = await session.searchDocs({ query: 'lease' });
     const second = await session.searchDocs({ query: 'lease basics details tips' });
     expect(first.ok && first.value.results.map((result: { chunk_id: string }) => result.chunk_id)).toEqual(['guide#0', 'guide#1']);
-    expect(second.ok && second.value).toMatchObject({ note: '2 already-seen passages skipped' });
+    expect(second.ok && second.value).toMatchObject({ note: '2 already-seen passages skipped: guide#0 "Guide", guide#1 "More" (read_section re-reads one)' });
     expect(session.steps.map((step) => [step.chunkIds, step.newDocIds, step.skippedSeen])).toEqual([
       [['guide#0', 'guide#1'], ['guide'], 0],
       [['guide#2', 'new#0'], ['new'], 2],
@@ -32,7 +32,9 @@ describe('SearchSession', () => {
     const again = await session.searchDocs({ query: 'timeout  lease' });
     const otherVersion = await session.searchDocs({ query: 'timeout lease', version: '3.x' });
     expect(again).toEqual({ ok: true, value: { results: [], note: 'duplicate query: search for what is still missing, or ask for page 2 of it.' } });
-    expect(otherVersion.ok && otherVersion.value.note).toBe('4 already-seen passages skipped; no new passages: search for something else or answer');
+    expect(otherVersion.ok && otherVersion.value.note).toBe(
+      '4 already-seen passages skipped: guide#0 "Guide", guide#1 "More", guide#2 "Even more", new#0 "New" (read_section re-reads one); no new passages: search for something else or answer',
+    );
     expect(session.steps.map((step) => step.note)).toEqual([undefined, 'duplicate-query', 'no-new-results']);
     expect(session.searchesUsed).toBe(3);
     expect(await session.searchDocs({ query: 'anything else' })).toEqual({
@@ -234,8 +236,11 @@ describe('SearchSession reads in pages', () => {
     const atRow = await session.readSection({ chunk_id: 'codes#1', offset: row150 });
     expect(atRow.ok && atRow.value.text.startsWith('| ORB-1150 |')).toBe(true);
     const after = await session.readSection({ chunk_id: 'codes#1', offset: 1536 });
-    expect(after.ok && after.value).not.toHaveProperty('query_matches');
-    expect(after.ok && after.value.note).toBe('7935 more characters (about 1984 tokens): call read_section with chunk_id "codes#1" and offset 2304 to read on.');
+    // Said, not left out: no line not shown yet matches any more.
+    expect(after.ok && after.value.query_matches).toEqual([]);
+    expect(after.ok && after.value.note).toBe(
+      '7935 more characters (about 1984 tokens): call read_section with chunk_id "codes#1" and offset 2304 to read on. No line not shown yet matches "what is ORB-1150".',
+    );
   });
 
   it('caps each neighbour and each full-text result by the same budget, saying how to read the rest', async () => {
@@ -271,5 +276,82 @@ describe('SearchSession reads in pages', () => {
     expect(outcome.ok && outcome.value.results).toEqual([
       { chunk_id: 'codes#2', doc_id: 'codes', heading: 'Retries', heading_path: 'Error codes > Retries', applies_to: 'all', score: 1, snippet: 'Failed steps are retried.' },
     ]);
+  });
+});
+
+describe('SearchSession: what the tools show around a passage', () => {
+  const header = '| Code | Meaning |\n| --- | --- |';
+  const tableIndex = createMemoryIndex([
+    makeDoc('codes', 'all', [
+      ['Codes', 'Every error has a code.'],
+      ['Table', `${header}\n| E1 | broker down |\n| E2 | payload too large |`],
+      ['Table', `${header}\n| E3 | lease lost |`],
+      ['Retries', `Failed steps are retried with a backoff that doubles each time, up to the configured limit.${' More words.'.repeat(20)}`],
+      ['Other table', `${header}\n| E9 | other |`],
+    ]),
+  ]);
+
+  it('names every chunk of a table split over several, in order, and none for a table of its own', async () => {
+    const session = new SearchSession({ index: tableIndex, weakScore: 0 });
+    const outcome = await session.searchDocs({ query: 'E3 lease lost' });
+    // codes#4 has the same header in another section, after a section that ends in prose: no part of it.
+    expect(outcome.ok && outcome.value.results.map((result: Record<string, unknown>) => [result.chunk_id, result.snippet, result.table_parts])).toEqual([
+      ['codes#2', '| Code | Meaning |\n| E3 | lease lost |', ['codes#1', 'codes#2']],
+      ['codes#1', '| Code | Meaning |\n| E1 | broker down |\n| E2 | payload too large |', ['codes#1', 'codes#2']],
+      ['codes#4', '| Code | Meaning |\n| E9 | other |', undefined],
+    ]);
+    const other = await session.readSection({ chunk_id: 'codes#4' });
+    expect(other.ok && other.value).not.toHaveProperty('table_parts');
+  });
+
+  it('shows a short section with the first lines of its neighbours, or says it showed them before', async () => {
+    const session = new SearchSession({ index: tableIndex, weakScore: 0, readTokens: 800 });
+    const first = await session.readSection({ chunk_id: 'codes#0' });
+    expect(first.ok && first.value.next_section).toEqual({
+      chunk_id: 'codes#1',
+      doc_id: 'codes',
+      title: 'Codes',
+      heading: 'Table',
+      heading_path: 'Codes > Table',
+      applies_to: 'all',
+      text: `${header}\n| E1 | broker down |\n| E2 | payload too large |`,
+      complete: true,
+    });
+    expect(first.ok && first.value).not.toHaveProperty('previous_section');
+    const second = await session.readSection({ chunk_id: 'codes#2' });
+    expect(second.ok && [second.value.previous_section, second.value.next_section?.text.slice(0, 40)]).toEqual([
+      { chunk_id: 'codes#1', heading: 'Table', heading_path: 'Codes > Table', shown_before: true },
+      'Failed steps are retried with a backoff ',
+    ]);
+    // A section of 200 characters or more comes alone.
+    const long = await session.readSection({ chunk_id: 'codes#3' });
+    expect(long.ok && [long.value.previous_section, long.value.next_section]).toEqual([undefined, undefined]);
+  });
+
+  it('adds no neighbour past the chunk budget', async () => {
+    const session = new SearchSession({ index: tableIndex, weakScore: 0, maxChunks: 1 });
+    const outcome = await session.readSection({ chunk_id: 'codes#0' });
+    expect(outcome.ok && outcome.value).not.toHaveProperty('next_section');
+    expect(session.evidence.size).toBe(1);
+  });
+
+  it('says where the query matches in a section shown whole, and that nothing does', async () => {
+    const session = new SearchSession({ index: tableIndex, weakScore: 0 });
+    const matched = await session.readSection({ chunk_id: 'codes#1', query: 'payload' });
+    expect(matched.ok && [matched.value.query_matches, matched.value.note]).toEqual([[{ offset: 54, terms: ['payload'] }], undefined]);
+    const none = await session.readSection({ chunk_id: 'codes#1', query: 'heartbeat' });
+    expect(none.ok && none.value.query_matches).toEqual([]);
+    const nothingToFind = await session.readSection({ chunk_id: 'codes#1', query: 'what is it' });
+    expect(nothingToFind.ok && nothingToFind.value).not.toHaveProperty('query_matches');
+  });
+
+  it('flags the passages of a search that cover too little of the query, whatever their score', async () => {
+    const session = new SearchSession({ index: tableIndex, weakScore: 0 });
+    const outcome = await session.searchDocs({ query: 'retried steps on kubernetes spot nodes' });
+    // 5 chunks: "retried" and "steps" in 1 (each ln(1 + 5/2)), "kubernetes", "spot", "nodes" in none (each ln 6): 2.51 of 7.88.
+    expect(outcome.ok && outcome.value.note).toBe("weak matches: these passages cover 32% of the query's words: rewrite the query or conclude");
+    expect(session.steps[0]?.coverage).toBe(0.318);
+    const off = new SearchSession({ index: tableIndex, weakScore: 0, weakCoverage: 0 });
+    expect(((await off.searchDocs({ query: 'retried steps on kubernetes spot nodes' })) as { value: { note?: string } }).value.note).toBeUndefined();
   });
 });

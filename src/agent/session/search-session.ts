@@ -6,17 +6,20 @@ import { EvidenceSet, type EvidenceSource } from '../trust/evidence.ts';
 import { narrowLabels } from '../policy/model-labels.ts';
 import { DEFAULT_PAGE_DIVERSITY, diversePage } from './page-diversity.ts';
 import { queryKey } from './query-key.ts';
-import { lineMatches } from './section-matches.ts';
+import { queryCoverage } from './query-coverage.ts';
+import { contextNeighbors } from './section-context.ts';
+import { lineMatches, queryHasTerms } from './section-matches.ts';
+import { tableParts } from './table-parts.ts';
 import { DEFAULT_READ_TOKENS, offsetError, sectionPage, type SectionPage } from './section-page.ts';
 import type { ReadStep, SearchStep } from './search-steps.ts';
-import { DEFAULT_WEAK_SCORE, type SearchSessionOptions } from './search-session-options.ts';
-import { matchesNote, neighborValue, passageValue, searchResultValue, type ToolOutcome } from './tool-values.ts';
+import { DEFAULT_WEAK_COVERAGE, DEFAULT_WEAK_SCORE, type SearchSessionOptions } from './search-session-options.ts';
+import { contextValue, matchesNote, neighborValue, passageValue, searchResultValue, type ToolOutcome, type ToolValue } from './tool-values.ts';
 
 export type { ToolOutcome, ToolValue } from './tool-values.ts';
 
 export type { ReadStep, SearchStep } from './search-steps.ts';
 
-export { DEFAULT_WEAK_SCORE, type SearchSessionOptions } from './search-session-options.ts';
+export { DEFAULT_WEAK_COVERAGE, DEFAULT_WEAK_SCORE, type SearchSessionOptions } from './search-session-options.ts';
 
 /**
  * The stateful search tool of ONE conversation: skips passages already shown, refuses
@@ -48,6 +51,7 @@ export class SearchSession {
       maxSearches: 6,
       k: 5,
       weakScore: DEFAULT_WEAK_SCORE,
+      weakCoverage: DEFAULT_WEAK_COVERAGE,
       ...rest,
       filter: withPrincipal(options.filter, principal),
       readTokens: options.readTokens ?? DEFAULT_READ_TOKENS,
@@ -143,7 +147,7 @@ export class SearchSession {
     const fresh = ordered.slice(0, Math.min(k, this.#chunksLeft()));
     // The hits of the page itself: the lookahead ranks are not counted as skipped.
     const hits = ranked.slice(0, k + this.evidence.size + remembered);
-    const skippedSeen = hits.filter((hit) => seen(hit.chunkId)).length;
+    const passedOver = skippedHits(hits, fresh, ordered.length > fresh.length, seen);
     const stepIndex = this.steps.length + this.reads.length;
     const newDocIds = [...new Set(fresh.map((hit) => hit.docId).filter((docId) => !this.evidence.hasDoc(docId)))];
     const pages = options.fullText ? new Map(fresh.map((hit) => [hit.chunkId, this.#page(hit.text, 0)])) : undefined;
@@ -153,32 +157,52 @@ export class SearchSession {
       else this.evidence.add(stripHit(hit), hit.snippet, stepIndex, 'search');
     }
     const bestScore = hits[0]?.score;
-    const weak = bestScore === undefined || bestScore < this.#options.weakScore;
+    const coverage = fresh.length === 0 ? undefined : await queryCoverage(args.query, fresh.map((hit) => `${hit.headingPath.join(' ')}\n${hit.text}`), this.#options.index);
+    const uncovered = coverage !== undefined && coverage.share < this.#options.weakCoverage;
+    const weak = bestScore === undefined || bestScore < this.#options.weakScore || uncovered;
     const note = fresh.length === 0 ? 'no-new-results' : weak ? 'weak-matches' : undefined;
     this.steps.push({
       ...base,
       docIds: [...new Set(fresh.map((hit) => hit.docId))],
       newDocIds,
       chunkIds: fresh.map((hit) => hit.chunkId),
-      skippedSeen,
+      skippedSeen: passedOver.length,
       bestScore,
+      ...(coverage === undefined ? {} : { coverage: coverage.share }),
       note,
       ...(conflicts.length > 0 ? { labelConflicts: conflicts } : {}),
     });
-    const value = searchResultValue(fresh, { skippedSeen, weak, ...(pages ? { pages } : {}), ...(conflicts.length > 0 ? { conflicts } : {}) });
+    const tables = new Map<string, string[]>();
+    for (const hit of fresh) {
+      const parts = await tableParts(hit, this.#options.index, filter);
+      if (parts) tables.set(hit.chunkId, parts);
+    }
     // Passages skipped because an earlier turn was shown them are named, so the model can re-read one (a turn's prompt holds only earlier answers).
     const earlier = this.#options.memory?.shownEarlier(hits, this.evidence, k) ?? [];
+    const value = searchResultValue(fresh, {
+      skipped: passedOver,
+      ...(weak ? { weak: uncovered ? { coverage } : {} } : {}),
+      tables,
+      shownEarlier: new Set(passedOver.filter((hit) => !this.evidence.has(hit.chunkId)).map((hit) => hit.chunkId)),
+      ...(pages ? { pages } : {}),
+      ...(conflicts.length > 0 ? { conflicts } : {}),
+    });
     if (earlier.length > 0) value.shown_earlier = earlier;
     return { ok: true, value };
   }
 
   /**
    * The `read_section` tool: one page of the section from `offset` (default 0), or "not found"
-   * outside the filter at any offset. A cut page names the offset to read on and, when `query`
-   * (default: the run's last search) matches lines not shown yet, where those lines start.
+   * outside the filter at any offset. With a query (`query`, default: the run's last search),
+   * `query_matches` says where it matches: the best lines of a section shown whole, or else the
+   * best lines not shown yet (a cut page's note names them, or says none matches). A section of
+   * fewer than `TINY_SECTION_CHARS` characters comes with the first lines of its neighbours
+   * (`previous_section`, `next_section`), so one read gives its context. A part of a table split
+   * over chunks names them all (`table_parts`).
    */
   async readSection(args: { chunk_id: string; offset?: number; query?: string }): Promise<ToolOutcome> {
-    const chunk = await this.#options.index.getChunk(args.chunk_id, this.#options.filter);
+    const { index, filter } = this.#options;
+    const chunk = await index.getChunk(args.chunk_id, filter);
     if (!chunk) return this.#notFound('read_section', args.chunk_id);
     const offset = args.offset ?? 0;
     const invalid = offsetError(offset, chunk.chunkId, chunk.text.length);
@@ -187,27 +211,33 @@ export class SearchSession {
       return { ok: false, error: invalid };
     }
     const page = this.#page(chunk.text, offset);
-    const added = this.#show(chunk, page, this.steps.length + this.reads.length, 'read');
-    this.reads.push({
-      tool: 'read_section',
-      chunkId: chunk.chunkId,
-      found: true,
-      newChunkIds: added ? [chunk.chunkId] : [],
-      offset,
-      nextOffset: page.nextOffset,
-    });
+    const step = this.steps.length + this.reads.length;
+    const newChunkIds = this.#show(chunk, page, step, 'read') ? [chunk.chunkId] : [];
     // Links only to neighbors the filter lets through: a restricted neighbor's id is not shown either.
-    const linked = new Set((await this.#options.index.neighbors(chunk.chunkId, this.#options.filter)).map((neighbor) => neighbor.chunkId));
+    const neighbors = await index.neighbors(chunk.chunkId, filter);
+    const linked = new Set(neighbors.map((neighbor) => neighbor.chunkId));
     const link = (chunkId: string | undefined) => (chunkId !== undefined && linked.has(chunkId) ? chunkId : null);
+    const context: ToolValue = {};
+    for (const { relation, chunk: neighbor, page: first } of offset === 0 ? contextNeighbors(chunk, neighbors, this.#options.readTokens) : []) {
+      const shownBefore = this.evidence.get(neighbor.chunkId)?.shown.some((text) => text.startsWith(first.text)) === true;
+      if (!shownBefore && !this.evidence.has(neighbor.chunkId) && this.#chunksLeft() <= 0) continue;
+      if (!shownBefore && this.#show(neighbor, first, step, 'read')) newChunkIds.push(neighbor.chunkId);
+      context[`${relation}_section`] = contextValue(neighbor, first, shownBefore);
+    }
+    this.reads.push({ tool: 'read_section', chunkId: chunk.chunkId, found: true, newChunkIds, offset, nextOffset: page.nextOffset });
     const query = args.query ?? this.steps.at(-1)?.query ?? '';
-    const matches = page.complete ? [] : lineMatches(chunk.text, query, { shown: this.#shownRanges.get(chunk.chunkId) ?? [] });
+    const whole = page.complete && offset === 0;
+    const matches = queryHasTerms(query) ? lineMatches(chunk.text, query, { shown: whole ? [] : (this.#shownRanges.get(chunk.chunkId) ?? []) }) : undefined;
+    const parts = await tableParts(chunk, index, filter);
     return {
       ok: true,
       value: {
-        ...passageValue(chunk, page, matchesNote(query, matches)),
-        ...(matches.length > 0 ? { query_matches: matches } : {}),
+        ...passageValue(chunk, page, matches === undefined ? '' : matchesNote(query, matches)),
+        ...(matches === undefined ? {} : { query_matches: matches }),
+        ...(parts ? { table_parts: parts } : {}),
         prev_chunk_id: link(chunk.prevChunkId),
         next_chunk_id: link(chunk.nextChunkId),
+        ...context,
       },
     };
   }
@@ -258,6 +288,17 @@ export class SearchSession {
 }
 
 function stripHit(hit: Hit): Chunk {
-  const { score: _score, snippet: _snippet, ...chunk } = hit;
+  const { score: _score, snippet: _snippet, snippetHeadingPath: _path, ...chunk } = hit;
   return chunk;
+}
+
+/**
+ * The already-seen hits a page passed over, in rank order: those ranked above the last passage it
+ * shows, or every one fetched when nothing unseen was left to show.
+ */
+function skippedHits(hits: Hit[], shown: Hit[], more: boolean, seen: (chunkId: string) => boolean): Hit[] {
+  const shownIds = new Set(shown.map((hit) => hit.chunkId));
+  let last = hits.length - 1;
+  if (more) while (last >= 0 && !shownIds.has(hits[last]!.chunkId)) last--;
+  return hits.slice(0, last + 1).filter((hit) => seen(hit.chunkId));
 }

@@ -12,6 +12,8 @@ export interface SearchStep {
   skippedSeen: number;
   /** Best score among the index hits of the page asked for (seen or not); undefined when nothing matched. */
   bestScore?: number;
+  /** Weighted share of the query's words the passages shown hold (see `queryCoverage`); undefined when none was shown. */
+  coverage?: number;
   /** The page of the query's ranking asked for (1-based); set only when above 1. */
   page?: number;
   /** Labels the model chose that the enforced filter does not allow: the search ran with the enforced values (one message each). */

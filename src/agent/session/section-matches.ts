@@ -27,14 +27,29 @@ const STOP_WORDS = new Set(
 /**
  * The lines of `text` that match `query` best, outside the ranges already shown. Terms are the
  * query's lowercase letter/digit/underscore runs minus function words; a line scores the sum of
- * `ln(lines / linesWithTerm)` over the distinct terms it contains (a term on more than half the
- * lines, like the "ORB" of every row, locates nothing and weighs 0). Lines scoring 0 or under half the best line's score are left out; ties go to the
- * earlier line. Deterministic.
+ * `ln(lines / linesWithTerm)` over the distinct terms it contains, `lines` counting the lines
+ * that hold a word (a term on more than half the lines, like the "ORB" of every row, locates
+ * nothing and weighs 0); in a section of at most 4 such lines every term present counts,
+ * `ln(1 + lines / linesWithTerm)`. Lines scoring 0 or under half the best line's score are left
+ * out; ties go to the earlier line. Deterministic.
  *
  * @example
  * lineMatches('| ORB-1 | ok |\n| ORB-2 | too large |', 'ORB-2', { shown: [] });
  * // [{ offset: 15, terms: ['orb', '2'] }]
  */
+/**
+ * Whether `query` has a term to locate (a word that is not a function word).
+ *
+ * @example
+ * queryHasTerms('what is it'); // false
+ */
+export function queryHasTerms(query: string): boolean {
+  return tokens(query).some((term) => !STOP_WORDS.has(term));
+}
+
+/** Up to this many non-blank lines, a section is short: a term on most of its lines still locates. */
+const SHORT_SECTION_LINES = 4;
+
 export function lineMatches(
   text: string,
   query: string,
@@ -48,10 +63,14 @@ export function lineMatches(
     lines.push({ offset, end: offset + line.length, terms: new Set(tokens(line)) });
     offset += line.length + 1;
   }
+  const count = lines.filter((line) => line.terms.size > 0).length;
   const weight = new Map(
     terms.map((term) => {
       const containing = lines.filter((line) => line.terms.has(term)).length;
-      return [term, containing === 0 || containing > lines.length / 2 ? 0 : Math.log(lines.length / containing)] as const;
+      if (containing === 0) return [term, 0] as const;
+      // In a short section every term present locates its line; in a longer one a term on most lines locates nothing.
+      if (count <= SHORT_SECTION_LINES) return [term, Math.log(1 + count / containing)] as const;
+      return [term, containing > count / 2 ? 0 : Math.log(count / containing)] as const;
     }),
   );
   const fullyShown = (line: { offset: number; end: number }) =>

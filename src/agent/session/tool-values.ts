@@ -1,5 +1,6 @@
 import type { Chunk } from '../../corpus/types.ts';
 import type { Hit } from '../../index/types.ts';
+import type { QueryCoverage } from './query-coverage.ts';
 import type { LineMatch } from './section-matches.ts';
 import { continuationNote, estimateTokens, type SectionPage } from './section-page.ts';
 
@@ -74,39 +75,95 @@ function passageIdentity(chunk: Chunk): ToolValue {
   };
 }
 
-/** The sentence a read_section note adds when the query matches lines not shown yet. */
+/**
+ * A neighbour shown beside a short section (`previous_section`, `next_section` of read_section):
+ * its identity and first page, or, when that page was shown before, its identity and
+ * `shown_before: true` alone.
+ *
+ * @example
+ * contextValue(chunk, page, false); // { chunk_id: 'error-handling#4', ..., text: '...', complete: true }
+ */
+export function contextValue(chunk: Chunk, page: SectionPage, shownBefore: boolean): ToolValue {
+  if (shownBefore) {
+    const { chunk_id, heading, heading_path } = passageIdentity(chunk);
+    return { chunk_id, heading, heading_path, shown_before: true };
+  }
+  return neighborValue(chunk, page);
+}
+
+/** The sentence a read_section note adds: where the query matches in the lines not shown yet, or that none does. */
 export function matchesNote(query: string, matches: LineMatch[]): string {
-  if (matches.length === 0) return '';
+  if (matches.length === 0) return ` No line not shown yet matches "${query}".`;
   const offsets = matches.map((match) => match.offset).join(', ');
   return matches.length === 1 ? ` The line matching "${query}" best starts at offset ${offsets}.` : ` Lines matching "${query}" start at offsets ${offsets}.`;
 }
 
+/** Already-seen passages a skip note names at most; the rest are counted. */
+const MAX_SKIPPED_NAMED = 5;
+
+/** What a page of results tells of itself. */
+export interface SearchResultOptions {
+  /** Already-seen passages the page passed over, in rank order: counted and named in the note. */
+  skipped: Hit[];
+  /** When the page is weak: with `coverage` when it is weak for covering too little of the query (the note says how much). */
+  weak?: { coverage?: QueryCoverage };
+  /** Chunks skipped because an earlier turn of the conversation was shown them: `shown_earlier` names them, the note only counts them. */
+  shownEarlier?: ReadonlySet<string>;
+  /** The chunks of a split table, by the id of each hit that is a part of one. */
+  tables?: Map<string, string[]>;
+  /** Full-text mode: the first page of each hit, shown instead of its snippet. */
+  pages?: Map<string, SectionPage>;
+  /** Model labels the enforced filter did not allow (one message each). */
+  conflicts?: string[];
+}
+
 /**
- * The value of a search_docs call: each hit with its snippet, or with the first page of its
- * text (`pages`, full-text mode), and a note naming model labels the filter did not allow
- * (`conflicts`), counting skipped passages and flagging weak matches.
+ * The value of a search_docs call: each hit with its snippet, named after the heading of the part
+ * of the chunk the snippet comes from, or with the first page of its text (`pages`, full-text
+ * mode); a part of a split table names every part (`table_parts`); and a note naming model labels
+ * the filter did not allow (`conflicts`), the already-seen passages passed over (id and heading,
+ * so one can be read again), and weak matches with how much of the query the passages cover.
+ *
+ * @example
+ * searchResultValue(hits, { skipped: [seenHit] }).note; // '1 already-seen passage skipped: guide#0 "Guide" (read_section re-reads one)'
  */
-export function searchResultValue(
-  fresh: Hit[],
-  options: { skippedSeen: number; weak: boolean; pages?: Map<string, SectionPage>; conflicts?: string[] },
-): ToolValue {
+export function searchResultValue(fresh: Hit[], options: SearchResultOptions): ToolValue {
   const notes: string[] = [...(options.conflicts ?? [])];
-  if (options.skippedSeen > 0) notes.push(`${options.skippedSeen} already-seen passages skipped`);
+  if (options.skipped.length > 0) notes.push(skippedNote(options.skipped, options.shownEarlier ?? new Set()));
   if (fresh.length === 0) notes.push('no new passages: search for something else or answer');
-  else if (options.weak) notes.push('weak matches: rewrite the query or conclude');
+  else if (options.weak) notes.push(weakNote(options.weak));
   return {
     results: fresh.map((hit) => {
       const page = options.pages?.get(hit.chunkId);
+      // A snippet is named after the part of the chunk it comes from; a full text after the chunk.
+      const path = page === undefined ? (hit.snippetHeadingPath ?? hit.headingPath) : hit.headingPath;
+      const parts = options.tables?.get(hit.chunkId);
       return {
         chunk_id: hit.chunkId,
         doc_id: hit.docId,
-        heading: hit.heading,
-        heading_path: headingPathText(hit),
+        heading: path.at(-1) ?? hit.heading,
+        heading_path: headingPathText({ headingPath: path }),
         applies_to: hit.appliesTo,
         score: Math.round(hit.score * 100) / 100,
         ...(page ? { text: page.text, ...firstPageFields(hit.chunkId, page) } : { snippet: hit.snippet }),
+        ...(parts ? { table_parts: parts } : {}),
       };
     }),
     ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
   };
+}
+
+/** "N already-seen passages skipped", naming those this run was shown (`shown_earlier` names an earlier turn's). */
+function skippedNote(skipped: Hit[], earlier: ReadonlySet<string>): string {
+  const count = skipped.length === 1 ? '1 already-seen passage skipped' : `${skipped.length} already-seen passages skipped`;
+  const thisRun = skipped.filter((hit) => !earlier.has(hit.chunkId));
+  if (thisRun.length === 0) return count;
+  const named = thisRun.slice(0, MAX_SKIPPED_NAMED).map((hit) => `${hit.chunkId} ${JSON.stringify(hit.heading)}`);
+  const more = thisRun.length > MAX_SKIPPED_NAMED ? ` and ${thisRun.length - MAX_SKIPPED_NAMED} more` : '';
+  return `${count}: ${named.join(', ')}${more} (read_section re-reads one)`;
+}
+
+function weakNote(weak: NonNullable<SearchResultOptions['weak']>): string {
+  if (weak.coverage === undefined) return 'weak matches: rewrite the query or conclude';
+  return `weak matches: these passages cover ${Math.round(weak.coverage.share * 100)}% of the query's words: rewrite the query or conclude`;
 }

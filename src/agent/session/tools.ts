@@ -77,9 +77,9 @@ export function withoutNullOptionals(schema: z.ZodType, value: unknown): unknown
 /** What the model is told each tool does; MCP clients get the same words. */
 export const toolDescriptions = {
   search_docs:
-    'Search the documentation. Returns up to 5 passages not shown before (chunk_id, doc_id, heading, heading_path, applies_to, score, snippet). Repeating a query is refused; ask for its next results with page: 2, 3, ...',
+    'Search the documentation. Returns up to 5 passages not shown before (chunk_id, doc_id, heading, heading_path, applies_to, score, snippet). A snippet is the best-matching part of the passage (for a table, its header row and the matching rows) and heading names the part it comes from; a passage that is part of a long table split over several chunks lists them in table_parts. The note names the already-seen passages skipped and flags weak matches (passages that cover little of the query). Repeating a query is refused; ask for its next results with page: 2, 3, ...',
   read_section:
-    'Read a section by chunk_id, one page at a time. While complete is false, call again with offset = next_offset; query_matches gives the offsets of the lines matching query (default: your last search).',
+    'Read a section by chunk_id, one page at a time. While complete is false, call again with offset = next_offset. query_matches always says where query (default: your last search) matches: on a section shown whole, the offsets of its best lines; on a cut page, the offsets of the best lines not shown yet (the note says when none matches). A short section comes with the first lines of the sections before and after it (previous_section, next_section).',
   read_neighbors: 'Read the previous and next sections of the same document around a chunk_id (first page of each; see complete and note).',
 };
 

@@ -16,11 +16,11 @@ export const modelAnswerSchema = z.object({
     .array(
       z.object({
         doc_id: z.string().describe('doc_id of a passage you were shown'),
-        quote: z.string().describe('A verbatim sentence from that passage supporting the answer'),
+        quote: z.string().describe('Verbatim text of that passage supporting the answer: a sentence, a list item, a table row or one cell'),
       }),
     )
     .describe('Verbatim quotes from the passages; each is checked against the text you were shown.'),
-  abstained: z.boolean().describe('true when the passages do not answer the question'),
+  abstained: z.boolean().describe('true when the passages answer no part of the question (answer the parts they cover otherwise)'),
 });
 
 /**

@@ -131,6 +131,7 @@ export function createLiveSqliteIndex(options: LiveSqliteIndexOptions): LiveSqli
     ingestStream: forward('ingestStream'),
     indexVersion: forward('indexVersion'),
     stats: forward('stats'),
+    documentFrequencies: forward('documentFrequencies'),
     releaseLines: forward('releaseLines'),
     labelValues: forward('labelValues'),
     docsRoot: forward('docsRoot'),

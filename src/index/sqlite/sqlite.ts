@@ -7,8 +7,11 @@ import { closeIndexDatabase, openIndexDatabase } from './sqlite-open.ts';
 import { CHUNK_COLUMNS, chunkFromRow, createStatementCache, type ChunkRow } from '../sql-rows.ts';
 import { createSqliteSearch, type IndexState } from './sqlite-search.ts';
 import { rowCacheBytesFor } from '../engine/postings-row-cache.ts';
+import { createPostingsReader } from '../engine/postings-store.ts';
+import { documentFrequencies } from '../engine/term-frequencies.ts';
+import { createFts5Tokenizer } from '../analysis/fts5-tokens.ts';
 import type { TokenizerOptions } from '../analysis/tokenize.ts';
-import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from '../types.ts';
+import type { DocumentFrequencies, Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from '../types.ts';
 import { createSqliteVectors, seedEmbeddings } from './vector-store.ts';
 import type { VectorBackend } from '../vectors/vector-types.ts';
 
@@ -153,6 +156,8 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
     state,
     snapshot: <T>(work: () => T) => inSnapshot(work) as T,
   });
+  // The tokenizer the document frequencies of a query's words are read with, made on first use.
+  let frequencyTokens: ReturnType<typeof createFts5Tokenizer> | undefined;
   const vectors = createSqliteVectors({ db, statements, path: options.path, tokenizer, readonly: options.readonly === true, where });
   // A streamed ingest holds its transaction open across awaits: a second ingest meanwhile would nest in it.
   const exclusive = async <T>(work: () => T | Promise<T>): Promise<T> => {
@@ -225,6 +230,13 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
       return statements
         .get('SELECT (SELECT count(*) FROM docs) AS docs, (SELECT count(*) FROM chunks) AS chunks')
         .get() as { docs: number; chunks: number };
+    },
+
+    async documentFrequencies(words: readonly string[]): Promise<DocumentFrequencies | undefined> {
+      frequencyTokens ??= createFts5Tokenizer({ porter: tokenizer.porter });
+      const reader = createPostingsReader((sql) => statements.get(sql));
+      // Counts over pages some reader may not see would tell of their words: none are given then.
+      return inSnapshot(() => (state().restricted ? undefined : documentFrequencies(reader, frequencyTokens!, words))) as DocumentFrequencies | undefined;
     },
 
     async releaseLines(): Promise<string[]> {

@@ -142,7 +142,9 @@ function recordRead(conversation: Conversation, call: ToolCallInfo, value: Recor
   conversation.readChunkIds.push(String(call.input.chunk_id ?? ''));
   conversation.readAfterSearch.push(conversation.searches.length - 1);
   if (error !== undefined) return;
-  const chunks = call.toolName === 'read_section' ? [value] : Array.isArray(value.chunks) ? value.chunks.map(asObject) : [];
+  // A short section comes with its neighbours' first lines (previous_section, next_section): passages read too.
+  const context = [value.previous_section, value.next_section].filter((neighbor) => neighbor !== undefined).map(asObject);
+  const chunks = call.toolName === 'read_section' ? [value, ...context] : Array.isArray(value.chunks) ? value.chunks.map(asObject) : [];
   for (const chunk of chunks) {
     if (typeof chunk.text !== 'string') continue;
     addPassage(conversation, {
