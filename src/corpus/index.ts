@@ -28,4 +28,4 @@ export {
 } from './chunking/chunking-options.ts';
 export { parseDocument, type DocumentSource, type ParseDocumentResult } from './parse-document.ts';
 export { DOC_ID_PATTERN, slugFromPath } from './markdown/slug.ts';
-export type { Chunk, Doc, LabelValue } from './types.ts';
+export type { Chunk, CorpusNote, Doc, LabelValue } from './types.ts';

@@ -5,7 +5,7 @@ import { resolveChunkingOptions, type ChunkingOptions } from './chunking/chunkin
 import { fileErrorFix, fileErrorText, listPages, nodeCorpusFileSystem, type CorpusFileSystem } from './list-pages.ts';
 import type { DocumentSource } from './parse-document.ts';
 import { defaultParseThreads, defaultStreamThreads, parsePagesStream, type PageWorker, type ParsePagesStreamOptions } from './workers/parse-pages.ts';
-import type { Doc } from './types.ts';
+import type { CorpusNote, Doc } from './types.ts';
 
 /** Result of {@link loadCorpus}: the valid documents and every problem found in the folder. */
 export interface LoadedCorpus {
@@ -13,6 +13,8 @@ export interface LoadedCorpus {
   docs: Doc[];
   /** Problems of all files, in path order; pages with problems are not in `docs`. */
   problems: CorpusProblem[];
+  /** Pages left out on purpose, in path order: not problems (a page with no text of its own, see `CorpusNote`). */
+  notes: CorpusNote[];
 }
 
 /** Options of {@link loadCorpus}: how pages are chunked, the file system to read, and how many threads parse. */
@@ -26,7 +28,8 @@ export interface LoadCorpusOptions extends ChunkingOptions {
 /**
  * Loads every `.md` and `.mdx` page under `root` (recursively; dot-folders, dot-files and
  * `node_modules` are skipped), in path order. Never stops at the first bad page: all problems are
- * collected, unreadable pages and subfolders included. Nothing outside `root` is read: a symlink
+ * collected, unreadable pages and subfolders included; a page with no text of its own (only
+ * markup, as a site's home page) is left out with a note. Nothing outside `root` is read: a symlink
  * whose target lies outside it is refused as a problem (list-pages.ts: symlinked pages inside
  * the root are followed once, symlinked folders never). Pages are parsed in worker threads when
  * there are many (the result is the same). When two pages share an id, the first in path order
@@ -42,7 +45,7 @@ export async function loadCorpus(root: string, options: LoadCorpusOptions = {}):
   const corpus = await openCorpusStream(root, options, defaultParseThreads);
   const docs: Doc[] = [];
   for await (const batch of corpus.batches()) docs.push(...batch.docs);
-  return { docs, problems: corpus.problems() };
+  return { docs, problems: corpus.problems(), notes: corpus.notes() };
 }
 
 /** Options of {@link streamCorpus}: those of {@link loadCorpus}. */
@@ -74,6 +77,8 @@ export interface CorpusStream {
   batches(worker?: PageWorker): AsyncIterable<CorpusBatch>;
   /** Every problem found so far, in path order: all of them once `batches` has ended. */
   problems(): CorpusProblem[];
+  /** The pages left out on purpose so far, in path order (see `CorpusNote`): all of them once `batches` has ended. */
+  notes(): CorpusNote[];
 }
 
 /**
@@ -101,6 +106,7 @@ async function openCorpusStream(
   const { sources, problems } = await readPages(root, options.fs);
   const threads = options.threads ?? defaultThreads(sources.length, availableParallelism());
   const pathById = new Map<string, string>();
+  const notes: CorpusNote[] = [];
   async function* batches(worker?: PageWorker): AsyncGenerator<CorpusBatch> {
     // The pages' bytes are let go as they are parsed (the paths stay, for the problems below).
     const parseOptions: ParsePagesStreamOptions = { chunking, threads, releaseParsed: true, ...(worker ? { worker } : {}), ...(onWorkerError ? { onWorkerError } : {}) };
@@ -112,6 +118,7 @@ async function openCorpusStream(
         const { path } = sources[position + index]!;
         if (!result.ok) {
           problems.push(...result.problems);
+          if (result.skipped) notes.push(result.skipped);
           return;
         }
         const { docId } = result.doc;
@@ -137,6 +144,7 @@ async function openCorpusStream(
     pages: sources.length,
     batches,
     problems: () => [...problems].sort((left, right) => comparePaths(left.file, right.file)),
+    notes: () => [...notes],
   };
 }
 

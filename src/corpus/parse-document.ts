@@ -6,15 +6,17 @@ import { decodeSource } from './decode.ts';
 import { parseFrontMatter, splitFrontMatter, type FrontMatter } from './front-matter/front-matter.ts';
 import { parseSections } from './markdown/sections.ts';
 import { slugFromPath } from './markdown/slug.ts';
-import type { Chunk, Doc } from './types.ts';
+import type { Chunk, CorpusNote, Doc } from './types.ts';
 
 /**
  * Bumped whenever chunking changes in a way that should re-index unchanged files.
  * 2: split at `###` headings, list items and table rows; small chunks merged; HTML as text.
  * 3: blocks from markdown-it's block parser (the same chunks on the real corpora; pages where
  *    two CommonMark parsers disagree may differ, so every page is chunked anew once).
+ * 4: documentation-site syntax: `:::` containers and Liquid tag lines become labels or nothing,
+ *    inline Liquid tags are dropped, placeholders in angle brackets (`<queue>`) are kept.
  */
-const CHUNKER_VERSION = 3;
+const CHUNKER_VERSION = 4;
 
 /** One page as read from disk. */
 export interface DocumentSource {
@@ -23,14 +25,22 @@ export interface DocumentSource {
   bytes: Buffer;
 }
 
-/** Result of {@link parseDocument}: the document, or every problem found in the page. */
-export type ParseDocumentResult = { ok: true; doc: Doc } | { ok: false; problems: CorpusProblem[] };
+/**
+ * Result of {@link parseDocument}: the document, or every problem found in the page, or (no
+ * problems) the note saying why a page was left out: its body is only markup, no text.
+ */
+export type ParseDocumentResult =
+  | { ok: true; doc: Doc }
+  | { ok: false; problems: CorpusProblem[]; skipped?: undefined }
+  | { ok: false; problems: []; skipped: CorpusNote };
 
 /**
  * Parses one page: decodes it (UTF-8, BOM and CRLF handled), validates its front matter, cuts the
  * markdown into sections and chunks (see `chunkSections` and docs/chunking.md). Problems are
- * values, not exceptions; all problems of the page are reported together. Throws an `AtlasError`
- * only for invalid options.
+ * values, not exceptions; all problems of the page are reported together. A page with no text
+ * besides its title is a problem, unless its body holds markup that renders no text here (a
+ * VitePress home page: `layout: home` and `<Home />`): that page is `skipped`, with a note.
+ * Throws an `AtlasError` only for invalid options.
  *
  * @example
  * const result = parseDocument({ path: 'install.md', bytes: Buffer.from('# Install\n\nRun it.\n') });
@@ -64,10 +74,11 @@ export function parseDocument(source: DocumentSource, options: ChunkingOptions =
   const docId = frontMatter.id ?? derivedId;
   const appliesTo = frontMatter.applies_to ?? 'all';
   const labels = frontMatter.labels ?? {};
+  const mdx = /\.mdx$/i.test(file);
   let title: string;
   let chunks: Chunk[];
   try {
-    const parsedBody = parseSections({ body, bodyStartLine, mdx: /\.mdx$/i.test(file), splitDepth: resolved.splitDepth });
+    const parsedBody = parseSections({ body, bodyStartLine, mdx, splitDepth: resolved.splitDepth });
     title = frontMatter.title ?? parsedBody.firstH1 ?? fileName(file);
     chunks = chunkSections(parsedBody.sections, { docId, title, appliesTo, labels, sourcePath: file, options: resolved });
   } catch (error) {
@@ -77,11 +88,18 @@ export function parseDocument(source: DocumentSource, options: ChunkingOptions =
     return { ok: false, problems };
   }
   if (chunks.length === 0) {
-    problems.push({
-      file,
-      field: 'content',
-      message: 'page has no text besides its front matter and title, got an empty body. Write some content, or delete the file.',
-    });
+    const markup = firstMarkupLine(body, mdx);
+    if (markup === undefined) {
+      problems.push({
+        file,
+        field: 'content',
+        message: 'page has no text besides its front matter and title, got an empty body. Write some content, or delete the file.',
+      });
+    } else if (problems.length === 0) {
+      const shown = markup.length > 40 ? `${markup.slice(0, 40)}...` : markup;
+      const message = `left out: the page has no text of its own, only markup (${JSON.stringify(shown)}), as a site's home page has. Nothing to do if that is intended; else write some text.`;
+      return { ok: false, problems: [], skipped: { file, field: 'content', message } };
+    }
   }
   if (problems.length > 0) return { ok: false, problems };
 
@@ -91,6 +109,18 @@ export function parseDocument(source: DocumentSource, options: ChunkingOptions =
     .update(JSON.stringify({ chunker: CHUNKER_VERSION, ...resolved, sourcePath: file }))
     .digest('hex');
   return { ok: true, doc: { docId, title, appliesTo, labels, sourcePath: file, contentHash, chunks } };
+}
+
+/**
+ * The first line of a body that yielded no chunks that is not blank, not a heading and, on an
+ * MDX page, not an `import`/`export`: the markup that rendered to nothing (`<Home />`,
+ * `<script setup>`), or `undefined` when the body is empty but for those.
+ */
+function firstMarkupLine(body: string, mdx: boolean): string | undefined {
+  return body
+    .split('\n')
+    .map((line) => line.trim())
+    .find((line) => line !== '' && !/^#{1,6}(?:\s|$)/.test(line) && !(mdx && /^(?:import|export)\s/.test(line)));
 }
 
 /** `guides/Getting Started.md` -> `Getting Started`. */

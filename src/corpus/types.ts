@@ -49,3 +49,17 @@ export interface Doc {
   contentHash: string;
   chunks: Chunk[];
 }
+
+/**
+ * A page left out on purpose, with the reason: not a problem, the ingest goes on. A page whose
+ * body is only markup (a VitePress home page: `layout: home` front matter and a `<Home />`
+ * component) has no text of its own to index.
+ */
+export interface CorpusNote {
+  /** Path relative to the docs root, with forward slashes. */
+  file: string;
+  /** The aspect the note is about (`content`). */
+  field: string;
+  /** What was done and why, in one sentence. */
+  message: string;
+}

@@ -106,6 +106,18 @@ describe('item 6: the folder pointed at is the folder indexed', () => {
   });
 });
 
+describe('a page with only markup (issue 37: a VitePress home page)', () => {
+  it('is left out with a note on stderr, and the other pages are indexed', async () => {
+    await writeFile(path.join(dir, 'docs', 'index.md'), '---\nlayout: home\nhero:\n  name: Example\n---\n\n<Home />\n');
+    expect(await runCli(['ingest', 'docs'], io)).toBe(0);
+    expect(stdout()).toBe('Indexed 2 docs (2 chunks) into .atlas/index.db: 2 added, 0 updated, 0 unchanged, 0 removed.\n');
+    expect(stderr()).toBe(
+      'atlas: note: index.md: content: left out: the page has no text of its own, only markup ("<Home />"), as a site\'s home page has. Nothing to do if that is intended; else write some text.\n',
+    );
+    expect(docIds()).toEqual(['leases', 'retries']);
+  });
+});
+
 describe('item 9: file system and SQLite failures are clear errors and leave the index intact', () => {
   it('a concurrent writer: waits the busy timeout, then names the index and says to try again', async () => {
     expect(await runCli(['ingest', 'docs'], io)).toBe(0);

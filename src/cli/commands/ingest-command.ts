@@ -173,6 +173,7 @@ async function ingestPostgres(context: IngestContext): Promise<IngestReport> {
     if (problems.length > 0 && !context.options.skipInvalid) throw new CorpusError(problems);
     if (docs.length === 0) refuseEmpty(context, indexed, problems.length);
     for (const problem of problems) context.io.stderr(`skipped ${problem.file}${problem.line ? `:${problem.line}` : ''}: ${problem.field}: ${problem.message}\n`);
+    writeNotes(context);
     // A rebuild drops the vectors with the rest: only an update must match the recorded model.
     if (!context.options.rebuild) await refuseOtherModel(index, context);
     const report = await index.ingest(docs);
@@ -234,7 +235,13 @@ function beforeCommit(context: IngestContext, report: IngestReport, indexed: num
   const problems = context.corpus.problems();
   if (problems.length > 0 && !context.options.skipInvalid) throw new CorpusError(problems);
   for (const problem of problems) context.io.stderr(`skipped ${problem.file}${problem.line ? `:${problem.line}` : ''}: ${problem.field}: ${problem.message}\n`);
+  writeNotes(context);
   if (report.added.length + report.updated.length + report.unchanged.length === 0) refuseEmpty(context, indexed, problems.length);
+}
+
+/** The pages left out on purpose (a page with only markup, as a site's home page), one note each: they do not fail the ingest. */
+function writeNotes(context: IngestContext): void {
+  for (const note of context.corpus.notes()) context.io.stderr(`atlas: note: ${note.file}: ${note.field}: ${note.message}\n`);
 }
 
 /** Docs in the index `--rebuild` replaces; one that cannot be read (damaged, old schema) counts 0. */

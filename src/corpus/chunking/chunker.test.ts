@@ -150,11 +150,35 @@ describe('chunking: long tables, lists and code fences', () => {
     ]);
   });
 
-  it('keeps a multi-paragraph :::admonition together', () => {
+  it('keeps a multi-paragraph :::admonition together, its opening line read as its label and its closing line dropped', () => {
     const admonition = ':::tip\n\nRun one worker per machine at first.\n\nAdd more once the queue backs up.\n\n:::';
     expect(chunksOf(lines('## Notes', '', admonition, '', 'After the tip comes more text.'), { maxChunkChars: 80 }).map((chunk) => chunk.text)).toEqual([
-      admonition,
+      'Tip:\n\nRun one worker per machine at first.\n\nAdd more once the queue backs up.',
       'After the tip comes more text.',
+    ]);
+  });
+
+  it('keeps a GitBook hint together and never ends a chunk with a tab label', () => {
+    const page = lines(
+      '## Install',
+      '',
+      '{% hint style="warning" %}',
+      'Install the worker on every machine that runs jobs.',
+      '',
+      'Each one connects to the same database.',
+      '{% endhint %}',
+      '',
+      '{% tabs %}',
+      '{% tab title="npm" %}',
+      '```sh',
+      'npm install graphile-worker',
+      '```',
+      '{% endtab %}',
+      '{% endtabs %}',
+    );
+    expect(chunksOf(page, { maxChunkChars: 90 }).map((chunk) => chunk.text)).toEqual([
+      'Install the worker on every machine that runs jobs.\n\nEach one connects to the same database.',
+      'npm:\n```sh\nnpm install graphile-worker\n```',
     ]);
   });
 });

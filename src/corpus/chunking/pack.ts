@@ -20,8 +20,9 @@ export interface PackInput {
  * Cuts a section's blocks into parts of at most `maxChunkChars` characters. A section that fits is
  * one part. Otherwise cuts fall between blocks, and inside an oversized list between items
  * (nested lists stay with their item) or an oversized table between rows (each part repeats the
- * header and delimiter rows); never inside a code fence, a paragraph or a `:::` admonition, and
- * never right after a heading or a lead-in (see {@link isLeadIn}). A single block longer than
+ * header and delimiter rows); never inside a code fence, a paragraph or a callout container
+ * (`::: tip` ... `:::`, `{% hint %}`: blocks of one `group`), and never right after a heading, a
+ * lead-in (see {@link isLeadIn}) or a directive's label. A single block longer than
  * the bound is a part of its own. Parts are balanced: a section of 1.2 times the bound gives two
  * parts of 0.6, not 1 and 0.2. A part that starts at a heading below the split depth is named
  * after it, a part inside one has it in its path. No part for a section with no blocks and no
@@ -46,16 +47,16 @@ export function packBlocks(input: PackInput): Part[] {
 function blockPiece(block: Block, enough: number): Piece {
   const piece: Piece = { text: block.text, gapBefore: block.gapBefore, startLine: block.startLine, endLine: block.endLine, meaningful: meaningfulLength(block.text, enough) };
   if (block.depth !== undefined) piece.heading = { depth: block.depth, text: block.headingText ?? '' };
-  if (isLeadIn(block)) piece.leadIn = true;
+  if (isLeadIn(block) || block.type === 'label') piece.leadIn = true;
   return piece;
 }
 
 /**
- * Groups pieces into units that must stay together: a `:::` admonition with its blocks, a heading
- * or a lead-in with what follows it; an oversized list or table becomes one unit per item or row.
+ * Groups pieces into units that must stay together: the blocks of a callout container, a heading,
+ * a lead-in or a label with what follows it; an oversized list or table becomes one unit per item
+ * or row.
  */
 function units(blocks: Block[], pieces: Piece[], maxChunkChars: number): Piece[][] {
-  const closings = admonitionClosings(blocks);
   const result: Piece[][] = [];
   let glueNext = false;
   const add = (unit: Piece[]) => {
@@ -66,10 +67,11 @@ function units(blocks: Block[], pieces: Piece[], maxChunkChars: number): Piece[]
   };
   for (let index = 0; index < blocks.length; index++) {
     const block = blocks[index]!;
-    const closing = closings.closingOf(index);
-    if (closing !== undefined) {
-      add(pieces.slice(index, closing + 1));
-      index = closing;
+    if (block.group !== undefined) {
+      let last = index;
+      while (last + 1 < blocks.length && blocks[last + 1]!.group === block.group) last++;
+      add(pieces.slice(index, last + 1));
+      index = last;
     } else if (block.children && block.children.length > 1 && block.text.length > maxChunkChars) {
       const [first, ...rest] = block.type === 'table' ? tableUnits(block) : listUnits(block);
       add(first!);
@@ -102,36 +104,6 @@ function tableUnits(block: Block): Piece[][] {
 
 function rowPiece(row: NonNullable<Block['children']>[number], tableHeader: string): Piece {
   return { text: row.text, gapBefore: row.gapBefore, startLine: row.startLine, endLine: row.endLine, tableHeader, meaningful: meaningfulLength(row.text) };
-}
-
-/**
- * Where each `:::name` admonition closes: the first block at or after it whose last line is the
- * same fence. An admonition that is never closed is not grouped. One pass over the blocks.
- */
-function admonitionClosings(blocks: Block[]): { closingOf(index: number): number | undefined } {
-  const candidates = new Map<string, number[]>();
-  const cursor = new Map<string, number>();
-  blocks.forEach((block, index) => {
-    const lastLine = block.text.slice(block.text.lastIndexOf('\n') + 1).trim();
-    if (/^:{3,}$/.test(lastLine)) {
-      const list = candidates.get(lastLine) ?? [];
-      list.push(index);
-      candidates.set(lastLine, list);
-    }
-  });
-  return {
-    closingOf(index) {
-      const opening = /^(:{3,})[A-Za-z]/.exec(blocks[index]!.text);
-      if (!opening) return undefined;
-      const fence = opening[1]!;
-      const list = candidates.get(fence) ?? [];
-      let at = cursor.get(fence) ?? 0;
-      while (at < list.length && list[at]! < index) at++;
-      cursor.set(fence, at);
-      if (list[at] === index && !blocks[index]!.text.includes('\n')) at++;
-      return list[at];
-    },
-  };
 }
 
 /**
@@ -205,5 +177,5 @@ const MAX_LEAD_IN_CHARS = 240;
  */
 export function isLeadIn(block: { type: string; text: string }): boolean {
   const { type, text } = block;
-  return type === 'paragraph' && text.length <= MAX_LEAD_IN_CHARS && /[^:\s]:\s*$/.test(text) && !/[.!?]\s/.test(text) && !text.startsWith(':::');
+  return type === 'paragraph' && text.length <= MAX_LEAD_IN_CHARS && /[^:\s]:\s*$/.test(text) && !/[.!?]\s/.test(text);
 }

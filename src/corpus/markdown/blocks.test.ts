@@ -51,6 +51,47 @@ describe('parseBlocks', () => {
     expect(parseBlocks({ body, bodyStartLine: 1, mdx: true }).map((block) => [block.text, block.gapBefore])).toEqual([['Text.', '\n\n']]);
   });
 
+  it('reads directive lines as labels or nothing, and gives the blocks of a callout one group', () => {
+    const body = 'Intro.\n\n::: warning\nDo not share the token.\n:::\n\n::: code-group\n```sh [npm]\nnpm i x\n```\n:::\n{% hint style="info" %}\nA hint.\n{% endhint %}';
+    expect(parseBlocks({ body, bodyStartLine: 1, mdx: false }).map((block) => [block.type, block.text, block.gapBefore, block.group])).toEqual([
+      ['paragraph', 'Intro.', '', undefined],
+      ['label', 'Warning:', '\n\n', 2],
+      ['paragraph', 'Do not share the token.', '\n', 2],
+      ['code', '```sh [npm]\nnpm i x\n```', '\n\n', undefined],
+      ['paragraph', 'A hint.', '\n\n', 11],
+    ]);
+  });
+
+  it('reads a tab title line inside a tabs container only', () => {
+    expect(blocks('::: tabs\n== npm\nRun npm.\n== yarn\nRun yarn.\n:::\n\n== not a tab')).toEqual([
+      { type: 'label', text: 'npm:' },
+      { type: 'paragraph', text: 'Run npm.' },
+      { type: 'label', text: 'yarn:' },
+      { type: 'paragraph', text: 'Run yarn.' },
+      { type: 'paragraph', text: '== not a tab' },
+    ]);
+  });
+
+  it('reads directives and drops comments nested in a list, leaving no blank line behind', () => {
+    expect(blocks('- Options:\n  <!-- eslint-skip -->\n  ```ts\n  x()\n  ```\n- Warned:\n  ::: warning\n  Careful.\n  :::')).toEqual([
+      { type: 'list', text: '- Options:\n  ```ts\n  x()\n  ```\n- Warned:\n  Warning:\n  Careful.', children: ['- Options:\n  ```ts\n  x()\n  ```', '- Warned:\n  Warning:\n  Careful.'] },
+    ]);
+  });
+
+  it('drops inline Liquid tags and components, keeps placeholders in angle brackets', () => {
+    expect(blocks('Run it {% raw %}with `{% x %}`{% endraw %} now.\n\nSince <Badge type="info">3.0</Badge><CRoot />, drain <queue> with <your-token>, not <kbd>Ctrl</kbd>.')).toEqual([
+      { type: 'paragraph', text: 'Run it with `{% x %}` now.' },
+      { type: 'paragraph', text: 'Since 3.0, drain <queue> with <your-token>, not Ctrl.' },
+    ]);
+  });
+
+  it('reads 20k unclosed tabs containers and 20k tab titles, and 20k callouts in list items, in one pass', () => {
+    const tabs = blocks(`${'::: tabs\n'.repeat(20_000)}${'== a\ntext\n'.repeat(20_000)}`);
+    expect([tabs.length, tabs[0], tabs[1], tabs[39_999]]).toEqual([40_000, { type: 'label', text: 'a:' }, { type: 'paragraph', text: 'text' }, { type: 'paragraph', text: 'text' }]);
+    const items = blocks(Array.from({ length: 20_000 }, (_, n) => `- item ${n}\n  ::: tip\n  text\n  :::`).join('\n'));
+    expect(items[0]!.children!.slice(0, 2)).toEqual(['- item 0\n  Tip:\n  text', '- item 1\n  Tip:\n  text']);
+  });
+
   it('parses 3000 nested list markers and 10000 nested quote markers as one block each, and the blocks after them', () => {
     const dashes = `${'- '.repeat(3000)}deep`;
     const quotes = `${'>'.repeat(10_000)} deep`;

@@ -1,6 +1,7 @@
 import MarkdownIt from 'markdown-it';
+import { createDirectiveEnv, directiveRule, tabLines, withDirectivesRead, type Directive, type DirectiveEnv } from './directives.ts';
 import { headingPlainText } from './heading-text.ts';
-import { htmlToText, inlineHtmlText } from './html.ts';
+import { closingTagNames, htmlToText, inlineHtmlText, isPlaceholderTag } from './html.ts';
 import { findInlineHtml } from './inline-html.ts';
 import { createLineTable, type LineTable } from './line-table.ts';
 
@@ -19,7 +20,11 @@ export interface Span {
 
 /** One top-level block of the markdown body (paragraph, list, code fence, table, heading, ...). */
 export interface Block extends Span {
-  /** Block type, named as mdast names them: `paragraph`, `code`, `heading`, `list`, `table`, `html`, `definition`, ... */
+  /**
+   * Block type, named as mdast names them: `paragraph`, `code`, `heading`, `list`, `table`,
+   * `html`, `definition`, ...; `label` for the line a directive shows instead of itself (the
+   * title of a `::: tip Title` container or of a `{% tab title="npm" %}`, see `readDirective`).
+   */
   type: string;
   /** Heading depth (1-6), only for headings. */
   depth?: number;
@@ -37,6 +42,12 @@ export interface Block extends Span {
    * rendered like the block's and the whitespace before it within the block.
    */
   children?: (Span & { text: string; gapBefore: string })[];
+  /**
+   * Set on the blocks of a callout container (`::: warning` ... `:::`, `{% hint %}` ...
+   * `{% endhint %}`), its label included: the same number (the 0-based line of the container's
+   * opening) for all of them, which are read together and never cut apart.
+   */
+  group?: number;
 }
 
 /** One replacement of source text: an HTML node by its readable text. */
@@ -76,6 +87,8 @@ const parserOptions = { html: true, maxNesting: 2 * MAX_NESTING };
 const blockParser = new MarkdownIt('default', parserOptions);
 blockParser.core.ruler.disable(['normalize', 'inline', 'linkify', 'replacements', 'smartquotes', 'text_join']);
 blockParser.block.ruler.before('table', 'nesting_limit', nestingLimit);
+// A directive line interrupts a paragraph, a list, a quote or a table (whose rows end where a 'blockquote' terminator starts).
+blockParser.block.ruler.after('fence', 'directive', directiveRule, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
 
 /** markdown-it token types of top-level blocks -> the block types Atlas uses (mdast's names). */
 const BLOCK_TYPES: Record<string, string> = {
@@ -89,6 +102,7 @@ const BLOCK_TYPES: Record<string, string> = {
   blockquote_open: 'blockquote',
   table_open: 'table',
   hr: 'thematicBreak',
+  directive: 'directive',
 };
 
 /** A top-level block as the parser found it: its tokens and its source span. */
@@ -103,8 +117,11 @@ interface ParsedBlock extends Span {
  * Parses a markdown body into its top-level blocks (CommonMark + GFM tables, with markdown-it's
  * block parser; one pass, linear in the body's size). Headings inside code fences are code.
  * Link reference definitions are blocks of type `definition`. Blocks that are pure HTML markup
- * (`<a name="x"></a>`, `<!-- ... -->`, `<p align="center"><img ...></p>`) are left out; for MDX
- * pages, so are top-level `import`/`export` statements.
+ * (`<a name="x"></a>`, `<!-- ... -->`, `<p align="center"><img ...></p>`, `<Home />`) are left
+ * out; for MDX pages, so are top-level `import`/`export` statements. Documentation-site
+ * directives (`::: tip Title`, `:::`, `{% hint style="info" %}`, `{% tab title="npm" %}`; see
+ * `readDirective`) are lines of their own: each becomes its label (a `label` block, `Title:`)
+ * or nothing, the blocks between them stay blocks, and those of a callout share a `group`.
  *
  * @example
  * parseBlocks({ body: '## A {#a}\n\nText <br> more', bodyStartLine: 1, mdx: false }).map((block) => block.text);
@@ -112,13 +129,17 @@ interface ParsedBlock extends Span {
  */
 export function parseBlocks(input: { body: string; bodyStartLine: number; mdx: boolean }): Block[] {
   const { body, bodyStartLine, mdx } = input;
-  const tokens = blockParser.parse(body, {});
+  const env = createDirectiveEnv();
+  const tokens = blockParser.parse(body, env);
   const lines = createLineTable(body);
+  const inTabs = tabLines(env, lines.count);
   const lineOffset = bodyStartLine;
+  const groups = createGroups(tokens, env);
   const blocks: Block[] = [];
   let previousEnd = 0;
   let dropped = false;
   for (const parsed of topLevelBlocks(tokens, lines)) {
+    const group = groups.enter(parsed);
     const { start, end } = parsed;
     // A block left out still separates its neighbours: keep a blank line between them.
     const gap = body.slice(previousEnd, start);
@@ -127,16 +148,21 @@ export function parseBlocks(input: { body: string; bodyStartLine: number; mdx: b
     dropped = true;
     const source = body.slice(start, end);
     if (mdx && parsed.type === 'paragraph' && /^(import|export)\s/.test(source)) continue;
-    const edits = parsed.type !== 'html' && source.includes('<') ? htmlEdits(body, tokens, parsed, lines) : [];
+    const edits = mayHoldMarkup(parsed.type, source) ? markupEdits(body, tokens, parsed, lines, inTabs) : [];
     const block: Block = {
       type: parsed.type,
       start,
       end,
       startLine: parsed.startLine + lineOffset,
       endLine: parsed.endLine + lineOffset,
-      text: parsed.type === 'html' ? htmlToText(source) : edits.length > 0 ? applyEdits(body, start, end, edits).trim() : source,
+      text: parsed.type === 'html' ? withDirectivesRead(htmlToText(source), inTabs(parsed.startLine)) : edits.length > 0 ? applyEdits(body, start, end, edits).trim() : source,
       gapBefore,
     };
+    if (parsed.type === 'directive') {
+      const { label } = tokens[parsed.first]!.meta as Directive;
+      block.type = 'label';
+      block.text = label ?? '';
+    }
     if (parsed.type === 'heading') {
       const opening = tokens[parsed.first]!;
       block.depth = Number(opening.tag.slice(1));
@@ -145,10 +171,39 @@ export function parseBlocks(input: { body: string; bodyStartLine: number; mdx: b
     }
     if (parsed.type === 'list' || parsed.type === 'table') block.children = childSpans(body, tokens, parsed, lines, edits, lineOffset);
     if (block.text.trim() === '') continue;
+    if (group !== undefined) block.group = group;
     blocks.push(block);
     dropped = false;
   }
   return blocks;
+}
+
+/**
+ * The callout containers of a page's top level, whose blocks stay together (see
+ * `Directive.kind`), once the parse has paired their lines (`env.closings`): `enter`, called with
+ * each top-level block in order, gives the group the block belongs to (the line of the outermost
+ * such container's opening), its opening and closing lines included. A container never closed
+ * holds nothing together.
+ */
+function createGroups(tokens: Token[], env: DirectiveEnv): { enter(block: ParsedBlock): number | undefined } {
+  let group: number | undefined;
+  let groupEnd = -1;
+  return {
+    enter(block) {
+      if (block.type !== 'directive') return group;
+      const token = tokens[block.first]!;
+      const line = token.map![0];
+      const { kind } = token.meta as Directive;
+      const closing = env.closings.get(line);
+      if (group === undefined && closing !== undefined && kind === 'callout') {
+        group = line;
+        groupEnd = closing;
+      }
+      const current = group;
+      if (line === groupEnd) group = undefined;
+      return current;
+    },
+  };
 }
 
 /**
@@ -199,17 +254,29 @@ function withoutHeadingId(text: string): string {
   return text.replace(/\s*\{#[^\s{}]+\}\s*$/, '');
 }
 
+/** Whether a block's source may hold markup to replace: HTML, Liquid tags, or directives nested in a list or quote. */
+function mayHoldMarkup(type: string, source: string): boolean {
+  if (type === 'html' || type === 'directive' || type === 'code') return false;
+  return source.includes('<') || source.includes('{%') || ((type === 'list' || type === 'blockquote') && source.includes(':::'));
+}
+
 /**
- * Replacements for the HTML inside a block, in document order: each inline tag by its text
- * (usually nothing, a line break for `<br>`; in a table or a heading, on one line), and each
- * HTML block nested in a list or quote by its readable text. Code is left as it is.
+ * Replacements for the markup inside a block, in document order: each inline tag by its text
+ * (usually nothing, a line break for `<br>`; in a table or a heading, on one line) unless it is a
+ * placeholder (`<queue>`, see `isPlaceholderTag`), each inline Liquid tag by nothing, each HTML
+ * block nested in a list or quote by its readable text, and each directive nested there by its
+ * label or nothing. Code is left as it is.
  */
-function htmlEdits(body: string, tokens: Token[], block: ParsedBlock, lines: LineTable): Edit[] {
+function markupEdits(body: string, tokens: Token[], block: ParsedBlock, lines: LineTable, inTabs: (line: number) => boolean): Edit[] {
   const oneLine = block.type === 'table' || block.type === 'heading';
   const edits: Edit[] = [];
+  let closed: Set<string> | undefined;
   const addInline = (start: number, end: number) => {
     for (const span of findInlineHtml(body, start, end)) {
-      const text = inlineHtmlText(body.slice(span.start, span.end));
+      const tag = body.slice(span.start, span.end);
+      closed ??= closingTagNames(body.slice(block.start, block.end));
+      if (isPlaceholderTag(tag, closed)) continue;
+      const text = inlineHtmlText(tag);
       edits.push({ ...span, text: oneLine ? text.replace(/\n/g, ' ') : text });
     }
   };
@@ -221,6 +288,10 @@ function htmlEdits(body: string, tokens: Token[], block: ParsedBlock, lines: Lin
   for (let index = block.first + 1; index < block.last; index++) {
     const token = tokens[index]!;
     if (!token.map || token.map[0] < scannedUntil) continue;
+    if (token.type === 'directive') {
+      edits.push(directiveEdit(body, lines, token, block.start));
+      continue;
+    }
     if (token.type !== 'inline' && token.type !== 'tr_open' && token.type !== 'html_block') continue;
     const span = lines.span(token.map[0], token.map[1], false);
     if (!span) continue;
@@ -230,9 +301,32 @@ function htmlEdits(body: string, tokens: Token[], block: ParsedBlock, lines: Lin
       continue;
     }
     const start = body.indexOf('<', lines.start(token.map[0]));
-    if (start !== -1 && start < span.end) edits.push({ start, end: span.end, text: inlineHtmlText(token.content.replace(/\n$/, '')) });
+    if (start === -1 || start >= span.end) continue;
+    const text = withDirectivesRead(inlineHtmlText(token.content.replace(/\n$/, '')), inTabs(token.map[0]));
+    edits.push(text === '' ? removal(body, { start, end: span.end }, block.start) : { start, end: span.end, text });
   }
   return edits;
+}
+
+/** A directive nested in a list or quote: its text replaced by its label, or removed. */
+function directiveEdit(body: string, lines: LineTable, token: Token, blockStart: number): Edit {
+  const line = token.map![0];
+  const end = line + 1 < lines.count ? lines.start(line + 1) - 1 : body.length;
+  const start = end - token.content.length;
+  const { label } = token.meta as Directive;
+  return label === undefined ? removal(body, { start, end }, blockStart) : { start, end, text: label };
+}
+
+/**
+ * Removes markup that renders nothing: when it fills its lines (nothing but indentation before
+ * it), with those lines and the line break before them (after them, on the block's first line),
+ * so no blank line is left behind; else only the markup itself.
+ */
+function removal(body: string, span: { start: number; end: number }, blockStart: number): Edit {
+  const lineStart = body.lastIndexOf('\n', span.start - 1) + 1;
+  if (body.slice(lineStart, span.start).trim() !== '' || (body[span.end] !== undefined && body[span.end] !== '\n')) return { ...span, text: '' };
+  if (lineStart > blockStart) return { start: lineStart - 1, end: span.end, text: '' };
+  return { start: Math.max(lineStart, blockStart), end: Math.min(span.end + 1, body.length), text: '' };
 }
 
 /** `body.slice(start, end)` with the edits that fall inside applied. */

@@ -33,8 +33,56 @@ export function htmlToText(html: string): string {
 }
 
 /**
+ * Names of the HTML elements documentation writes: a bare `<name>` that is none of these, never
+ * closed, is a placeholder (see {@link isPlaceholderTag}). Words that are as often placeholders
+ * (`<path>`, `<title>`, `<data>`, `<label>`, `<source>`, `<option>`) are left out: written bare,
+ * they are read as placeholders too.
+ */
+const HTML_ELEMENTS = new Set(
+  ('a abbr address article aside audio b bdi bdo big blockquote body br button caption center cite code col colgroup ' +
+    'dd del details dfn dialog div dl dt em embed figcaption figure font footer form h1 h2 h3 h4 h5 h6 head header hr ' +
+    'html i iframe img input ins kbd li main mark meta nav noscript ol p picture pre q rp rt ruby s samp script ' +
+    'section small span strike strong style sub summary sup svg table tbody td tfoot th thead tr tt u ul var video wbr').split(' '),
+);
+
+/** A bare opening tag: a name and nothing else (`<queue>`, `<your-token>`, `<T>`). */
+const BARE_TAG = /^<([A-Za-z][A-Za-z0-9-]*)\s*>$/;
+
+/**
+ * The tag names a text closes (`</Badge>` gives `Badge`), in one pass: what
+ * {@link isPlaceholderTag} needs to know of the text around a tag.
+ *
+ * @example
+ * closingTagNames('<Box>Test file</Box> and <queue>'); // Set { 'Box' }
+ */
+export function closingTagNames(text: string): Set<string> {
+  const names = new Set<string>();
+  if (!text.includes('</')) return names;
+  for (const match of text.matchAll(/<\/([A-Za-z][A-Za-z0-9-]*)\s*>/g)) names.add(match[1]!);
+  return names;
+}
+
+/**
+ * Whether an inline tag is a placeholder in angle brackets (`<queue>`, `<your-token>`, `<n>`,
+ * a type parameter `<T>`) that the text means literally, rather than markup: a bare opening tag,
+ * with no attributes and not self-closing, whose name is no HTML element and which nothing in
+ * the text around it closes (`closed`, see {@link closingTagNames}). Components and elements
+ * (`<Badge type="info">`, `<CRoot />`, `<Box>...</Box>`, `<kbd>`) are markup.
+ *
+ * @example
+ * isPlaceholderTag('<queue>', new Set()); // true
+ * isPlaceholderTag('<Box>', new Set(['Box'])); // false: closed by a </Box>
+ * isPlaceholderTag('<kbd>', new Set()); // false: an HTML element
+ */
+export function isPlaceholderTag(tag: string, closed: ReadonlySet<string>): boolean {
+  const name = BARE_TAG.exec(tag)?.[1];
+  return name !== undefined && !HTML_ELEMENTS.has(name.toLowerCase()) && !closed.has(name);
+}
+
+/**
  * What an inline HTML node inside markdown text (a paragraph, a heading, a table cell) becomes:
- * its text for a comment or tag (usually `''`), or a line break for `<br>`.
+ * its text for a comment or tag (usually `''`), a line break for `<br>`; an inline Liquid tag
+ * (`{% include "x.md" %}`) gives `''` too.
  *
  * @example
  * inlineHtmlText('<code>'); // ''
@@ -42,6 +90,7 @@ export function htmlToText(html: string): string {
  */
 export function inlineHtmlText(html: string): string {
   if (/^<br\b/i.test(html)) return '\n';
+  if (html.startsWith('{%')) return '';
   return htmlToText(html);
 }
 

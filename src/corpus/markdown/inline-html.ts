@@ -12,6 +12,9 @@ const HTML_TAG = (() => {
   return `(?:${openTag}|${closeTag}|${comment}|${processing}|${declaration}|${cdata})`;
 })();
 
+/** An inline Liquid tag (`{% include "x.md" %}`), which GitBook and Jekyll render away like a tag: on one line, at most 500 characters. */
+const LIQUID_TAG = '\\{%[^\\n]{0,500}?%\\}';
+
 /** ASCII punctuation: what a backslash escapes in markdown. */
 const ESCAPABLE = /[!-/:-@[-`{-~]/;
 
@@ -22,11 +25,11 @@ export interface HtmlSpan {
 }
 
 /**
- * Finds the raw inline HTML (`<br>`, `<code>`, `</a>`, `<!-- ... -->`) in markdown text between
- * `start` and `end`, in order, the way a CommonMark inline parser sees it: not inside a code
- * span, not escaped (`\<b>`), not an autolink (`<https://x>`) or a link destination
- * (`[a](<b c>)`). One pass; code spans are matched with a table of backtick runs, so unmatched
- * backticks do not make it quadratic.
+ * Finds the raw inline HTML (`<br>`, `<code>`, `</a>`, `<!-- ... -->`) and the inline Liquid tags
+ * (`{% include "x.md" %}`) in markdown text between `start` and `end`, in order, the way a
+ * CommonMark inline parser sees HTML: not inside a code span, not escaped (`\<b>`), not an
+ * autolink (`<https://x>`) or a link destination (`[a](<b c>)`). One pass; code spans are
+ * matched with a table of backtick runs, so unmatched backticks do not make it quadratic.
  *
  * @example
  * findInlineHtml('Use <kbd>Ctrl</kbd>, not `<b>`.', 0, 31); // [{ start: 4, end: 9 }, { start: 13, end: 19 }]
@@ -35,6 +38,7 @@ export function findInlineHtml(source: string, start: number, end: number): Html
   const spans: HtmlSpan[] = [];
   const codeSpans = createCodeSpanFinder(source, start, end);
   const tag = new RegExp(HTML_TAG, 'y');
+  const liquid = new RegExp(LIQUID_TAG, 'y');
   let at = start;
   while (at < end) {
     const next = nextSpecial(source, at, end);
@@ -44,6 +48,11 @@ export function findInlineHtml(source: string, start: number, end: number): Html
       at = next + (next + 1 < end && ESCAPABLE.test(source[next + 1]!) ? 2 : 1);
     } else if (char === '`') {
       at = codeSpans.skip(next);
+    } else if (char === '{') {
+      liquid.lastIndex = next;
+      const match = liquid.exec(source);
+      if (match && next + match[0].length <= end) spans.push({ start: next, end: next + match[0].length });
+      at = match && next + match[0].length <= end ? next + match[0].length : next + 1;
     } else {
       tag.lastIndex = next;
       const match = source[next - 1] === '(' && source[next - 2] === ']' ? null : tag.exec(source);
@@ -58,11 +67,26 @@ export function findInlineHtml(source: string, start: number, end: number): Html
   return spans;
 }
 
-/** Position of the next `\`, backtick or `<` in `[from, end)`, or -1. */
+/**
+ * The end of the raw HTML that starts at `at` (a tag, comment, processing instruction,
+ * declaration or CDATA, as CommonMark defines them), or -1 when none does.
+ *
+ * @example
+ * htmlEnd('a <b class="x">c', 2); // 15
+ * htmlEnd('a < b', 2); // -1
+ */
+export function htmlEnd(source: string, at: number): number {
+  const tag = new RegExp(HTML_TAG, 'y');
+  tag.lastIndex = at;
+  const match = tag.exec(source);
+  return match ? at + match[0].length : -1;
+}
+
+/** Position of the next `\`, backtick, `<` or `{%` in `[from, end)`, or -1. */
 function nextSpecial(source: string, from: number, end: number): number {
   for (let at = from; at < end; at++) {
     const code = source.charCodeAt(at);
-    if (code === 0x5c || code === 0x60 || code === 0x3c) return at;
+    if (code === 0x5c || code === 0x60 || code === 0x3c || (code === 0x7b && source.charCodeAt(at + 1) === 0x25)) return at;
   }
   return -1;
 }

@@ -10,15 +10,16 @@ const graphile = sharedFolder('corpora/graphile-worker/docs', process.env);
 
 describe('parsePages', () => {
   it('gives in 2 worker threads exactly what it gives in this thread, in the order of the pages', async () => {
-    // Good and bad pages both: problems must come back from the workers unchanged too.
+    // Good and bad pages both: problems, and the notes of pages left out, must come back from the workers unchanged too.
     const sources = [...(await readPages(orbit)).sources, ...(await readPages(fixtures)).sources];
     const here = await parsePages(sources, { threads: 1 });
     const workerErrors: Error[] = [];
     const workers = await parsePages(sources, { threads: 3, batchPages: 5, thisThreadParses: false, onWorkerError: (error) => workerErrors.push(error) });
     expect(workerErrors).toEqual([]);
     expect(workers).toEqual(here);
-    expect(workers.map((result) => (result.ok ? result.doc.sourcePath : result.problems[0]!.file))).toEqual(sources.map((source) => source.path));
+    expect(workers.map((result) => (result.ok ? result.doc.sourcePath : (result.skipped?.file ?? result.problems[0]!.file)))).toEqual(sources.map((source) => source.path));
     expect(here.filter((result) => !result.ok).length).toBeGreaterThan(0);
+    expect(here.filter((result) => !result.ok && result.skipped !== undefined).length).toBeGreaterThan(0);
   });
 
   it('gives the same chunks of the real Graphile Worker docs in 2 workers, in this thread, and in both', async ({ skip }) => {
