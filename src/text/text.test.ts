@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { isPlaceholderNote, placeholderNotes, plainText, withoutPlaceholderNotes } from '../models/offline/plain-text.ts';
 import { entities, identifiers, linkTexts, sentences, sentenceUnits, stem } from './text.ts';
 
 describe('identifiers', () => {
@@ -81,6 +80,23 @@ describe('stem and linkTexts', () => {
 });
 
 describe('sentenceUnits', () => {
+  it('keeps a table row whole, whatever sentences its cells hold, with its header row; the header row is heading-like', () => {
+    const text = 'Options:\n\n| Option | Meaning |\n|---|---|\n| `--args JSON` | Arguments as a JSON object or array. Defaults to no arguments. |\n| `--queue NAME` | Target queue (default `default`). |\n\nAfter the table.';
+    expect(sentenceUnits(text)).toEqual([
+      { text: '| Option | Meaning |', code: false, isHeading: true },
+      { text: '| `--args JSON` | Arguments as a JSON object or array. Defaults to no arguments. |', code: false, tableHeader: '| Option | Meaning |' },
+      { text: '| `--queue NAME` | Target queue (default `default`). |', code: false, tableHeader: '| Option | Meaning |' },
+      { text: 'After the table.', code: false },
+    ]);
+  });
+
+  it('reads the rows of a snippet\'s collapsed table, its delimiter row left out', () => {
+    expect(sentenceUnits('| Code | Meaning | | --- | --- | | `ORB-1202` | PayloadTooLarge: the result is over the limit. |')).toEqual([
+      { text: '| Code | Meaning |', code: false, isHeading: true },
+      { text: '| `ORB-1202` | PayloadTooLarge: the result is over the limit. |', code: false, tableHeader: '| Code | Meaning |' },
+    ]);
+  });
+
   it('keeps a list item with its wrapped lines, and marks headings and the heading each unit sits under', () => {
     const text = '### worker.maxPoolSize\n\nType: `number`\nDefault value: `10`\n\n- `job_key_preserve_run_at` - an optional boolean detailing if the `run_at`\n  should be preserved\n- `flags` - tags';
     expect(sentenceUnits(text)).toEqual([
@@ -89,29 +105,5 @@ describe('sentenceUnits', () => {
       { text: '`job_key_preserve_run_at` - an optional boolean detailing if the `run_at` should be preserved', code: false, heading: 'worker.maxPoolSize' },
       { text: '`flags` - tags', code: false, heading: 'worker.maxPoolSize' },
     ]);
-  });
-});
-
-describe('plainText and placeholder notes', () => {
-  it('renders markdown escapes, HTML entities and tags, links and table pipes as plain text', () => {
-    expect(plainText('Use `add_job` &mdash; see [Jobs](jobs.md) <b>now</b>; `str \\| None` won&apos;t &#39;x&#x27;')).toBe(
-      "Use add_job \u2014 see Jobs now; str | None won't 'x'",
-    );
-    expect(plainText('| `ORB-1202` | PayloadTooLarge |')).toBe('ORB-1202 | PayloadTooLarge');
-  });
-
-  it('tells placeholder notes from documentation', () => {
-    expect(isPlaceholderNote('TODO: which VACUUM options should we recommend?')).toBe(true);
-    expect(isPlaceholderNote('Run VACUUM regularly.')).toBe(false);
-    expect(withoutPlaceholderNotes('Intro.\nTODO: post perfTest results on RDS.\nEnd.')).toBe('Intro.\n\nEnd.');
-  });
-
-  it('follows a placeholder note across hard wraps to the end of its sentence, never past a blank line or a list', () => {
-    const text = 'Intro.\nTODO: post perfTest results in a more reasonable configuration, e.g. using an\nRDS PostgreSQL server and a worker running on EC2.\nEnd.';
-    expect(placeholderNotes(text)).toEqual(['TODO: post perfTest results in a more reasonable configuration, e.g. using an RDS PostgreSQL server and a worker running on EC2.']);
-    expect(withoutPlaceholderNotes(text)).toBe('Intro.\n\nEnd.');
-    expect(placeholderNotes('TODO: list the\n\nDefaults here.')).toEqual(['TODO: list the']);
-    expect(placeholderNotes('TODO: document the\n- first option')).toEqual(['TODO: document the']);
-    expect(placeholderNotes('No notes here.')).toEqual([]);
   });
 });

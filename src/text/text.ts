@@ -76,20 +76,32 @@ export interface SentenceUnit {
   code: boolean;
   /** Text of the nearest markdown heading line above the unit within the same text, if any. */
   heading?: string;
-  /** The unit is a heading line itself: context for what follows, not an answer. */
+  /** The unit is a heading line itself (or a table's header row): context for what follows, not an answer. */
   isHeading?: boolean;
+  /**
+   * For a table row: the header row of its table as the text writes it (`| Option | Default |`),
+   * when the text holds it (the chunker repeats it in every chunk of a split table), so the row
+   * can be read with its column names (`plainText(row, { tableHeader })`).
+   */
+  tableHeader?: string;
 }
+
+/** A table's delimiter row (`|---|:---:|`), or such a row inside a snippet's collapsed table. */
+const DELIMITER_ROW = /^\|?\s*:?-{3,}/;
 
 /**
  * {@link sentences}, each marked with whether it sits inside a fenced code block and under which
  * heading of the text. Lines of one prose paragraph are joined first (hard-wrapped markdown), so
  * a sentence never stops at a line break; the citation check compares whitespace-normalised
- * text, so the quote still verifies.
+ * text, so the quote still verifies. A table row is one unit, whatever sentences its cells hold
+ * ("Arguments as a JSON object. Defaults to none." stays with its option), and carries its
+ * table's header row; the header row is a heading-like unit.
  */
 export function sentenceUnits(text: string): SentenceUnit[] {
   const units: SentenceUnit[] = [];
   let code = false;
   let heading: string | undefined;
+  let tableHeader: string | undefined;
   // The block being collected: a prose paragraph or one list item with its continuation lines.
   let block: string[] = [];
   const push = (line: string, isCode: boolean, isHeading = false) => pushPieces(units, line, isCode, heading, isHeading);
@@ -97,27 +109,33 @@ export function sentenceUnits(text: string): SentenceUnit[] {
     if (block.length > 0) push(block.join(' '), false);
     block = [];
   };
-  for (const rawLine of text.split(/\n/)) {
+  const lines = text.split(/\n/);
+  lines.forEach((rawLine, index) => {
     const line = rawLine.trim();
+    if (!line.startsWith('|')) tableHeader = undefined;
     if (/^(?:```|~~~)/.test(line)) {
       flush();
       code = !code;
-      continue;
+      return;
     }
     if (code) {
       push(line, true);
-      continue;
+      return;
     }
-    if (line === '' || /^\|?\s*:?-{3,}/.test(line)) {
+    if (line === '' || DELIMITER_ROW.test(line)) {
       flush();
-      continue;
+      return;
     }
     if (/^#{1,6}\s/.test(line)) {
       flush();
       push(line, false, true);
       heading = line.replace(/^#+\s+/, '').replace(/\s*\{#[^}]*\}\s*$/, '');
-    } else if (/^(?:\||>)/.test(line)) {
-      // Table rows and quotes stand alone.
+    } else if (line.startsWith('|')) {
+      flush();
+      const next = (lines[index + 1] ?? '').trim();
+      tableHeader = pushTableRows(units, line, DELIMITER_ROW.test(next), { tableHeader, heading });
+    } else if (line.startsWith('>')) {
+      // Quotes stand alone.
       flush();
       push(line, false);
     } else if (/^(?:[-*+]\s|\d+\.\s)/.test(line)) {
@@ -127,9 +145,36 @@ export function sentenceUnits(text: string): SentenceUnit[] {
       // Prose lines join their paragraph; a list item's wrapped lines join the item.
       block.push(line);
     }
-  }
+  });
   flush();
   return units;
+}
+
+/**
+ * The rows of a table line as units: one row, or the rows of a snippet's collapsed table
+ * ("| a | b | | --- | --- | | c | d |"). A row followed by a delimiter row is its table's header:
+ * a heading-like unit, and the `tableHeader` of the rows after it. Returns the header in effect
+ * after the line.
+ */
+function pushTableRows(units: SentenceUnit[], line: string, headerFollows: boolean, context: { tableHeader?: string; heading?: string }): string | undefined {
+  let { tableHeader } = context;
+  const rows = line.split(/(?<=\|)\s+(?=\|)/);
+  rows.forEach((row, index) => {
+    if (DELIMITER_ROW.test(row)) return;
+    const isHeader = index + 1 < rows.length ? DELIMITER_ROW.test(rows[index + 1]!) : headerFollows;
+    // A row cut off by a snippet's "…" is a fragment, not something to quote or learn from.
+    const text = /…\s*$/.test(row) ? '' : row.trim().replace(/^…\s*/, '');
+    if (text.length >= 12) {
+      units.push({
+        text,
+        code: false,
+        ...(context.heading === undefined ? {} : { heading: context.heading }),
+        ...(isHeader ? { isHeading: true } : tableHeader === undefined ? {} : { tableHeader }),
+      });
+    }
+    if (isHeader) tableHeader = row.trim();
+  });
+  return tableHeader;
 }
 
 function pushPieces(units: SentenceUnit[], line: string, code: boolean, heading: string | undefined, isHeading: boolean): void {

@@ -2,7 +2,8 @@
  * Documentation text as a reader sees it: markdown rendered as plain text, and placeholder notes
  * (TODO) told apart from documentation. Pure functions, no state.
  */
-import { decodeEntities } from '../../corpus/markdown/html.ts';
+import { closingTagNames } from '../../corpus/markdown/html.ts';
+import { renderInline } from './inline-markdown.ts';
 
 /**
  * A note that a page is unfinished ("TODO: which VACUUM options should we recommend?"): it says
@@ -42,23 +43,109 @@ export function withoutPlaceholderNotes(text: string): string {
   return text.replace(PLACEHOLDER_NOTE, '');
 }
 
+/** Options of {@link plainText}. */
+export interface PlainTextOptions {
+  /**
+   * The header row of the table a row of the text belongs to (`| Option | Default |`), when the
+   * text does not hold it: the row then reads as its cells with their column headers.
+   */
+  tableHeader?: string;
+}
+
 /**
- * Markdown rendered as plain text for display: code ticks, emphasis, link targets, HTML tags and
- * table pipes removed; backslash escapes (`\|`, `\_`) and HTML entities (`&mdash;`, `&#39;`)
- * rendered; whitespace (hard line wraps included) collapsed.
+ * Markdown rendered as plain text for display, keeping every value a reader would copy: code
+ * spans as written (backticks included), placeholders in angle brackets (`<queue>`), a `*` or `_`
+ * that is not emphasis (`65536*1024`, `max_pool_size`), numbers and units. Emphasis markers,
+ * link targets, HTML tags, components and comments are removed; backslash escapes (`\|`, `\_`)
+ * and HTML entities (`&mdash;`, `&#39;`) rendered; whitespace (hard line wraps included)
+ * collapsed (see `renderInline`). A table row reads as its cells with their column headers when
+ * the header is known (in the text above it, or `tableHeader`): "Option: `maxPoolSize`; Default:
+ * 10"; else as its cells between ` | `. A header row reads as its cells; delimiter rows vanish.
  *
  * @example
- * plainText('Use `add_job` &mdash; see [Jobs](jobs.md) \\| more'); // 'Use add_job \u2014 see Jobs | more'
+ * plainText('Use `add_job` &mdash; see [Jobs](jobs.md) for <queue>'); // 'Use `add_job` \u2014 see Jobs for <queue>'
+ * plainText('| `maxPoolSize` | 10 |', { tableHeader: '| Option | Default |' }); // 'Option: `maxPoolSize`; Default: 10'
  */
-export function plainText(text: string): string {
-  return decodeEntities(text
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/<\/?[a-zA-Z][^<>]*>/g, '')
-    .replace(/(^|[^\\])\|/g, '$1 \u0000 ')
-    .replace(/^\s*\u0000\s*|\s*\u0000\s*$/g, '')
-    .replace(/\s*\u0000\s*/g, ' | ')
-    .replace(/[`*]/g, '')
-    .replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1'))
-    .replace(/\s+/g, ' ')
-    .trim();
+export function plainText(text: string, options: PlainTextOptions = {}): string {
+  const closed = closingTagNames(text);
+  const render = (markdown: string) => renderInline(markdown, closed);
+  const givenHeader = options.tableHeader === undefined ? undefined : tableCells(options.tableHeader).map(render);
+  let header = givenHeader;
+  const pieces: string[] = [];
+  let prose: string[] = [];
+  const flush = () => {
+    if (prose.length > 0) pieces.push(render(prose.join('\n')));
+    prose = [];
+  };
+  const lines = text.split('\n');
+  lines.forEach((line, index) => {
+    if (!isTableRow(line)) {
+      // A table ends at its first line that is not a row, and its header with it.
+      header = givenHeader;
+      if (line.trim() !== '' || prose.length > 0) prose.push(line);
+      return;
+    }
+    flush();
+    if (isDelimiterRow(line)) return;
+    const cells = tableCells(line).map(render);
+    if (isDelimiterRow(lines[index + 1] ?? '')) {
+      header = cells;
+      pieces.push(cells.filter((cell) => cell !== '').join(' | '));
+    } else {
+      pieces.push(header === undefined ? cells.filter((cell) => cell !== '').join(' | ') : withHeaders(cells, header));
+    }
+  });
+  flush();
+  return pieces.filter((piece) => piece !== '').join(' ');
+}
+
+/** Whether a line is a table row (it starts with `|`). */
+function isTableRow(line: string): boolean {
+  return line.trimStart().startsWith('|');
+}
+
+/** Whether a line is a table's delimiter row (`|---|:---:|`). */
+function isDelimiterRow(line: string): boolean {
+  return /^\s*\|?(?:\s*:?-+:?\s*\|)+\s*(?::?-+:?\s*)?$/.test(line);
+}
+
+/**
+ * The cells of a table row, as GFM splits it: at every unescaped `|`, code spans included;
+ * `\|` is a `|` of the cell. The outer pipes open and close the row.
+ */
+function tableCells(row: string): string[] {
+  const cells: string[] = [];
+  let cell = '';
+  const text = row.trim();
+  for (let at = 0; at < text.length; at++) {
+    const char = text[at];
+    if (char === '\\' && text[at + 1] === '|') {
+      cell += '|';
+      at++;
+    } else if (char === '\\') {
+      cell += text.slice(at, at + 2);
+      at++;
+    } else if (char === '|') {
+      cells.push(cell.trim());
+      cell = '';
+    } else {
+      cell += char;
+    }
+  }
+  cells.push(cell.trim());
+  if (text.startsWith('|')) cells.shift();
+  if (text.endsWith('|') && !text.endsWith('\\|') && cells.length > 0) cells.pop();
+  return cells;
+}
+
+/** A row's cells with their column headers: "Option: `x`; Default: 10" (empty cells left out). */
+function withHeaders(cells: string[], header: string[]): string {
+  let text = '';
+  cells.forEach((cell, index) => {
+    if (cell === '') return;
+    const name = header[index] ?? '';
+    const piece = name === '' ? cell : `${name}: ${cell}`;
+    text += text === '' ? piece : /[.;:!?]$/.test(text) ? ` ${piece}` : `; ${piece}`;
+  });
+  return text;
 }
