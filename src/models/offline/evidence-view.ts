@@ -21,6 +21,8 @@ export interface Sentence {
   order: number;
   /** Part of a placeholder note ("TODO: ..."), which says the docs do not know. */
   placeholder: boolean;
+  /** A table row's header row, so the row can be read with its column names. */
+  tableHeader?: string;
 }
 
 /** Weak, generic words: they count half when matching a question. */
@@ -61,12 +63,12 @@ export class EvidenceView {
     this.sentences = this.passages.flatMap((passage) => {
       const base = `${passage.headingPath ?? passage.title ?? ''} ${passage.heading}`;
       const notes = passage.texts.flatMap(placeholderNotes);
-      return uniqueSentences(passage).map(({ text, code, heading, isHeading }, order) => {
+      return uniqueSentences(passage).map(({ text, code, heading, isHeading, tableHeader }, order) => {
         const contextText = `${base} ${heading ?? ''}`;
         const context = termSet(contextText);
         const flat = text.replace(/\s+/g, ' ').trim();
         const placeholder = notes.some((note) => note.includes(flat));
-        return { text, passage, terms: termSet(text), code, heading: isHeading === true, context, contextText: contextText.toLowerCase(), order, placeholder };
+        return { text, passage, terms: termSet(text), code, heading: isHeading === true, context, contextText: contextText.toLowerCase(), order, placeholder, ...(tableHeader === undefined ? {} : { tableHeader }) };
       });
     });
     const keys = new Set(analysis.keyTerms);

@@ -225,3 +225,20 @@ describe('directness of the answer', () => {
     expect([answer.abstained, answer.abstain_reason, answer.closest?.map((passage) => passage.doc_id)]).toEqual([true, 'no direct answer', ['queue', 'retries']]);
   });
 });
+
+describe('a table row in an answer', () => {
+  it('reads with its column names, and its quote is the row as the docs write it', () => {
+    const question = 'What is the default maxPoolSize option?';
+    const table: Result = {
+      chunk_id: 'options#0',
+      doc_id: 'options',
+      heading: 'Pool options',
+      snippet: '| Option | Default | Meaning |\n|---|---|---|\n| `maxPoolSize` | 10 | Connections in the pool; defaults to 10. |\n| `minPoolSize` | 0 | Idle connections kept. |',
+    };
+    expect(extractAnswer(analyzeQuestion(question), readConversation(promptOf(question, [table])))).toEqual({
+      text: 'Option: `maxPoolSize`; Default: 10; Meaning: Connections in the pool; defaults to 10. [1]',
+      citations: [{ doc_id: 'options', quote: '| `maxPoolSize` | 10 | Connections in the pool; defaults to 10. |' }],
+      abstained: false,
+    });
+  });
+});

@@ -117,7 +117,7 @@ function withinAnswerWords(selected: Sentence[]): Sentence[] {
   const kept: Sentence[] = [];
   let count = 0;
   for (const sentence of selected) {
-    const length = words(plainText(sentence.text)).length;
+    const length = words(rendered(sentence)).length;
     if (kept.length > 0 && count + length > MAX_WORDS) continue;
     kept.push(sentence);
     count += length;
@@ -127,8 +127,13 @@ function withinAnswerWords(selected: Sentence[]): Sentence[] {
 
 /** The answer text (each sentence as plain text with its marker, the first cut at {@link MAX_WORDS}) and one citation per sentence. */
 function composeAnswer(kept: Sentence[]): ModelAnswer {
-  const text = kept.map((sentence, index) => `${withinWords(plainText(sentence.text), MAX_WORDS)} [${index + 1}]`).join(' ');
+  const text = kept.map((sentence, index) => `${withinWords(rendered(sentence), MAX_WORDS)} [${index + 1}]`).join(' ');
   return { text, citations: kept.map((sentence) => ({ doc_id: sentence.passage.docId, quote: sentence.text })), abstained: false };
+}
+
+/** A sentence as a reader sees it: plain text, a table row with its column names. */
+function rendered(sentence: Sentence): string {
+  return plainText(sentence.text, sentence.tableHeader === undefined ? {} : { tableHeader: sentence.tableHeader });
 }
 
 /** A text cut after `limit` words, marked with an ellipsis when cut. */
