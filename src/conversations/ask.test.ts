@@ -52,18 +52,54 @@ describe('askInConversation (offline planner, Orbit)', () => {
     const reply = await askInConversation(store, id, FOLLOW_UP, staff, { model, index });
     expect(reply?.conversationId).toBe('conversation-1');
     const run = reply!.run;
-    expect(run.trace.steps[0]?.query).toBe('and how do I cancel it? Orbit enqueue job');
+    // The follow-up searches with the earlier question's words, then with the name its first
+    // passages give the job handle (`Client.get_job`), then pages on.
+    expect(run.trace.steps.map((step) => [step.query, step.page, step.skippedSeen])).toEqual([
+      ['and how do I cancel it? Orbit enqueue job', undefined, 0],
+      ['Client.get_job cancel', undefined, 6],
+      ['and how do I cancel it? Orbit enqueue job', 2, 6],
+    ]);
     expect(run.trace.steps.every((step) => step.filter.version === '3.x')).toBe(true);
-    const cancelling = run.answer.citations.find((citation) => citation.chunkId === 'api-client#4');
-    expect(cancelling?.headingPath).toEqual(['Client API', 'Looking up and cancelling jobs']);
+    // The cancelling sentence names neither Orbit nor enqueueing, which the answer is chosen with
+    // (the follow-up is about the job the first turn enqueued): under the 90% a direct answer needs,
+    // so it is shown among the closest passages, on its "Looking up and cancelling jobs" section.
+    expect(run.answer).toMatchObject({ text: "I couldn't find a direct answer in the docs.", citations: [], abstained: true });
+    expect(run.answer.closest?.map((passage) => [passage.chunkId, passage.sentences[0]])).toEqual([
+      ['api-job#5', '`Client.enqueue` and `Client.get_job` return an `orbit.Job`.'],
+      ['api-client#4', '`cancel` removes a queued job; a job that is already running finishes its attempt but is not retried, and its outcome is discarded.'],
+      ['api-client#7', '| `JobNotFound` | (none) | `get_job`, `cancel` |'],
+    ]);
+    expect(run.answer.closest?.[1]?.headingPath).toEqual(['Client API', 'Looking up and cancelling jobs']);
     // Nothing the first turn was shown is shown again.
     const firstSeen = new Set(first!.run.trace.evidence.map((item) => item.chunkId));
     expect(run.trace.evidence.filter((item) => firstSeen.has(item.chunkId))).toEqual([]);
-    expect(run.trace.steps[0]?.skippedSeen).toBe(2);
     expect(run.trace.history).toMatchObject({ given: 1, shown: 1, dropped: 0, cut: false });
     // A budget per turn: the follow-up searched as much as the first turn.
     expect([first!.run.trace.steps.length, run.trace.steps.length]).toEqual([3, 3]);
     expect(run.trace.steps.some((step) => step.note === 'budget-exhausted')).toBe(false);
+  });
+
+  it('a follow-up asks for the thing its earlier turn was about, by the name the docs give it, and shows the fix', async () => {
+    const { id } = store.create({ principal: staff });
+    await askInConversation(store, id, 'Which error does a flow step raise when its result is too big?', staff, { model, index });
+    const run = (await askInConversation(store, id, 'and how do I fix it?', staff, { model, index }))!.run;
+    // "it" names nothing: the first search carries the earlier question's words; its passages name
+    // the error (`ORB-1202` in the sentence that answers the earlier question), so the next search
+    // asks for that code with the fix, before the first search's next page.
+    expect(run.trace.steps.map((step) => [step.query, step.page])).toEqual([
+      ['and how do I fix it? error flow step raise result big', undefined],
+      ['ORB-1202 fix', undefined],
+      ['and how do I fix it? error flow step raise result big', 2],
+    ]);
+    // The sentences hold too little of the question and its carried words for a direct answer; the
+    // closest passages end with the fix, on its own section ("Fix 2: keep big data out of results").
+    expect(run.answer).toMatchObject({ abstained: true, citations: [] });
+    expect(run.answer.closest?.map((passage) => passage.chunkId)).toEqual(['api-flow#1', 'release-notes-3x#4', 'troubleshooting-memory#4']);
+    const fix = run.answer.closest?.[2];
+    expect([fix?.headingPath, fix?.sentences]).toEqual([
+      ['Troubleshooting memory growth', 'Fix 2: keep big data out of results'],
+      ['The pattern, with `orbit.results.put_blob()` and `ResultRef`, is described in [Results backend](results-backend.md).', 'This both fixes `ORB-1202` and keeps the child\'s peak memory low.'],
+    ]);
   });
 
   it('asked without the conversation, the same follow-up searches as written and loses the release line', async () => {

@@ -8,13 +8,16 @@ import { readConversation } from './conversation.ts';
 import { EvidenceView } from './evidence-view.ts';
 import { answerType, coverage, extractAnswer } from './extract-answer.ts';
 import { rankBridges } from './bridges.ts';
-import { nextAction } from './planner.ts';
+import { answersPart, learnedBridges } from './learned-bridges.ts';
+import { DEFAULT_PLANNER_OPTIONS, nextAction } from './planner.ts';
 import { analyzeQuestion } from '../../text/question.ts';
 
 type Result = { chunk_id: string; doc_id: string; heading: string; snippet: string; applies_to?: string; score?: number };
 
-/** A prompt as the loop sends it: the question, then one search per entry with its results. */
-function promptOf(question: string, searches: Array<{ query: string; version?: string; page?: number; results: Result[] }>): LanguageModelV3Prompt {
+type Read = { chunk_id: string; doc_id: string; heading: string; text: string; heading_path?: string };
+
+/** A prompt as the loop sends it: the question, then one search per entry with its results, and the sections read after it. */
+function promptOf(question: string, searches: Array<{ query: string; version?: string; page?: number; results: Result[]; reads?: Read[] }>): LanguageModelV3Prompt {
   const prompt: LanguageModelV3Prompt = [
     { role: 'system', content: 'Search with search_docs (at most 6 searches).' },
     { role: 'user', content: [{ type: 'text', text: question }] },
@@ -36,6 +39,13 @@ function promptOf(question: string, searches: Array<{ query: string; version?: s
         ],
       },
     );
+    (search.reads ?? []).forEach((read, position) => {
+      const readId = `read-${index}-${position}`;
+      prompt.push(
+        { role: 'assistant', content: [{ type: 'tool-call', toolCallId: readId, toolName: 'read_section', input: { chunk_id: read.chunk_id } }] },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: readId, toolName: 'read_section', output: { type: 'json', value: { applies_to: 'all', offset: 0, next_offset: null, complete: true, ...read } } }] },
+      );
+    });
   });
   return prompt;
 }
@@ -106,6 +116,49 @@ describe('nextAction', () => {
   });
 });
 
+describe('searching what the run learned before paging', () => {
+  const question = 'A flow step that returns a large result fails after its work; which error is it and what should the step return instead?';
+  const text = 'A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work.';
+  const results: Result = { chunk_id: 'api-results#3', doc_id: 'api-results', heading: 'Large flow step results', snippet: text };
+  const read: Read = { chunk_id: 'api-results#3', doc_id: 'api-results', heading: 'Large flow step results', text };
+  const analysis = analyzeQuestion(question);
+
+  it('asks for the error code a read passage names, with the part it leaves open, before the question\'s next page', () => {
+    const conversation = readConversation(promptOf(question, [{ query: question, results: [results], reads: [read] }]));
+    // The sentence answers the first part (a large result fails after its work) and names ORB-1202;
+    // "which error is it" is that name; "what should the step return instead" is still open.
+    expect(nextAction(analysis, conversation, 'required')).toEqual({ type: 'search', query: 'ORB-1202 step return instead' });
+    const view = new EvidenceView(analysis, conversation, undefined);
+    expect(learnedBridges(analysis, conversation, view, rankBridges(analysis, conversation, view)).map((bridge) => bridge.term)).toEqual(['ORB-1202', 'PayloadTooLarge']);
+  });
+
+  it('pages when nothing was learned: a name seen only in a snippet, a question that names identifiers itself, or the hop already made', () => {
+    const snippetOnly = readConversation(promptOf(question, [{ query: question, results: [results] }]));
+    expect(nextAction(analysis, snippetOnly, 'required')).toEqual({ type: 'search', query: question, page: 2 });
+    const naming = 'A flow step over `max_payload_kb` fails after its work; which error is it and what should the step return instead?';
+    const namingRead = readConversation(promptOf(naming, [{ query: naming, results: [results], reads: [read] }]));
+    expect(nextAction(analyzeQuestion(naming), namingRead, 'required')).toEqual({ type: 'search', query: naming, page: 2 });
+    const hopped = readConversation(
+      promptOf(question, [
+        { query: question, results: [results], reads: [read] },
+        { query: 'ORB-1202 step return instead', results: [] },
+      ]),
+    );
+    expect(nextAction(analysis, hopped, 'required')).toEqual({ type: 'search', query: question, page: 2 });
+    // learnedHops 0: the question's pages first, as before.
+    const read1 = readConversation(promptOf(question, [{ query: question, results: [results], reads: [read] }]));
+    expect(nextAction(analysis, read1, 'required', { ...DEFAULT_PLANNER_OPTIONS, learnedHops: 0 })).toEqual({ type: 'search', query: question, page: 2 });
+  });
+
+  it('counts a part answered only by a sentence that holds most of its terms itself and states the relation it asks', () => {
+    const conversation = readConversation(promptOf(question, [{ query: question, results: [results], reads: [read] }]));
+    const view = new EvidenceView(analysis, conversation, undefined);
+    const sentence = view.sentences.find((candidate) => candidate.text === text)!;
+    // Parts: the large result that fails, "which error is it" (one term: any sentence saying "error" would do), what to return instead.
+    expect(analysis.parts.map((part) => answersPart(view, sentence, part))).toEqual([true, false, false]);
+  });
+});
+
 describe('rankBridges', () => {
   it('picks the name next to the relation word the question asks about', () => {
     const question = 'What river flows through the city Kevin Durant played for before Golden State?';
@@ -151,15 +204,15 @@ describe('coverage and the extractive answer', () => {
     const covered = 'Which brokers does Orbit support?';
     const answer = extractAnswer(analyzeQuestion(covered), readConversation(promptOf(covered, [{ query: covered, results: [brokers] }])));
     expect(answer).toEqual({
-      text: 'Orbit supports three brokers: Redis, Amazon SQS and RabbitMQ.',
+      text: 'Orbit supports three brokers: Redis, Amazon SQS and RabbitMQ. [1]',
       citations: [{ doc_id: 'overview', quote: 'Orbit supports three brokers: Redis, Amazon SQS and RabbitMQ.' }],
       abstained: false,
     });
   });
 });
 
-describe('the extractive answer quotes what the answering passage says around its best sentence', () => {
-  it('adds the sentences of the same passage that hold the question\'s terms, not the others', () => {
+describe('the extractive answer shows what the answering passage says around its best sentence', () => {
+  it('shows the sentences of the same passage that hold the question\'s terms, not the others, as the closest passage when none states how long', () => {
     const question = 'How long does a worker hold a job under the lease setting?';
     const leases: Result = {
       chunk_id: 'leases#1',
@@ -169,15 +222,19 @@ describe('the extractive answer quotes what the answering passage says around it
         'The lease setting controls how long a worker holds a job. Brokers are configured in the broker section. A worker that holds a job past its lease loses it to another worker.',
     };
     const answer = extractAnswer(analyzeQuestion(question), readConversation(promptOf(question, [{ query: question, results: [leases] }])));
+    // "How long" asks for a duration and the passage states none: precision first, so no answer,
+    // and the closest passage shows its two sentences about the lease (not the one about brokers).
     expect(answer).toEqual({
-      text: 'The lease setting controls how long a worker holds a job. A worker that holds a job past its lease loses it to another worker.',
-      citations: [
+      text: '',
+      citations: [],
+      abstained: true,
+      closest: [
         {
           doc_id: 'leases',
-          quote: 'The lease setting controls how long a worker holds a job. ... A worker that holds a job past its lease loses it to another worker.',
+          sentences: ['The lease setting controls how long a worker holds a job.', 'A worker that holds a job past its lease loses it to another worker.'],
         },
       ],
-      abstained: false,
+      abstain_reason: 'no direct answer',
     });
   });
 });
@@ -197,20 +254,22 @@ describe('the sentence scorer', () => {
   });
 });
 
-describe('elided quotes of the extractive answer', () => {
-  it('leave out a line too thin to be a fragment (a lone **Experimental**), so the citation check keeps the quote', async () => {
-    const question = 'How long does a worker hold a job under the experimental lease setting?';
+describe('quotes of the extractive answer', () => {
+  it('quote a sentence whole, never a line too thin to be one (a lone **Experimental**), so the citation check keeps the quote', async () => {
+    const question = 'What does the experimental lease setting control for a worker holding a job?';
     const leases: Result = {
       chunk_id: 'leases#1',
       doc_id: 'leases',
-      heading: 'Lease setting',
+      heading: 'Experimental lease setting',
       snippet: 'The lease setting controls how long a worker holds a job.\n\n**Experimental**\n\nA worker that holds a job past its lease loses it to another worker.',
     };
     const answer = extractAnswer(analyzeQuestion(question), readConversation(promptOf(question, [{ query: question, results: [leases] }])));
-    expect(answer.citations).toEqual([
-      { doc_id: 'leases', quote: 'The lease setting controls how long a worker holds a job. ... A worker that holds a job past its lease loses it to another worker.' },
-    ]);
-    const session = new SearchSession({ index: createMemoryIndex([makeDoc('leases', 'all', [['Lease setting', leases.snippet]])]) });
+    expect(answer).toEqual({
+      text: 'The lease setting controls how long a worker holds a job. [1]',
+      citations: [{ doc_id: 'leases', quote: 'The lease setting controls how long a worker holds a job.' }],
+      abstained: false,
+    });
+    const session = new SearchSession({ index: createMemoryIndex([makeDoc('leases', 'all', [['Experimental lease setting', leases.snippet]])]) });
     await session.readSection({ chunk_id: 'leases#0' });
     expect(verifyCitations(answer.citations, session.evidence).dropped).toEqual([]);
   });
@@ -256,24 +315,32 @@ describe('paged reads', () => {
 });
 
 describe('answers that carry the facts', () => {
-  it('quotes the sentence that states the relation asked, with its continuation, and renders it as plain text', () => {
-    const question = 'A flow step that returns a big result fails after its work; which error is it and what should the step return instead?';
+  it('answers with the sentence that states the relation asked and its continuation, each with its marker, when they hold the question\'s words', () => {
+    const question = 'A flow step that returns a large result fails after its work; which error is it and what should the step return instead?';
     const results: Result = {
       chunk_id: 'api-results#3',
       doc_id: 'api-results',
-      heading: 'Large results',
+      heading: 'Large flow step results',
       snippet: 'A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work. Return a reference instead, and let the downstream step load it.',
     };
     const answer = extractAnswer(analyzeQuestion(question), readConversation(promptOf(question, [{ query: question, results: [results] }])));
     expect(answer).toEqual({
-      text: 'A step that returns a large value directly fails with ORB-1202 PayloadTooLarge after it has done all its work. Return a reference instead, and let the downstream step load it.',
+      text: 'A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work. [1] Return a reference instead, and let the downstream step load it. [2]',
       citations: [
-        {
-          doc_id: 'api-results',
-          quote: 'A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work. ... Return a reference instead, and let the downstream step load it.',
-        },
+        { doc_id: 'api-results', quote: 'A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work.' },
+        { doc_id: 'api-results', quote: 'Return a reference instead, and let the downstream step load it.' },
       ],
       abstained: false,
+    });
+    // Asked with "big", a word these sentences and their headings never use, they hold under 90% of
+    // the question: precision first, the same passage is shown as the closest instead.
+    const big = question.replace('large result', 'big result');
+    expect(extractAnswer(analyzeQuestion(big), readConversation(promptOf(big, [{ query: big, results: [results] }])))).toEqual({
+      text: '',
+      citations: [],
+      abstained: true,
+      closest: [{ doc_id: 'api-results', sentences: ['A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work.'] }],
+      abstain_reason: 'no direct answer',
     });
   });
 

@@ -1,11 +1,12 @@
 import { isFound, rankBridges, type Bridge } from './bridges.ts';
+import { learnedBridges, openParts } from './learned-bridges.ts';
 import type { Conversation } from './conversation.ts';
 import { EvidenceView } from './evidence-view.ts';
 import { DEFAULT_LINK_FOLLOW, firstChunkId, linksToFollow, type LinkFollowOptions } from './link-follow.ts';
 import { commandPointers, DEFAULT_POINTERS, type PointerOptions } from './pointers.ts';
 import { needsSearch, originalWords, type QuestionAnalysis } from '../../text/question.ts';
 import { relatedWords } from './related-terms.ts';
-import { contentTerms, stem, termSet, words } from '../../text/text.ts';
+import { contentTerms, identifiers, stem, STOPWORDS, termSet, words } from '../../text/text.ts';
 
 /** What the planner does next. */
 export type PlannerAction =
@@ -39,9 +40,23 @@ export interface PlannerOptions {
    * the last search, before a hop or the question's next page (pointers.ts, docs/calibration.md).
    */
   pointers: PointerOptions;
+  /**
+   * Searches a run spends at most on what it learned (default 1): an identifier named in a passage
+   * it read, whose sentence answers part of the question (`learnedBridges`), searched with the
+   * question's open parts before the question's next page (docs/calibration.md). 0: the question's
+   * pages first, as before.
+   */
+  learnedHops: number;
 }
 
-export const DEFAULT_PLANNER_OPTIONS: PlannerOptions = { maxSearches: 3, readsBeforeAnswer: 5, hopKinds: ['name'], followLinks: DEFAULT_LINK_FOLLOW, pointers: DEFAULT_POINTERS };
+export const DEFAULT_PLANNER_OPTIONS: PlannerOptions = {
+  maxSearches: 3,
+  readsBeforeAnswer: 5,
+  hopKinds: ['name'],
+  followLinks: DEFAULT_LINK_FOLLOW,
+  pointers: DEFAULT_POINTERS,
+  learnedHops: 1,
+};
 
 /**
  * Decides the next step from the conversation so far: the first search, a hop built from what
@@ -81,7 +96,7 @@ export function nextAction(
     if (links.length > 0) return { type: 'read', chunkIds: links };
   }
   if (budgetLeft > 0 && !refused) {
-    const search = nextQuery(analysis, conversation, view, options.hopKinds, options.pointers);
+    const search = nextQuery(analysis, conversation, view, options);
     if (search) return { type: 'search', ...search, ...(version ? { version } : {}) };
   }
   return { type: 'answer' };
@@ -96,38 +111,78 @@ export function versionInPlay(analysis: QuestionAnalysis, conversation: Conversa
 const MAX_QUESTION_TERMS = 12;
 
 /**
- * The next search: after the first, the question's next page of results; then a command the
- * question's best passages point to for a list (pointers.ts), else a hop with the best bridge learned from the evidence, joined to the question's terms, when that bridge is of a
- * kind in `hopKinds`; else the question's next page again, unless its last page brought nothing. So the budget goes to the question's
- * own next results whenever no confident bridge exists, and the run sees at least what one search
- * of as many passages would. Never repeats a query.
+ * The next search. What the run learned comes first: an identifier named in a passage it read
+ * whose sentence answers part of the question (`learnedBridges`: an error code, a setting), asked
+ * for with the question's open parts ("ORB-1202 step return instead"), at most
+ * `learnedHops` times. Otherwise the question's next page; after that page, a command the
+ * question's best passages point to for a list (pointers.ts), else a hop with the best bridge
+ * learned from the evidence, joined to the question's terms, when that bridge is of a kind in
+ * `hopKinds`; else the question's next page again, unless its last page brought nothing. So
+ * paging is for when nothing new was learned, and the run sees at least what one search of as
+ * many passages would when no confident bridge exists. Never repeats a query.
  *
  * @example
- * nextQuery(analysis, conversation, view); // { query: 'How do I set the lease?', page: 2 } after the first search
+ * nextQuery(analysis, conversation, view); // { query: 'ORB-1202 step return instead' } after reading "... fails with `ORB-1202 PayloadTooLarge` ..."
  */
 export function nextQuery(
   analysis: QuestionAnalysis,
   conversation: Conversation,
   view: EvidenceView,
-  hopKinds: ReadonlyArray<Bridge['kind']> = DEFAULT_PLANNER_OPTIONS.hopKinds,
-  pointers: PointerOptions = DEFAULT_POINTERS,
+  options: Pick<PlannerOptions, 'hopKinds' | 'pointers' | 'learnedHops'> = DEFAULT_PLANNER_OPTIONS,
 ): { query: string; page?: number } | undefined {
   const own = conversation.searches.filter((search) => search.query === analysis.question && search.error === undefined);
   // A page of the question that brought nothing new means its ranking is spent: the next page would too.
   const spent = own.at(-1)?.chunkIds.length === 0;
   const nextPage = spent ? undefined : { query: analysis.question, page: Math.max(0, ...own.map((search) => search.page ?? 1)) + 1 };
-  if (conversation.searches.length === 1) return nextPage;
+  const ranked = rankBridges(analysis, conversation, view);
+  const hops = conversation.searches.filter((search) => search.query !== analysis.question).length;
+  const paged = own.some((search) => (search.page ?? 1) > 1);
+  // What the question's first page taught is asked for before its next page; once paged, a hop
+  // takes the place of the last page only by the rules below. A question that names identifiers
+  // itself is ranked by them already (identifier-first ranking): its next pages beat a name learned
+  // around them (measured, docs/calibration.md).
+  if (!paged && hops < options.learnedHops && identifiers(analysis.question).length === 0) {
+    const learned = learnedQuery(analysis, conversation, view, ranked);
+    if (learned !== undefined) return { query: learned };
+  }
+  // The question's second page before any guess: its ranks 6-10 are as good as most hops.
+  if (!paged) return nextPage;
   // The docs' own pointer to where a list lives beats a bridge guessed from the evidence.
-  const pointer = pointers.maxRank > 0 ? commandPointers(view, conversation, pointers)[0] : undefined;
+  const pointer = options.pointers.maxRank > 0 ? commandPointers(view, conversation, options.pointers)[0] : undefined;
   if (pointer !== undefined) return { query: pointer };
-  const hop = bridgeQuery(analysis, conversation, view, hopKinds);
+  const hop = bridgeQuery(analysis, conversation, view, options.hopKinds, ranked);
   return hop === undefined ? nextPage : { query: hop };
 }
 
-/** A hop query: the best bridge of the kinds hopped with, with its companions and the question's open terms. */
-function bridgeQuery(analysis: QuestionAnalysis, conversation: Conversation, view: EvidenceView, hopKinds: ReadonlyArray<Bridge['kind']>): string | undefined {
+/**
+ * A search for the best learned bridge not searched yet: the identifier, then the words of the
+ * question's parts its sentence leaves open, as written ("what should the step return instead":
+ * `step return instead`). A bridge whose sentence leaves no part open is not searched: that
+ * sentence answers the question already ("Unknown keys are reported as `ORB-1701
+ * ConfigKeyUnknown`"), and the question's next page is worth more than its name's.
+ */
+function learnedQuery(analysis: QuestionAnalysis, conversation: Conversation, view: EvidenceView, ranked: Bridge[]): string | undefined {
   const previous = new Set(conversation.searches.map((search) => normalizeQuery(search.query)));
-  const ranked = rankBridges(analysis, conversation, view);
+  const queried = new Set(conversation.searches.flatMap((search) => words(search.query).map(stem)));
+  for (const bridge of learnedBridges(analysis, conversation, view, ranked).slice(0, 3)) {
+    const term = bridge.term;
+    const termWords = new Set(words(term).map(stem));
+    if (termWords.size === 0 || [...termWords].every((word) => queried.has(word))) continue;
+    const keep = (word: string) => !termWords.has(stem(word)) && (RELATION_WORDS.has(word) || (!STOPWORDS.has(word) && view.weight(stem(word)) >= 1));
+    const open = [...new Set(openParts(analysis, view, bridge.answers).flatMap((part) => words(part.text).filter(keep)))];
+    if (open.length === 0) continue;
+    const query = [term, ...open.slice(0, MAX_QUESTION_TERMS)].join(' ');
+    if (!previous.has(normalizeQuery(query))) return query;
+  }
+  return undefined;
+}
+
+/** Words that name the relation a part asks and that documentation writes when stating it, though they are stopwords elsewhere. */
+const RELATION_WORDS = new Set(['instead', 'rather']);
+
+/** A hop query: the best bridge of the kinds hopped with, with its companions and the question's open terms. */
+function bridgeQuery(analysis: QuestionAnalysis, conversation: Conversation, view: EvidenceView, hopKinds: ReadonlyArray<Bridge['kind']>, ranked: Bridge[]): string | undefined {
+  const previous = new Set(conversation.searches.map((search) => normalizeQuery(search.query)));
   // The best thread decides: when it is of a kind not hopped with, a weaker bridge is no better
   // (measured: falling back to the best bridge of a hopped kind lost gold pages on every dev set).
   const bridges = ranked[0] !== undefined && hopKinds.includes(ranked[0].kind) ? ranked : [];
