@@ -49,7 +49,6 @@ export function createSentenceScorer(view: EvidenceView, conversation: Conversat
       } else if (sentence.context.has(term)) score += (keys.has(term) ? 1 : CONTEXT_SHARE) * value;
     }
     if (score === 0) return 0;
-    const { passage } = sentence;
     const lower = sentence.text.toLowerCase();
     const namedHere = named.filter((identifier) => lower.includes(identifier)).length;
     const namedAbove = named.filter((identifier) => !lower.includes(identifier) && sentence.contextText.includes(identifier)).length;

@@ -45,8 +45,6 @@ export interface DirectnessRule {
 
 export const DEFAULT_DIRECTNESS_RULE: DirectnessRule = { minContextCover: 0.9, minRank: 0 };
 
-export const FEATURE_NAMES: Array<keyof DirectnessFeatures> = ['ownCover', 'contextCover', 'firstCover', 'anchors', 'relations', 'answerKind', 'rank'];
-
 /**
  * The features of `sentences` (the first is the most direct) as an answer to the view's question.
  *
