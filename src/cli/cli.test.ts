@@ -101,7 +101,7 @@ describe('atlas ask', () => {
     expect(await runCli(['ask', 'Which setting sets the lease seconds on 3.x?', '--json'], io)).toBe(0);
     const run = JSON.parse(stdout());
     expect(run.model).toBe('offline');
-    expect([run.answer.abstained, run.answer.text]).toEqual([false, 'Set [worker] lease_seconds in orbit.toml (default 60). [1]']);
+    expect([run.answer.abstained, run.answer.text]).toEqual([false, 'Set `[worker] lease_seconds` in orbit.toml (default 60). [1]']);
     expect(run.answer.citations.map((citation: { chunkId: string; quote: string }) => [citation.chunkId, citation.quote])).toEqual([
       ['leases#1', 'Set `[worker] lease_seconds` in orbit.toml (default 60).'],
     ]);

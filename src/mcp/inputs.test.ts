@@ -28,7 +28,7 @@ describe('null for an optional tool argument (OpenAI strict mode clients)', () =
     // A question the offline planner answers directly (one sentence), so the run behind the null is seen to answer.
     const ask = await mcp.call('ask', { question: 'Which error is raised when a job\'s arguments are larger than the payload limit?', version: null });
     const answer = ask.structuredContent as ToolValue;
-    expect([ask.isError, answer.abstained, answer.answer]).toEqual([undefined, false, 'Arguments larger than the payload limit raise orbit.errors.PayloadTooLarge (ORB-1202). [1]']);
+    expect([ask.isError, answer.abstained, answer.answer]).toEqual([undefined, false, 'Arguments larger than the payload limit raise `orbit.errors.PayloadTooLarge` (`ORB-1202`). [1]']);
     expect((answer.citations as ToolValue[]).map((citation) => citation.chunk_id)).toEqual(['api-client#3']);
     const missing = await mcp.call('read_section', { chunk_id: null });
     expect(missing.isError).toBe(true);

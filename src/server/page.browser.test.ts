@@ -161,7 +161,9 @@ describe('the web page in headless Chromium', () => {
       const searches = await page.locator('.trace li.search').allInnerTexts();
       expect(searches).toHaveLength(searchCount);
       expect(searches[0]).toMatch(/^Searched “A flow step that returns a big query result .*instead\?”: 5 passages, new documents: /);
-      expect(searches[1]).toContain('(page 2)');
+      // The second search asks for what the first reading taught (the error code), before page 2 of the question.
+      expect(searches[1]).toMatch(/^Searched “ORB-1202 step return instead”/);
+      expect(searches[2]).toContain('(page 2)');
       expect(await page.locator('.trace li.read code').allInnerTexts()).toEqual(expected.trace.reads.map((read) => read.chunkId));
 
       expect(await shownAnswer(page.locator('.turn').first())).toEqual(expectedShown(expected.answer));

@@ -143,7 +143,7 @@ describe('atlas serve --port 0: the real process on an ingested Orbit index', ()
     run.answer.text,
     run.answer.citations.map((citation) => [citation.chunkId, citation.quote]),
   ];
-  const expected = [false, 'Arguments larger than the payload limit raise orbit.errors.PayloadTooLarge (ORB-1202). [1]', [['api-client#3', quote]]];
+  const expected = [false, 'Arguments larger than the payload limit raise `orbit.errors.PayloadTooLarge` (`ORB-1202`). [1]', [['api-client#3', quote]]];
 
   it('ask answers the run with verified citations', async () => {
     const response = await fetch(`${url}/v1/ask`, { method: 'POST', headers: auth, body: JSON.stringify({ question }) });

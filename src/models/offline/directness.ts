@@ -82,6 +82,9 @@ export function directnessFeatures(view: EvidenceView, sentences: Sentence[], re
 /** The question forms that ask for a number ("when" and "which version" may be answered in words). */
 const ASKS_NUMBER = /\bhow (?:many|much|long|often|big|large)\b|\bwhat(?:'s| is) the (?:default|limit|maximum|minimum)\b/i;
 
+/** A number, in digits or in words ("sixty seconds", "twice"). */
+const NUMBER = /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|once|twice|dozen)\b/i;
+
 /** Words of the interrogative phrase that asks for the answer: "long" of "how long", "mean" of "what does X mean", "happen" of "what happens". */
 const INTERROGATIVE = /\bhow (many|much|long|often|big|large|soon)\b|\bwhat (?:does|do) .+? (mean)\b|\bwhat (happens?)\b/gi;
 
@@ -92,7 +95,7 @@ function interrogativeTerms(question: string): string[] {
 function answerKindHeld(question: string, text: string): number {
   switch (answerType(question)) {
     case 'quantity':
-      return !ASKS_NUMBER.test(question) || /\d/.test(text) ? 1 : 0;
+      return !ASKS_NUMBER.test(question) || NUMBER.test(text) ? 1 : 0;
     case 'name':
       return identifiers(text).length > 0 || /`[^`]+`/.test(text) ? 1 : 0;
     default:

@@ -215,6 +215,12 @@ describe('directness of the answer', () => {
     });
   });
 
+  it('takes a number written in words for a "how long" question', () => {
+    const question = 'How long does a worker lease last?';
+    const words: Result = { chunk_id: 'leases#0', doc_id: 'leases', heading: 'Leases', snippet: 'A worker lease lasts sixty seconds.' };
+    expect(extractAnswer(analyzeQuestion(question), readConversation(promptOf(question, [words]))).text).toBe('A worker lease lasts sixty seconds. [1]');
+  });
+
   it('judges the sentences the answer keeps within its 100 words, not one the cap drops', () => {
     const question = 'How many times is a failed job retried, and what decides the place of a job in the queue?';
     const long = `A failed job is retried 25 times with an exponential back-off ${'before it is given up for good and kept for inspection '.repeat(9).trim()}.`;
