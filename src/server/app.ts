@@ -6,6 +6,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { createAskRoutes } from './ask.ts';
 import { createAuthMiddleware, requestUser, type AuthConfig } from './auth.ts';
+import { forwardedClientAddress, peerAddress, type TrustedProxies } from './front/client-address.ts';
 import { createDocsRoutes } from './docs.ts';
 import { createFacetsApp } from './facets.ts';
 import { errorBody, errorResponse } from './http.ts';
@@ -38,6 +39,8 @@ export interface AppOptions {
   keepAliveMs?: number;
   /** The remote address of a request, for per-client limits without a token (default: Node's socket address, else "unknown"). */
   remoteAddress?: (c: Context<ServerEnv>) => string;
+  /** Proxies whose X-Forwarded-For names the client (`--trust-proxy`, client-address.ts); ignored when `remoteAddress` is given. */
+  trustProxy?: TrustedProxies;
 }
 
 /**
@@ -60,7 +63,7 @@ export function createApp(deps: ServerDeps, options: AppOptions = {}): Hono<Serv
     ...(options.corsOrigins && options.corsOrigins.length > 0
       ? [cors({ origin: options.corsOrigins, allowHeaders: ['Authorization', 'Content-Type'], allowMethods: ['GET', 'POST', 'OPTIONS'], exposeHeaders: ['Retry-After'], maxAge: 600 })]
       : []),
-    createAuthMiddleware(options.auth, options.remoteAddress ?? nodeRemoteAddress),
+    createAuthMiddleware(options.auth, options.remoteAddress ?? (options.trustProxy ? forwardedClientAddress(options.trustProxy) : peerAddress)),
     bodyLimit({
       maxSize: limits.maxBodyBytes,
       onError: (c) => c.json(errorBody('body-too-large', `Atlas: the request body is over ${limits.maxBodyBytes} bytes, the server's limit; send a shorter body.`), 413),
@@ -90,10 +93,4 @@ export function createApp(deps: ServerDeps, options: AppOptions = {}): Hono<Serv
   app.notFound((c) => c.json(errorBody('not-found', `Atlas: no route ${c.req.method} ${c.req.path}. The API: GET /healthz, POST /v1/ask, POST /v1/ask/stream, GET /v1/search?q=, GET /v1/chunks/:chunkId, GET /v1/docs/:docId, /v1/conversations, POST /v1/chat/completions, GET /v1/models, GET /v1/facets, /mcp, and the page at / (docs/server.md).`), 404));
   app.onError((error, c) => errorResponse(c, error, log));
   return app;
-}
-
-/** The socket address of a request served by @hono/node-server (`c.env.incoming`), else "unknown". */
-function nodeRemoteAddress(c: Context<ServerEnv>): string {
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? 'unknown';
 }

@@ -3,7 +3,7 @@ import type { IndexBackend } from '../index/types.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
 import { createApp } from './app.ts';
 import type { AuthConfig } from './auth.ts';
-import { createConcurrencyLimiter } from './limits.ts';
+import { createConcurrencyLimiter, type Schedule } from './limits.ts';
 import { createGatedModel, parseSse, post, testDeps } from './test-server.ts';
 
 describe('createConcurrencyLimiter', () => {
@@ -52,6 +52,69 @@ describe('createConcurrencyLimiter', () => {
   });
 });
 
+describe('the queue of createConcurrencyLimiter', () => {
+  /** A fake timer: `fire()` runs every callback scheduled and not cancelled. */
+  const fakeSchedule = () => {
+    const pending = new Set<() => void>();
+    const schedule: Schedule = (_ms, callback) => {
+      pending.add(callback);
+      return () => pending.delete(callback);
+    };
+    return { schedule, pending, fire: () => [...pending].forEach((callback) => (pending.delete(callback), callback())) };
+  };
+
+  it('a request past the limit waits; a released slot goes to the first waiter whose client is under its own limit', async () => {
+    const timers = fakeSchedule();
+    const limiter = createConcurrencyLimiter({ maxConcurrent: 2, maxConcurrentPerClient: 1, queueMs: 2000, maxQueued: 4 }, () => 0, timers.schedule);
+    const a = await limiter.admit('a');
+    const b = await limiter.admit('b');
+    const order: string[] = [];
+    const waitingA = limiter.admit('a').then((admission) => (order.push('a'), admission));
+    const waitingC = limiter.admit('c').then((admission) => (order.push('c'), admission));
+    expect([limiter.inFlight(), limiter.queued(), timers.pending.size]).toEqual([2, 2, 2]);
+    // b's slot: the second a still waits for a's own, so c goes first.
+    if (b.ok) b.release();
+    expect((await waitingC).ok).toBe(true);
+    if (a.ok) a.release();
+    expect((await waitingA).ok).toBe(true);
+    expect([order, limiter.inFlight(), limiter.queued(), timers.pending.size]).toEqual([['c', 'a'], 2, 0, 0]);
+  });
+
+  it('past the wait, past the queue length or past the client\'s own share of it, the refusal', async () => {
+    const timers = fakeSchedule();
+    const limiter = createConcurrencyLimiter({ maxConcurrent: 1, maxConcurrentPerClient: 1, queueMs: 2000, maxQueued: 2 }, () => 0, timers.schedule);
+    expect((await limiter.admit('a')).ok).toBe(true);
+    const waiting = [limiter.admit('b'), limiter.admit('c')];
+    // The queue is full (2).
+    expect(await limiter.admit('d')).toEqual({ ok: false, scope: 'server', limit: 1, retryAfterSeconds: 1 });
+    timers.fire();
+    expect(await Promise.all(waiting)).toEqual([
+      { ok: false, scope: 'server', limit: 1, retryAfterSeconds: 1 },
+      { ok: false, scope: 'server', limit: 1, retryAfterSeconds: 1 },
+    ]);
+    const alone = createConcurrencyLimiter({ maxConcurrent: 4, maxConcurrentPerClient: 1, queueMs: 2000, maxQueued: 8 }, () => 0, timers.schedule);
+    await alone.admit('a');
+    void alone.admit('a');
+    expect(await alone.admit('a')).toEqual({ ok: false, scope: 'client', limit: 1, retryAfterSeconds: 1 });
+  });
+
+  it('a waiter whose request is aborted leaves the queue with the refusal; queueMs 0 refuses at once', async () => {
+    const timers = fakeSchedule();
+    const limiter = createConcurrencyLimiter({ maxConcurrent: 1, maxConcurrentPerClient: 1, queueMs: 2000, maxQueued: 4 }, () => 0, timers.schedule);
+    const held = await limiter.admit('a');
+    const abort = new AbortController();
+    const waiting = limiter.admit('b', abort.signal);
+    abort.abort();
+    expect(await waiting).toEqual({ ok: false, scope: 'server', limit: 1, retryAfterSeconds: 1 });
+    expect([limiter.queued(), timers.pending.size]).toEqual([0, 0]);
+    if (held.ok) held.release();
+    expect(limiter.inFlight()).toBe(0);
+    const noQueue = createConcurrencyLimiter({ maxConcurrent: 1, maxConcurrentPerClient: 1, queueMs: 0 }, () => 0, timers.schedule);
+    await noQueue.admit('a');
+    expect([(await noQueue.admit('b')).ok, noQueue.queued()]).toEqual([false, 0]);
+  });
+});
+
 describe('429 + Retry-After over HTTP', () => {
   let index: IndexBackend;
   beforeAll(async () => {
@@ -66,7 +129,7 @@ describe('429 + Retry-After over HTTP', () => {
 
   it('per client (per token), then for the server; a finished stream frees its slot', async () => {
     const model = createGatedModel();
-    const app = createApp(testDeps(index, { model }), { auth, limits: { maxConcurrent: 2, maxConcurrentPerClient: 1 } });
+    const app = createApp(testDeps(index, { model }), { auth, limits: { maxConcurrent: 2, maxConcurrentPerClient: 1, queueMs: 0 } });
     const ask = (name: string) => app.request('/v1/ask', post({ question: 'What does ORB-1202 mean?' }, token(name)));
     const first = ask('alice');
     const stream = await app.request('/v1/ask/stream', post({ question: 'What does ORB-1202 mean?' }, token('bob')));
@@ -91,7 +154,7 @@ describe('429 + Retry-After over HTTP', () => {
   it('without auth the client is the remote address', async () => {
     const model = createGatedModel();
     let address = '10.0.0.1';
-    const app = createApp(testDeps(index, { model }), { limits: { maxConcurrent: 5, maxConcurrentPerClient: 1 }, remoteAddress: () => address });
+    const app = createApp(testDeps(index, { model }), { limits: { maxConcurrent: 5, maxConcurrentPerClient: 1, queueMs: 0 }, remoteAddress: () => address });
     const first = app.request('/v1/ask', post({ question: 'What does ORB-1202 mean?' }));
     await model.started(1);
     expect((await app.request('/v1/search?q=lease')).status).toBe(429);
@@ -105,7 +168,7 @@ describe('429 + Retry-After over HTTP', () => {
     const streams: Array<ReadableStreamDefaultController<Uint8Array>> = [];
     // Every request gets an event stream that stays open until the client cancels it.
     const listen = () => new Response(new ReadableStream<Uint8Array>({ start: (controller) => void streams.push(controller) }), { headers: { 'content-type': 'text/event-stream' } });
-    const app = createApp(testDeps(index), { auth, limits: { maxConcurrent: 2, maxConcurrentPerClient: 1 }, mounts: { '/mcp': listen } });
+    const app = createApp(testDeps(index), { auth, limits: { maxConcurrent: 2, maxConcurrentPerClient: 1, queueMs: 0 }, mounts: { '/mcp': listen } });
     const headers = { authorization: `Bearer ${token('alice')}` };
     const opened = await app.request('/mcp', { headers });
     expect([opened.status, opened.headers.get('content-type')]).toEqual([200, 'text/event-stream']);

@@ -33,6 +33,8 @@ describe('atlas serve: usage errors before listening', () => {
     [['--cors', 'https://docs.example.com/page'], {}, 'argument \'https://docs.example.com/page\' is invalid. --cors must be an origin (scheme, host and port, no path), got "https://docs.example.com/page" (e.g. --cors https://docs.example.com).'],
     [['--route', 'fast'], {}, 'Atlas: --route must be "classic", "agentic" or "auto", got "fast".'],
     [['--auth', 'missing.yaml'], {}, 'Atlas: cannot read the auth file "missing.yaml": no such file (ENOENT). Pass a YAML file of tokens, e.g. atlas serve --auth auth.yaml (format in docs/server.md).'],
+    [['--trust-proxy', '127.0.0.1,10.0.0.0/40'], {}, 'Atlas: --trust-proxy "10.0.0.0/40" is not an IP address or CIDR range; pass e.g. --trust-proxy 10.0.0.0/8, --trust-proxy 127.0.0.1 or --trust-proxy fd00::/8.'],
+    [['--body-timeout', '0'], {}, 'argument \'0\' is invalid. --body-timeout must be a number of seconds above 0 and at most'],
     [[], { ATLAS_TOKEN: 'short' }, 'Atlas: ATLAS_TOKEN must be at least 16 characters long; make one with openssl rand -hex 24. Or unset it to serve without auth (loopback only).'],
   ])('%j (env %j) exits 2: %s', async (args, env, message) => {
     const io = { ...recordingIO({ cwd: dir }), env };

@@ -1,6 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Route } from '../../agent/policy/route.ts';
 import { AtlasError } from '../../errors.ts';
@@ -12,6 +11,9 @@ import type { ServerDeps } from '../../server/types.ts';
 import { parseAuthFile, singleTokenAuth, type AuthConfig } from '../../server/auth.ts';
 import { createConcurrencyLimiter, DEFAULT_SERVER_LIMITS, type ConcurrencyLimiter } from '../../server/limits.ts';
 import { withRequestLeases } from '../../server/request-lease.ts';
+import { parseTrustedProxies } from '../../server/front/client-address.ts';
+import { createNodeServer } from '../../server/front/node-server.ts';
+import { bodyTimeoutOption, headerTimeoutOption, maxQueuedOption, queueWaitOption, trustProxyOption, type HttpFrontFlags } from '../options/http-front-options.ts';
 import { cliFilter, labelOption } from '../options/access-options.ts';
 import type { CliIO } from '../io.ts';
 import { MODEL_SPEC_HELP } from './ask-command.ts';
@@ -27,7 +29,7 @@ import { deadlineOption, resolveRunLimits, timeoutOption } from '../options/run-
 import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from '../options/embed-option.ts';
 import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 
-interface ServeOptions extends RetrievalCliOptions {
+interface ServeOptions extends RetrievalCliOptions, HttpFrontFlags {
   port: number;
   host: string;
   db: string;
@@ -97,6 +99,11 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
     .option('--max-concurrent <n>', 'requests in flight at once, all clients', positiveInt('--max-concurrent'), DEFAULT_SERVER_LIMITS.maxConcurrent)
     .option('--max-concurrent-per-client <n>', 'requests in flight at once per token (or address)', positiveInt('--max-concurrent-per-client'), DEFAULT_SERVER_LIMITS.maxConcurrentPerClient)
     .option('--max-body <bytes>', 'largest request body', positiveInt('--max-body'), DEFAULT_SERVER_LIMITS.maxBodyBytes)
+    .addOption(trustProxyOption())
+    .addOption(headerTimeoutOption())
+    .addOption(bodyTimeoutOption())
+    .addOption(queueWaitOption())
+    .addOption(maxQueuedOption())
     .action(async (options: ServeOptions) => {
       checkAskChoices(options);
       const config = await commandConfig(io, options, await indexDocsRoot(io, options.db));
@@ -106,11 +113,12 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
       const filter = cliFilter({}, { ...(options.version ? { version: options.version } : {}), ...(options.label ? { label: options.label } : {}) });
       if (io.env.ATLAS_GROUPS?.trim()) io.stderr('atlas: note: ATLAS_GROUPS is ignored by serve: the groups of a request come from its token (map tokens to groups with --auth FILE).\n');
       const auth = serverAuth(io, options.auth);
+      const trustProxy = options.trustProxy ? parseTrustedProxies(options.trustProxy) : undefined;
       await requireIndex(io, options.db);
       const { model, spec, price } = await (deps.resolveModel ?? cliModel)(io, options.model);
       // A long-lived reader: an `atlas ingest --rebuild` that replaces the file is served from the next request on.
       const index = await openSearchIndex(io, options, { follow: true });
-      const limiter = createConcurrencyLimiter({ maxConcurrent: options.maxConcurrent, maxConcurrentPerClient: options.maxConcurrentPerClient }, io.now);
+      const limiter = createConcurrencyLimiter({ maxConcurrent: options.maxConcurrent, maxConcurrentPerClient: options.maxConcurrentPerClient, queueMs: options.queueWait, maxQueued: options.maxQueued }, io.now);
       let server: Server | undefined;
       let store: ConversationStore | undefined;
       let mcp: McpHttpHandler | undefined;
@@ -128,9 +136,10 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
           limits: { maxBodyBytes: options.maxBody },
           limiter,
           ...(options.cors ? { corsOrigins: options.cors } : {}),
+          ...(trustProxy ? { trustProxy } : {}),
         });
         // Each request reads one version of the index, start to end (a rebuild meanwhile is seen by the next one).
-        server = createServer(getRequestListener(withRequestLeases(app.fetch, index)));
+        server = createNodeServer(withRequestLeases(app.fetch, index), { headerTimeoutMs: options.headerTimeout, bodyTimeoutMs: options.bodyTimeout });
         const address = await listen(server, options.port, options.host);
         if (!auth && !isLoopback(options.host)) io.stderr(`atlas: warning: no ATLAS_TOKEN or --auth FILE: anyone who reaches ${options.host} can ask and read the public pages.\n`);
         io.stderr(`atlas serve: ${auth ? `${auth.tokens.length} token${auth.tokens.length === 1 ? '' : 's'} from ${auth.source}` : 'no auth'}, model ${spec}\n`);
