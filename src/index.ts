@@ -56,10 +56,13 @@ export { DEFAULT_HISTORY_TOKENS, DEFAULT_HISTORY_TURNS, historyMessages, type Co
 export { SearchMemory, type RememberedPassage } from './agent/session/search-memory.ts';
 export {
   askInConversation,
+  createPostgresConversationStore,
   openConversationStore,
+  openPostgresState,
   openStateDatabase,
   stateDbPath,
   STATE_SCHEMA_VERSION,
+  POSTGRES_STATE_SCHEMA_VERSION,
   type ConversationAskOptions,
   type ConversationReply,
   type ConversationStore,

@@ -9,7 +9,8 @@ import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
 import { createScriptedModel } from '../testing/scripted-model.ts';
 import { askInConversation } from './ask.ts';
-import { openConversationStore, type ConversationStore } from './store.ts';
+import { openConversationStore } from './sqlite-store.ts';
+import type { ConversationStore } from './store.ts';
 
 // A real pair of Orbit pages: enqueueing a job (3.x), then a follow-up that names nothing itself.
 // (Orbit has no rollback page; "cancel it" after "enqueue a job" is the same shape of follow-up.)
@@ -41,13 +42,13 @@ beforeEach(async () => {
   store = openConversationStore({ path: path.join(dir, 'index.db.state.db'), randomId: ids(), now: clock() });
 });
 afterEach(async () => {
-  store.close();
+  await store.close();
   await rm(dir, { recursive: true, force: true });
 });
 
 describe('askInConversation (offline planner, Orbit)', () => {
   it('answers a follow-up with the earlier turn\'s terms and release line, skipping what the first turn was shown', async () => {
-    const { id } = store.create({ principal: staff });
+    const { id } = await store.create({ principal: staff });
     const first = await askInConversation(store, id, FIRST, staff, { model, index });
     const reply = await askInConversation(store, id, FOLLOW_UP, staff, { model, index });
     expect(reply?.conversationId).toBe('conversation-1');
@@ -80,7 +81,7 @@ describe('askInConversation (offline planner, Orbit)', () => {
   });
 
   it('a follow-up asks for the thing its earlier turn was about, by the name the docs give it, and shows the fix', async () => {
-    const { id } = store.create({ principal: staff });
+    const { id } = await store.create({ principal: staff });
     await askInConversation(store, id, 'Which error does a flow step raise when its result is too big?', staff, { model, index });
     const run = (await askInConversation(store, id, 'and how do I fix it?', staff, { model, index }))!.run;
     // "it" names nothing: the first search carries the earlier question's words; its passages name
@@ -103,7 +104,7 @@ describe('askInConversation (offline planner, Orbit)', () => {
   });
 
   it('asked without the conversation, the same follow-up searches as written and loses the release line', async () => {
-    const { id } = store.create({ principal: staff });
+    const { id } = await store.create({ principal: staff });
     const run = (await askInConversation(store, id, FOLLOW_UP, staff, { model, index }))!.run;
     expect(run.trace.steps[0]?.query).toBe(FOLLOW_UP);
     expect(run.trace.steps[0]?.filter.version).toBeUndefined();
@@ -112,16 +113,16 @@ describe('askInConversation (offline planner, Orbit)', () => {
 
   it('keeps everything across a restart: turns, times, seen passages and the query log', async () => {
     const file = path.join(dir, 'index.db.state.db');
-    const { id } = store.create({ principal: staff });
+    const { id } = await store.create({ principal: staff });
     const first = (await askInConversation(store, id, FIRST, staff, { model, index }))!;
-    store.close();
+    await store.close();
 
     store = openConversationStore({ path: file, randomId: ids(), now: clock() });
-    const stored = store.get(id, staff)!;
+    const stored = (await store.get(id, staff))!;
     expect(stored.turns.map((turn) => [turn.turn, turn.question, turn.abstained, turn.startedAt])).toEqual([[1, FIRST, false, '2026-01-02T03:04:07.000Z']]);
     expect(stored.turns[0]?.citations).toEqual(first.run.answer.citations);
     expect(stored.turns[0]?.trace.searches.map((search) => search.query)).toEqual(first.run.trace.steps.map((step) => step.query));
-    expect(store.passages(id).map((passage) => passage.chunkId)).toEqual(first.run.trace.evidence.map((item) => item.chunkId));
+    expect((await store.passages(id)).map((passage) => passage.chunkId)).toEqual(first.run.trace.evidence.map((item) => item.chunkId));
 
     const reply = (await askInConversation(store, id, FOLLOW_UP, staff, { model, index }))!;
     expect(reply.turn?.turn).toBe(2);
@@ -131,47 +132,48 @@ describe('askInConversation (offline planner, Orbit)', () => {
   });
 
   it('two conversations share nothing: the second starts with no history and no seen passages', async () => {
-    const a = store.create({ principal: staff });
-    const b = store.create({ principal: staff });
+    const a = await store.create({ principal: staff });
+    const b = await store.create({ principal: staff });
     expect([a.id, b.id]).toEqual(['conversation-1', 'conversation-2']);
     await askInConversation(store, a.id, FIRST, staff, { model, index });
     const other = (await askInConversation(store, b.id, FIRST, staff, { model, index }))!;
     expect(other.run.trace.steps[0]?.skippedSeen).toBe(0);
     expect(other.run.trace.history).toBeUndefined();
-    expect(store.get(b.id, staff)?.turns.length).toBe(1);
-    expect(store.passages(b.id).length).toBe(other.run.trace.evidence.length);
+    expect((await store.get(b.id, staff))?.turns.length).toBe(1);
+    expect((await store.passages(b.id)).length).toBe(other.run.trace.evidence.length);
   });
 
   it('a conversation is not found by another principal, exactly like an unknown id', async () => {
-    const { id } = store.create({ principal: staff });
-    expect(store.get(id, { groups: ['staff'] })?.id).toBe(id);
-    expect(store.get(id, undefined)).toBeUndefined();
-    expect(store.get(id, { groups: ['staff', 'admin'] })).toBeUndefined();
+    const { id } = await store.create({ principal: staff });
+    expect((await store.get(id, { groups: ['staff'] }))?.id).toBe(id);
+    expect(await store.get(id, undefined)).toBeUndefined();
+    expect(await store.get(id, { groups: ['staff', 'admin'] })).toBeUndefined();
     expect(await askInConversation(store, id, FIRST, { groups: [] }, { model, index })).toBeUndefined();
     expect(await askInConversation(store, 'no-such-id', FIRST, staff, { model, index })).toBeUndefined();
-    expect(store.get(id, staff)?.turns).toEqual([]);
+    expect((await store.get(id, staff))?.turns).toEqual([]);
   });
 
   it('20 conversations asked at once share no evidence: each stores exactly what its own turns were shown', async () => {
     // Twenty pages that share no word, so each question finds exactly its own page.
     const names = 'amber basil cedar delta ember fjord garnet harbor indigo jasper kestrel lumen marlin nectar onyx pepper quartz raven saffron tundra'.split(' ');
     const small = createMemoryIndex(names.map((name, n) => makeDoc(`topic-${n}`, 'all', [[name, `${name} enables ${name}ness.`]])));
-    const conversations = names.map(() => store.create({ principal: staff }).id);
+    const conversations: string[] = [];
+    for (const _name of names) conversations.push((await store.create({ principal: staff })).id);
     const replies = await Promise.all(conversations.map((id, n) => askInConversation(store, id, `Explain ${names[n]}.`, staff, { model, index: small })));
-    replies.forEach((reply, n) => {
+    for (const [n, reply] of replies.entries()) {
       const shown = reply!.run.trace.evidence.map((item) => item.chunkId);
       expect(shown).toEqual([`topic-${n}#0`]);
-      expect(store.passages(conversations[n]!).map((passage) => passage.chunkId)).toEqual(shown);
-      expect(store.get(conversations[n]!, staff)?.turns.map((turn) => turn.question)).toEqual([`Explain ${names[n]}.`]);
-    });
+      expect((await store.passages(conversations[n]!)).map((passage) => passage.chunkId)).toEqual(shown);
+      expect((await store.get(conversations[n]!, staff))?.turns.map((turn) => turn.question)).toEqual([`Explain ${names[n]}.`]);
+    }
   });
 
   it('does not store a turn whose model failed, so a retry starts from the same state', async () => {
-    const { id } = store.create({ principal: staff });
+    const { id } = await store.create({ principal: staff });
     const failed = (await askInConversation(store, id, FIRST, staff, { model: createScriptedModel([]), index, maxRetries: 0 }))!;
     expect([failed.run.trace.stopReason, failed.turn]).toEqual(['error', undefined]);
-    expect(store.get(id, staff)?.turns).toEqual([]);
-    expect(store.passages(id)).toEqual([]);
+    expect((await store.get(id, staff))?.turns).toEqual([]);
+    expect(await store.passages(id)).toEqual([]);
   });
 
   describe('under a narrower current filter (a server restarted with another --version or --label)', () => {
@@ -187,7 +189,7 @@ describe('askInConversation (offline planner, Orbit)', () => {
     const seenDocs = (reply: { run: { trace: { evidence: Array<{ chunkId: string }> } } }) => [...new Set(reply.run.trace.evidence.map((item) => item.chunkId.split('#')[0]!))].sort();
 
     it('the current filter wins: a conversation created with no filter searches the current version and labels', async () => {
-      const { id } = store.create({ principal: staff });
+      const { id } = await store.create({ principal: staff });
       const reply = (await askInConversation(store, id, QUESTION, staff, { model, index: pages, currentFilter: { version: '3.x', labels: { store: 'Aundh' } } }))!;
       expect(reply.run.trace.steps.map((step) => step.filter)).toEqual(reply.run.trace.steps.map(() => ({ version: '3.x', labels: { store: 'Aundh' }, principal: staff })));
       expect(seenDocs(reply)).toEqual(['keys-3x', 'keys-aundh', 'keys-guide']);
@@ -195,7 +197,7 @@ describe('askInConversation (offline planner, Orbit)', () => {
     });
 
     it('a stored version or label value outside the current filter keeps only the pages for all of them, with a note', async () => {
-      const { id } = store.create({ principal: staff, filter: { version: '2.x', labels: { store: ['Baner'] } } });
+      const { id } = await store.create({ principal: staff, filter: { version: '2.x', labels: { store: ['Baner'] } } });
       const reply = (await askInConversation(store, id, QUESTION, staff, { model, index: pages, currentFilter: { version: '3.x', labels: { store: ['Aundh'] } } }))!;
       expect(reply.run.trace.steps.map((step) => step.filter)).toEqual(reply.run.trace.steps.map(() => ({ version: 'all', labels: { store: ['all'] }, principal: staff })));
       expect(seenDocs(reply)).toEqual(['keys-guide']);
@@ -204,18 +206,18 @@ describe('askInConversation (offline planner, Orbit)', () => {
         'this conversation searches labels.store "Baner" (as it was created), outside the values searched now (Aundh); only pages for all values of "store" match.',
       ]);
       // The seen passages of an earlier turn outside the current filter are not its evidence any more.
-      expect(store.get(id, staff)?.filter).toEqual({ version: '2.x', labels: { store: ['Baner'] } });
+      expect((await store.get(id, staff))?.filter).toEqual({ version: '2.x', labels: { store: ['Baner'] } });
     });
 
     it('a stored filter inside the current one is kept as it is', async () => {
-      const { id } = store.create({ principal: staff, filter: { version: '3.x', labels: { store: ['Aundh'] } } });
+      const { id } = await store.create({ principal: staff, filter: { version: '3.x', labels: { store: ['Aundh'] } } });
       const reply = (await askInConversation(store, id, QUESTION, staff, { model, index: pages, currentFilter: { version: '3.x', labels: { store: ['Aundh', 'Baner'] } } }))!;
       expect(reply.run.trace.steps.map((step) => step.filter)).toEqual(reply.run.trace.steps.map(() => ({ version: '3.x', labels: { store: ['Aundh'] }, principal: staff })));
       expect(reply.notes).toEqual([]);
     });
 
     it('an earlier turn\'s passages outside the current filter cannot be cited any more', async () => {
-      const { id } = store.create({ principal: staff });
+      const { id } = await store.create({ principal: staff });
       const first = (await askInConversation(store, id, QUESTION, staff, { model, index: pages }))!;
       expect(seenDocs(first)).toContain('keys-2x');
       const second = (await askInConversation(store, id, 'and in 2.x?', staff, { model, index: pages, currentFilter: { version: '3.x' } }))!;
@@ -225,7 +227,7 @@ describe('askInConversation (offline planner, Orbit)', () => {
   });
 
   it('searches with the filter the conversation was created with', async () => {
-    const { id, filter } = store.create({ principal: staff, filter: { version: '2.x' } });
+    const { id, filter } = await store.create({ principal: staff, filter: { version: '2.x' } });
     expect(filter).toEqual({ version: '2.x' });
     const run = (await askInConversation(store, id, 'How do I set the lease timeout?', staff, { model, index }))!.run;
     expect(run.trace.steps.map((step) => step.filter)).toEqual(run.trace.steps.map(() => ({ version: '2.x', principal: { groups: ['staff'] } })));

@@ -41,7 +41,7 @@ export interface ConversationReply {
  * does not exist or belongs to another principal or user (the same answer for all).
  *
  * @example
- * const { id } = store.create({ principal });
+ * const { id } = await store.create({ principal });
  * await askInConversation(store, id, 'How do I enqueue a job in Orbit 3.x?', principal, { model, index });
  * const reply = await askInConversation(store, id, 'and how do I cancel it?', principal, { model, index });
  * reply?.run.trace.steps[0]?.query; // 'and how do I cancel it? Orbit enqueue job'
@@ -54,14 +54,14 @@ export async function askInConversation(
   options: ConversationAskOptions,
 ): Promise<ConversationReply | undefined> {
   const { user, currentFilter, ...runOptions } = options;
-  const conversation = store.get(id, principal, user);
+  const conversation = await store.get(id, principal, user);
   if (!conversation) return undefined;
   const startedAt = store.now();
   const runPrincipal: Principal = { groups: conversation.groups };
   const { filter: turnFilter, notes } = narrowConversationFilter(conversation.filter, currentFilter);
   // Earlier passages are restored under the narrowed filter: one outside it now can be neither shown nor cited.
   const filter = withPrincipal(turnFilter, runPrincipal);
-  const memory = await SearchMemory.restore(store.passages(id), (chunkId) => options.index.getChunk(chunkId, filter));
+  const memory = await SearchMemory.restore(await store.passages(id), (chunkId) => options.index.getChunk(chunkId, filter));
   const run = await routedAsk(question, {
     ...runOptions,
     filter: turnFilter,
@@ -71,7 +71,7 @@ export async function askInConversation(
   });
   // A run that ended without an answer because the model failed (or the client went away) is not a turn to remember.
   if (modelFailed(run.trace.stopReason)) return { conversationId: id, run, notes };
-  const turn = store.saveTurn(id, { question, run, startedAt, passages: memory.takeChanges() });
+  const turn = await store.saveTurn(id, { question, run, startedAt, passages: memory.takeChanges() });
   return { conversationId: id, run, turn, notes };
 }
 

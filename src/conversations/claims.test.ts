@@ -7,7 +7,7 @@ import { plainText } from '../models/offline/plain-text.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
 import { askInConversation } from './ask.ts';
-import { openConversationStore } from './store.ts';
+import { openConversationStore } from './sqlite-store.ts';
 
 let index: IndexBackend;
 beforeAll(async () => {
@@ -22,7 +22,7 @@ describe('claims of conversation turns (agent/trust/claims.ts)', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'atlas-claims-'));
     const store = openConversationStore({ path: path.join(dir, 'state.db'), randomId: () => 'c1', now: () => 0 });
     try {
-      const { id } = store.create({ principal: { groups: [] } });
+      const { id } = await store.create({ principal: { groups: [] } });
       const options = { model: createOfflineModel(), index, strictClaims: true };
       const first = (await askInConversation(store, id, 'How do I enqueue a job in Orbit 3.x?', { groups: [] }, options))!.run;
       const second = (await askInConversation(store, id, 'and how do I cancel a queued job?', { groups: [] }, options))!.run;
@@ -56,7 +56,7 @@ describe('claims of conversation turns (agent/trust/claims.ts)', () => {
         { text: `${running} [1]`, supported: true, score: 1, citations: [0] },
       ]);
     } finally {
-      store.close();
+      await store.close();
       await rm(dir, { recursive: true, force: true });
     }
   });

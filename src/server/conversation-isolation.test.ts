@@ -4,7 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openConversationStore, type ConversationStore } from '../conversations/store.ts';
+import { openConversationStore } from '../conversations/sqlite-store.ts';
+import type { ConversationStore } from '../conversations/store.ts';
 import { createTestDoc } from '../index/test-docs.ts';
 import { createSqliteIndex } from '../index/sqlite/sqlite.ts';
 import type { SearchFilter } from '../index/types.ts';
@@ -46,7 +47,7 @@ beforeAll(async () => {
   store = openConversationStore({ path: path.join(dir, 'state.db') });
 });
 afterAll(async () => {
-  store.close();
+  await store.close();
   await index.close();
   await rm(dir, { recursive: true, force: true });
 });

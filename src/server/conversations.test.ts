@@ -5,7 +5,8 @@ import { Hono } from 'hono';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '../models/offline/model.ts';
-import { openConversationStore, type ConversationStore } from '../conversations/store.ts';
+import { openConversationStore } from '../conversations/sqlite-store.ts';
+import type { ConversationStore } from '../conversations/store.ts';
 import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
 import { createApp } from './app.ts';
 import { conversationsApp } from './conversations.ts';
@@ -47,7 +48,7 @@ beforeEach(async () => {
   store = openConversationStore({ path: file, randomId: () => `c-${++next}`, now: () => Date.parse('2026-03-04T05:06:07.000Z') });
 });
 afterEach(async () => {
-  store.close();
+  await store.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -69,7 +70,7 @@ describe('conversation routes', () => {
     expect(two.trace.history).toEqual({ given: 1, shown: 1, dropped: 0, tokens: expect.any(Number), cut: false });
     expect(two.answer.citations.map((citation: { chunkId: string }) => citation.chunkId)).toEqual(['deploy#1']);
 
-    store.close();
+    await store.close();
     store = openConversationStore({ path: file });
     const listed = await get(appWith(store), '/v1/conversations/c-1');
     expect(listed.status).toBe(200);
@@ -109,7 +110,7 @@ describe('conversation routes', () => {
     expect([unknown.status, await unknown.json()]).toEqual([404, body('nope')]);
     const message = await post(app, '/v1/conversations/c-1/messages', { content: 'How do I deploy?' }, 'billing');
     expect([message.status, await message.json()]).toEqual([404, body('c-1')]);
-    expect(store.get('c-1', { groups: ['staff'] })?.turns).toEqual([]);
+    expect((await store.get('c-1', { groups: ['staff'] }))?.turns).toEqual([]);
   });
 
   it('refuses bad bodies with 400 naming the field', async () => {
@@ -127,14 +128,14 @@ describe('conversation routes', () => {
         expect([url, response.status, await response.json()]).toEqual([url, 400, { error: { code: 'invalid-request', message } }]);
       }
     }
-    expect(store.get('c-1', { groups: ['staff'] })?.turns).toEqual([]);
+    expect((await store.get('c-1', { groups: ['staff'] }))?.turns).toEqual([]);
   });
 
   it('a conversation may narrow the server\'s filter to a version, never widen it', async () => {
     const app = appWith(store);
     const created = await post(app, '/v1/conversations', { version: '3.x' });
     expect(created.status).toBe(201);
-    expect(store.get('c-1', { groups: ['staff'] })?.filter).toEqual({ version: '3.x' });
+    expect((await store.get('c-1', { groups: ['staff'] }))?.filter).toEqual({ version: '3.x' });
     const fixed = new Hono<ServerEnv>();
     fixed.route('/', conversationsApp({ ...deps, filter: { version: '2.x' } }, store));
     const refused = await fixed.request('/v1/conversations', { method: 'POST', body: JSON.stringify({ version: '3.x' }) });
@@ -214,7 +215,7 @@ describe('POST /v1/conversations/:id/messages/stream', () => {
     expect(followUp.find((event) => event.event === 'search-start')!.data).toEqual({ type: 'search-start', query: 'and how do I roll that back? Orbit deploy', version: '3.x' });
     const run = followUp.at(-1)!;
     expect([run.event, (run.data as { conversationId: string }).conversationId, (run.data as { turn: number }).turn]).toEqual(['run', 'c-2', 2]);
-    expect(store.get('c-2', { groups: ['staff'] })?.turns.map((turn) => [turn.turn, turn.question])).toEqual([
+    expect((await store.get('c-2', { groups: ['staff'] }))?.turns.map((turn) => [turn.turn, turn.question])).toEqual([
       [1, 'How do I deploy Orbit 3.x?'],
       [2, 'and how do I roll that back?'],
     ]);
@@ -237,7 +238,7 @@ describe('POST /v1/conversations/:id/messages/stream', () => {
     model.release();
     const next = parseSse(await (await post(app, stream, { content: 'How do I roll back a release?' })).text()).at(-1)!;
     expect([next.event, (next.data as { turn: number }).turn]).toEqual(['run', 1]);
-    expect(store.get('c-2', { groups: ['staff'] })?.turns.map((turn) => [turn.turn, turn.question])).toEqual([[1, 'How do I roll back a release?']]);
+    expect((await store.get('c-2', { groups: ['staff'] }))?.turns.map((turn) => [turn.turn, turn.question])).toEqual([[1, 'How do I roll back a release?']]);
   });
 
   it('the connection closing ends the run at its next model call even when the model ignores the signal; the turn is not stored', async () => {
@@ -277,8 +278,8 @@ describe('POST /v1/conversations/:id/messages/stream', () => {
     expect([run.event, data.turn, data.trace.stopReason]).toEqual(['run', null, 'error']);
     expect(data.trace.errors.at(-1)).toContain('the client closed the connection');
     expect(calls).toBe(1);
-    expect(store.get('c-1', { groups: ['staff'] })?.turns).toEqual([]);
-    expect(store.passages('c-1')).toEqual([]);
+    expect((await store.get('c-1', { groups: ['staff'] }))?.turns).toEqual([]);
+    expect(await store.passages('c-1')).toEqual([]);
   });
 
   it('answers 404 in JSON, before any stream, for another principal\'s conversation and an unknown id; nothing is stored', async () => {
@@ -291,7 +292,7 @@ describe('POST /v1/conversations/:id/messages/stream', () => {
     const unknown = await post(app, '/v1/conversations/nope/messages/stream', { content: 'How do I deploy?' });
     expect([unknown.status, await unknown.json()]).toEqual([404, body('nope')]);
     expect(model.signals).toEqual([]);
-    expect(store.get('c-1', { groups: ['staff'] })?.turns).toEqual([]);
+    expect((await store.get('c-1', { groups: ['staff'] }))?.turns).toEqual([]);
   });
 
   it('a quiet stream gets keep-alive comments every keepAliveMs, and the turn goes on after them', async () => {
@@ -335,8 +336,8 @@ describe('POST /v1/conversations/:id/messages/stream', () => {
     const own = await app.request(url, { method: 'POST', body, headers: as('a') });
     expect(own.headers.get('content-type')).toBe('text/event-stream');
     expect(parseSse(await own.text()).at(-1)!.event).toBe('run');
-    expect(store.get(id, { groups: ['staff'] }, 'a')?.turns.map((turn) => turn.question)).toEqual(['How do I deploy Orbit 3.x?']);
-    expect(store.get(id, { groups: ['staff'] })).toBeUndefined();
+    expect((await store.get(id, { groups: ['staff'] }, 'a'))?.turns.map((turn) => turn.question)).toEqual(['How do I deploy Orbit 3.x?']);
+    expect(await store.get(id, { groups: ['staff'] })).toBeUndefined();
     const shown = await (await app.request(`/v1/conversations/${id}`, { headers: as('a') })).json();
     expect(Object.keys(shown).sort()).toEqual(['createdAt', 'filter', 'id', 'turns']);
   });
@@ -354,6 +355,6 @@ describe('POST /v1/conversations/:id/messages/stream', () => {
     expect(text).not.toContain('secret');
     expect(log).toHaveLength(1);
     expect(log[0]).toMatch(/^atlas serve: POST \/v1\/conversations\/c-1\/messages\/stream: unexpected failure: TypeError: secret internal detail\n\s+at /);
-    expect(store.get('c-1', { groups: ['staff'] })?.turns).toEqual([]);
+    expect((await store.get('c-1', { groups: ['staff'] }))?.turns).toEqual([]);
   });
 });

@@ -60,7 +60,7 @@ export function conversationsApp(deps: ServerDeps, store: ConversationStore, opt
       return fail(c, 400, 'invalid-request', `version "${version}" is outside this server's version ${fixed}: leave version out, or pass "${fixed}".`);
     }
     const filter = { ...deps.filter, ...(version === undefined ? {} : { version }) };
-    const conversation = store.create({ principal: c.get('principal'), ...userOf(c), filter });
+    const conversation = await store.create({ principal: c.get('principal'), ...userOf(c), filter });
     return c.json({ id: conversation.id }, 201);
   });
 
@@ -84,7 +84,7 @@ export function conversationsApp(deps: ServerDeps, store: ConversationStore, opt
     if (!body.ok) return body.response;
     const id = c.req.param('id');
     const principal = c.get('principal');
-    if (!store.get(id, principal, userOf(c).user)) return notFound(c, id);
+    if (!(await store.get(id, principal, userOf(c).user))) return notFound(c, id);
     return streamRun(c, {
       run: async (onEvent, abortSignal) => {
         let reply: ConversationReply | undefined;
@@ -102,9 +102,9 @@ export function conversationsApp(deps: ServerDeps, store: ConversationStore, opt
     });
   });
 
-  app.get('/v1/conversations/:id', (c) => {
+  app.get('/v1/conversations/:id', async (c) => {
     const id = c.req.param('id');
-    const conversation = store.get(id, c.get('principal'), userOf(c).user);
+    const conversation = await store.get(id, c.get('principal'), userOf(c).user);
     if (!conversation) return notFound(c, id);
     const { groups: _groups, owner: _owner, ...shown } = conversation;
     // The filter its turns search with now: the one it was created with, narrowed by the server's.

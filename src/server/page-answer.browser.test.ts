@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openConversationStore } from '../conversations/store.ts';
+import { openConversationStore } from '../conversations/sqlite-store.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { browserTestTitle as reason, chromiumInstalled as installed, launchChromium, openGuardedPage } from '../testing/headless-chromium.ts';
 import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
@@ -251,7 +251,7 @@ describe('reading the answer on a 390 px phone', () => {
     } finally {
       await page.close();
       await server.close();
-      store.close();
+      await store.close();
     }
   });
 

@@ -10,7 +10,7 @@ import type { IndexBackend } from '../index/types.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
 import { createScriptedModel } from '../testing/scripted-model.ts';
 import { browserTestTitle as reason, chromiumInstalled as installed, launchChromium, openGuardedPage } from '../testing/headless-chromium.ts';
-import { openConversationStore } from '../conversations/store.ts';
+import { openConversationStore } from '../conversations/sqlite-store.ts';
 import { createApp, type AppOptions } from './app.ts';
 import { conversationsApp } from './conversations.ts';
 import { listenOnLoopback, type ListeningApp } from './test-listen.ts';
@@ -245,7 +245,7 @@ describe('the web page in headless Chromium', () => {
     } finally {
       await page.close();
       await server.close();
-      store.close();
+      await store.close();
     }
   });
 

@@ -11,7 +11,7 @@ import { checkAskChoices, nonEmpty } from '../options/option-values.ts';
 import { cliFilter, groupsOption, labelOption } from '../options/access-options.ts';
 import { commandConfig, configOption, indexDocsRoot, modelLabelNotes } from '../options/config-option.ts';
 import { commandPolicy } from '../options/policy-option.ts';
-import { cliConversationTurn, conversationOption, openCliStore, resolveConversation, stateOption, statePath } from './conversation-cli.ts';
+import { cliConversationTurn, conversationOption, openCliStore, resolveConversation, stateLocation, stateOption } from './conversation-cli.ts';
 import { dbOption, positiveInt, versionOption } from '../options/options.ts';
 import { releaseLineNotes } from '../options/release-lines.ts';
 import { requireIndex } from '../require-index.ts';
@@ -115,12 +115,12 @@ export function registerAskCommand(program: Command, io: CliIO): void {
           run = await routedAsk(question, { ...askOptions, ...(filter ? { filter } : {}) });
         } else {
           // A turn of a stored conversation: it sees the earlier turns and skips what they were shown (docs/conversations.md).
-          const store = openCliStore(io, options);
+          const store = await openCliStore(io, options);
           try {
-            conversationId = resolveConversation(io, store, options.conversation, filter, statePath(io, options));
+            conversationId = await resolveConversation(io, store, options.conversation, filter, stateLocation(io, options));
             run = await cliConversationTurn(store, conversationId, question, filter, askOptions);
           } finally {
-            store.close();
+            await store.close();
           }
         }
         io.stdout(options.json ? `${JSON.stringify({ model: spec, ...(config ? { config: config.source } : {}), ...(conversationId ? { conversationId } : {}), ...run, notes })}\n` : formatRun(run, spec));

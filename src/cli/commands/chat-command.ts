@@ -5,7 +5,7 @@ import type { Route } from '../../agent/policy/route.ts';
 import { AtlasError } from '../../errors.ts';
 import { cliFilter, groupsOption, labelOption } from '../options/access-options.ts';
 import { MODEL_SPEC_HELP, printProgress } from './ask-command.ts';
-import { cliConversationTurn, conversationOption, openCliStore, resolveConversation, stateOption, statePath } from './conversation-cli.ts';
+import { cliConversationTurn, conversationOption, openCliStore, resolveConversation, stateLocation, stateOption } from './conversation-cli.ts';
 import type { CliIO } from '../io.ts';
 import { cliModel } from '../options/model-option.ts';
 import { checkAskChoices, nonEmpty } from '../options/option-values.ts';
@@ -66,9 +66,9 @@ export function registerChatCommand(program: Command, io: CliIO): void {
       await requireIndex(io, options.db);
       const { model, price } = await cliModel(io, options.model);
       const index = await openSearchIndex(io, options);
-      const store = openCliStore(io, options);
+      const store = await openCliStore(io, options);
       try {
-        const id = resolveConversation(io, store, options.conversation, filter, statePath(io, options));
+        const id = await resolveConversation(io, store, options.conversation, filter, stateLocation(io, options));
         io.stderr(`atlas chat: conversation ${id}. Ask a question; /exit or Ctrl-D ends.\n`);
         const lines = createInterface({ input: io.stdin, terminal: false, crlfDelay: Number.POSITIVE_INFINITY });
         // A prompt only where someone types (stderr is a terminal); piped input gets none.
@@ -97,7 +97,7 @@ export function registerChatCommand(program: Command, io: CliIO): void {
         lines.close();
         io.stderr(`atlas chat: conversation ${id} saved; continue it with atlas ask --conversation ${id} "..."\n`);
       } finally {
-        store.close();
+        await store.close();
         await index.close();
       }
     });

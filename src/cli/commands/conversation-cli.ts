@@ -1,10 +1,12 @@
-// The conversations of the CLI: `atlas ask --conversation ID` and `atlas chat` share the state database beside the index.
+// The conversations of the CLI: `atlas ask --conversation ID`, `atlas chat` and `atlas serve` share one store:
+// the state database beside the index, or the state tables of a `postgres://` index.
 import path from 'node:path';
 import { Option } from 'commander';
 import type { RoutedAskOptions, RoutedRun } from '../../agent/policy/route.ts';
 import { askInConversation } from '../../conversations/ask.ts';
 import { stateDbPath } from '../../conversations/state-db.ts';
-import { openConversationStore, type ConversationStore } from '../../conversations/store.ts';
+import { openConversationStore } from '../../conversations/sqlite-store.ts';
+import type { ConversationStore } from '../../conversations/store.ts';
 import { AtlasError } from '../../errors.ts';
 import type { IndexBackend, SearchFilter } from '../../index/types.ts';
 import type { CliIO } from '../io.ts';
@@ -17,9 +19,11 @@ export function conversationOption(): Option {
   return new Option('--conversation <id>', 'continue this conversation (new: start one and print its id)').argParser(nonEmpty('--conversation', 'new'));
 }
 
-/** `--state PATH`: the conversations state database (default: the index file + ".state.db"). */
+/** `--state PATH`: the conversations state database (default: the index file + ".state.db"; with a postgres:// index, its database). */
 export function stateOption(): Option {
-  return new Option('--state <path>', 'conversations state database (default: <db>.state.db)').argParser(nonEmpty('--state', '.atlas/index.db.state.db'));
+  return new Option('--state <path>', 'conversations state database, an SQLite file (default: <db>.state.db; with --db postgres://..., tables in that database)').argParser(
+    nonEmpty('--state', '.atlas/index.db.state.db'),
+  );
 }
 
 /**
@@ -39,9 +43,34 @@ export function statePath(io: CliIO, options: { db?: string; state?: string }): 
   return stateDbPath(dbPath(io, options.db));
 }
 
-/** Opens the store of a command (its wall clock is the real one: the CLI is the edge). */
-export function openCliStore(io: CliIO, options: { db?: string; state?: string }): ConversationStore {
+/**
+ * Opens the store of a command (its wall clock is the real one: the CLI is the edge): with
+ * `--db postgres://...` and no `--state`, the state tables of that database (every `atlas serve`
+ * replica on it shares them); else the SQLite file of {@link statePath}.
+ *
+ * @example
+ * const store = await openCliStore(io, { db: 'postgres://atlas@db/docs' }); // the database's state tables
+ */
+export async function openCliStore(io: CliIO, options: { db?: string; state?: string }): Promise<ConversationStore> {
+  if (options.state === undefined && isPostgresUrl(options.db)) {
+    // Loaded only for a PostgreSQL index, like the index's own driver.
+    const { openPostgresState } = await import('../../conversations/postgres-state.ts');
+    const { createPostgresConversationStore } = await import('../../conversations/postgres-store.ts');
+    return createPostgresConversationStore(await openPostgresState({ url: options.db }));
+  }
   return openConversationStore({ path: statePath(io, options) });
+}
+
+/**
+ * Where a command's conversations are, as messages name it: the SQLite file, or the PostgreSQL
+ * database (without its password).
+ *
+ * @example
+ * stateLocation(io, { db: 'postgres://atlas:pw@db/docs' }); // 'the state tables of postgres://atlas:***@db/docs'
+ */
+export function stateLocation(io: CliIO, options: { db?: string; state?: string }): string {
+  if (options.state === undefined && isPostgresUrl(options.db)) return `the state tables of ${parsePostgresUrl(options.db).shown}`;
+  return statePath(io, options);
 }
 
 /**
@@ -50,17 +79,17 @@ export function openCliStore(io: CliIO, options: { db?: string; state?: string }
  * filter it was created with (a different `--version` or `--label` is noted on stderr as ignored).
  *
  * @example
- * const id = resolveConversation(io, store, 'new', filter, statePath(io, options)); // stderr: "atlas: conversation … started ..."
+ * const id = await resolveConversation(io, store, 'new', filter, stateLocation(io, options)); // stderr: "atlas: conversation … started ..."
  */
-export function resolveConversation(io: CliIO, store: ConversationStore, id: string, filter: SearchFilter | undefined, file: string): string {
+export async function resolveConversation(io: CliIO, store: ConversationStore, id: string, filter: SearchFilter | undefined, file: string): Promise<string> {
   const principal = filter?.principal;
   if (id === 'new') {
     const { principal: _principal, ...rest } = filter ?? {};
-    const created = store.create({ ...(principal ? { principal } : {}), filter: rest });
+    const created = await store.create({ ...(principal ? { principal } : {}), filter: rest });
     io.stderr(`atlas: conversation ${created.id} started (continue it with atlas ask --conversation ${created.id} "...", or atlas chat --conversation ${created.id})\n`);
     return created.id;
   }
-  const found = store.get(id, principal);
+  const found = await store.get(id, principal);
   if (!found) {
     throw new AtlasError(
       'usage',

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Route } from '../../agent/policy/route.ts';
 import { AtlasError } from '../../errors.ts';
-import { openConversationStore, type ConversationStore } from '../../conversations/store.ts';
+import type { ConversationStore } from '../../conversations/store.ts';
 import { createMcpHttpHandler, type McpHttpHandler } from '../../mcp/http.ts';
 import { createApp } from '../../server/app.ts';
 import { conversationsApp } from '../../server/conversations.ts';
@@ -21,7 +21,7 @@ import { cliModel, type CliModel } from '../options/model-option.ts';
 import { checkAskChoices, nonEmpty, readOptionFile } from '../options/option-values.ts';
 import { commandConfig, configOption, indexDocsRoot, modelLabelNotes } from '../options/config-option.ts';
 import { commandPolicy } from '../options/policy-option.ts';
-import { stateOption, statePath } from './conversation-cli.ts';
+import { openCliStore, stateOption } from './conversation-cli.ts';
 import { dbOption, positiveInt, versionOption } from '../options/options.ts';
 import { releaseLineNotes } from '../options/release-lines.ts';
 import { requireIndex } from '../require-index.ts';
@@ -125,7 +125,7 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
       try {
         const notes = [...(await releaseLineNotes(index, options.version)), ...(await modelLabelNotes(index, config, filter))];
         for (const note of notes) io.stderr(`atlas: note: ${note}\n`);
-        store = openConversationStore({ path: statePath(io, options) });
+        store = await openCliStore(io, options);
         const serverDeps: ServerDeps = { index, model, modelSpec: spec, price, now: io.now, maxSearches: options.maxSearches, limits, route: options.route as Route, firstTurn: options.firstTurn as 'required' | 'auto', log: (line: string) => io.stderr(`${line}\n`), ...(filter ? { filter } : {}), ...policy, ...(config && config.modelLabels.length > 0 ? { modelLabels: config.modelLabels } : {}) };
         // The MCP endpoint: the search session of docs/mcp.md per MCP session, under the server's filter and the token's principal.
         mcp = createMcpHttpHandler({ index, maxSearches: options.maxSearches, now: io.now, ask: { model, modelSpec: spec, price, maxSearches: options.maxSearches, now: io.now, ...limits, ...policy, ...(serverDeps.modelLabels ? { modelLabels: serverDeps.modelLabels } : {}) }, ...(filter ? { filter } : {}) });
@@ -149,7 +149,7 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
       } finally {
         if (server) await close(server, limiter, deps.shutdownGraceMs ?? SHUTDOWN_GRACE_MS);
         await mcp?.close();
-        store?.close();
+        await store?.close();
         await index.close();
       }
       io.stderr('atlas serve: stopped\n');
