@@ -115,13 +115,27 @@ describe.skipIf(server.url === undefined)(`atlas --db postgres://...${server.url
     expect(run.answer.citations.map((citation) => citation.docId)).toEqual(['leases']);
   });
 
-  it('keeps conversations in a state file named after the server, database and schema', async () => {
+  it('keeps conversations in the state tables of the database, or in the SQLite file of --state', async () => {
     expect(await runCli(['ingest', 'docs', '--db', db], io)).toBe(0);
     clear();
     expect(await runCli(['ask', 'How long is the lease?', '--db', db, '--model', 'offline', '--conversation', 'new'], io)).toBe(0);
-    const target = new URL(db);
-    const file = path.join(dir, '.atlas', `${target.hostname}-${target.port}-${target.pathname.slice(1)}-${target.searchParams.get('schema')}.state.db`);
-    expect(existsSync(file)).toBe(true);
+    const id = /conversation (\S+) started/.exec(io.err.join(''))![1]!;
+    expect(existsSync(path.join(dir, '.atlas'))).toBe(false);
+    const client = new pg.Client({ connectionString: server.url });
+    await client.connect();
+    try {
+      const schema = new URL(db).searchParams.get('schema');
+      const turns = await client.query(`SELECT conversation_id, turn, question FROM ${schema}.state_turns`);
+      expect(turns.rows).toEqual([{ conversation_id: id, turn: 1, question: 'How long is the lease?' }]);
+    } finally {
+      await client.end();
+    }
+    clear();
+    expect(await runCli(['ask', 'and how long is that?', '--db', db, '--model', 'offline', '--conversation', id, '--state', 'state.db'], io)).toBe(2);
+    expect(io.err.join('')).toContain(`Atlas: no conversation "${id}" in ${path.join(dir, 'state.db')} for these access groups.`);
+    clear();
+    expect(await runCli(['ask', 'and how long is that?', '--db', db, '--model', 'offline', '--conversation', 'nope'], io)).toBe(2);
+    expect(io.err.join('')).toContain(`Atlas: no conversation "nope" in the state tables of ${shown} for these access groups.`);
   });
 
   it('names the missing index and the command that builds it', async () => {

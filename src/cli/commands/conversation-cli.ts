@@ -27,19 +27,15 @@ export function stateOption(): Option {
 }
 
 /**
- * The state database path of a command: `--state`, else beside `--db` (for a PostgreSQL index,
- * `.atlas/<host>-<port>-<database>-<schema>.state.db` in the working directory).
+ * The SQLite state database of a command: `--state`, else beside `--db` (a `postgres://` index
+ * without `--state` keeps its conversations in its own database: {@link openCliStore}).
  *
  * @example
  * statePath(io, { db: '.atlas/index.db' }); // '<cwd>/.atlas/index.db.state.db'
- * statePath(io, { db: 'postgres://atlas@db:5432/docs' }); // '<cwd>/.atlas/db-5432-docs-public.state.db'
+ * statePath(io, { db: 'postgres://atlas@db:5432/docs', state: 'state.db' }); // '<cwd>/state.db'
  */
-export function statePath(io: CliIO, options: { db?: string; state?: string }): string {
+function statePath(io: CliIO, options: { db?: string; state?: string }): string {
   if (options.state !== undefined) return path.resolve(io.cwd, options.state);
-  if (isPostgresUrl(options.db)) {
-    const target = parsePostgresUrl(options.db);
-    return path.resolve(io.cwd, '.atlas', `${target.host}-${target.port}-${target.database}-${target.schema}.state.db`);
-  }
   return stateDbPath(dbPath(io, options.db));
 }
 
