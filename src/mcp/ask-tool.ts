@@ -12,6 +12,7 @@ import type { AgentRun, RunLimits } from '../agent/run-types.ts';
 import type { ClosestPassage } from '../agent/trust/answer.ts';
 import { headingPathText } from '../agent/session/tool-values.ts';
 import { withIndexLease } from '../index/index-lease.ts';
+import { yieldingModel } from '../models/yielding-model.ts';
 import type { IndexBackend, SearchFilter } from '../index/types.ts';
 import { absentNulls, nullableOptionals } from './inputs.ts';
 import { askOutput } from './output-schemas.ts';
@@ -79,8 +80,10 @@ export function registerAskTool(server: McpServer, context: { index: IndexBacken
         extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: searches, total: maxSearches, message } }).catch(() => undefined);
       };
       // The whole run on one version of the index, even if a --rebuild replaces it meanwhile.
+      // The model gives the event loop a turn before each call: a cancellation (notifications/cancelled,
+      // or the client's connection closing) is seen between calls even with the synchronous offline planner.
       const run = await withIndexLease(context.index, () => agenticRun(args.question, {
-        model: options.model,
+        model: yieldingModel(options.model),
         index: context.index,
         maxSearches,
         price: options.price ?? null,

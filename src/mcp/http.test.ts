@@ -250,6 +250,18 @@ describe('createMcpHttpHandler over loopback HTTP', () => {
     await endpoint.stop();
   });
 
+  it('bounds every POST body by maxBodyBytes (atlas serve passes its --max-body), with or without a session', async () => {
+    const endpoint = await startEndpoint({ maxBodyBytes: 2048 });
+    const a = await endpoint.connect();
+    const padded = (id: number, method: string) => JSON.stringify({ jsonrpc: '2.0', id, method, params: { padding: 'x'.repeat(3000) } });
+    for (const session of [undefined, a.transport.sessionId]) {
+      const huge = await post(endpoint, session, padded(7, session === undefined ? 'initialize' : 'tools/list'));
+      expect([huge.status, ((await huge.json()) as { error: { message: string } }).error.message]).toEqual([413, 'Request body too large: at most 2048 bytes.']);
+    }
+    expect((await a.client.listTools()).tools.length).toBeGreaterThan(0);
+    await endpoint.stop();
+  });
+
   it('refuses bounds that are not positive whole numbers', () => {
     expect(() => createMcpHttpHandler({ index, maxSessions: 0 })).toThrow(
       'Atlas: createMcpHttpHandler maxSessions must be a positive whole number, got 0. Pass e.g. maxSessions: 100, or leave it out.',

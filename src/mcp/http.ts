@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, readRequestBody } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { AtlasError } from '../errors.ts';
 import { principalGroups } from '../index/filter.ts';
 import type { Principal } from '../index/types.ts';
@@ -31,6 +31,8 @@ export interface McpHttpOptions extends AtlasMcpServerOptions {
   now?: () => number;
   /** Makes session ids (default `crypto.randomUUID`). */
   sessionId?: () => string;
+  /** Largest POST body in bytes (default the SDK's, 4 MiB); `atlas serve` passes its `--max-body`. Larger is a 413. */
+  maxBodyBytes?: number;
 }
 
 /** Who sends a request, as the server's authentication found it (e.g. from the bearer token). */
@@ -89,6 +91,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     idleMs = DEFAULT_SESSION_IDLE_MS,
     now = Date.now,
     sessionId = randomUUID,
+    maxBodyBytes = DEFAULT_MAX_REQUEST_BODY_SIZE,
     principal: fixedPrincipal,
     ...serverOptions
   } = options;
@@ -97,6 +100,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   checkBound('maxSessions', maxSessions);
   checkBound('maxSessionsPerClient', maxSessionsPerClient);
   checkBound('idleMs', idleMs);
+  checkBound('maxBodyBytes', maxBodyBytes);
   // Insertion order is use order: a session is moved to the end on each request.
   const sessions = new Map<string, Session>();
   // Sessions being opened (their initialize in flight), per client and in all: they count against the bounds.
@@ -187,20 +191,19 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       session.lastUsed = at;
       sessions.delete(id);
       sessions.set(id, session);
-      return session.transport.handleRequest(request);
+      if (request.method !== 'POST') return session.transport.handleRequest(request);
+      const read = await readJsonRpc(request, maxBodyBytes);
+      if (!read.ok) return read.response;
+      cancelOnDisconnect(request, read.body, session.transport);
+      return session.transport.handleRequest(request, { parsedBody: read.body });
     }
     if (request.method !== 'POST') {
       return jsonRpcError(400, -32000, `Bad Request: ${request.method} needs the mcp-session-id header of an open session. Open one first: POST initialize without it.`);
     }
     // Read as the transport would: bounded, so a huge body without a session costs nothing.
-    const read = await readRequestBody(request, DEFAULT_MAX_REQUEST_BODY_SIZE);
-    if (read.tooLarge) return jsonRpcError(413, -32600, `Request body too large: at most ${DEFAULT_MAX_REQUEST_BODY_SIZE} bytes.`);
-    let body: unknown;
-    try {
-      body = JSON.parse(read.text);
-    } catch {
-      return jsonRpcError(400, -32700, 'Parse error: the body must be a JSON-RPC message (JSON).');
-    }
+    const read = await readJsonRpc(request, maxBodyBytes);
+    if (!read.ok) return read.response;
+    const body = read.body;
     const messages = Array.isArray(body) ? body : [body];
     if (!messages.some((message) => isInitializeRequest(message))) {
       return jsonRpcError(400, -32000, 'Bad Request: no mcp-session-id header. Open a session first: POST initialize without it, then send the mcp-session-id of its response on every request.');
@@ -216,6 +219,35 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   });
 }
 
+/** A POST body read as the transport would (bounded), parsed as JSON; or the error response. */
+async function readJsonRpc(request: Request, maxBytes: number): Promise<{ ok: true; body: unknown } | { ok: false; response: Response }> {
+  const read = await readRequestBody(request, maxBytes);
+  if (read.tooLarge) return { ok: false, response: jsonRpcError(413, -32600, `Request body too large: at most ${maxBytes} bytes.`) };
+  try {
+    return { ok: true, body: JSON.parse(read.text) as unknown };
+  } catch {
+    return { ok: false, response: jsonRpcError(400, -32700, 'Parse error: the body must be a JSON-RPC message (JSON).') };
+  }
+}
+
+/**
+ * When the client closes the connection of a POST before its answer is complete (its `signal`
+ * aborts), each request of the body is cancelled as a `notifications/cancelled` of the client
+ * would: its handler's abort signal fires (an `ask` stops its run). A request already answered
+ * is not cancelled (the SDK ignores the id).
+ */
+function cancelOnDisconnect(request: Request, body: unknown, transport: WebStandardStreamableHTTPServerTransport): void {
+  const ids = (Array.isArray(body) ? body : [body]).flatMap((message) => (isJSONRPCRequest(message) ? [message.id] : []));
+  if (ids.length === 0) return;
+  request.signal.addEventListener(
+    'abort',
+    () => {
+      for (const requestId of ids) transport.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'the client closed the connection' } });
+    },
+    { once: true },
+  );
+}
+
 function ownerKey(principal: Principal | undefined, user: string | undefined): string {
   return JSON.stringify([user ?? null, principal === undefined ? 'anonymous' : [...principalGroups(principal)].sort()]);
 }
@@ -229,9 +261,9 @@ function jsonRpcError(status: number, code: number, message: string): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), { status, headers: { 'content-type': 'application/json' } });
 }
 
-function checkBound(name: 'idleMs' | 'maxSessions' | 'maxSessionsPerClient', value: number): void {
+function checkBound(name: 'idleMs' | 'maxSessions' | 'maxSessionsPerClient' | 'maxBodyBytes', value: number): void {
   if (!Number.isInteger(value) || value < 1) {
-    const example = { idleMs: DEFAULT_SESSION_IDLE_MS, maxSessions: DEFAULT_MAX_SESSIONS, maxSessionsPerClient: DEFAULT_MAX_SESSIONS_PER_CLIENT }[name];
+    const example = { idleMs: DEFAULT_SESSION_IDLE_MS, maxSessions: DEFAULT_MAX_SESSIONS, maxSessionsPerClient: DEFAULT_MAX_SESSIONS_PER_CLIENT, maxBodyBytes: DEFAULT_MAX_REQUEST_BODY_SIZE }[name];
     throw new AtlasError('usage', `Atlas: createMcpHttpHandler ${name} must be a positive whole number, got ${String(value)}. Pass e.g. ${name}: ${example}, or leave it out.`);
   }
 }

@@ -46,9 +46,24 @@ export function resourceLink(chunk: LinkedChunk): ResourceLink {
 /** Receives one line per tool call (the CLI writes them to stderr). */
 export type CallLog = (line: string) => void;
 
+/** The longest text of one argument, and of an outcome, a log line keeps (the rest is cut, with a marker). */
+export const LOGGED_TEXT_CHARS = 200;
+
+/**
+ * `text` cut to `max` characters, with a marker saying how much was left out.
+ *
+ * @example
+ * clipped('x'.repeat(250), 200); // 'xxx...x... [50 more characters]' (200 x's, then the marker)
+ */
+export function clipped(text: string, max = LOGGED_TEXT_CHARS): string {
+  return text.length <= max ? text : `${text.slice(0, max)}... [${text.length - max} more characters]`;
+}
+
 /**
  * Wraps a tool handler so each call is logged in one line: the tool, its arguments, and the
- * outcome (`ok`, with the budget of a search, or the error text).
+ * outcome (`ok`, with the budget of a search, or the error text). Each text argument and the
+ * error text are cut to {@link LOGGED_TEXT_CHARS} characters with a marker: a 100 KB query is
+ * not a 100 KB log line.
  *
  * @example
  * logged(io.stderr, 'search_docs', handler); // 'atlas mcp: search_docs {"query":"lease"} -> ok (search 1 of 6, 5 left)\n'
@@ -63,8 +78,9 @@ export function logged<P extends [args: unknown, ...rest: unknown[]]>(
     const result = await handler(...params);
     const budget = (result.structuredContent as { budget?: unknown } | undefined)?.budget;
     const first = result.content[0];
-    const outcome = result.isError ? `error: ${first?.type === 'text' ? first.text : 'no text'}` : `ok${typeof budget === 'string' ? ` (${budget})` : ''}`;
-    log(`atlas mcp: ${tool} ${JSON.stringify(params[0])} -> ${outcome}\n`);
+    const outcome = result.isError ? `error: ${first?.type === 'text' ? clipped(first.text) : 'no text'}` : `ok${typeof budget === 'string' ? ` (${budget})` : ''}`;
+    const args = JSON.stringify(params[0], (_key, value: unknown) => (typeof value === 'string' ? clipped(value) : value));
+    log(`atlas mcp: ${tool} ${args} -> ${outcome}\n`);
     return result;
   };
 }

@@ -228,6 +228,20 @@ describe('call log', () => {
   });
 });
 
+describe('call log of a huge argument', () => {
+  it('cuts each text argument and the error text to 200 characters with a marker: a 100 KB query is a short line', async () => {
+    const lines: string[] = [];
+    const mcp = await connect({ maxSearches: 2, log: (line) => lines.push(line) });
+    const query = `lease ${'q'.repeat(100_000)}`;
+    await mcp.call('search_docs', { query });
+    await mcp.call('read_section', { chunk_id: `missing${'#'.repeat(100_000)}` });
+    expect(lines[0]).toBe(`atlas mcp: search_docs {"query":"lease ${'q'.repeat(194)}... [99806 more characters]"} -> ok (search 1 of 2, 1 left)\n`);
+    expect(lines[1]!.startsWith(`atlas mcp: read_section {"chunk_id":"missing${'#'.repeat(193)}... [99807 more characters]"} -> error: `)).toBe(true);
+    expect(lines[1]!.length).toBeLessThan(700);
+    await mcp.close();
+  });
+});
+
 describe('errors are tool results, never protocol errors', () => {
   it('answers bad arguments with isError and the field at fault', async () => {
     const mcp = await connect();

@@ -9,7 +9,7 @@ import { errorBody, readJsonBody } from './http.ts';
 import { narrowFilter, requestedFilterFields } from './request-filter.ts';
 import { DEFAULT_KEEP_ALIVE_MS, streamRun } from './run-stream.ts';
 import type { ServerDeps, ServerEnv } from './types.ts';
-import { yieldingModel } from './yielding-model.ts';
+import { yieldingModel } from '../models/yielding-model.ts';
 
 /** The keep-alive period of a quiet stream (15 s), defined with the stream writer in run-stream.ts. */
 export { DEFAULT_KEEP_ALIVE_MS } from './run-stream.ts';

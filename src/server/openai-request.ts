@@ -24,13 +24,19 @@ const messageSchema = z
 
 const labelValueSchema = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
 
-/** The body fields Atlas reads; every other OpenAI field (temperature, tools, ...) is accepted and ignored. */
+/**
+ * The body fields Atlas reads; `response_format` and `tool_choice` are checked (Atlas honours only
+ * text and no forced tool call: anything else is refused, never silently ignored); every other
+ * OpenAI field (temperature, tools, ...) is accepted and ignored.
+ */
 export const chatCompletionBodySchema = z
   .object({
     model: z.string(),
     messages: z.array(messageSchema).min(1),
     stream: z.boolean().nullish(),
     stream_options: z.object({ include_usage: z.boolean().nullish() }).passthrough().nullish(),
+    response_format: z.unknown().optional(),
+    tool_choice: z.unknown().optional(),
     /** Atlas's extension: the fields of POST /v1/ask besides the question; never who is asking. */
     atlas: z
       .object({
@@ -96,6 +102,8 @@ export function parseChatRequest(body: unknown): { ok: true; request: ChatReques
       problem: { status: 404, code: 'model_not_found', param: 'model', message: `Atlas: the model "${data.model}" does not exist here; the only model is "${ATLAS_MODEL_ID}" (see GET /v1/models).` },
     };
   }
+  const unsupported = unsupportedField(data);
+  if (unsupported !== undefined) return { ok: false, problem: unsupported };
   const dialogue = data.messages.filter((message) => message.role === 'user' || message.role === 'assistant');
   const last = dialogue.at(-1);
   const question = last === undefined ? '' : messageText(last.content).trim();
@@ -128,6 +136,40 @@ export function parseChatRequest(body: unknown): { ok: true; request: ChatReques
 }
 
 type Message = ChatCompletionBody['messages'][number];
+
+/**
+ * The refusal of an OpenAI option Atlas cannot honour: a `response_format` other than text (Atlas
+ * answers in text with citation markers; its citations as data are in the `atlas` field), or a
+ * `tool_choice` other than "auto" or "none" (Atlas runs its own searches, never the client's tools).
+ */
+function unsupportedField(data: ChatCompletionBody): ChatRequestProblem | undefined {
+  const format = data.response_format;
+  const formatType = typeof format === 'object' && format !== null ? (format as { type?: unknown }).type : format;
+  if (format !== undefined && format !== null && formatType !== 'text') {
+    return {
+      status: 400,
+      code: 'unsupported_parameter',
+      param: 'response_format',
+      message: `Atlas: response_format ${shortJson(formatType)} is not supported: Atlas answers in text with [n] citation markers and a Sources list, and its citations as data are in the "atlas" field of the reply. Leave response_format out, or send { "type": "text" }.`,
+    };
+  }
+  const choice = data.tool_choice;
+  if (choice !== undefined && choice !== null && choice !== 'auto' && choice !== 'none') {
+    return {
+      status: 400,
+      code: 'unsupported_parameter',
+      param: 'tool_choice',
+      message: `Atlas: tool_choice ${shortJson(choice)} is not supported: Atlas answers from its own searches and never calls the tools of a request. Leave tool_choice out, or send "auto" or "none".`,
+    };
+  }
+  return undefined;
+}
+
+/** A value as JSON, cut to 80 characters. */
+function shortJson(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 80)}...` : text;
+}
 
 function turnsOf(messages: Message[]): ConversationTurn[] {
   const turns: ConversationTurn[] = [];

@@ -128,7 +128,7 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
         store = await openCliStore(io, options);
         const serverDeps: ServerDeps = { index, model, modelSpec: spec, price, now: io.now, maxSearches: options.maxSearches, limits, route: options.route as Route, firstTurn: options.firstTurn as 'required' | 'auto', log: (line: string) => io.stderr(`${line}\n`), ...(filter ? { filter } : {}), ...policy, ...(config && config.modelLabels.length > 0 ? { modelLabels: config.modelLabels } : {}) };
         // The MCP endpoint: the search session of docs/mcp.md per MCP session, under the server's filter and the token's principal.
-        mcp = createMcpHttpHandler({ index, maxSearches: options.maxSearches, now: io.now, ask: { model, modelSpec: spec, price, maxSearches: options.maxSearches, now: io.now, ...limits, ...policy, ...(serverDeps.modelLabels ? { modelLabels: serverDeps.modelLabels } : {}) }, ...(filter ? { filter } : {}) });
+        mcp = createMcpHttpHandler({ index, maxSearches: options.maxSearches, now: io.now, maxBodyBytes: options.maxBody, ask: { model, modelSpec: spec, price, maxSearches: options.maxSearches, now: io.now, ...limits, ...policy, ...(serverDeps.modelLabels ? { modelLabels: serverDeps.modelLabels } : {}) }, ...(filter ? { filter } : {}) });
         const app = createApp(serverDeps, {
           ...(auth ? { auth } : {}),
           routes: [conversationsApp(serverDeps, store)],

@@ -1,7 +1,7 @@
 // In-process models (the offline planner, scripted models) and SQLite are synchronous: a run on
 // them never gives the event loop a turn, so its stream would flush only at its end, a
 // disconnect would go unnoticed, and concurrent asks would queue whole. The server lets the loop
-// turn before each model call instead; what the model answers is unchanged.
+// turn before each model call instead (so does the MCP ask); what the model answers is unchanged.
 import type { LanguageModel } from 'ai';
 
 /**
