@@ -108,7 +108,7 @@ async function runParity(url: string): Promise<ParityResult[]> {
     ['musique-dev', join(shared, 'datasets/musique-dev')],
   ];
   const results: ParityResult[] = [];
-  for (const ranking of ['bm25', 'ts_rank'] as const) {
+  for (const ranking of ['bm25'] as const) {
     for (const [name, dir] of sets) {
       process.stderr.write(`bench: parity ${name} (${ranking})\n`);
       results.push(await measureParity(name, dir, withSchema(url, `bench_parity_${name.replaceAll('-', '_')}_${ranking}`), ranking));

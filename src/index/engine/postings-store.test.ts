@@ -5,6 +5,7 @@ import { readPostings } from './postings-codec.ts';
 import { decodeSkips } from './postings-skips.ts';
 import { createPostingsReader, POSTINGS_TABLES, rowIdOf } from './postings-store.ts';
 import { createPostingsWriter } from './postings-writer.ts';
+import { createSqlitePostingsTables } from './postings-tables.ts';
 
 const open: Database.Database[] = [];
 afterEach(() => open.splice(0).forEach((db) => db.close()));
@@ -13,7 +14,7 @@ function store() {
   const db = new Database(':memory:');
   open.push(db);
   db.exec(POSTINGS_TABLES);
-  return { db, writer: createPostingsWriter(db), reader: createPostingsReader((sql) => db.prepare(sql)) };
+  return { db, writer: createPostingsWriter(createSqlitePostingsTables(db)), reader: createPostingsReader((sql) => db.prepare(sql)) };
 }
 
 /** A term's postings as [id, counts, length]. */
@@ -158,7 +159,7 @@ describe('createPostingsWriter flushing as it goes', () => {
       db.exec(POSTINGS_TABLES);
       for (const batch of [first, second]) {
         // A writer per ingest: the second one finds the first one's terms stored.
-        const writer = createPostingsWriter(db, flushBytes === undefined ? {} : { flushBytes });
+        const writer = createPostingsWriter(createSqlitePostingsTables(db), flushBytes === undefined ? {} : { flushBytes });
         writer.defineTerms({ source: 's', first: 0, terms: vocabulary });
         for (const chunk of batch) writer.add(chunk.id, 's', chunk.terms);
         writer.flush();

@@ -1,8 +1,7 @@
-import type Database from 'better-sqlite3';
 import { BLOCK_SIZE, ByteWriter } from './postings-codec.ts';
 import { blocksOfRow, firstBlockEndingAtOrAfter, repacked, rowsOf, withoutIds, type EncodedBlock } from './postings-blocks.ts';
 import { decodeSkips, encodeSkips, ROW_BLOCKS, type BlockSummary } from './postings-skips.ts';
-import { rowIdOf } from './postings-store.ts';
+import type { PostingsTables, TermRow } from './postings-tables.ts';
 import { AtlasError } from '../../errors.ts';
 import type { ChunkTerms, NewTerms } from './chunk-terms.ts';
 import { createPostingsLog } from './postings-log.ts';
@@ -30,32 +29,26 @@ export interface PostingsWriter {
   remove(id: number, source: string, terms: ChunkTerms): void;
   /** Writes what was collected: removals first, then additions. */
   flush(): void;
+  /**
+   * The stored terms the next flush reads, each with the ids it removes from it: what a store
+   * that cannot read during a flush loads before it (rowKeysToRead in postings-tables.ts).
+   */
+  pending(): Array<{ term: string; removed: readonly number[] }>;
 }
 
 /**
- * The {@link PostingsWriter} of `db`. Added ids must be larger than every id the store holds
+ * The {@link PostingsWriter} over `tables` (postings-tables.ts). Added ids must be larger than every id the store holds
  * once the removals before them are applied, as SQLite's rowids of new chunk rows are.
  *
  * @example
- * const writer = createPostingsWriter(db);
+ * const writer = createPostingsWriter(createSqlitePostingsTables(db));
  * const terms = dictionary.chunkTerms(columns, tokenizer);
  * writer.defineTerms(dictionary.takeNew());
  * writer.add(1, dictionary.source, terms);
  * writer.flush();
  */
-export function createPostingsWriter(db: Database.Database, options: PostingsWriterOptions = {}): PostingsWriter {
+export function createPostingsWriter(tables: PostingsTables, options: PostingsWriterOptions = {}): PostingsWriter {
   const flushBytes = options.flushBytes ?? FLUSH_BYTES;
-  const getTerm = db.prepare('SELECT id, df, skips FROM postings_terms WHERE term = ?');
-  const insertTerm = db.prepare('INSERT INTO postings_terms (term, id, df, skips) VALUES (?, ?, ?, ?)');
-  const updateTerm = db.prepare('UPDATE postings_terms SET df = ?, skips = ? WHERE term = ?');
-  const deleteTerm = db.prepare('DELETE FROM postings_terms WHERE term = ?');
-  const getRow = db.prepare('SELECT data FROM postings WHERE id = ?').pluck();
-  const putRow = db.prepare('INSERT OR REPLACE INTO postings (id, data) VALUES (?, ?)');
-  const deleteRow = db.prepare('DELETE FROM postings WHERE id = ?');
-  const deleteRows = db.prepare('DELETE FROM postings WHERE id >= ? AND id < ?');
-  const readTotals = db.prepare('SELECT chunks, tokens, next_term_id FROM postings_totals');
-  const writeTotals = db.prepare('UPDATE postings_totals SET chunks = ?, tokens = ?, next_term_id = ?');
-
   // The writer's terms by index (for the writer's lifetime), and per dictionary source its
   // numbers' indexes: a chunk's terms are mapped by array lookups, no string hashing.
   const termIndex = new Map<string, number>();
@@ -73,11 +66,16 @@ export function createPostingsWriter(db: Database.Database, options: PostingsWri
   let removals = new Map<number, number[]>();
   // Whether the store held no term when the writer was made (a new index, a rebuild): then a term
   // is only stored once this writer flushed it, and a bulk load skips one lookup per term.
-  const startedEmpty = db.prepare('SELECT 1 FROM postings_terms LIMIT 1').get() === undefined;
+  const startedEmpty = tables.isEmpty();
   const flushedTerms = new Set<number>();
   let chunkDelta = 0;
   let tokenDelta = 0;
 
+  const storedRow = (termId: number, key: number): Uint8Array => {
+    const bytes = tables.row(termId, key);
+    if (bytes === undefined) throw new AtlasError('internal', `Atlas: the postings store has no row ${key} of term ${termId}, which its skip entries name. Rebuild the index (--rebuild).`);
+    return bytes;
+  };
   const indexesOf = (source: string, terms: ChunkTerms): number[] => {
     const indexes = sources.get(source);
     if (indexes === undefined) throw new AtlasError('internal', `Atlas: the postings writer has no terms of dictionary ${source}. Call defineTerms with its new terms before adding its chunks.`);
@@ -92,14 +90,14 @@ export function createPostingsWriter(db: Database.Database, options: PostingsWri
   /** Writes `blocks` as rows from row key `key` on; returns their summaries. */
   const writeRows = (termId: number, key: number, blocks: readonly EncodedBlock[]): BlockSummary[] =>
     rowsOf(blocks, key).flatMap((row) => {
-      putRow.run(rowIdOf(termId, row.key), row.bytes);
+      tables.putRow(termId, row.key, row.bytes);
       return row.summaries;
     });
 
   const flushRemovals = () => {
     for (const [index, ids] of removals) {
       const term = termNames[index]!;
-      const row = getTerm.get(term) as { id: number; df: number; skips: Buffer } | undefined;
+      const row = tables.term(term);
       if (row === undefined) continue;
       const blocks = decodeSkips(row.skips);
       const dead = new Set(ids);
@@ -118,7 +116,7 @@ export function createPostingsWriter(db: Database.Database, options: PostingsWri
       for (const [key, holding] of touched) {
         // Only the blocks holding a removed id are written again (filtered byte by byte); the
         // row's other blocks are copied as they are.
-        const bytes = getRow.get(rowIdOf(row.id, key)) as Uint8Array;
+        const bytes = storedRow(row.id, key);
         const parts: EncodedBlock[] = [];
         let kept = 0;
         for (const at of blocksOfRow(blocks, holding.values().next().value!)) {
@@ -135,7 +133,7 @@ export function createPostingsWriter(db: Database.Database, options: PostingsWri
           if (left.count > 0) parts.push({ bytes: blockScratch.take(), summary: left });
         }
         if (kept === 0) {
-          deleteRow.run(rowIdOf(row.id, key));
+          tables.deleteRow(row.id, key);
           rewritten.set(key, []);
           continue;
         }
@@ -146,8 +144,8 @@ export function createPostingsWriter(db: Database.Database, options: PostingsWri
       }
       const df = row.df - removed;
       if (df <= 0) {
-        deleteRows.run(rowIdOf(row.id, 0), rowIdOf(row.id + 1, 0));
-        deleteTerm.run(term);
+        tables.deleteRows(row.id);
+        tables.deleteTerm(term);
         continue;
       }
       const next: BlockSummary[] = [];
@@ -159,7 +157,7 @@ export function createPostingsWriter(db: Database.Database, options: PostingsWri
           rewritten.set(block.key, []);
         }
       }
-      updateTerm.run(df, encodeSkips(next), term);
+      tables.updateTerm(term, df, encodeSkips(next));
     }
     removals = new Map();
   };
@@ -169,7 +167,7 @@ export function createPostingsWriter(db: Database.Database, options: PostingsWri
     log.drain(termPostings, scratch, (index, encoded) => {
       const count = termPostings[index]!;
       const term = termNames[index]!;
-      const row = startedEmpty && !flushedTerms.has(index) ? undefined : (getTerm.get(term) as { id: number; df: number; skips: Buffer } | undefined);
+      const row: TermRow | undefined = startedEmpty && !flushedTerms.has(index) ? undefined : tables.term(term);
       if (startedEmpty) flushedTerms.add(index);
       if (row === undefined) {
         const id = next++;
@@ -178,13 +176,13 @@ export function createPostingsWriter(db: Database.Database, options: PostingsWri
           const key = start / ROW_BLOCKS;
           const rowStart = encoded[start]!.offset;
           const last = encoded[Math.min(start + ROW_BLOCKS, encoded.length) - 1]!;
-          putRow.run(rowIdOf(id, key), scratch.bytes.subarray(rowStart, last.offset + last.length));
+          tables.putRow(id, key, scratch.bytes.subarray(rowStart, last.offset + last.length));
           for (let at = start; at < start + ROW_BLOCKS && at < encoded.length; at += 1) {
             encoded[at]!.key = key;
             encoded[at]!.offset -= rowStart;
           }
         }
-        insertTerm.run(term, id, count, encodeSkips(encoded));
+        tables.insertTerm(term, { id, df: count, skips: encodeSkips(encoded) });
         return;
       }
       const added = encoded.map((summary): EncodedBlock => ({ bytes: scratch.bytes.subarray(summary.offset, summary.offset + summary.length), summary }));
@@ -194,7 +192,7 @@ export function createPostingsWriter(db: Database.Database, options: PostingsWri
       const blocks = decodeSkips(row.skips);
       const last = blocks.length - 1;
       const lastRow = last < 0 ? [] : blocksOfRow(blocks, last);
-      const bytes = last < 0 ? undefined : (getRow.get(rowIdOf(row.id, blocks[last]!.key)) as Uint8Array);
+      const bytes = last < 0 ? undefined : storedRow(row.id, blocks[last]!.key);
       const parts: EncodedBlock[] = [];
       let short: EncodedBlock | undefined;
       for (const at of lastRow) {
@@ -205,7 +203,7 @@ export function createPostingsWriter(db: Database.Database, options: PostingsWri
       }
       parts.push(...(short === undefined ? added : repacked([short, ...added])));
       const summaries = writeRows(row.id, last < 0 ? 0 : blocks[last]!.key, parts);
-      updateTerm.run(row.df + count, encodeSkips([...blocks.slice(0, lastRow[0] ?? 0), ...summaries]), term);
+      tables.updateTerm(term, row.df + count, encodeSkips([...blocks.slice(0, lastRow[0] ?? 0), ...summaries]));
     });
     termPostings = new Array<number>(termNames.length).fill(0);
     return next;
@@ -251,11 +249,20 @@ export function createPostingsWriter(db: Database.Database, options: PostingsWri
         ids.push(id);
       }
     },
+    pending() {
+      const found: Array<{ term: string; removed: readonly number[] }> = [];
+      termNames.forEach((term, index) => {
+        const removed = removals.get(index);
+        const read = removed !== undefined || (termPostings[index]! > 0 && (!startedEmpty || flushedTerms.has(index)));
+        if (read) found.push({ term, removed: removed ?? [] });
+      });
+      return found;
+    },
     flush() {
-      const totals = readTotals.get() as { chunks: number; tokens: number; next_term_id: number };
+      const totals = tables.totals();
       flushRemovals();
-      const next = flushAdditions(totals.next_term_id);
-      writeTotals.run(totals.chunks + chunkDelta, totals.tokens + tokenDelta, next);
+      const next = flushAdditions(totals.nextTermId);
+      tables.writeTotals({ chunks: totals.chunks + chunkDelta, tokens: totals.tokens + tokenDelta, nextTermId: next });
       chunkDelta = 0;
       tokenDelta = 0;
     },

@@ -1,22 +1,32 @@
 import type { ClientBase } from 'pg';
 import type { Doc } from '../../corpus/types.ts';
 import { AtlasError } from '../../errors.ts';
-import { assertAclLabels } from '../filter.ts';
+import { createPostingsWriter, type PostingsWriter } from '../engine/postings-writer.ts';
+import { ACL_LABEL, assertAclLabels } from '../filter.ts';
 import { computeIndexVersion } from '../index-version.ts';
-import { textSearchConfig, writePostgresMeta } from './postgres-schema.ts';
-import { chunkSearchTexts, type SearchTextCaches } from './postgres-text.ts';
+import { createDeriveCaches, deriveDoc, termsOfChunk, type DeriveCaches, type DerivedChunkValues } from '../sqlite/ingest-writer.ts';
+import { CHUNK_COLUMNS, chunkFromRow, type ChunkRow } from '../sql-rows.ts';
 import type { TokenizerOptions } from '../analysis/tokenize.ts';
 import type { IngestReport } from '../types.ts';
 import { assertUniqueDocIds } from '../unique-docs.ts';
+import { createStagedPostings } from './postgres-postings.ts';
+import { writePostgresMeta } from './postgres-schema.ts';
 
-/** Chunks written per INSERT statement. */
-const CHUNK_BATCH = 500;
+/** Chunks written per INSERT statement (a few MB of text). */
+const CHUNK_BATCH = 2_000;
+/** Statements sent ahead of their results: the next batch is derived while the server writes one. */
+const IN_FLIGHT = 2;
 
 /**
  * Makes the index hold exactly `docs`, inside the caller's transaction (it commits or rolls
  * back): unchanged documents (same contentHash) are not touched, so their rows and ids stay;
- * changed ones are replaced, new ones added, missing ones deleted; the document frequencies of
- * BM25 and the index version follow. Checks (unique ids, acl groups) run before anything is written.
+ * changed ones are replaced, new ones added, missing ones deleted. A chunk's terms are derived
+ * by the same code as in SQLite (ingest-writer.ts: the shared tokenizer, identifier expansions,
+ * definitions), and Atlas's postings engine writes them (postgres-postings.ts); a new chunk
+ * gets the id after the largest, as an SQLite rowid does. The rows go in multi-row statements
+ * sent while the next batch is derived. Checks (unique ids, acl groups, NUL) run before anything
+ * is written; an ingest that changes anything gives the index a new generation (what searches
+ * cache postings for).
  *
  * @example
  * await client.query('BEGIN');
@@ -39,16 +49,29 @@ export async function ingestPostgresDocs(client: ClientBase, docs: readonly Doc[
     (hash === undefined ? added : hash === doc.contentHash ? unchanged : updated).push(doc.docId);
   }
   const removed = [...existing.keys()].filter((docId) => !incoming.has(docId));
-  await deleteDocs(client, [...updated, ...removed]);
+  const staged = await createStagedPostings(client);
+  const writer = createPostingsWriter(staged.tables, { flushBytes: Infinity });
+  const caches = createDeriveCaches('postgres-ingest');
+  await deleteDocs(client, [...updated, ...removed], { writer, caches, tokenizer });
   const written = docs.filter((doc) => existing.get(doc.docId) !== doc.contentHash);
-  await insertDocs(client, written, tokenizer);
-  await countLexemes(client, written.map((doc) => doc.docId), +1);
+  await insertDocs(client, written, { writer, caches, tokenizer });
+  await staged.load(writer);
+  writer.flush();
+  await staged.write();
+  if (written.length > 0 || removed.length > 0) {
+    await client.query(`UPDATE postings_totals SET generation = gen_random_uuid()::text, restricted = EXISTS (SELECT 1 FROM chunk_labels WHERE name = '${ACL_LABEL}')`);
+  }
   const indexVersion = computeIndexVersion(docs, tokenizer);
-  const totals = (await client.query<{ chunks: number; tokens: string | null }>('SELECT count(*)::int AS chunks, sum(token_count) AS tokens FROM chunk_search')).rows[0]!;
   await writePostgresMeta(client, 'indexVersion', indexVersion);
-  await writePostgresMeta(client, 'tokenTotal', String(totals.tokens ?? 0));
-  await writePostgresMeta(client, 'chunkCount', String(totals.chunks));
-  return { added: added.sort(), updated: updated.sort(), unchanged: unchanged.sort(), removed: removed.sort(), chunks: totals.chunks, indexVersion };
+  const chunks = staged.tables.totals().chunks;
+  return { added: added.sort(), updated: updated.sort(), unchanged: unchanged.sort(), removed: removed.sort(), chunks, indexVersion };
+}
+
+/** What deriving and writing a chunk's postings needs. */
+interface PostingsContext {
+  writer: PostingsWriter;
+  caches: DeriveCaches;
+  tokenizer: TokenizerOptions;
 }
 
 /**
@@ -70,50 +93,80 @@ function assertNoNul(docs: readonly Doc[]): void {
   }
 }
 
-/** Deletes documents (their chunks and labels cascade), taking their lexemes out of the document frequencies first. */
-async function deleteDocs(client: ClientBase, docIds: string[]): Promise<void> {
+/**
+ * Deletes documents (their chunks and labels cascade), their chunks' postings removed first: a
+ * chunk's terms are derived again from its stored row, the values its insert had.
+ */
+async function deleteDocs(client: ClientBase, docIds: string[], context: PostingsContext): Promise<void> {
   if (docIds.length === 0) return;
-  await countLexemes(client, docIds, -1);
-  await client.query('DELETE FROM lexemes WHERE df <= 0');
-  await client.query('DELETE FROM docs WHERE doc_id = ANY($1)', [docIds]);
+  const { writer, caches, tokenizer } = context;
+  const rows = await client.query<ChunkRow & { id: number }>(`SELECT ${CHUNK_COLUMNS}, c.id FROM chunks c WHERE c.doc_id = ANY($1::text[])`, [docIds]);
+  for (const row of rows.rows) {
+    const terms = termsOfChunk(chunkFromRow(row), tokenizer, caches);
+    writer.defineTerms(caches.dictionary.takeNew());
+    writer.remove(row.id, caches.dictionary.source, terms);
+  }
+  await client.query('DELETE FROM docs WHERE doc_id = ANY($1::text[])', [docIds]);
 }
 
-/** Adds (`sign` 1) or subtracts (-1) the lexemes of these documents' chunks to the document frequencies. */
-async function countLexemes(client: ClientBase, docIds: string[], sign: 1 | -1): Promise<void> {
-  if (docIds.length === 0) return;
-  await client.query(
-    `INSERT INTO lexemes (lexeme, df)
-     SELECT lexeme, ${sign} * count(*) FROM chunks c JOIN chunk_search s ON s.id = c.id, unnest(tsvector_to_array(s.tsv)) AS lexeme
-     WHERE c.doc_id = ANY($1) GROUP BY lexeme
-     ON CONFLICT (lexeme) DO UPDATE SET df = lexemes.df + excluded.df`,
-    [docIds],
-  );
-}
-
-async function insertDocs(client: ClientBase, docs: readonly Doc[], tokenizer: TokenizerOptions): Promise<void> {
+/** Inserts documents and their chunks (ids after the largest), their postings added to the writer. */
+async function insertDocs(client: ClientBase, docs: readonly Doc[], context: PostingsContext): Promise<void> {
   if (docs.length === 0) return;
+  const { writer, caches, tokenizer } = context;
   await client.query(
     `INSERT INTO docs (doc_id, content_hash, title, applies_to, source_path)
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])`,
     [docs.map((doc) => doc.docId), docs.map((doc) => doc.contentHash), docs.map((doc) => doc.title), docs.map((doc) => doc.appliesTo), docs.map((doc) => doc.sourcePath)],
   );
-  const caches: SearchTextCaches = { expansions: new Map(), headings: new Map() };
+  let next = (await client.query<{ next: number }>('SELECT coalesce(max(id), 0) + 1 AS next FROM chunks')).rows[0]!.next;
+  const sending = createPipeline(client);
   let batch = createChunkBatch();
   for (const doc of docs) {
-    const texts = chunkSearchTexts(doc.chunks, tokenizer, caches);
+    const { values, terms } = deriveDoc(doc, tokenizer, caches);
+    writer.defineTerms(terms);
     doc.chunks.forEach((chunk, position) => {
-      const values = rowValues(chunk, texts[position]!);
-      batch.columns.forEach((column, index) => column.push(values[index]));
+      const id = next++;
+      writer.add(id, caches.dictionary.source, values[position]!.terms);
+      const row = rowValues(id, chunk, values[position]!);
+      batch.columns.forEach((column, index) => column.push(row[index]));
       for (const [name, value] of Object.entries(chunk.labels)) {
         for (const one of Array.isArray(value) ? value : [value]) batch.labels.push([chunk.chunkId, name, one]);
       }
     });
     if (batch.columns[0]!.length >= CHUNK_BATCH) {
-      await writeChunkBatch(client, batch, tokenizer);
+      await sending.send(batch);
       batch = createChunkBatch();
     }
   }
-  await writeChunkBatch(client, batch, tokenizer);
+  await sending.send(batch);
+  await sending.done();
+}
+
+/**
+ * Sends chunk batches without waiting for each: at most {@link IN_FLIGHT} statements are
+ * outstanding, the first failure is thrown (by `send` or `done`) and the others are awaited.
+ */
+function createPipeline(client: ClientBase) {
+  const outstanding: Array<Promise<unknown>> = [];
+  let failure: { error: unknown } | undefined;
+  const track = (promise: Promise<unknown>) => {
+    outstanding.push(promise.catch((error: unknown) => void (failure ??= { error })));
+  };
+  return {
+    async send(batch: ChunkBatch): Promise<void> {
+      if (failure !== undefined) throw failure.error;
+      if (batch.columns[0]!.length === 0) return;
+      track(client.query(CHUNK_INSERT_SQL, batch.columns));
+      if (batch.labels.length > 0) {
+        track(client.query(LABEL_INSERT_SQL, [batch.labels.map((row) => row[0]), batch.labels.map((row) => row[1]), batch.labels.map((row) => row[2])]));
+      }
+      while (outstanding.length > IN_FLIGHT) await outstanding.shift();
+    },
+    async done(): Promise<void> {
+      await Promise.all(outstanding.splice(0));
+      if (failure !== undefined) throw failure.error;
+    },
+  };
 }
 
 /** The parameters of one multi-row insert: one array per column (see {@link rowValues}), and the label rows. */
@@ -122,49 +175,31 @@ interface ChunkBatch {
   labels: Array<[string, string, string]>;
 }
 
-const CHUNK_COLUMN_TYPES = [
-  'text', 'text', 'int', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'int', 'int', 'text', 'text', 'text',
-  'text', 'int', 'text', 'text', 'text', 'text', 'text',
-];
+const CHUNK_COLUMN_TYPES = ['int', 'text', 'text', 'int', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'int', 'int', 'text', 'text', 'text', 'text'];
 
 function createChunkBatch(): ChunkBatch {
   return { columns: CHUNK_COLUMN_TYPES.map(() => []), labels: [] };
 }
 
 /** One chunk's values in the order of {@link CHUNK_COLUMN_TYPES}; definition keys go as one space-joined text. */
-function rowValues(chunk: Doc['chunks'][number], text: ReturnType<typeof chunkSearchTexts>[number]): unknown[] {
+function rowValues(id: number, chunk: Doc['chunks'][number], values: DerivedChunkValues): unknown[] {
   return [
-    chunk.chunkId, chunk.docId, chunk.ord, chunk.title, chunk.heading, JSON.stringify(chunk.headingPath), chunk.text,
-    chunk.appliesTo, JSON.stringify(chunk.labels), chunk.sourcePath, chunk.startLine, chunk.endLine,
-    chunk.prevChunkId ?? null, chunk.nextChunkId ?? null, text.definitionsJson, text.definitionKeys.join(' '), text.tokenCount,
-    text.title, text.heading, text.innerHeadings, text.body, text.idents,
+    id, chunk.chunkId, chunk.docId, chunk.ord, chunk.title, chunk.heading, values.headingPathJson, chunk.text,
+    chunk.appliesTo, values.labelsJson, chunk.sourcePath, chunk.startLine, chunk.endLine,
+    chunk.prevChunkId ?? null, chunk.nextChunkId ?? null, values.definitionsJson, values.definitionKeys,
   ];
 }
 
-async function writeChunkBatch(client: ClientBase, batch: ChunkBatch, tokenizer: TokenizerOptions): Promise<void> {
-  if (batch.columns[0]!.length === 0) return;
-  const config = `'${textSearchConfig(tokenizer)}'::regconfig`;
-  const params = CHUNK_COLUMN_TYPES.map((type, index) => `$${index + 1}::${type}[]`).join(', ');
-  const vector = (column: string, weight: string) => `setweight(to_tsvector(${config}, r.${column}), '${weight}')`;
-  await client.query(
-    `WITH r AS (SELECT * FROM unnest(${params}) AS r(chunk_id, doc_id, ord, title, heading, heading_path, text, applies_to, labels,
-       source_path, start_line, end_line, prev_chunk_id, next_chunk_id, definitions, keys, token_count, w_title, w_heading, w_inner, w_body, w_idents)),
-     inserted AS (
-       INSERT INTO chunks (chunk_id, doc_id, ord, title, heading, heading_path, text, applies_to, labels, source_path,
-         start_line, end_line, prev_chunk_id, next_chunk_id, definitions)
-       SELECT chunk_id, doc_id, ord, title, heading, heading_path, text, applies_to, labels, source_path,
-         start_line, end_line, prev_chunk_id, next_chunk_id, definitions FROM r
-       RETURNING id, chunk_id)
-     INSERT INTO chunk_search (id, chunk_id, applies_to, token_count, definition_keys, tsv)
-     SELECT i.id, r.chunk_id, r.applies_to, r.token_count,
-       CASE WHEN r.keys = '' THEN '{}'::text[] ELSE string_to_array(r.keys, ' ') END,
-       ${vector('w_title', 'B')} || ${vector('w_heading', 'A')} || ${vector('w_inner', 'D')} || ${vector('w_body', 'C')} || ${vector('w_idents', 'C')}
-     FROM r JOIN inserted i ON i.chunk_id = r.chunk_id`,
-    batch.columns,
-  );
-  if (batch.labels.length === 0) return;
-  await client.query(
-    `INSERT INTO chunk_labels (chunk_id, name, value) SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING`,
-    [batch.labels.map((row) => row[0]), batch.labels.map((row) => row[1]), batch.labels.map((row) => row[2])],
-  );
-}
+const CHUNK_INSERT_SQL = `
+WITH r AS (SELECT * FROM unnest(${CHUNK_COLUMN_TYPES.map((type, index) => `$${index + 1}::${type}[]`).join(', ')})
+  AS r(id, chunk_id, doc_id, ord, title, heading, heading_path, text, applies_to, labels, source_path, start_line, end_line,
+       prev_chunk_id, next_chunk_id, definitions, keys)),
+inserted AS (
+  INSERT INTO chunks (id, chunk_id, doc_id, ord, title, heading, heading_path, text, applies_to, labels, source_path,
+    start_line, end_line, prev_chunk_id, next_chunk_id, definitions)
+  SELECT id, chunk_id, doc_id, ord, title, heading, heading_path, text, applies_to, labels, source_path,
+    start_line, end_line, prev_chunk_id, next_chunk_id, definitions FROM r)
+INSERT INTO chunk_search (id, chunk_id, applies_to, definition_keys)
+SELECT id, chunk_id, applies_to, CASE WHEN keys = '' THEN '{}'::text[] ELSE string_to_array(keys, ' ') END FROM r`;
+
+const LABEL_INSERT_SQL = 'INSERT INTO chunk_labels (chunk_id, name, value) SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING';

@@ -2,7 +2,7 @@ import type { ClientBase, Pool } from 'pg';
 import type { Embedder } from '../../embed/types.ts';
 import { AtlasError } from '../../errors.ts';
 import { filterClause } from '../filter.ts';
-import { positional } from './postgres-ranking.ts';
+import { positional } from './postgres-sql.ts';
 import { readPostgresMeta } from './postgres-schema.ts';
 import type { PostgresTarget } from './postgres-url.ts';
 import { ensurePgvector, pgvectorInstall, type PgvectorInstall } from './postgres-vectors-extension.ts';

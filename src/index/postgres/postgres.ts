@@ -4,16 +4,18 @@ import { AtlasError } from '../../errors.ts';
 import { ALL_VALUE, filterClause } from '../filter.ts';
 import { ingestPostgresDocs } from './postgres-ingest.ts';
 import { dropPostgresIndex, preparePostgresSchema, readPostgresMeta, writePostgresMeta } from './postgres-schema.ts';
-import { positional, type PostgresRanking } from './postgres-ranking.ts';
+import { positional } from './postgres-sql.ts';
 import { createPostgresSearch } from './postgres-search.ts';
 import { parsePostgresUrl, toPostgresError } from './postgres-url.ts';
 import { createPostgresVectors, keepEmbeddingsForRebuild } from './postgres-vectors.ts';
 import { CHUNK_COLUMNS, chunkFromRow, type ChunkRow } from '../sql-rows.ts';
 import { DEFAULT_TOKENIZER, type TokenizerOptions } from '../analysis/tokenize.ts';
-import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from '../types.ts';
+import { resolveWeights, WEIGHT_ORDER, type ColumnWeights } from '../column-weights.ts';
+import type { DocumentFrequencies, Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from '../types.ts';
 import type { VectorBackend } from '../vectors/vector-types.ts';
 
-export type { PostgresRanking } from './postgres-ranking.ts';
+/** How the PostgreSQL index scores a match: BM25 as SQLite FTS5 computes it, by the same engine (the only ranking since schema version 2). */
+export type PostgresRanking = 'bm25';
 
 /** Options of {@link createPostgresIndex}. */
 export interface PostgresIndexOptions {
@@ -25,8 +27,12 @@ export interface PostgresIndexOptions {
   tokenizer?: Partial<TokenizerOptions>;
   /** Drop the index's tables (any schema version) and rebuild them in the first ingest's transaction. */
   rebuild?: boolean;
-  /** Scoring (default `bm25`, as SQLite ranks). */
+  /** Scoring: `bm25`, as SQLite ranks (the only one). */
   ranking?: PostgresRanking;
+  /** Query-time column weights; unset fields keep DEFAULT_WEIGHTS (as for SQLite). */
+  weights?: Partial<ColumnWeights>;
+  /** Bytes of postings a process keeps between searches (default 256 MB; postgres-postings-cache.ts). */
+  cacheBytes?: number;
   /** Most connections the index opens at once (default 4). */
   maxConnections?: number;
   /** Candidates a pgvector HNSW search keeps (`hnsw.ef_search`, default 100; see docs/postgres.md). */
@@ -51,11 +57,11 @@ export interface PostgresIndex extends IndexBackend, VectorBackend {
 }
 
 /**
- * Opens an index in a PostgreSQL schema: `tsvector` + GIN over title, heading, the headings
- * between and body (weighted A/B/C/D) and identifier expansions, BM25 scored as SQLite scores
- * it, filters (version, labels, the principal's access) in SQL before the top-k cut, the chunk
- * defining a named identifier first, atomic incremental ingest in one transaction, a versioned
- * schema. Connecting happens on the first call; every failure is an AtlasError that names host,
+ * Opens an index in a PostgreSQL schema: Atlas's own postings (the engine SQLite uses, its
+ * blocks stored in PostgreSQL tables: postgres-postings.ts) ranked by the same BM25 with the
+ * same scores and ties, read once per generation of the index (postgres-postings-cache.ts);
+ * filters (version, labels, the principal's access) before the top-k cut, the chunk defining a
+ * named identifier first, atomic incremental ingest in one transaction, a versioned schema. Connecting happens on the first call; every failure is an AtlasError that names host,
  * port and database, never the password.
  *
  * @example
@@ -127,6 +133,15 @@ export function createPostgresIndex(options: PostgresIndexOptions): PostgresInde
     }
   };
   const where = (filter: SearchFilter | undefined, after: number) => positional(filterClause(filter, 'c'), after);
+  if (options.ranking !== undefined && options.ranking !== 'bm25') {
+    throw new AtlasError('usage', `Atlas: PostgreSQL ranking "${String(options.ranking)}" is not supported; the index ranks by bm25 (the same scores as SQLite). Leave ranking unset.`);
+  }
+  const weights = resolveWeights(options.weights);
+  const searchOf = (tokenizer: TokenizerOptions, pool: Pool) =>
+    (search ??= createPostgresSearch(pool, tokenizer, {
+      weights: WEIGHT_ORDER.map((column) => weights[column]),
+      ...(options.cacheBytes === undefined ? {} : { cacheBytes: options.cacheBytes }),
+    }));
   let ingesting = false;
   const vectors = createPostgresVectors({ target, readonly: options.readonly === true, run: guard, ...(options.efSearch === undefined ? {} : { efSearch: options.efSearch }) });
 
@@ -144,10 +159,11 @@ export function createPostgresIndex(options: PostgresIndexOptions): PostgresInde
       if (searchOptions.mode !== undefined && searchOptions.mode !== 'bm25') {
         throw new AtlasError('usage', `Atlas: search mode "${searchOptions.mode}" needs an embedding model: open the index with withRetrieval(index, { embedder }) (CLI: --embed SPEC or ATLAS_EMBED), or use mode bm25.`);
       }
-      return guard((tokenizer, pool) => {
-        search ??= createPostgresSearch(pool, tokenizer, options.ranking ?? 'bm25');
-        return search(query, searchOptions);
-      });
+      return guard((tokenizer, pool) => searchOf(tokenizer, pool).search(query, searchOptions));
+    },
+
+    async documentFrequencies(words: readonly string[]): Promise<DocumentFrequencies | undefined> {
+      return guard((tokenizer, pool) => searchOf(tokenizer, pool).frequencies(words));
     },
 
     async getChunk(chunkId: string, filter?: SearchFilter): Promise<Chunk | undefined> {

@@ -5,6 +5,7 @@ import { innerHeadingsText } from '../heading-path.ts';
 import { createTermDictionary, type ChunkTerms, type NewTerms, type TermDictionary } from '../engine/chunk-terms.ts';
 import { createFts5Tokenizer, type Fts5Tokenizer } from '../analysis/fts5-tokens.ts';
 import { createPostingsWriter } from '../engine/postings-writer.ts';
+import { createSqlitePostingsTables } from '../engine/postings-tables.ts';
 import { chunkFromRow, CHUNK_COLUMNS, type ChunkRow } from '../sql-rows.ts';
 import { identifierExpansions } from '../analysis/identifier-expansions.ts';
 import type { TokenizerOptions } from '../analysis/tokenize.ts';
@@ -186,7 +187,7 @@ export function createIngestWriter(db: Database.Database, tokenizer: TokenizerOp
   const deleteDocRow = db.prepare('DELETE FROM docs WHERE doc_id = ?');
   const chunksOfDoc = db.prepare(`SELECT ${CHUNK_COLUMNS}, c.id FROM chunks c WHERE c.doc_id = ?`);
   const chunkById = db.prepare(`SELECT ${CHUNK_COLUMNS}, c.id FROM chunks c WHERE c.id = ?`);
-  const postings = createPostingsWriter(db);
+  const postings = createPostingsWriter(createSqlitePostingsTables(db));
   const deleteDefinitionsRow = db.prepare('DELETE FROM definitions_fts WHERE rowid = ?');
   const deleteLabelsOfRow = db.prepare('DELETE FROM chunk_labels WHERE chunk_id = (SELECT chunk_id FROM chunks WHERE id = ?)');
   const deleteChunkRow = db.prepare('DELETE FROM chunks WHERE id = ?');
