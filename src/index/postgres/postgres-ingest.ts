@@ -14,8 +14,6 @@ import { writePostgresMeta } from './postgres-schema.ts';
 
 /** Chunks written per INSERT statement (a few MB of text). */
 const CHUNK_BATCH = 2_000;
-/** Statements sent ahead of their results: the next batch is derived while the server writes one. */
-const IN_FLIGHT = 2;
 
 /**
  * Makes the index hold exactly `docs`, inside the caller's transaction (it commits or rolls
@@ -24,7 +22,7 @@ const IN_FLIGHT = 2;
  * by the same code as in SQLite (ingest-writer.ts: the shared tokenizer, identifier expansions,
  * definitions), and Atlas's postings engine writes them (postgres-postings.ts); a new chunk
  * gets the id after the largest, as an SQLite rowid does. The rows go in multi-row statements
- * sent while the next batch is derived. Checks (unique ids, acl groups, NUL) run before anything
+ * (unnest of one array per column), the postings in a few more at the end. Checks (unique ids, acl groups, NUL) run before anything
  * is written; an ingest that changes anything gives the index a new generation (what searches
  * cache postings for).
  *
@@ -119,7 +117,6 @@ async function insertDocs(client: ClientBase, docs: readonly Doc[], context: Pos
     [docs.map((doc) => doc.docId), docs.map((doc) => doc.contentHash), docs.map((doc) => doc.title), docs.map((doc) => doc.appliesTo), docs.map((doc) => doc.sourcePath)],
   );
   let next = (await client.query<{ next: number }>('SELECT coalesce(max(id), 0) + 1 AS next FROM chunks')).rows[0]!.next;
-  const sending = createPipeline(client);
   let batch = createChunkBatch();
   for (const doc of docs) {
     const { values, terms } = deriveDoc(doc, tokenizer, caches);
@@ -134,39 +131,19 @@ async function insertDocs(client: ClientBase, docs: readonly Doc[], context: Pos
       }
     });
     if (batch.columns[0]!.length >= CHUNK_BATCH) {
-      await sending.send(batch);
+      await writeChunkBatch(client, batch);
       batch = createChunkBatch();
     }
   }
-  await sending.send(batch);
-  await sending.done();
+  await writeChunkBatch(client, batch);
 }
 
-/**
- * Sends chunk batches without waiting for each: at most {@link IN_FLIGHT} statements are
- * outstanding, the first failure is thrown (by `send` or `done`) and the others are awaited.
- */
-function createPipeline(client: ClientBase) {
-  const outstanding: Array<Promise<unknown>> = [];
-  let failure: { error: unknown } | undefined;
-  const track = (promise: Promise<unknown>) => {
-    outstanding.push(promise.catch((error: unknown) => void (failure ??= { error })));
-  };
-  return {
-    async send(batch: ChunkBatch): Promise<void> {
-      if (failure !== undefined) throw failure.error;
-      if (batch.columns[0]!.length === 0) return;
-      track(client.query(CHUNK_INSERT_SQL, batch.columns));
-      if (batch.labels.length > 0) {
-        track(client.query(LABEL_INSERT_SQL, [batch.labels.map((row) => row[0]), batch.labels.map((row) => row[1]), batch.labels.map((row) => row[2])]));
-      }
-      while (outstanding.length > IN_FLIGHT) await outstanding.shift();
-    },
-    async done(): Promise<void> {
-      await Promise.all(outstanding.splice(0));
-      if (failure !== undefined) throw failure.error;
-    },
-  };
+/** Writes one batch of chunk rows (and their search rows and labels). */
+async function writeChunkBatch(client: ClientBase, batch: ChunkBatch): Promise<void> {
+  if (batch.columns[0]!.length === 0) return;
+  await client.query(CHUNK_INSERT_SQL, batch.columns);
+  if (batch.labels.length === 0) return;
+  await client.query(LABEL_INSERT_SQL, [batch.labels.map((row) => row[0]), batch.labels.map((row) => row[1]), batch.labels.map((row) => row[2])]);
 }
 
 /** The parameters of one multi-row insert: one array per column (see {@link rowValues}), and the label rows. */

@@ -60,8 +60,8 @@ LEFT JOIN LATERAL (
  * synchronously): a search's terms are read with all their rows in one statement, and kept for
  * the next searches of the same generation (postings_totals.generation, a new value with each
  * ingest that changes the index), up to `maxBytes` (least recently used terms dropped first). A
- * search whose terms are all kept costs one short statement (the generation); a new generation
- * empties the cache.
+ * search whose terms are all kept reads nothing here ({@link kept}: it checks the generation
+ * with the rows of its hits); a new generation empties the cache.
  *
  * @example
  * const cache = createPostgresPostingsCache();
@@ -115,6 +115,22 @@ export function createPostgresPostingsCache(maxBytes = POSTGRES_CACHE_BYTES) {
     /** Bytes of postings kept. */
     get bytes() {
       return bytes;
+    },
+    /**
+     * The snapshot of `tokens` from what is kept, without a statement, when every one of them is
+     * kept: valid for the generation last read, which the search must check in a later
+     * statement (its hits' rows carry the generation; on a mismatch it calls {@link read}).
+     */
+    kept(tokens: readonly string[]): PostingsSnapshot | undefined {
+      if (generation === undefined) return undefined;
+      const wanted = [...new Set(tokens)];
+      if (!wanted.every((term) => terms.has(term))) return undefined;
+      for (const term of wanted) {
+        const cached = terms.get(term)!;
+        terms.delete(term);
+        terms.set(term, cached);
+      }
+      return { generation, restricted, reader: snapshotReader(wanted, terms, totals, logs) };
     },
     /**
      * Reads what a search of `tokens` needs that is not kept, and checks the generation: the

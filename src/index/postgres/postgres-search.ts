@@ -37,7 +37,7 @@ export interface PostgresSearchOptions {
  * the cut; the chunk defining an identifier the query names goes first (definitions-first.ts);
  * only the k chunks shown are read in full. Every statement reads the generation beside its data:
  * a search that sees an ingest commit between two of its statements starts again, so it never
- * mixes two versions of the index.
+ * mixes two versions of the index. A search of kept terms costs one statement (its hits).
  *
  * @example
  * const search = createPostgresSearch(pool, DEFAULT_TOKENIZER, { weights: BM25_WEIGHTS });
@@ -96,13 +96,22 @@ export function createPostgresSearch(pool: Pool, tokenizer: TokenizerOptions, op
     );
   };
 
-  const searchOnce = async (built: SearchQuery, k: number, filter: SearchOptions['filter']): Promise<Hit[]> => {
-    const snapshot = await cache.read(pool, built.terms.flatMap((term) => tokens.tokens(term)));
+  /**
+   * One attempt. With `fromCache`, a search whose terms are all kept reads nothing before its
+   * hits (whose statement checks the generation); the next attempt, if any, reads the terms.
+   */
+  const searchOnce = async (built: SearchQuery, k: number, filter: SearchOptions['filter'], fromCache: boolean): Promise<Hit[]> => {
+    const queryTokens = built.terms.flatMap((term) => tokens.tokens(term));
+    const snapshot = (fromCache ? cache.kept(queryTokens) : undefined) ?? (await cache.read(pool, queryTokens));
     // Without any acl label in the index the access condition would keep every chunk: left out, as SQLite does.
     const where = filterClause(filter, 'c', { restricted: snapshot.restricted });
     const accept = where.sql === '' ? undefined : await filterBits.verdict(pool, where, snapshot.generation);
     const ranked = (await definitionsFirst(snapshot, built, k, where, accept)) ?? topIds(snapshot, built, k, accept);
-    if (ranked.length === 0) return [];
+    if (ranked.length === 0) {
+      // Nothing matched in the kept generation: worth an answer only if it is still the index's.
+      if (fromCache) await rowsAt(snapshot.generation, 'SELECT 1', []);
+      return [];
+    }
     const rows = await rowsAt<ChunkRow & { id: number | null }>(snapshot.generation, `SELECT ${CHUNK_COLUMNS}, c.id FROM chunks c WHERE c.id = ANY($1::int[])`, [
       ranked.map((row) => row.id),
     ]);
@@ -118,7 +127,7 @@ export function createPostgresSearch(pool: Pool, tokenizer: TokenizerOptions, op
       if (built === undefined) return [];
       for (let attempt = 1; ; attempt += 1) {
         try {
-          return await searchOnce(built, k, filter);
+          return await searchOnce(built, k, filter, attempt === 1);
         } catch (error) {
           if (!(error instanceof StaleGeneration)) throw error;
           if (attempt >= MAX_ATTEMPTS) {
