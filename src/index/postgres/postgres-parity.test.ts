@@ -99,6 +99,6 @@ describe.skipIf(server.url === undefined)(`PostgreSQL ranks as SQLite${server.ur
       } finally {
         await Promise.all([sqlite.close(), postgres.close()]);
       }
-    });
+    }, 300_000);
   }
 });
