@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL for the tests: `start` makes a cluster in a temporary folder, starts it
-# on a free local port and prints the URL for ATLAS_TEST_POSTGRES_URL; `stop` stops it and deletes
-# the folder. Run as root, the server runs as the `postgres` user (initdb refuses root).
+# on a free local port and prints the URL for ATLAS_TEST_POSTGRES_URL; `standby` (after `start`)
+# makes a streaming standby of it (pg_basebackup -R) in the same folder, starts it on another
+# free port and prints its URL for ATLAS_TEST_POSTGRES_STANDBY_URL; `stop` stops both and deletes
+# the folder. Run as root, the servers run as the `postgres` user (initdb refuses root).
 #
 #   export ATLAS_TEST_POSTGRES_URL=$(scripts/test-postgres.sh start)
+#   export ATLAS_TEST_POSTGRES_STANDBY_URL=$(scripts/test-postgres.sh standby)
 #   npm test
 #   scripts/test-postgres.sh stop
 #
@@ -14,7 +17,8 @@ dir="${ATLAS_PG_DIR:-/tmp/atlas-test-postgres-$(id -u)}"
 
 find_bin() {
   if command -v initdb >/dev/null 2>&1 && command -v pg_ctl >/dev/null 2>&1; then
-    dirname "$(command -v pg_ctl)"
+    # The folder pg_ctl really lives in (a symlink on the PATH may stand alone; pg_basebackup is beside the real one).
+    dirname "$(readlink -f "$(command -v pg_ctl)")"
     return
   fi
   local found
@@ -63,9 +67,37 @@ start() {
   cat "$dir/url"
 }
 
+# A hot standby of the running primary: a base backup with -R (standby.signal and the
+# primary_conninfo to stream from), started read-only on its own port.
+standby() {
+  local bin port primary
+  bin=$(find_bin)
+  if [ ! -f "$dir/url" ]; then
+    echo "test-postgres: no primary in $dir: run scripts/test-postgres.sh start first" >&2
+    exit 1
+  fi
+  if [ -f "$dir/standby-url" ] && as_owner "$bin/pg_ctl" -D "$dir/standby" status >/dev/null 2>&1; then
+    cat "$dir/standby-url"
+    return
+  fi
+  primary=$(sed -E 's#^postgres://atlas@127\.0\.0\.1:([0-9]+)/.*#\1#' "$dir/url")
+  rm -rf "$dir/standby"
+  as_owner "$bin/pg_basebackup" -h 127.0.0.1 -p "$primary" -U atlas -D "$dir/standby" -R -X stream >"$dir/basebackup.log" 2>&1 \
+    || { cat "$dir/basebackup.log" >&2; exit 1; }
+  port=$(free_port)
+  as_owner "$bin/pg_ctl" -D "$dir/standby" -l "$dir/standby.log" -w -t 60 \
+    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c hot_standby=on -c max_connections=200" start >/dev/null \
+    || { cat "$dir/standby.log" >&2; exit 1; }
+  echo "postgres://atlas@127.0.0.1:$port/postgres" >"$dir/standby-url"
+  cat "$dir/standby-url"
+}
+
 stop() {
   local bin
   bin=$(find_bin)
+  if [ -d "$dir/standby" ]; then
+    as_owner "$bin/pg_ctl" -D "$dir/standby" -m fast -w stop >/dev/null 2>&1 || true
+  fi
   if [ -d "$dir/data" ]; then
     as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
   fi
@@ -74,6 +106,7 @@ stop() {
 
 case "${1:-}" in
   start) start ;;
+  standby) standby ;;
   stop) stop ;;
-  *) echo "usage: scripts/test-postgres.sh start|stop" >&2; exit 2 ;;
+  *) echo "usage: scripts/test-postgres.sh start|standby|stop" >&2; exit 2 ;;
 esac

@@ -74,6 +74,8 @@ const PRINTED_BY: Record<string, string[]> = {
   'cli/commands/eval-command.ts': ['eval retrieval|eval compare'],
   'cli/commands/eval-failures.ts': ['eval retrieval', 'eval compare', 'eval decisions'],
   'cli/options/options.ts': ['ask', 'eval retrieval', 'eval compare', 'eval decisions'],
+  'cli/options/read-db.ts': ['search', 'ask', 'chat', 'serve', 'mcp'],
+  'conversations/postgres-state.ts': ['serve', 'ask', 'chat'],
   'models/ollama-probe.ts': ['ask', 'chat', 'serve', 'mcp'],
   'cli/main.ts': [''],
   'cli/require-index.ts': ['search', 'ask'],

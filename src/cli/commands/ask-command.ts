@@ -13,6 +13,7 @@ import { commandConfig, configOption, indexDocsRoot, modelLabelNotes } from '../
 import { commandPolicy } from '../options/policy-option.ts';
 import { cliConversationTurn, conversationOption, openCliStore, resolveConversation, stateLocation, stateOption } from './conversation-cli.ts';
 import { dbOption, positiveInt, versionOption } from '../options/options.ts';
+import { readDbOption } from '../options/read-db.ts';
 import { releaseLineNotes } from '../options/release-lines.ts';
 import { requireIndex } from '../require-index.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from '../options/run-limits.ts';
@@ -69,6 +70,7 @@ export function registerAskCommand(program: Command, io: CliIO): void {
     .addOption(timeoutOption())
     .addOption(deadlineOption())
     .addOption(dbOption())
+    .addOption(readDbOption())
     .addOption(embedOption())
     .addOption(modeOption())
     .addOption(rerankOption())

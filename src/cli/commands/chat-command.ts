@@ -10,6 +10,7 @@ import type { CliIO } from '../io.ts';
 import { cliModel } from '../options/model-option.ts';
 import { checkAskChoices, nonEmpty } from '../options/option-values.ts';
 import { dbOption, positiveInt, versionOption } from '../options/options.ts';
+import { readDbOption } from '../options/read-db.ts';
 import { requireIndex } from '../require-index.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from '../options/run-limits.ts';
 import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from '../options/embed-option.ts';
@@ -55,6 +56,7 @@ export function registerChatCommand(program: Command, io: CliIO): void {
     .addOption(timeoutOption())
     .addOption(deadlineOption())
     .addOption(dbOption())
+    .addOption(readDbOption())
     .addOption(embedOption())
     .addOption(modeOption())
     .addOption(rerankOption())

@@ -9,6 +9,7 @@ import { cliModel } from '../options/model-option.ts';
 import { commandPolicy } from '../options/policy-option.ts';
 import { nonEmpty } from '../options/option-values.ts';
 import { dbOption, positiveInt, versionOption } from '../options/options.ts';
+import { readDbOption } from '../options/read-db.ts';
 import { releaseLineNotes } from '../options/release-lines.ts';
 import { requireIndex } from '../require-index.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from '../options/run-limits.ts';
@@ -38,6 +39,7 @@ export function registerMcpCommand(program: Command, io: CliIO): void {
     .command('mcp')
     .description(COMMAND_SUMMARIES.mcp!.description)
     .addOption(dbOption())
+    .addOption(readDbOption())
     .addOption(embedOption())
     .addOption(modeOption())
     .addOption(rerankOption())

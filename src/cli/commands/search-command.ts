@@ -4,6 +4,7 @@ import type { CliIO } from '../io.ts';
 import { cliFilter, groupsOption, labelOption, type AccessOptions } from '../options/access-options.ts';
 import { commandConfig, configOption } from '../options/config-option.ts';
 import { dbOption, positiveInt, versionOption } from '../options/options.ts';
+import { readDbOption } from '../options/read-db.ts';
 import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from '../options/embed-option.ts';
 import { releaseLineNotes } from '../options/release-lines.ts';
 import { indexPresent, requireIndex } from '../require-index.ts';
@@ -20,6 +21,7 @@ export function registerSearchCommand(program: Command, io: CliIO): void {
     .addOption(labelOption())
     .addOption(groupsOption())
     .addOption(dbOption())
+    .addOption(readDbOption())
     .addOption(configOption())
     .addOption(embedOption())
     .addOption(modeOption())

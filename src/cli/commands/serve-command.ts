@@ -23,6 +23,7 @@ import { commandConfig, configOption, indexDocsRoot, modelLabelNotes } from '../
 import { commandPolicy } from '../options/policy-option.ts';
 import { openCliStore, stateOption } from './conversation-cli.ts';
 import { dbOption, positiveInt, versionOption } from '../options/options.ts';
+import { readDbOption } from '../options/read-db.ts';
 import { releaseLineNotes } from '../options/release-lines.ts';
 import { requireIndex } from '../require-index.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from '../options/run-limits.ts';
@@ -79,6 +80,7 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
     .option('--port <n>', 'port to listen on (0 picks a free one)', portNumber, 8787)
     .option('--host <address>', 'address to listen on (127.0.0.1 is this machine only)', nonEmpty('--host', '127.0.0.1'), '127.0.0.1')
     .addOption(dbOption())
+    .addOption(readDbOption())
     .addOption(embedOption())
     .addOption(modeOption())
     .addOption(rerankOption())

@@ -14,6 +14,8 @@ export interface RetrievalCliOptions {
   embed?: string;
   rerank?: string;
   mode?: string;
+  /** `--read-db URL`: the PostgreSQL standby that serves the searches and reads (readDbOption). */
+  readDb?: string;
 }
 
 /** `--embed SPEC`: the embedding model (env `ATLAS_EMBED`); see docs/vectors.md. */
@@ -69,7 +71,7 @@ export async function withCliRetrieval<T extends IndexBackend>(io: CliIO, option
  * const served = await openSearchIndex(io, options, { follow: true }); // serve, mcp
  */
 export async function openSearchIndex(io: CliIO, options: RetrievalCliOptions & { db?: string }, open: { follow?: boolean } = {}): Promise<CliIndex> {
-  return withCliRetrieval(io, options, await openIndex(io, options.db, open));
+  return withCliRetrieval(io, options, await openIndex(io, options.db, { ...open, ...(options.readDb === undefined ? {} : { readDb: options.readDb }) }));
 }
 
 /** Whether `index` keeps vectors (the SQLite index and the PostgreSQL one, with pgvector, do). */

@@ -8,6 +8,7 @@ import type { IndexBackend } from '../../index/types.ts';
 import { DEFAULT_BUSY_TIMEOUT_MS, withIndexErrors } from '../../index/sqlite/sqlite-open.ts';
 import type { CliIO } from '../io.ts';
 import { nonEmpty } from './option-values.ts';
+import { indexUrl } from './read-db.ts';
 
 /** Default index location, relative to the working directory. */
 export const DEFAULT_DB = '.atlas/index.db';
@@ -78,6 +79,11 @@ export interface OpenIndexOptions {
    * (`--rebuild`), with leases for one version per request (see createLiveSqliteIndex).
    */
   follow?: boolean;
+  /**
+   * `--read-db`: the PostgreSQL standby that serves this (read-only) index; `db` must then be
+   * the PostgreSQL primary, where ingest and the conversations go.
+   */
+  readDb?: string;
 }
 
 /**
@@ -94,10 +100,11 @@ export interface OpenIndexOptions {
  * const writable = await openIndex(io, options.db, { write: true }); // ingest
  */
 export async function openIndex(io: CliIO, db: string | undefined, options: OpenIndexOptions = {}): Promise<CliIndex> {
-  if (isPostgresUrl(db)) {
+  const url = indexUrl(db, options.readDb, options.write === true);
+  if (url !== undefined) {
     // Loaded only for a PostgreSQL index: the driver and the backend cost a SQLite search's start-up about 20 ms.
     const { createPostgresIndex } = await import('../../index/postgres/postgres.ts');
-    return createPostgresIndex({ url: db, readonly: options.write !== true });
+    return createPostgresIndex({ url, readonly: options.write !== true || options.readDb !== undefined });
   }
   if (options.follow && options.write !== true) return openLiveIndexFile(io, dbPath(io, db));
   return openIndexFile(io, dbPath(io, db), options);
