@@ -94,7 +94,7 @@ describe.skipIf(server.url === undefined)(`atlas --db postgres://...${server.url
     await mkdir(path.join(dir, 'empty'));
     expect(await runCli(['ingest', 'empty', '--db', db], io)).toBe(1);
     expect(io.err.join('')).toBe(
-      `Atlas: empty has no pages (.md or .mdx files); ingesting it would remove all 2 docs from the index at ${shown}. Nothing was changed. Check the folder, or pass --allow-empty to empty the index.\n`,
+      `Atlas: empty has no page Atlas reads: the folder is empty; ingesting it would remove all 2 docs from the index at ${shown}. Nothing was changed. Check the folder, or pass --allow-empty to empty the index.\n`,
     );
   });
 

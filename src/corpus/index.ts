@@ -29,3 +29,8 @@ export {
 export { parseDocument, type DocumentSource, type ParseDocumentResult } from './parse-document.ts';
 export { DOC_ID_PATTERN, slugFromPath } from './markdown/slug.ts';
 export type { Chunk, CorpusNote, Doc, LabelValue } from './types.ts';
+export { isPaged, locatorText } from './locator.ts';
+export { PAGE_EXTENSIONS_TEXT, pageFormat, type PageFormat } from './formats/formats.ts';
+export { DEFAULT_FORMAT_LIMITS, type FormatLimits } from './formats/limits.ts';
+export { SIDECAR_SUFFIX } from './page-body.ts';
+export { readPages } from './load.ts';

@@ -2,6 +2,8 @@ import { readFileSync, type Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { CorpusProblem } from '../errors.ts';
+import { PAGE_EXTENSION } from './formats/formats.ts';
+import { SIDECAR_SUFFIX } from './page-body.ts';
 
 /**
  * What the corpus loader reads of the file system. Node's `fs/promises` by default; tests pass a
@@ -14,8 +16,8 @@ import type { CorpusProblem } from '../errors.ts';
 export interface CorpusFileSystem {
   readdir(path: string): Promise<Dirent[]>;
   readFile(path: string): Promise<Buffer>;
-  /** Follows symlinks. */
-  stat(path: string): Promise<{ isFile(): boolean; isDirectory(): boolean }>;
+  /** Follows symlinks. `size` (bytes), when given, lets a file over the size limit go unread. */
+  stat(path: string): Promise<{ isFile(): boolean; isDirectory(): boolean; size?: number }>;
   realpath(path: string): Promise<string>;
 }
 
@@ -39,12 +41,16 @@ export const nodeCorpusFileSystem: CorpusFileSystem = Object.freeze({
 export interface ListedPages {
   /** Relative paths (forward slashes) of the pages, unsorted. */
   pages: string[];
+  /** Relative paths of the sidecars found (`handbook.pdf.atlas.yaml`), unsorted. */
+  sidecars: string[];
+  /** Every file listed (pages, sidecars and files Atlas does not read) counted by extension (`.html`, `''` for none), lower case. */
+  extensions: Record<string, number>;
   problems: CorpusProblem[];
 }
 
 /**
- * Lists the `.md`/`.mdx` pages under `root` (its real path), recursively. Dot-entries and
- * `node_modules` are skipped. A symlinked page is followed once to its target when that target
+ * Lists the pages (of every format Atlas reads, see formats/formats.ts) and their sidecars under `root` (its real path), recursively. Dot-entries,
+ * `node_modules` and Sphinx's `_sources` folders (copies of a generated site's sources) are skipped. A symlinked page is followed once to its target when that target
  * is a file inside the root; a target outside the root (after resolving every link) is refused
  * as a problem, as are dangling links and link loops. Symlinked folders are never followed: one
  * inside the root would list its pages twice (they are listed at their real path), one outside
@@ -54,7 +60,7 @@ export interface ListedPages {
  * const { pages, problems } = await listPages('/abs/docs', nodeCorpusFileSystem);
  */
 export async function listPages(root: string, fs: CorpusFileSystem): Promise<ListedPages> {
-  const listing: ListedPages = { pages: [], problems: [] };
+  const listing: ListedPages = { pages: [], sidecars: [], extensions: {}, problems: [] };
   await walk({ root, realRoot: await fs.realpath(root), fs, listing }, '');
   return listing;
 }
@@ -66,7 +72,16 @@ interface Walk {
   listing: ListedPages;
 }
 
-const PAGE = /\.(md|mdx)$/i;
+const PAGE = PAGE_EXTENSION;
+
+/** Counts a file by its extension, and keeps it when it is a page or a sidecar. */
+function listFile(listing: ListedPages, path: string, name: string): void {
+  const dot = name.lastIndexOf('.');
+  const extension = dot <= 0 ? '' : name.slice(dot).toLowerCase();
+  listing.extensions[extension] = (listing.extensions[extension] ?? 0) + 1;
+  if (PAGE.test(name)) listing.pages.push(path);
+  else if (name.toLowerCase().endsWith(SIDECAR_SUFFIX)) listing.sidecars.push(path);
+}
 
 async function walk(context: Walk, folder: string): Promise<void> {
   let entries: Dirent[];
@@ -80,11 +95,12 @@ async function walk(context: Walk, folder: string): Promise<void> {
   }
   for (const entry of entries) {
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+    // Sphinx copies every page's source beside the HTML it generates (`_sources/x.rst.txt`): the site is its pages.
+    if (entry.name === '_sources' && entry.isDirectory()) continue;
     const path = folder === '' ? entry.name : `${folder}/${entry.name}`;
     if (entry.isDirectory()) await walk(context, path);
-    else if (entry.isFile()) {
-      if (PAGE.test(entry.name)) context.listing.pages.push(path);
-    } else if (entry.isSymbolicLink()) await followLink(context, path, PAGE.test(entry.name));
+    else if (entry.isFile()) listFile(context.listing, path, entry.name);
+    else if (entry.isSymbolicLink()) await followLink(context, path, PAGE.test(entry.name));
   }
 }
 

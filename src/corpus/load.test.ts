@@ -58,7 +58,7 @@ describe('loadCorpus', () => {
     await page('.git/notes.md', 'Hidden.');
     await page('node_modules/pkg/readme.md', 'Dependency.');
     await page('.draft.md', 'Draft.');
-    await page('readme.txt', 'Not markdown.');
+    await page('readme.rst', 'Not a format Atlas reads.');
     await page('b.md', 'Page b.');
     await page('Sub/Page.MDX', 'Upper-case extension.');
     await symlink(join(root, 'b.md'), join(root, 'a-link.md'));

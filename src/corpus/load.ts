@@ -2,7 +2,9 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { AtlasError, type CorpusProblem } from '../errors.ts';
 import { resolveChunkingOptions, type ChunkingOptions } from './chunking/chunking-options.ts';
-import { fileErrorFix, fileErrorText, listPages, nodeCorpusFileSystem, type CorpusFileSystem } from './list-pages.ts';
+import { DEFAULT_FORMAT_LIMITS, type FormatLimits } from './formats/limits.ts';
+import { fileErrorText, listPages, nodeCorpusFileSystem, type CorpusFileSystem } from './list-pages.ts';
+import { orphanSidecarProblems, readSource } from './read-source.ts';
 import type { DocumentSource } from './parse-document.ts';
 import { defaultParseThreads, defaultStreamThreads, parsePagesStream, type PageWorker, type ParsePagesStreamOptions } from './workers/parse-pages.ts';
 import type { CorpusNote, Doc } from './types.ts';
@@ -23,6 +25,8 @@ export interface LoadCorpusOptions extends ChunkingOptions {
   fs?: CorpusFileSystem;
   /** Threads to parse on (1: this thread only). Default: worker threads when there are 200 pages or more and several cores (see `parsePages`). */
   threads?: number;
+  /** Bounds on reading one file (size, PDF pages, text, time); each one given replaces its default (`DEFAULT_FORMAT_LIMITS`). */
+  limits?: Partial<FormatLimits>;
 }
 
 /**
@@ -70,6 +74,8 @@ export interface CorpusBatch {
 export interface CorpusStream {
   /** The pages found (valid or not). */
   pages: number;
+  /** Every file found, pages and not, counted by extension (`{ '.html': 530, '.png': 12 }`): what a folder with no page Atlas reads holds. */
+  extensions: Record<string, number>;
   /**
    * The valid documents in path order, batch by batch as they are parsed; `worker` (default the
    * plain parser) may also derive a value per page (see `PageWorker`). Call it once.
@@ -103,7 +109,7 @@ async function openCorpusStream(
 ): Promise<CorpusStream> {
   const chunking = resolveChunkingOptions(options);
   const { onWorkerError } = options;
-  const { sources, problems } = await readPages(root, options.fs);
+  const { sources, problems, extensions } = await readPages(root, options.fs, { ...DEFAULT_FORMAT_LIMITS, ...options.limits });
   const threads = options.threads ?? defaultThreads(sources.length, availableParallelism());
   const pathById = new Map<string, string>();
   const notes: CorpusNote[] = [];
@@ -142,6 +148,7 @@ async function openCorpusStream(
   }
   return {
     pages: sources.length,
+    extensions,
     batches,
     problems: () => [...problems].sort((left, right) => comparePaths(left.file, right.file)),
     notes: () => [...notes],
@@ -152,32 +159,38 @@ async function openCorpusStream(
 const YIELD_EVERY_PAGES = 256;
 
 /**
- * Every page under `root` as {@link loadCorpus} reads it, in path order, with the problems of
- * listing and reading (links out of the root, unreadable pages and subfolders). Throws an
+ * Every page under `root` as {@link loadCorpus} reads it, in path order (a PDF or Word page
+ * converted to markdown, a sidecar read beside its page: see `readSource`), with the problems of
+ * listing and reading (links out of the root, unreadable pages and subfolders, files over the
+ * size limit, sidecars of no page), and every file found counted by extension. Throws an
  * {@link AtlasError} only when `root` is not a readable folder.
  *
  * @example
  * const { sources } = await readPages('datasets/orbit/docs');
  * await parsePages(sources, { threads: 2 });
  */
-export async function readPages(root: string, fs: CorpusFileSystem = nodeCorpusFileSystem): Promise<{ sources: DocumentSource[]; problems: CorpusProblem[] }> {
+export async function readPages(
+  root: string,
+  fs: CorpusFileSystem = nodeCorpusFileSystem,
+  limits: FormatLimits = DEFAULT_FORMAT_LIMITS,
+): Promise<{ sources: DocumentSource[]; problems: CorpusProblem[]; extensions: Record<string, number> }> {
   await assertFolder(root, fs);
   const listing = await listPages(root, fs).catch((error: unknown) => {
     throw rootError(root, error);
   });
   const problems: CorpusProblem[] = [...listing.problems];
   const sources: DocumentSource[] = [];
+  const reading = { root, fs, limits, sidecars: new Set(listing.sidecars) };
   let read = 0;
   for (const path of listing.pages.sort(comparePaths)) {
     // The real file system reads a page synchronously: a server stays responsive between batches.
     if (++read % YIELD_EVERY_PAGES === 0) await new Promise((resolve) => setImmediate(resolve));
-    try {
-      sources.push({ path, bytes: await fs.readFile(join(root, path)) });
-    } catch (error) {
-      problems.push({ file: path, field: 'access', message: `cannot read this page: ${fileErrorText(error)}. ${fileErrorFix(error, 'file')}` });
-    }
+    const result = await readSource(path, reading);
+    if ('source' in result) sources.push(result.source);
+    else problems.push(result.problem);
   }
-  return { sources, problems };
+  problems.push(...orphanSidecarProblems(reading.sidecars));
+  return { sources, problems, extensions: listing.extensions };
 }
 
 async function assertFolder(root: string, fs: CorpusFileSystem): Promise<void> {

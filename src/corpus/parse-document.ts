@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import type { CorpusProblem } from '../errors.ts';
 import { chunkSections } from './chunking/chunker.ts';
 import { resolveChunkingOptions, type ChunkingOptions } from './chunking/chunking-options.ts';
-import { decodeSource } from './decode.ts';
-import { parseFrontMatter, splitFrontMatter, type FrontMatter } from './front-matter/front-matter.ts';
+import type { ConvertResult } from './formats/converted.ts';
+import { parseFrontMatter, type FrontMatter } from './front-matter/front-matter.ts';
 import { parseSections } from './markdown/sections.ts';
 import { slugFromPath } from './markdown/slug.ts';
+import { readPageBody, type Sidecar } from './page-body.ts';
 import type { Chunk, CorpusNote, Doc } from './types.ts';
 
 /**
@@ -18,11 +19,22 @@ import type { Chunk, CorpusNote, Doc } from './types.ts';
  */
 const CHUNKER_VERSION = 4;
 
+/**
+ * Bumped whenever the conversion of another format than markdown (formats/) changes what it
+ * makes of a file; part of the content hash of those pages only.
+ * 1: HTML, PDF, Word, AsciiDoc and text pages.
+ */
+const CONVERTER_VERSION = 1;
+
 /** One page as read from disk. */
 export interface DocumentSource {
   /** Path relative to the docs root, forward slashes (`guides/install.md`). */
   path: string;
   bytes: Buffer;
+  /** A PDF or Word page as converted when read (`readPages` converts them), or the problem converting it. */
+  converted?: ConvertResult;
+  /** The page's sidecar (`handbook.pdf.atlas.yaml`): the front matter of a page of another format than markdown. */
+  sidecar?: Sidecar;
 }
 
 /**
@@ -49,17 +61,14 @@ export type ParseDocumentResult =
 export function parseDocument(source: DocumentSource, options: ChunkingOptions = {}): ParseDocumentResult {
   const resolved = resolveChunkingOptions(options);
   const file = source.path;
-  const decoded = decodeSource(file, source.bytes);
-  if (!decoded.ok) return { ok: false, problems: [decoded.problem] };
-  const split = splitFrontMatter(file, decoded.text);
-  if (!split.ok) return { ok: false, problems: [split.problem] };
-
-  const { yaml, yamlStartLine, body, bodyStartLine } = split.split;
+  const read = readPageBody(source);
+  if (!read.ok) return { ok: false, problems: [read.problem] };
+  const { format, yaml, body, bodyStartLine, declaredTitle, linePages } = read.page;
   const derivedId = slugFromPath(file);
   const problems: CorpusProblem[] = [];
   let frontMatter: FrontMatter = {};
   if (yaml !== undefined) {
-    const parsed = parseFrontMatter({ file, yaml, yamlStartLine, derivedId });
+    const parsed = parseFrontMatter({ file: yaml.file, yaml: yaml.text, yamlStartLine: yaml.startLine, derivedId });
     if (parsed.ok) frontMatter = parsed.frontMatter;
     else problems.push(...parsed.problems);
   }
@@ -67,7 +76,7 @@ export function parseDocument(source: DocumentSource, options: ChunkingOptions =
     problems.push({
       file,
       field: 'id',
-      message: `id cannot be derived from the file name, got ${JSON.stringify(file)}. Add one to the front matter, e.g. id: "my-page".`,
+      message: `id cannot be derived from the file name, got ${JSON.stringify(file)}. ${format === 'markdown' ? 'Add one to the front matter' : `Add one to its sidecar ${file}.atlas.yaml`}, e.g. id: "my-page".`,
     });
   }
 
@@ -79,15 +88,21 @@ export function parseDocument(source: DocumentSource, options: ChunkingOptions =
   let chunks: Chunk[];
   try {
     const parsedBody = parseSections({ body, bodyStartLine, mdx, splitDepth: resolved.splitDepth });
-    title = frontMatter.title ?? parsedBody.firstH1 ?? fileName(file);
+    title = frontMatter.title ?? declaredTitle ?? parsedBody.firstH1 ?? fileName(file);
     chunks = chunkSections(parsedBody.sections, { docId, title, appliesTo, labels, sourcePath: file, options: resolved });
+    if (linePages !== undefined) for (const chunk of chunks) toPages(chunk, linePages);
   } catch (error) {
     // The parser and chunker are linear and bounded; should a page still break them, it is one invalid page, never a crashed ingest.
     const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     problems.push({ file, field: 'content', message: `the markdown could not be parsed (${reason}). Simplify the page (e.g. less deeply nested lists or quotes), or pass --skip-invalid to leave it out.` });
     return { ok: false, problems };
   }
-  if (chunks.length === 0) {
+  if (chunks.length === 0 && format !== 'markdown') {
+    if (format === 'html' && problems.length === 0) {
+      return { ok: false, problems: [], skipped: { file, field: 'content', message: 'left out: the page has no text in its main content (a search page or a redirect has none). Nothing to do if that is intended.' } };
+    }
+    problems.push({ file, field: 'content', message: `the file has no text Atlas can read, got an empty ${format} page. Write some content, or delete the file.` });
+  } else if (chunks.length === 0) {
     const markup = firstMarkupLine(body, mdx);
     if (markup === undefined) {
       problems.push({
@@ -106,7 +121,8 @@ export function parseDocument(source: DocumentSource, options: ChunkingOptions =
   const contentHash = createHash('sha256')
     .update(source.bytes)
     .update('\0')
-    .update(JSON.stringify({ chunker: CHUNKER_VERSION, ...resolved, sourcePath: file }))
+    .update(JSON.stringify({ chunker: CHUNKER_VERSION, ...resolved, sourcePath: file, ...(format === 'markdown' ? {} : { converter: CONVERTER_VERSION }) }))
+    .update(source.sidecar === undefined ? '' : `\0${source.sidecar.text}`)
     .digest('hex');
   return { ok: true, doc: { docId, title, appliesTo, labels, sourcePath: file, contentHash, chunks } };
 }
@@ -125,5 +141,11 @@ function firstMarkupLine(body: string, mdx: boolean): string | undefined {
 
 /** `guides/Getting Started.md` -> `Getting Started`. */
 function fileName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1).replace(/\.(md|mdx)$/i, '');
+  return path.slice(path.lastIndexOf('/') + 1).replace(/\.(md|mdx|txt|html?|adoc|asciidoc|pdf|docx)$/i, '');
+}
+
+/** A PDF chunk's lines (of its converted markdown) replaced by the pages they come from: a PDF is cited by page. */
+function toPages(chunk: Chunk, linePages: number[]): void {
+  chunk.startLine = linePages[chunk.startLine - 1] ?? linePages.at(-1) ?? 1;
+  chunk.endLine = Math.max(chunk.startLine, linePages[chunk.endLine - 1] ?? linePages.at(-1) ?? 1);
 }

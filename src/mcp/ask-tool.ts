@@ -1,3 +1,4 @@
+import { locatorText } from '../corpus/locator.ts';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -183,7 +184,7 @@ export function askResult(run: AgentRun, modelSpec: string): CallToolResult {
 export function closestText(closest: ClosestPassage[]): string {
   const passages = closest.map((passage, position) => {
     const sentences = passage.sentences.map((sentence) => `   "${sentence.replace(/\s+/g, ' ').trim()}"`);
-    return [`${position + 1}. ${headingPathText(passage)} — ${passage.sourcePath}:${passage.startLine}-${passage.endLine} (${chunkUri(passage.chunkId)})`, ...sentences].join('\n');
+    return [`${position + 1}. ${headingPathText(passage)} — ${locatorText(passage)} (${chunkUri(passage.chunkId)})`, ...sentences].join('\n');
   });
   return `${CLOSEST_HEADING}:\n${passages.join('\n')}`;
 }

@@ -1,6 +1,7 @@
 // A run as OpenAI chat completion objects: the answer with numbered citations (and the closest
 // passages of an abstention) as the content, the full citations and trace in the `atlas`
 // extension field.
+import { locatorText } from '../corpus/locator.ts';
 import type { Citation, ClosestPassage } from '../agent/trust/answer.ts';
 import type { RunEvent } from '../agent/events.ts';
 import { plainText } from '../models/offline/plain-text.ts';
@@ -62,7 +63,7 @@ export function answerContent(answer: AgentRun['answer']): string {
 
 /** `Title > Section (file.md:3-9)`. */
 function placeText(place: Citation | ClosestPassage): string {
-  return `${place.headingPath.join(' > ')} (${place.sourcePath}:${place.startLine}-${place.endLine})`;
+  return `${place.headingPath.join(' > ')} (${locatorText(place)})`;
 }
 
 /** The closest passages as text: a heading, then one line per passage with its sentences quoted. */

@@ -1,3 +1,4 @@
+import { isPaged } from '../../corpus/locator.ts';
 import type { Citation, DroppedCitation } from './answer.ts';
 import type { EvidenceSet } from './evidence.ts';
 
@@ -137,7 +138,8 @@ function findQuote(
     for (const text of item.shown) if ((fragments = reading.within(normalizedOf(text), rules))) break;
     if (!fragments) continue;
     const { chunk } = item;
-    const lines = locateLines(chunk.text, fragments, chunk.endLine);
+    // A PDF chunk holds pages, not lines: the quote is cited by the chunk's pages.
+    const lines = isPaged(chunk.sourcePath) ? undefined : locateLines(chunk.text, fragments, chunk.endLine);
     const located = {
       docId: chunk.docId,
       chunkId: chunk.chunkId,

@@ -1,5 +1,6 @@
 // The answer of a run as `atlas ask` and `atlas chat` print it in the terminal: the text with its
 // [n] markers, the citations numbered as the markers, and the closest passages of an abstention.
+import { locatorText } from '../../corpus/locator.ts';
 import type { ClosestPassage, Citation } from '../../agent/trust/answer.ts';
 import { markUnsupported } from '../../agent/trust/claims.ts';
 import type { AgentRun } from '../../agent/run-types.ts';
@@ -52,10 +53,10 @@ export function closestLines(closest: ClosestPassage[]): string[] {
   return [`${CLOSEST_HEADING}:`, ...closest.flatMap((passage) => [`  ${placeText(passage)}`, ...passage.sentences.map((sentence) => `      ${quoted(sentence)}`)])];
 }
 
-/** `heading path — file:start-end`. */
+/** `heading path — file:start-end` (`file p.N` for a PDF: see `locatorText`). */
 function placeText(place: { headingPath: string[]; heading: string; sourcePath: string; startLine: number; endLine: number }): string {
   const path = place.headingPath.length > 0 ? place.headingPath.join(' > ') : place.heading;
-  return `${path} — ${place.sourcePath}:${place.startLine}-${place.endLine}`;
+  return `${path} — ${locatorText(place)}`;
 }
 
 function quoted(text: string): string {

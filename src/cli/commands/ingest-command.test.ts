@@ -65,7 +65,7 @@ describe('item 5: a folder with no pages does not empty the index', () => {
     clear();
     expect(await runCli(['ingest', 'empty'], io)).toBe(1);
     expect(stderr()).toBe(
-      'Atlas: empty has no pages (.md or .mdx files); ingesting it would remove all 2 docs from the index at .atlas/index.db. Nothing was changed. Check the folder, or pass --allow-empty to empty the index.\n',
+      'Atlas: empty has no page Atlas reads: the folder is empty; ingesting it would remove all 2 docs from the index at .atlas/index.db. Nothing was changed. Check the folder, or pass --allow-empty to empty the index.\n',
     );
     expect(docIds()).toEqual(['leases', 'retries']);
     clear();
@@ -83,7 +83,7 @@ describe('item 5: a folder with no pages does not empty the index', () => {
     await writeFile(path.join(dir, 'broken', 'bad.md'), '---\napplies_to: 3\n---\n# Bad\n\nText.\n');
     clear();
     expect(await runCli(['ingest', 'broken', '--skip-invalid'], io)).toBe(1);
-    expect(stderr()).toContain('Atlas: broken has no valid pages (1 skipped as invalid); ingesting it would remove all 2 docs');
+    expect(stderr()).toContain('Atlas: broken has no page Atlas reads: found 1 .md file, 0 pages Atlas reads (1 invalid); ingesting it would remove all 2 docs');
     expect(docIds()).toEqual(['leases', 'retries']);
   });
 });

@@ -21,6 +21,8 @@ import type { Embedder } from '../../embed/types.ts';
 import { vectorModelMismatch } from '../../index/vectors/vector-errors.ts';
 import type { VectorBackend, VectorSyncReport } from '../../index/vectors/vector-types.ts';
 import { COMMAND_SUMMARIES } from '../command-summaries.ts';
+import { PAGE_EXTENSIONS_TEXT } from '../../corpus/index.ts';
+import { foundText } from './found-text.ts';
 
 interface IngestOptions {
   db: string;
@@ -258,12 +260,23 @@ async function existingDocCount(context: IngestContext): Promise<number> {
   }
 }
 
-/** Item of issue 9: a folder with no pages must not silently empty a non-empty index. */
+/**
+ * Item of issue 9: a folder with no pages must not silently empty a non-empty index; and
+ * (issue 40) a folder with no page Atlas reads is an error even into an empty index, naming what
+ * the folder holds and the formats Atlas reads. `--allow-empty` lets either through.
+ */
 function refuseEmpty(context: IngestContext, indexed: number, skipped: number): void {
-  if (indexed === 0 || context.options.allowEmpty) return;
-  const found = skipped > 0 ? `no valid pages (${skipped} skipped as invalid)` : 'no pages (.md or .mdx files)';
+  if (context.options.allowEmpty) return;
+  const { corpus, dir } = context;
+  const found = foundText(corpus.extensions, corpus.pages, skipped, corpus.notes().length);
+  if (indexed === 0) {
+    throw new AtlasError(
+      'invalid-corpus',
+      `Atlas: ${dir} has no page Atlas reads: ${found}. Atlas reads ${PAGE_EXTENSIONS_TEXT} files. Nothing was indexed. Pass the folder that holds your docs, or pass --allow-empty to make an empty index.`,
+    );
+  }
   throw new AtlasError(
     'invalid-corpus',
-    `Atlas: ${context.dir} has ${found}; ingesting it would remove all ${indexed} docs from the index at ${isPostgresUrl(context.options.db) ? context.file : context.options.db}. Nothing was changed. Check the folder, or pass --allow-empty to empty the index.`,
+    `Atlas: ${dir} has no page Atlas reads: ${found}; ingesting it would remove all ${indexed} docs from the index at ${isPostgresUrl(context.options.db) ? context.file : context.options.db}. Nothing was changed. Check the folder, or pass --allow-empty to empty the index.`,
   );
 }

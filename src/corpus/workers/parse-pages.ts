@@ -62,6 +62,7 @@ const NO_BYTES = Buffer.alloc(0);
 /** Replaces sources `from` to `to` (exclusive) by their paths and no bytes. */
 function release(sources: DocumentSource[], from: number, to: number): void {
   for (let at = from; at < to; at += 1) sources[at] = { path: sources[at]!.path, bytes: NO_BYTES };
+  // (A converted page's markdown and its sidecar go too: only the path is kept.)
 }
 
 /** Consecutive results of {@link parsePagesStream}, in the order of the sources. */
@@ -188,7 +189,7 @@ async function* parseInWorkers(
   const hungry: Array<() => void> = [];
   const takeBatch = (): ParseBatch | undefined => {
     if (next >= sources.length) return undefined;
-    const batch = { id: next, sources: sources.slice(next, next + batchPages).map(({ path, bytes }) => ({ path, bytes })) };
+    const batch = { id: next, sources: sources.slice(next, next + batchPages).map(({ path, bytes, converted, sidecar }) => ({ path, bytes, ...(converted ? { converted } : {}), ...(sidecar ? { sidecar } : {}) })) };
     next += batch.sources.length;
     return batch;
   };

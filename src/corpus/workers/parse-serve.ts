@@ -2,13 +2,13 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { AtlasError } from '../../errors.ts';
 import type { ResolvedChunkingOptions } from '../chunking/chunking-options.ts';
 import { toWire, type WireResult } from './doc-wire.ts';
-import { parseDocument } from '../parse-document.ts';
+import { parseDocument, type DocumentSource } from '../parse-document.ts';
 import type { Doc } from '../types.ts';
 
 /** A batch of pages sent to a worker; `id` is the index of its first page. */
 export interface ParseBatch {
   id: number;
-  sources: { path: string; bytes: Uint8Array }[];
+  sources: Array<{ path: string; bytes: Uint8Array } & Pick<DocumentSource, 'converted' | 'sidecar'>>;
 }
 
 /** A worker's answer to a {@link ParseBatch}: the results packed (see `toWire`), and the extra value of each page when the worker makes them. */
@@ -43,7 +43,7 @@ export function serveParseBatches<T>(extra?: (doc: Doc, data: unknown) => T, tra
   const { options, data } = workerData as ParseWorkerData;
   port.on('message', (batch: ParseBatch) => {
     const parsed = batch.sources.map((source) =>
-      parseDocument({ path: source.path, bytes: Buffer.from(source.bytes.buffer, source.bytes.byteOffset, source.bytes.byteLength) }, options),
+      parseDocument({ ...source, bytes: Buffer.from(source.bytes.buffer, source.bytes.byteOffset, source.bytes.byteLength) }, options),
     );
     const reply: ParseBatchReply = { id: batch.id, results: parsed.map(toWire) };
     const moved = new Set<ArrayBuffer>();

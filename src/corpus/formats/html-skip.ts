@@ -1,0 +1,57 @@
+/**
+ * What of an HTML page is not its content: navigation, sidebars, page headers and footers,
+ * "edit this page" links, cookie banners, scripts and forms. Decided per element from its tag,
+ * role, class tokens and id, so a streaming parser can leave out a whole subtree at its start tag.
+ */
+
+const SKIPPED_TAGS = new Set(['nav', 'aside', 'footer', 'script', 'style', 'noscript', 'template', 'svg', 'form', 'button', 'iframe', 'select', 'input', 'textarea', 'dialog', 'head', 'object', 'canvas', 'math']);
+
+const SECTIONS = new Set(['section', 'article', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dt', 'dl', 'dd', 'p', 'li', 'table']);
+
+const SKIPPED_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar', 'toolbar']);
+
+// Class tokens and ids of site chrome (Sphinx, MkDocs, Docusaurus, VitePress, Javadoc, cookie banners).
+const CHROME = /sidebar|cookie-?(?:banner|consent|notice|bar|law|policy)|^cookies?$|consent|gdpr|breadcrumb|navbar|^nav$|^navigation$|^toc$|table-of-contents|^pagination|^pager$|prev-next|^related$|headerlink|edit-?this|edit-?page|edit-link|^skip-link|^sr-only$|visually-hidden|^footer$|site-footer|site-header|^menu$|^topnav$|^bottomnav$|announcement|^banner$/i;
+
+/** Whether an element (and everything in it) is left out; `header` only outside the main content (an article's header holds its title). */
+export function isSkippedElement(name: string, attributes: Record<string, string>, insideMain: boolean): boolean {
+  if (SKIPPED_TAGS.has(name)) return true;
+  if (name === 'header' && !insideMain) return true;
+  if ('hidden' in attributes || attributes['aria-hidden'] === 'true') return true;
+  const role = attributes.role;
+  if (role !== undefined && SKIPPED_ROLES.has(role.toLowerCase())) return true;
+  const classes = attributes.class;
+  if (classes !== undefined) for (const token of classes.split(/\s+/)) if (token !== '' && CHROME.test(token)) return true;
+  // A section's id is its heading's slug (`<section id="sidebar">` of a page about sidebars): content.
+  const id = attributes.id;
+  return id !== undefined && !SECTIONS.has(name) && !/(?:^|\s)section(?:\s|$)/.test(classes ?? '') && CHROME.test(id);
+}
+
+/** Link text that is site chrome wherever it stands ("Edit this page", "Edit on GitHub"). */
+export const CHROME_LINK_TEXT = /^\s*(?:edit (?:this page|on github|on gitlab|page|this file)|improve this (?:page|doc)|view (?:page )?source|show source|suggest (?:an )?edits?|back to top|skip to (?:main )?content|permalink)\s*[.¶#]?\s*$/i;
+
+/** Where the main content of a page is, found from its text before parsing: the element, and the offset of its start tag. */
+export type MainRegion = ({ tag: 'main' } | { role: 'main' } | { tag: 'article' }) & { start: number };
+
+/**
+ * The element holding a page's main content: `<main>` first, then `[role=main]`, then the
+ * first `<article>`; `undefined` when it has none (the caller falls back to Readability).
+ *
+ * @example
+ * findMainRegion('<nav></nav><div role="main">...</div>'); // { role: 'main', start: 11 }
+ */
+export function findMainRegion(html: string): MainRegion | undefined {
+  const main = html.search(/<main[\s>]/i);
+  if (main >= 0) return { tag: 'main', start: main };
+  const role = html.search(/\srole\s*=\s*["']?main["'\s>]/i);
+  if (role >= 0) return { role: 'main', start: Math.max(0, html.lastIndexOf('<', role)) };
+  const article = html.search(/<article[\s>]/i);
+  if (article >= 0) return { tag: 'article', start: article };
+  return undefined;
+}
+
+/** Whether an element is the main region. */
+export function isMainElement(region: MainRegion, name: string, attributes: Record<string, string>): boolean {
+  if ('role' in region) return attributes.role?.toLowerCase() === 'main';
+  return name === region.tag;
+}

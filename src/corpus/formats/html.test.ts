@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { HtmlTooDeepError } from './html-markdown.ts';
+import { convertHtml } from './html.ts';
+
+const SITE_PAGE = `<!doctype html>
+<html><head><title>Retries | Example Docs</title><meta name="viewport" content="width=device-width"></head>
+<body>
+<header class="navbar"><a href="/">Home</a> Docs Blog</header>
+<nav class="sidebar"><ul><li>Intro</li><li>Retries</li></ul></nav>
+<main><article>
+<h1>Retries<a class="headerlink" href="#retries">¶</a></h1>
+<p>A failed job is retried with <em>exponential</em> backoff.</p>
+<h2>Limits</h2>
+<ul><li>At most <code>25</code> attempts.</li><li>Then it is failed.<ul><li>Its row stays.</li></ul></li></ul>
+<pre><code class="language-js">await addJob('x', {}, { maxAttempts: 5 });
+// done</code></pre>
+<table><thead><tr><th>Attempt</th><th>Delay</th></tr></thead><tbody><tr><td>1</td><td>2 s | more</td></tr></tbody></table>
+<p><a href="https://github.com/x/edit/main/retries.md">Edit this page</a></p>
+<footer>Last updated on 2024-01-01</footer>
+</article></main>
+<div class="cookie-banner">We use cookies. <button>Accept</button></div>
+<footer>© 2024 Example</footer>
+<script>track()</script>
+</body></html>`;
+
+describe('convertHtml', () => {
+  it('keeps the main content as markdown and leaves out navigation, sidebars, headers, footers, edit links and cookie banners', () => {
+    expect(convertHtml(SITE_PAGE)).toEqual({
+      title: 'Retries',
+      markdown: [
+        '# Retries',
+        '',
+        'A failed job is retried with exponential backoff.',
+        '',
+        '## Limits',
+        '',
+        '- At most `25` attempts.',
+        '',
+        '- Then it is failed.',
+        '',
+        '   - Its row stays.',
+        '',
+        '```js',
+        "await addJob('x', {}, { maxAttempts: 5 });",
+        '// done',
+        '```',
+        '',
+        '| Attempt | Delay |',
+        '| --- | --- |',
+        '| 1 | 2 s \\| more |',
+        '',
+      ].join('\n'),
+    });
+  });
+
+  it('reads a Sphinx page: the [role=main] body, a definition term as a heading below the last one, the title without the site suffix', () => {
+    const sphinx = `<html><head><title>itertools — Functions creating iterators &#8212; Python 3.11.2 documentation</title></head><body>
+<div class="related" role="navigation"><ul><li><a href="genindex.html">index</a></li><li><a href="py-modindex.html">modules</a> |</li></ul></div>
+<div class="document"><div class="body" role="main">
+<section id="module-itertools"><h1><code>itertools</code> — Functions creating iterators</h1>
+<p>This module implements iterator building blocks.</p>
+<section id="itertool-functions"><h2>Itertool functions<a class="headerlink" href="#x">¶</a></h2>
+<dl class="py function"><dt class="sig sig-object py" id="itertools.groupby"><span class="sig-prename descclassname"><span class="pre">itertools.</span></span><span class="sig-name descname"><span class="pre">groupby</span></span><span class="sig-paren">(</span><em class="sig-param"><span class="n"><span class="pre">iterable</span></span></em><span class="sig-paren">)</span><a class="headerlink" href="#itertools.groupby">¶</a></dt>
+<dd><p>Make an iterator that returns consecutive keys and groups.</p></dd></dl>
+</section></section></div></div>
+<div class="sphinxsidebar" role="navigation"><h3>Previous topic</h3><p>functools</p></div>
+<div class="footer">© Copyright 2001-2023, Python Software Foundation.</div>
+</body></html>`;
+    expect(convertHtml(sphinx)).toEqual({
+      title: 'itertools — Functions creating iterators',
+      markdown: [
+        '# `itertools` — Functions creating iterators',
+        '',
+        'This module implements iterator building blocks.',
+        '',
+        '## Itertool functions',
+        '',
+        '### itertools.groupby(iterable)',
+        '',
+        'Make an iterator that returns consecutive keys and groups.',
+        '',
+      ].join('\n'),
+    });
+  });
+
+  it('falls back to Readability for a page without main, [role=main] or article', () => {
+    const words = 'The scheduler reads the cron table every minute and queues the jobs that are due, once each. ';
+    const page = `<html><head><title>Cron</title></head><body>
+<div class="menu"><a href="/">Home</a><a href="/docs">Docs</a></div>
+<div id="content"><h1>Cron</h1><p>${words.repeat(4)}</p><p>${words.repeat(3)}</p></div>
+<div class="site-footer">Imprint</div></body></html>`;
+    expect(convertHtml(page)).toEqual({ title: 'Cron', markdown: `${words.repeat(4).trim()}\n\n${words.repeat(3).trim()}\n` });
+  });
+
+  it('converts a page nested 1,900 deep, and refuses one nested 100,000 deep (with or without a main element) at once, by name', () => {
+    const nested = (depth: number) => `${'<div>'.repeat(depth)}deep text${'</div>'.repeat(depth)}<p>After.</p>`;
+    expect(convertHtml(`<main>${nested(1900)}</main>`)).toEqual({ markdown: 'deep text\n\nAfter.\n' });
+    expect(() => convertHtml(`<main>${nested(100_000)}</main>`)).toThrow(new HtmlTooDeepError());
+    expect(() => convertHtml(nested(100_000))).toThrow('the page nests elements more than 2000 deep');
+  });
+
+  it('escapes text that markdown would read as a heading, list or quote', () => {
+    expect(convertHtml('<main><p># not a heading</p><p>- not a list</p><p>&gt; not a quote</p></main>')).toEqual({
+      markdown: '\\# not a heading\n\n\\- not a list\n\n\\> not a quote\n',
+    });
+  });
+});

@@ -1,0 +1,63 @@
+import { createRequire } from 'node:module';
+import { htmlToMarkdown, type HtmlMarkdown } from './html-markdown.ts';
+import { findMainRegion } from './html-skip.ts';
+import type { ConvertedPage } from './converted.ts';
+
+/**
+ * An HTML page's main content as markdown, and its title. The main content is the page's
+ * `<main>`, else its `[role=main]`, else its first `<article>` (read in one streaming pass, fast
+ * enough for a generated site of thousands of pages); a page with none of them is read by
+ * Mozilla's Readability (a DOM from linkedom; slower) and, when Readability finds no article,
+ * whole. Site chrome is left out either way (see `isSkippedElement`). The title is the declared
+ * one (`og:title`, `<title>`) without a site suffix: when it starts with the first `<h1>`, the
+ * `<h1>` (`itertools — Functions ... — Python 3.11 documentation` -> `itertools — Functions ...`).
+ *
+ * @example
+ * convertHtml('<title>Install | Site</title><main><h1>Install</h1><p>Run it.</p></main>');
+ * // { markdown: '# Install\n\nRun it.\n', title: 'Install' }
+ */
+export function convertHtml(html: string): ConvertedPage {
+  const region = findMainRegion(html);
+  let converted: HtmlMarkdown | undefined = region === undefined ? undefined : htmlToMarkdown(html, region);
+  if (converted === undefined || converted.markdown === '') {
+    // The streaming pass first: it refuses a page nested too deep before a DOM is built of it.
+    const whole = htmlToMarkdown(html, 'all');
+    converted = readabilityMarkdown(html) ?? whole;
+  }
+  const page: ConvertedPage = { markdown: converted.markdown };
+  const title = pageTitle(converted);
+  if (title !== undefined) page.title = title;
+  return page;
+}
+
+function pageTitle({ declaredTitle, firstHeading }: HtmlMarkdown): string | undefined {
+  if (declaredTitle === undefined) return firstHeading;
+  if (firstHeading !== undefined && declaredTitle.startsWith(firstHeading)) return firstHeading;
+  return declaredTitle;
+}
+
+interface ReadabilityModules {
+  parseHTML: (html: string) => { document: unknown };
+  Readability: new (document: unknown, options?: object) => { parse(): { content?: string | null; title?: string | null } | null };
+}
+
+/** linkedom and Readability, loaded on first use (most pages never need them; Node caches the modules). */
+function readabilityModules(): ReadabilityModules {
+  const require = createRequire(import.meta.url);
+  const { parseHTML } = require('linkedom') as Pick<ReadabilityModules, 'parseHTML'>;
+  const { Readability } = require('@mozilla/readability') as Pick<ReadabilityModules, 'Readability'>;
+  return { parseHTML, Readability };
+}
+
+/** The article Readability finds in a page without a main element, converted; undefined when it finds none. */
+function readabilityMarkdown(html: string): HtmlMarkdown | undefined {
+  const { parseHTML, Readability } = readabilityModules();
+  const { document } = parseHTML(html);
+  const article = new Readability(document, { charThreshold: 100 }).parse();
+  if (!article?.content) return undefined;
+  const converted = htmlToMarkdown(article.content, 'all');
+  if (converted.markdown === '') return undefined;
+  // Readability drops <head>: keep the page's declared title.
+  const declared = htmlToMarkdown(html.slice(0, Math.max(0, html.search(/<body[\s>]/i))), 'all').declaredTitle ?? article.title ?? undefined;
+  return declared ? { ...converted, declaredTitle: declared } : converted;
+}
