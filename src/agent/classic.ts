@@ -34,15 +34,26 @@ export async function classicAsk(question: string, options: ClassicAskOptions): 
     k,
     ...(options.memory ? { memory: options.memory } : {}),
   });
-  const recorder = new RunRecorder(options, buildSystemPrompt({ maxSearches: 1, filter: options.filter, history: (options.history?.length ?? 0) > 0 }), question);
+  const recorder = new RunRecorder(options, buildSystemPrompt({ maxSearches: 1, filter: options.filter, history: (options.history?.length ?? 0) > 0 }), question, undefined, undefined, 'classic');
+  try {
+    return await classicPass(question, session, recorder);
+  } catch (error) {
+    recorder.spans.fail(error);
+    throw error;
+  }
+}
+
+/** The policy retrievals, the one retrieval shown as a search_docs call, and the one answer call. */
+async function classicPass(question: string, session: SearchSession, recorder: RunRecorder): Promise<AgentRun> {
+  const { options } = recorder;
   const started = recorder.startedAt;
   recorder.emit({ type: 'run-start', question });
   const review = await startPolicy(options, question, session, recorder);
   recorder.emit({ type: 'search-start', query: question });
-  const outcome = await session.searchDocs({ query: question }, { fullText: true });
+  const toolCallId = 'classic-retrieval';
+  const outcome = await recorder.spans.tool('search_docs', session, () => session.searchDocs({ query: question }, { fullText: true }), toolCallId);
   const step = session.steps.at(-1);
   if (step) recorder.emit({ type: 'search-end', step });
-  const toolCallId = 'classic-retrieval';
   recorder.messages.push(
     { role: 'assistant', content: [{ type: 'tool-call', toolCallId, toolName: 'search_docs', input: { query: question } }] },
     {

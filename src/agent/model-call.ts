@@ -5,6 +5,7 @@ import {
   ToolChoiceViolationError,
   type LanguageModel,
   type ModelMessage,
+  type TelemetrySettings,
   type ToolSet,
 } from 'ai';
 import type { z } from 'zod';
@@ -57,6 +58,8 @@ export interface ModelCallOptions {
   abortSignal?: AbortSignal;
   /** The answer schema (default {@link modelAnswerSchema}; runs with the web use `webAnswerSchema`). */
   answerSchema?: z.ZodType<ModelAnswer>;
+  /** The AI SDK's telemetry of the call (its spans, docs/observability.md); absent: off. */
+  telemetry?: TelemetrySettings;
 }
 
 const NO_USAGE: CallUsage = { inputTokens: 0, outputTokens: 0, known: true };
@@ -83,6 +86,7 @@ export async function callModel(options: ModelCallOptions): Promise<ModelCallOut
       toolChoice: options.toolChoice,
       output: options.answerSchema ? Output.object({ schema: precomputedSchema(options.answerSchema) }) : answerOutput,
       maxRetries: options.maxRetries ?? 2,
+      ...(options.telemetry ? { experimental_telemetry: options.telemetry } : {}),
       ...(signals.length === 0 ? {} : { abortSignal: signals.length === 1 ? signals[0] : AbortSignal.any(signals) }),
     });
     const usage = toCallUsage(result.usage);

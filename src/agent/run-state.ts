@@ -9,6 +9,7 @@ import type { RunEventHandler } from './events.ts';
 import { callModel, secondsText, type ModelCallOutcome, type ToolChoice } from './model-call.ts';
 import { historyMessages, type HistoryTrace } from './history.ts';
 import { repairPrompt } from './prompt.ts';
+import { RunSpans } from './run-spans.ts';
 import type { SearchSession } from './session/search-session.ts';
 import type { StopReason } from './stop-conditions.ts';
 import { webAnswerSchema, withWebCitations, type WebLog } from './web/web.ts';
@@ -29,6 +30,8 @@ export class RunRecorder {
   #failure: StopReason | undefined;
   /** What the bounds let through of `options.history`; undefined without history. */
   readonly #history: HistoryTrace | undefined;
+  /** The run's spans (no-op ones unless a tracer records, docs/observability.md). */
+  readonly spans: RunSpans;
 
   constructor(
     readonly options: AskOptions,
@@ -38,9 +41,11 @@ export class RunRecorder {
     readonly tools?: ToolSet,
     /** The run's web record, when the run was given the web (its calls then ask for `web_citations`). */
     readonly web?: WebLog,
+    kind: 'agentic' | 'classic' = 'agentic',
   ) {
     this.#now = options.now ?? (() => performance.now());
     this.startedAt = this.#now();
+    this.spans = new RunSpans(options.tracing, { kind, model: options.model, question });
     // Earlier turns come first, as prior conversation (user and assistant turns, never system text).
     const earlier = options.history && options.history.length > 0 ? historyMessages(options.history, options.historyBounds) : undefined;
     this.#history = earlier?.trace;
@@ -72,7 +77,8 @@ export class RunRecorder {
     if (limit.remainingMs <= 0) {
       outcome = { kind: 'failed', reason: this.#deadlineText(), usage: { inputTokens: 0, outputTokens: 0, known: true } };
     } else {
-      outcome = await callModel({
+      const telemetry = this.spans.telemetry();
+      outcome = await this.spans.modelCall(() => callModel({
         model: this.options.model,
         system: this.system,
         messages: this.messages,
@@ -83,7 +89,8 @@ export class RunRecorder {
         maxRetries: this.options.maxRetries,
         abortSignal: this.options.abortSignal,
         ...(this.web ? { answerSchema: webAnswerSchema } : {}),
-      });
+        ...(telemetry ? { telemetry } : {}),
+      }));
     }
     if (outcome.kind !== 'failed') this.web?.record(outcome.web);
     if (outcome.kind === 'failed' && outcome.timedOut) {
@@ -181,7 +188,9 @@ export class RunRecorder {
     this.options.memory?.remember(session.evidence);
     this.emit({ type: 'answer', answer });
     this.emit({ type: 'run-end', stopReason, latencyMs });
-    return { question, answer, trace, usage, latencyMs };
+    const run = { question, answer, trace, usage, latencyMs };
+    this.spans.end(run);
+    return run;
   }
 }
 

@@ -14,6 +14,7 @@ import type { SearchMemory } from './session/search-memory.ts';
 import type { ReadStep, SearchStep } from './session/search-session.ts';
 import type { StopReason } from './stop-conditions.ts';
 import type { WebTrace } from './web/web.ts';
+import type { RunTracing } from '../telemetry/tracing.ts';
 
 /** Per model call timeout when none is given: 60 s, retries included. */
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
@@ -81,6 +82,12 @@ export interface AskOptions extends RunLimits {
    * citable; the run adds what it was shown when it ends. Budgets stay per run.
    */
   memory?: SearchMemory;
+  /**
+   * The tracer of the run's spans (`atlas.run`, `atlas.search`, `atlas.read`, and the AI SDK's
+   * model-call spans under them; docs/observability.md). Default: the OpenTelemetry API's global
+   * tracer, a no-op unless the application registered a provider.
+   */
+  tracing?: RunTracing;
 }
 
 /** One model call as recorded in the trace. */

@@ -80,11 +80,31 @@ export async function agenticRun(question: string, options: AgenticRunOptions): 
   const tools = web ? { ...toolSet.tools, ...web.tools } : toolSet.tools;
   const webLog = web ? new WebLog(web.allowedDomains, options.webReason ?? 'the run was given the web (--web)') : undefined;
   const recorder = new RunRecorder(options, system, question, tools, webLog);
-  const started = recorder.startedAt;
   const conditions = [
     ...(options.stopWhen ?? [searchBudget(), chunkBudget(), noNewEvidence(2)]),
     maxSteps(options.maxSteps ?? 10),
   ];
+  try {
+    return await runLoop(question, { options, session, recorder, toolSet, conditions, maxCalls });
+  } catch (error) {
+    recorder.spans.fail(error);
+    throw error;
+  }
+}
+
+/** What one run's loop works with, made by {@link agenticRun}. */
+interface RunParts {
+  options: AgenticRunOptions;
+  session: SearchSession;
+  recorder: RunRecorder;
+  toolSet: AgentToolSet;
+  conditions: StopCondition[];
+  maxCalls: number;
+}
+
+/** Policy retrievals, then model calls and their tool calls until the model answers or a stop rule forces the answer. */
+async function runLoop(question: string, { options, session, recorder, toolSet, conditions, maxCalls }: RunParts): Promise<AgentRun> {
+  const started = recorder.startedAt;
   recorder.emit({ type: 'run-start', question });
   // Mandatory retrievals run in code, before the model's first call, whatever the model.
   const review = await startPolicy(options, question, session, recorder);
@@ -108,7 +128,9 @@ export async function agenticRun(question: string, options: AgenticRunOptions): 
 async function answerToolCalls(session: SearchSession, calls: RequestedToolCall[], recorder: RunRecorder, toolSet: AgentToolSet, maxCalls: number): Promise<ModelMessage> {
   const content = [];
   for (const [position, call] of calls.entries()) {
-    const outcome = position < maxCalls ? await runToolCall(session, call, recorder, toolSet) : refuseOverLimit(call, recorder, maxCalls, calls.length);
+    const outcome = position < maxCalls
+      ? await recorder.spans.tool(call.toolName, session, () => runToolCall(session, call, recorder, toolSet), call.toolCallId)
+      : refuseOverLimit(call, recorder, maxCalls, calls.length);
     content.push({
       type: 'tool-result' as const,
       toolCallId: call.toolCallId,

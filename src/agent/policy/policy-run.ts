@@ -37,6 +37,9 @@ export interface PolicyTrace {
 }
 
 /** The required retrievals of one run: the messages to put before the model's first call, and the firings. */
+/** Runs one retrieval of a policy (a run traces each in its span, agent/run-spans.ts). */
+export type ToolRunner = (toolName: 'search_docs' | 'read_section', work: () => Promise<ToolOutcome>) => Promise<ToolOutcome>;
+
 export interface PolicyRetrievals {
   messages: ModelMessage[];
   firings: PolicyFiring[];
@@ -54,7 +57,7 @@ export interface PolicyRetrievals {
  * const { messages, firings } = await runPolicyRetrievals(policy, question, session);
  * firings[0]; // { rule: 'allergy-label', matched: 'allergy', requiredDocIds: ['label-policy'], ... }
  */
-export async function runPolicyRetrievals(policy: Policy, question: string, session: SearchSession, emit: RunEventHandler = () => {}): Promise<PolicyRetrievals> {
+export async function runPolicyRetrievals(policy: Policy, question: string, session: SearchSession, emit: RunEventHandler = () => {}, tool: ToolRunner = (_toolName, work) => work()): Promise<PolicyRetrievals> {
   const firings: PolicyFiring[] = [];
   const calls: Array<{ toolCallId: string; toolName: 'search_docs' | 'read_section'; input: Record<string, unknown>; outcome: ToolOutcome }> = [];
   for (const { rule, matched } of matchingRules(policy, question)) {
@@ -64,7 +67,7 @@ export async function runPolicyRetrievals(policy: Policy, question: string, sess
     if ('search' in rule.require) {
       const input = { query: rule.require.search };
       emit({ type: 'search-start', query: input.query });
-      const outcome = await session.searchDocs(input, { fullText: true });
+      const outcome = await tool('search_docs', () => session.searchDocs(input, { fullText: true }));
       const step = session.steps.at(-1);
       if (step) {
         emit({ type: 'search-end', step });
@@ -74,7 +77,7 @@ export async function runPolicyRetrievals(policy: Policy, question: string, sess
       calls.push({ toolCallId: callId(), toolName: 'search_docs', input, outcome });
     } else {
       for (const docId of rule.require.docs) {
-        const found = await readDocument(session, docId, (input, outcome) => calls.push({ toolCallId: callId(), toolName: 'read_section', input, outcome }), emit);
+        const found = await readDocument(session, docId, (input, outcome) => calls.push({ toolCallId: callId(), toolName: 'read_section', input, outcome }), emit, tool);
         if (found.length === 0) firing.missingDocIds.push(docId);
         else firing.requiredDocIds.push(docId);
         firing.chunkIds.push(...found);
@@ -112,12 +115,13 @@ async function readDocument(
   docId: string,
   record: (input: Record<string, unknown>, outcome: ToolOutcome) => void,
   emit: RunEventHandler,
+  tool: ToolRunner,
 ): Promise<string[]> {
   const read: string[] = [];
   let chunkId: string | null = `${docId}#0`;
   while (chunkId && read.length < MAX_REQUIRED_DOC_CHUNKS) {
     const input = { chunk_id: chunkId };
-    const outcome = await session.readSection(input);
+    const outcome = await tool('read_section', () => session.readSection(input));
     const step = session.reads.at(-1);
     if (step) emit({ type: 'read', read: step });
     // A missing first chunk is "not found" like any read; the model is not shown the miss.
@@ -176,11 +180,13 @@ export async function startPolicy(
   options: { policy?: Policy; policyStrict?: boolean },
   question: string,
   session: SearchSession,
-  recorder: { messages: ModelMessage[]; emit: RunEventHandler },
+  recorder: { messages: ModelMessage[]; emit: RunEventHandler; spans?: { tool: (toolName: string, session: SearchSession, work: () => Promise<ToolOutcome>) => Promise<ToolOutcome> } },
 ): Promise<PolicyReview | undefined> {
   const { policy } = options;
   if (!policy) return undefined;
-  const { messages, firings } = await runPolicyRetrievals(policy, question, session, recorder.emit);
+  const { spans } = recorder;
+  const tool: ToolRunner | undefined = spans ? (toolName, work) => spans.tool(toolName, session, work) : undefined;
+  const { messages, firings } = await runPolicyRetrievals(policy, question, session, recorder.emit, tool);
   recorder.messages.push(...messages);
   return (answer) => checkPolicyCitations(answer, firings, { strict: options.policyStrict, source: policy.source });
 }
