@@ -34,6 +34,7 @@ export {
   type RoutedRun,
 } from './agent/policy/route.ts';
 export type { AgentRun, ModelCallRecord, RunTrace, RunUsage } from './agent/run-types.ts';
+export { startTracing, type RunTracing, type Tracing } from './telemetry/tracing.ts';
 export { costOf, type ModelPrice } from './agent/cost.ts';
 export { ABSTAIN_TEXT, type Answer, type Citation, type Claim, type DroppedCitation } from './agent/trust/answer.ts';
 export { SearchSession, type SearchStep, type ReadStep } from './agent/session/search-session.ts';

@@ -50,6 +50,15 @@ describe('start-up path of the commands that need no model', () => {
     });
   }
 
+  // Tracing costs nothing when no exporter is configured: the OpenTelemetry SDK is loaded only then (telemetry/tracing.ts).
+  it.each(['cli/commands/ask-command.ts', 'cli/commands/chat-command.ts', 'cli/commands/mcp-command.ts', 'cli/commands/serve-command.ts', 'index.ts'])(
+    '%s loads no OpenTelemetry SDK package at start-up',
+    (entry) => {
+      const sdk = ['@opentelemetry/sdk-trace-node', '@opentelemetry/sdk-trace-base', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/resources', '@opentelemetry/semantic-conventions'];
+      expect([...reachablePackages(entry)].filter((name) => sdk.includes(name))).toEqual([]);
+    },
+  );
+
   // The offline planner needs no provider client: model-option.ts loads them for a model that uses one.
   it.each(['cli/commands/ask-command.ts', 'cli/commands/chat-command.ts', 'cli/commands/eval-command.ts', 'cli/commands/mcp-command.ts', 'cli/commands/serve-command.ts'])(
     '%s loads no provider client (OpenAI, Anthropic, OpenAI-compatible) at start-up',

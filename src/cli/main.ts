@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Help } from 'commander';
 import { AtlasError } from '../errors.ts';
 import { failureText } from '../stack-trace.ts';
 import type { CliIO } from './io.ts';
 import { COMMAND_SUMMARIES } from './command-summaries.ts';
 import { requireText } from './options/options.ts';
+import { ATLAS_VERSION } from './version.ts';
 
 type Register = (program: Command, io: CliIO) => void;
 
@@ -22,13 +22,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   serve: async () => (await import('./commands/serve-command.ts')).registerServeCommand,
 };
 
-/**
- * The version of this Atlas, from its package.json (what `atlas --version` prints).
- *
- * @example
- * ATLAS_VERSION // '0.1.0'
- */
-export const ATLAS_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export { ATLAS_VERSION };
 
 /**
  * Runs the `atlas` command line and returns the exit code: 0 ok, 1 runtime failure, 2 usage error.

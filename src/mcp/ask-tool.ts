@@ -21,6 +21,7 @@ import { logged, toolError, toolResult, type CallLog } from './results.ts';
 import { chunkUri } from './uris.ts';
 import { versionRefusal } from './version-argument.ts';
 import { modelFailed } from '../agent/stop-conditions.ts';
+import { inSpan, type RunTracing } from '../telemetry/tracing.ts';
 
 /** The model the `ask` tool runs, and the limits of each run. */
 export interface AskToolOptions extends RunLimits {
@@ -38,7 +39,12 @@ export interface AskToolOptions extends RunLimits {
   policyStrict?: boolean;
   /** Labels the model may set on search_docs (`model_labels` of atlas.config.yaml). */
   modelLabels?: ModelLabel[];
+  /** The tracer of each ask's spans, under a `tools/call ask` span (docs/observability.md); default: the API's no-op tracer. */
+  tracing?: RunTracing;
 }
+
+/** The attributes of the span of an `ask` call (the MCP semantic conventions). */
+const MCP_ASK_SPAN = { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'ask', 'gen_ai.operation.name': 'execute_tool' };
 
 /** Arguments of `ask`. */
 export const askInput = z.object({
@@ -83,7 +89,7 @@ export function registerAskTool(server: McpServer, context: { index: IndexBacken
       // The whole run on one version of the index, even if a --rebuild replaces it meanwhile.
       // The model gives the event loop a turn before each call: a cancellation (notifications/cancelled,
       // or the client's connection closing) is seen between calls even with the synchronous offline planner.
-      const run = await withIndexLease(context.index, () => agenticRun(args.question, {
+      const ask = () => withIndexLease(context.index, () => agenticRun(args.question, {
         model: yieldingModel(options.model),
         index: context.index,
         maxSearches,
@@ -96,7 +102,9 @@ export function registerAskTool(server: McpServer, context: { index: IndexBacken
         ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
         ...(options.policy ? { policy: options.policy, policyStrict: options.policyStrict === true } : {}),
         ...(options.modelLabels && options.modelLabels.length > 0 ? { modelLabels: options.modelLabels } : {}),
+        ...(options.tracing ? { tracing: options.tracing } : {}),
       }));
+      const run = await (options.tracing ? inSpan(options.tracing.tracer, 'tools/call ask', MCP_ASK_SPAN, ask) : ask());
       return askResult(run, options.modelSpec);
     }),
   );

@@ -78,6 +78,7 @@ export async function prepareAsk(deps: ServerDeps, request: AskRequest, principa
       ...(filter ? { filter } : {}),
       ...(deps.policy ? { policy: deps.policy, policyStrict: deps.policyStrict === true } : {}),
       ...(deps.modelLabels && deps.modelLabels.length > 0 ? { modelLabels: deps.modelLabels } : {}),
+      ...(deps.tracing ? { tracing: deps.tracing } : {}),
     },
   };
 }

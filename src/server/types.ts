@@ -7,6 +7,7 @@ import type { Policy } from '../agent/policy/policy.ts';
 import type { Route } from '../agent/policy/route.ts';
 import type { RunLimits } from '../agent/run-types.ts';
 import type { IndexBackend, Principal, SearchFilter } from '../index/types.ts';
+import type { RunTracing } from '../telemetry/tracing.ts';
 
 /**
  * What the server is built from: the opened index, the model, and the defaults of every ask
@@ -39,6 +40,8 @@ export interface ServerDeps {
   firstTurn?: 'required' | 'auto';
   /** The server log (unexpected failures with their stack); default: none. */
   log?: (line: string) => void;
+  /** The tracer of every ask's spans (docs/observability.md); default: the OpenTelemetry API's, a no-op unless registered. */
+  tracing?: RunTracing;
 }
 
 /**

@@ -1,48 +1,13 @@
 // Tracing starts only when configured, and then exports through the real OTLP/HTTP exporter
 // (JSON bodies) to a collector: here a loopback HTTP server that records what it receives.
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { trace } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agenticRun } from '../agent/run.ts';
 import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
 import { createScriptedModel } from '../testing/scripted-model.ts';
+import { jsonResponse, startLoopbackServer } from '../testing/loopback-server.ts';
+import { otlpSpans } from '../testing/otlp-spans.ts';
 import { attributeText, inSpan, startTracing } from './tracing.ts';
-
-interface Received {
-  method: string;
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A loopback "collector": records every request and answers 200 `{}`. */
-async function startCollector(): Promise<{ url: string; received: Received[]; close: () => Promise<void> }> {
-  const received: Received[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      received.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-/** The OTLP/JSON body's resource attributes and span names (with their parents' names). */
-function decode(body: string): { service: unknown; spans: Array<{ name: string; parent: string }> } {
-  type KeyValue = { key: string; value: { stringValue?: string } };
-  const parsed = JSON.parse(body) as { resourceSpans: Array<{ resource: { attributes: KeyValue[] }; scopeSpans: Array<{ spans: Array<{ name: string; spanId: string; parentSpanId?: string }> }> }> };
-  const spans = parsed.resourceSpans.flatMap((resource) => resource.scopeSpans.flatMap((scope) => scope.spans));
-  const names = new Map(spans.map((span) => [span.spanId, span.name]));
-  return {
-    service: parsed.resourceSpans[0]?.resource.attributes.find((attribute) => attribute.key === 'service.name')?.value.stringValue,
-    spans: spans.map((span) => ({ name: span.name, parent: names.get(span.parentSpanId ?? '') ?? 'root' })),
-  };
-}
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -66,8 +31,8 @@ describe('startTracing', () => {
   });
 
   it('exports a run\'s spans with the real OTLP/HTTP exporter to the configured endpoint, flushed by shutdown', async () => {
-    const collector = await startCollector();
-    cleanups.push(collector.close);
+    const collector = await startLoopbackServer(() => jsonResponse({}));
+    cleanups.push(() => collector.close());
     const tracing = await startTracing({
       env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_HEADERS: 'x-team=docs', OTEL_SERVICE_NAME: 'atlas-test' },
       serviceVersion: 'test',
@@ -81,12 +46,13 @@ describe('startTracing', () => {
       { answer: { text: 'PayloadTooLarge.', citations: [{ doc_id: 'error-codes', quote: 'ORB-1202 PayloadTooLarge' }] } },
     ]);
     await inSpan(tracing!.tracer, 'atlas ask', {}, () => agenticRun('What is ORB-1202?', { model, index, tracing }));
-    expect(collector.received).toEqual([]); // batched: nothing is sent before the flush
+    expect(collector.requests()).toEqual([]); // batched: nothing is sent before the flush
     await tracing!.shutdown();
 
-    expect(collector.received.map(({ method, url, headers }) => [method, url, headers['content-type'], headers['x-team']])).toEqual([['POST', '/v1/traces', 'application/json', 'docs']]);
-    const { service, spans } = decode(collector.received[0]!.body);
-    expect(service).toBe('atlas-test');
+    const requests = collector.requests();
+    expect(requests.map(({ method, path, headers }) => [method, path, headers['content-type'], headers['x-team']])).toEqual([['POST', '/v1/traces', 'application/json', 'docs']]);
+    const spans = otlpSpans(requests.map((request) => request.rawBody));
+    expect(new Set(spans.map((span) => span.service))).toEqual(new Set(['atlas-test']));
     const sorted = (list: Array<{ name: string; parent: string }>) => list.map(({ name, parent }) => `${name} <- ${parent}`).sort();
     expect(sorted(spans)).toEqual(sorted([
       { name: 'atlas ask', parent: 'root' },

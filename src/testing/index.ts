@@ -10,4 +10,5 @@ export { createScriptedModel, type ScriptedModel, type ScriptedTurn } from './sc
 export { createObedientModel, readInjectedInstructions, type InjectedInstructions, type ObedientModelOptions } from './obedient-model.ts';
 export { createMemoryIndex, makeDoc } from './memory-index.ts';
 export * from './loopback-server.ts';
+export * from './otlp-spans.ts';
 export { createHashEmbedder, createRecordingEmbedder, createScriptedReranker, type RecordingEmbedder, type ScriptedReranker } from './embedders.ts';

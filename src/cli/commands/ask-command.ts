@@ -21,6 +21,8 @@ import { modelFailed } from '../../agent/stop-conditions.ts';
 import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from '../options/embed-option.ts';
 import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 import { answerLine, citationLines, closestLines } from './answer-text.ts';
+import { commandTracing } from '../options/tracing-option.ts';
+import { inSpan, type RunTracing } from '../../telemetry/tracing.ts';
 
 interface AskOptions extends RetrievalCliOptions {
   model?: string;
@@ -85,53 +87,65 @@ export function registerAskCommand(program: Command, io: CliIO): void {
     .option('--json', 'print the whole run as JSON')
     .action(async (question: string, options: AskOptions) => {
       checkAskChoices(options);
-      const config = await commandConfig(io, options, await indexDocsRoot(io, options.db));
-      const policy = commandPolicy(io, options, config);
-      const limits = resolveRunLimits(io.env, options);
-      const filter = cliFilter(io.env, options);
-      await requireIndex(io, options.db);
-      const { model, spec, price } = await cliModel(io, options.model);
-      const web = await cliWeb(model, options);
-      const index = await openSearchIndex(io, options);
-      let run: AgentRun;
-      let conversationId: string | undefined;
+      // With an OTel exporter configured, the command is one trace: `atlas ask` and its run's spans.
+      const tracing = await commandTracing(io);
       try {
-        const notes = [...(await releaseLineNotes(index, options.version)), ...(await modelLabelNotes(index, config, filter))];
-        for (const note of notes) io.stderr(`atlas: note: ${note}\n`);
-        const askOptions = {
-          route: options.route as Route,
-          model,
-          index,
-          price,
-          maxSearches: options.maxSearches,
-          firstTurn: options.firstTurn as 'required' | 'auto',
-          now: io.now,
-          ...limits,
-          ...policy,
-          ...(options.strictClaims ? { strictClaims: true } : {}),
-          ...(config && config.modelLabels.length > 0 ? { modelLabels: config.modelLabels } : {}),
-          ...web,
-          onEvent: (event: RunEvent) => printProgress(io, event),
-        };
-        if (options.conversation === undefined) {
-          run = await routedAsk(question, { ...askOptions, ...(filter ? { filter } : {}) });
-        } else {
-          // A turn of a stored conversation: it sees the earlier turns and skips what they were shown (docs/conversations.md).
-          const store = await openCliStore(io, options);
-          try {
-            conversationId = await resolveConversation(io, store, options.conversation, filter, stateLocation(io, options));
-            run = await cliConversationTurn(store, conversationId, question, filter, askOptions);
-          } finally {
-            await store.close();
-          }
-        }
-        io.stdout(options.json ? `${JSON.stringify({ model: spec, ...(config ? { config: config.source } : {}), ...(conversationId ? { conversationId } : {}), ...run, notes })}\n` : formatRun(run, spec));
+        await (tracing ? inSpan(tracing.tracer, 'atlas ask', { 'atlas.route': options.route }, () => ask(io, question, options, tracing)) : ask(io, question, options, undefined));
       } finally {
-        await index.close();
+        await tracing?.shutdown();
       }
-      const failure = runFailure(run, spec);
-      if (failure) throw new AtlasError('model-call', failure);
     });
+}
+
+/** One `atlas ask`: the run (or a turn of a stored conversation), printed; throws when the model failed. */
+async function ask(io: CliIO, question: string, options: AskOptions, tracing: RunTracing | undefined): Promise<void> {
+  const config = await commandConfig(io, options, await indexDocsRoot(io, options.db));
+  const policy = commandPolicy(io, options, config);
+  const limits = resolveRunLimits(io.env, options);
+  const filter = cliFilter(io.env, options);
+  await requireIndex(io, options.db);
+  const { model, spec, price } = await cliModel(io, options.model);
+  const web = await cliWeb(model, options);
+  const index = await openSearchIndex(io, options);
+  let run: AgentRun;
+  let conversationId: string | undefined;
+  try {
+    const notes = [...(await releaseLineNotes(index, options.version)), ...(await modelLabelNotes(index, config, filter))];
+    for (const note of notes) io.stderr(`atlas: note: ${note}\n`);
+    const askOptions = {
+      route: options.route as Route,
+      model,
+      index,
+      price,
+      maxSearches: options.maxSearches,
+      firstTurn: options.firstTurn as 'required' | 'auto',
+      now: io.now,
+      ...limits,
+      ...policy,
+      ...(options.strictClaims ? { strictClaims: true } : {}),
+      ...(config && config.modelLabels.length > 0 ? { modelLabels: config.modelLabels } : {}),
+      ...web,
+      ...(tracing ? { tracing } : {}),
+      onEvent: (event: RunEvent) => printProgress(io, event),
+    };
+    if (options.conversation === undefined) {
+      run = await routedAsk(question, { ...askOptions, ...(filter ? { filter } : {}) });
+    } else {
+      // A turn of a stored conversation: it sees the earlier turns and skips what they were shown (docs/conversations.md).
+      const store = await openCliStore(io, options);
+      try {
+        conversationId = await resolveConversation(io, store, options.conversation, filter, stateLocation(io, options));
+        run = await cliConversationTurn(store, conversationId, question, filter, askOptions);
+      } finally {
+        await store.close();
+      }
+    }
+    io.stdout(options.json ? `${JSON.stringify({ model: spec, ...(config ? { config: config.source } : {}), ...(conversationId ? { conversationId } : {}), ...run, notes })}\n` : formatRun(run, spec));
+  } finally {
+    await index.close();
+  }
+  const failure = runFailure(run, spec);
+  if (failure) throw new AtlasError('model-call', failure);
 }
 
 /** The `web` and `webFallback` options of `--web` / `--web-fallback`, checked before any run starts. */

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { createAtlasMcpServer, filterRule } from '../../mcp/server.ts';
 import { serveStdio } from '../../mcp/stdio.ts';
 import type { CliIO } from '../io.ts';
+import { commandTracing } from '../options/tracing-option.ts';
 import { cliFilter, groupsOption, labelOption, type AccessOptions } from '../options/access-options.ts';
 import { MODEL_SPEC_HELP } from './ask-command.ts';
 import { commandConfig, configOption, indexDocsRoot } from '../options/config-option.ts';
@@ -54,6 +55,8 @@ export function registerMcpCommand(program: Command, io: CliIO): void {
     .option('--strict', 'with a policy (--policy, or policy: in the config): an ask citing none of the pages a fired rule requires abstains')
     .addOption(configOption())
     .action(async (options: McpOptions) => {
+      // With an OTel exporter configured: a span per ask call, the parent of its run's spans.
+      const tracing = await commandTracing(io, { stdoutIsProtocol: true });
       const config = await commandConfig(io, options, await indexDocsRoot(io, options.db));
       const policy = commandPolicy(io, options, config);
       const filter = cliFilter(io.env, options);
@@ -69,7 +72,7 @@ export function registerMcpCommand(program: Command, io: CliIO): void {
           index,
           ...(filter ? { filter } : {}),
           maxSearches: options.maxSearches,
-          ask: { model, modelSpec: spec, price, maxSearches: options.maxSearches, now: io.now, ...limits, ...policy, ...(config && config.modelLabels.length > 0 ? { modelLabels: config.modelLabels } : {}) },
+          ask: { model, modelSpec: spec, price, maxSearches: options.maxSearches, now: io.now, ...limits, ...policy, ...(config && config.modelLabels.length > 0 ? { modelLabels: config.modelLabels } : {}), ...(tracing ? { tracing } : {}) },
           log: io.stderr,
         });
         io.stderr(
@@ -79,6 +82,7 @@ export function registerMcpCommand(program: Command, io: CliIO): void {
         await serveStdio(server, { input: process.stdin, output: process.stdout });
       } finally {
         await index.close();
+        await tracing?.shutdown();
       }
     });
 }

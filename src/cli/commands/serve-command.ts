@@ -6,6 +6,7 @@ import { AtlasError } from '../../errors.ts';
 import type { ConversationStore } from '../../conversations/store.ts';
 import { createMcpHttpHandler, type McpHttpHandler } from '../../mcp/http.ts';
 import { createApp } from '../../server/app.ts';
+import { commandTracing } from '../options/tracing-option.ts';
 import { conversationsApp } from '../../server/conversations.ts';
 import type { ServerDeps } from '../../server/types.ts';
 import { parseAuthFile, singleTokenAuth, type AuthConfig } from '../../server/auth.ts';
@@ -108,6 +109,8 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
     .addOption(maxQueuedOption())
     .action(async (options: ServeOptions) => {
       checkAskChoices(options);
+      // With an OTel exporter configured: a server span per request, the parent of its run's spans.
+      const tracing = await commandTracing(io);
       const config = await commandConfig(io, options, await indexDocsRoot(io, options.db));
       const policy = commandPolicy(io, options, config);
       const limits = resolveRunLimits(io.env, options);
@@ -128,9 +131,9 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
         const notes = [...(await releaseLineNotes(index, options.version)), ...(await modelLabelNotes(index, config, filter))];
         for (const note of notes) io.stderr(`atlas: note: ${note}\n`);
         store = await openCliStore(io, options);
-        const serverDeps: ServerDeps = { index, model, modelSpec: spec, price, now: io.now, maxSearches: options.maxSearches, limits, route: options.route as Route, firstTurn: options.firstTurn as 'required' | 'auto', log: (line: string) => io.stderr(`${line}\n`), ...(filter ? { filter } : {}), ...policy, ...(config && config.modelLabels.length > 0 ? { modelLabels: config.modelLabels } : {}) };
+        const serverDeps: ServerDeps = { index, model, modelSpec: spec, price, now: io.now, maxSearches: options.maxSearches, limits, route: options.route as Route, firstTurn: options.firstTurn as 'required' | 'auto', log: (line: string) => io.stderr(`${line}\n`), ...(filter ? { filter } : {}), ...policy, ...(config && config.modelLabels.length > 0 ? { modelLabels: config.modelLabels } : {}), ...(tracing ? { tracing } : {}) };
         // The MCP endpoint: the search session of docs/mcp.md per MCP session, under the server's filter and the token's principal.
-        mcp = createMcpHttpHandler({ index, maxSearches: options.maxSearches, now: io.now, maxBodyBytes: options.maxBody, ask: { model, modelSpec: spec, price, maxSearches: options.maxSearches, now: io.now, ...limits, ...policy, ...(serverDeps.modelLabels ? { modelLabels: serverDeps.modelLabels } : {}) }, ...(filter ? { filter } : {}) });
+        mcp = createMcpHttpHandler({ index, maxSearches: options.maxSearches, now: io.now, maxBodyBytes: options.maxBody, ask: { model, modelSpec: spec, price, maxSearches: options.maxSearches, now: io.now, ...limits, ...policy, ...(serverDeps.modelLabels ? { modelLabels: serverDeps.modelLabels } : {}), ...(tracing ? { tracing } : {}) }, ...(filter ? { filter } : {}) });
         const app = createApp(serverDeps, {
           ...(auth ? { auth } : {}),
           routes: [conversationsApp(serverDeps, store)],
@@ -141,7 +144,10 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
           ...(trustProxy ? { trustProxy } : {}),
         });
         // Each request reads one version of the index, start to end (a rebuild meanwhile is seen by the next one).
-        server = createNodeServer(withRequestLeases(app.fetch, index), { headerTimeoutMs: options.headerTimeout, bodyTimeoutMs: options.bodyTimeout });
+        const leased = withRequestLeases(app.fetch, index);
+        const routes = app.routes.map((route) => route.path);
+        const handler = tracing ? (await import('../../telemetry/http-spans.ts')).withRequestSpans(leased, { tracer: tracing.tracer, routes }) : leased;
+        server = createNodeServer(handler, { headerTimeoutMs: options.headerTimeout, bodyTimeoutMs: options.bodyTimeout });
         const address = await listen(server, options.port, options.host);
         if (!auth && !isLoopback(options.host)) io.stderr(`atlas: warning: no ATLAS_TOKEN or --auth FILE: anyone who reaches ${options.host} can ask and read the public pages.\n`);
         io.stderr(`atlas serve: ${auth ? `${auth.tokens.length} token${auth.tokens.length === 1 ? '' : 's'} from ${auth.source}` : 'no auth'}, model ${spec}\n`);
@@ -153,6 +159,7 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
         await mcp?.close();
         await store?.close();
         await index.close();
+        await tracing?.shutdown();
       }
       io.stderr('atlas serve: stopped\n');
     });
