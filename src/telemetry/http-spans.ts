@@ -16,7 +16,7 @@ import {
 import { failSpan } from './tracing.ts';
 
 /** A web-standard fetch handler, as Hono's `app.fetch` (the second argument is the server's env). */
-type FetchHandler = (request: Request, env?: unknown) => Response | Promise<Response>;
+export type FetchHandler = (request: Request, env?: unknown) => Response | Promise<Response>;
 
 const headerGetter: TextMapGetter<Headers> = {
   keys: (headers) => [...headers.keys()],
@@ -34,7 +34,7 @@ const headerGetter: TextMapGetter<Headers> = {
  * @example
  * const fetch = withRequestSpans(app.fetch, { tracer: tracing.tracer, routes: ['/v1/ask', '/v1/chunks/:chunkId{.+}'] });
  */
-export function withRequestSpans<F extends FetchHandler>(fetch: F, options: { tracer: Tracer; routes: string[] }): F {
+export function withRequestSpans(fetch: FetchHandler, options: { tracer: Tracer; routes: string[] }): FetchHandler {
   const routeOf = routeMatcher(options.routes);
   const traced = async (request: Request, env?: unknown): Promise<Response> => {
     const url = new URL(request.url);
@@ -61,7 +61,7 @@ export function withRequestSpans<F extends FetchHandler>(fetch: F, options: { tr
     }
     return new Response(endingAtLastByte(response.body, span), response);
   };
-  return traced as F;
+  return traced;
 }
 
 function requestAttributes(request: Request, url: URL, route: string | undefined, env: unknown): Attributes {
