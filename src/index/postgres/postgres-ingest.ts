@@ -117,6 +117,14 @@ async function insertDocs(client: ClientBase, docs: readonly Doc[], context: Pos
     [docs.map((doc) => doc.docId), docs.map((doc) => doc.contentHash), docs.map((doc) => doc.title), docs.map((doc) => doc.appliesTo), docs.map((doc) => doc.sourcePath)],
   );
   let next = (await client.query<{ next: number }>('SELECT coalesce(max(id), 0) + 1 AS next FROM chunks')).rows[0]!.next;
+  // The batch sent last: the next one is derived while the server writes it (one statement at a time on the connection).
+  let sent: Promise<void> = Promise.resolve();
+  const send = async (batch: ChunkBatch) => {
+    await sent;
+    sent = writeChunkBatch(client, batch);
+    // Its failure is thrown by the next `send`; until then it is not unhandled.
+    sent.catch(() => {});
+  };
   let batch = createChunkBatch();
   for (const doc of docs) {
     const { values, terms } = deriveDoc(doc, tokenizer, caches);
@@ -131,17 +139,19 @@ async function insertDocs(client: ClientBase, docs: readonly Doc[], context: Pos
       }
     });
     if (batch.columns[0]!.length >= CHUNK_BATCH) {
-      await writeChunkBatch(client, batch);
+      await send(batch);
       batch = createChunkBatch();
     }
   }
-  await writeChunkBatch(client, batch);
+  await send(batch);
+  await sent;
 }
 
 /** Writes one batch of chunk rows (and their search rows and labels). */
 async function writeChunkBatch(client: ClientBase, batch: ChunkBatch): Promise<void> {
   if (batch.columns[0]!.length === 0) return;
-  await client.query(CHUNK_INSERT_SQL, batch.columns);
+  const texts = utf8Packed(batch.columns[TEXT_COLUMN] as string[]);
+  await client.query(CHUNK_INSERT_SQL, [...batch.columns.filter((_, index) => index !== TEXT_COLUMN), texts.bytes, texts.starts, texts.lengths]);
   if (batch.labels.length === 0) return;
   await client.query(LABEL_INSERT_SQL, [batch.labels.map((row) => row[0]), batch.labels.map((row) => row[1]), batch.labels.map((row) => row[2])]);
 }
@@ -153,6 +163,26 @@ interface ChunkBatch {
 }
 
 const CHUNK_COLUMN_TYPES = ['int', 'text', 'text', 'int', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'int', 'int', 'text', 'text', 'text', 'text'];
+/**
+ * The chunks' text, most of a batch's bytes, goes as one binary parameter of UTF-8 with where
+ * each text starts and its length in bytes: an array of texts is escaped here and parsed again by
+ * the server.
+ */
+const TEXT_COLUMN = 7;
+
+/** Texts as one buffer of UTF-8, with the 1-based start and byte length of each. */
+function utf8Packed(texts: readonly string[]): { bytes: Buffer; starts: number[]; lengths: number[] } {
+  const lengths = texts.map((text) => Buffer.byteLength(text));
+  const bytes = Buffer.allocUnsafe(lengths.reduce((sum, length) => sum + length, 0));
+  const starts: number[] = [];
+  let offset = 0;
+  texts.forEach((text, n) => {
+    bytes.write(text, offset);
+    starts.push(offset + 1);
+    offset += lengths[n]!;
+  });
+  return { bytes, starts, lengths };
+}
 
 function createChunkBatch(): ChunkBatch {
   return { columns: CHUNK_COLUMN_TYPES.map(() => []), labels: [] };
@@ -167,15 +197,16 @@ function rowValues(id: number, chunk: Doc['chunks'][number], values: DerivedChun
   ];
 }
 
+const CHUNK_PARAMS = CHUNK_COLUMN_TYPES.filter((_, index) => index !== TEXT_COLUMN).map((type, index) => `$${index + 1}::${type}[]`);
 const CHUNK_INSERT_SQL = `
-WITH r AS (SELECT * FROM unnest(${CHUNK_COLUMN_TYPES.map((type, index) => `$${index + 1}::${type}[]`).join(', ')})
-  AS r(id, chunk_id, doc_id, ord, title, heading, heading_path, text, applies_to, labels, source_path, start_line, end_line,
-       prev_chunk_id, next_chunk_id, definitions, keys)),
+WITH r AS (SELECT * FROM unnest(${CHUNK_PARAMS.join(', ')}, $${CHUNK_PARAMS.length + 2}::int[], $${CHUNK_PARAMS.length + 3}::int[])
+  AS r(id, chunk_id, doc_id, ord, title, heading, heading_path, applies_to, labels, source_path, start_line, end_line,
+       prev_chunk_id, next_chunk_id, definitions, keys, text_start, text_length)),
 inserted AS (
   INSERT INTO chunks (id, chunk_id, doc_id, ord, title, heading, heading_path, text, applies_to, labels, source_path,
     start_line, end_line, prev_chunk_id, next_chunk_id, definitions)
-  SELECT id, chunk_id, doc_id, ord, title, heading, heading_path, text, applies_to, labels, source_path,
-    start_line, end_line, prev_chunk_id, next_chunk_id, definitions FROM r)
+  SELECT id, chunk_id, doc_id, ord, title, heading, heading_path, convert_from(substring($${CHUNK_PARAMS.length + 1}::bytea FROM text_start FOR text_length), 'UTF8'),
+    applies_to, labels, source_path, start_line, end_line, prev_chunk_id, next_chunk_id, definitions FROM r)
 INSERT INTO chunk_search (id, chunk_id, applies_to, definition_keys)
 SELECT id, chunk_id, applies_to, CASE WHEN keys = '' THEN '{}'::text[] ELSE string_to_array(keys, ' ') END FROM r`;
 

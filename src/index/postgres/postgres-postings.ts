@@ -11,8 +11,8 @@ const WRITE_BATCH_BYTES = 16 * 1024 * 1024;
  * by the engine's own writer: the writer reads and writes {@link StagedPostings.tables}
  * synchronously, in memory; {@link StagedPostings.load} reads before a flush what the flush will
  * read (the terms it touches and the rows it rewrites: rowKeysToRead), and
- * {@link StagedPostings.write} sends what it wrote, a few multi-row statements, in the caller's
- * transaction.
+ * {@link StagedPostings.write} sends what it wrote, a few multi-row statements (the bytes of
+ * each as one binary parameter), in the caller's transaction.
  */
 export interface StagedPostings {
   tables: PostingsTables;
@@ -117,18 +117,22 @@ export async function createStagedPostings(client: ClientBase): Promise<StagedPo
       if (deletedTerms.length > 0) await client.query('DELETE FROM postings_terms WHERE term = ANY($1::text[])', [deletedTerms]);
       const putRows = [...rowWrites].filter((entry): entry is [number, Uint8Array] => entry[1] !== null);
       for (const batch of batches(putRows, ([, bytes]) => bytes.byteLength)) {
+        const data = packed(batch.map(([, bytes]) => bytes));
         await client.query(
-          `INSERT INTO postings (term_id, key, data) SELECT * FROM unnest($1::int[], $2::int[], $3::bytea[])
+          `INSERT INTO postings (term_id, key, data)
+           SELECT term_id, key, substring($3::bytea FROM start FOR length) FROM unnest($1::int[], $2::int[], $4::int[], $5::int[]) AS r(term_id, key, start, length)
            ON CONFLICT (term_id, key) DO UPDATE SET data = excluded.data`,
-          [batch.map(([rowId]) => Math.floor(rowId / ROW_KEYS)), batch.map(([rowId]) => rowId % ROW_KEYS), batch.map(([, bytes]) => bytes)],
+          [batch.map(([rowId]) => Math.floor(rowId / ROW_KEYS)), batch.map(([rowId]) => rowId % ROW_KEYS), data.bytes, data.starts, data.lengths],
         );
       }
       const putTerms = [...termWrites].filter((entry): entry is [string, TermRow] => entry[1] !== null);
       for (const batch of batches(putTerms, ([term, row]) => term.length + row.skips.byteLength + 16)) {
+        const skips = packed(batch.map(([, row]) => row.skips));
         await client.query(
-          `INSERT INTO postings_terms (term, id, df, skips) SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::bytea[])
+          `INSERT INTO postings_terms (term, id, df, skips)
+           SELECT term, id, df, substring($4::bytea FROM start FOR length) FROM unnest($1::text[], $2::int[], $3::int[], $5::int[], $6::int[]) AS r(term, id, df, start, length)
            ON CONFLICT (term) DO UPDATE SET id = excluded.id, df = excluded.df, skips = excluded.skips`,
-          [batch.map(([term]) => term), batch.map(([, row]) => row.id), batch.map(([, row]) => row.df), batch.map(([, row]) => row.skips)],
+          [batch.map(([term]) => term), batch.map(([, row]) => row.id), batch.map(([, row]) => row.df), skips.bytes, skips.starts, skips.lengths],
         );
       }
       if (totalsChanged) {
@@ -142,6 +146,25 @@ export async function createStagedPostings(client: ClientBase): Promise<StagedPo
       totalsChanged = false;
     },
   };
+}
+
+/**
+ * Byte strings as one buffer, with where each starts (1-based, as SQL's `substring` counts) and
+ * its length: `pg` sends a Buffer parameter in binary, where an array of byte strings would go
+ * as hexadecimal text, twice the bytes, encoded here and parsed by the server.
+ */
+function packed(parts: readonly Uint8Array[]): { bytes: Buffer; starts: number[]; lengths: number[] } {
+  const bytes = Buffer.allocUnsafe(parts.reduce((sum, part) => sum + part.byteLength, 0));
+  const starts: number[] = [];
+  const lengths: number[] = [];
+  let offset = 0;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    starts.push(offset + 1);
+    lengths.push(part.byteLength);
+    offset += part.byteLength;
+  }
+  return { bytes, starts, lengths };
 }
 
 /** `items` in consecutive batches of about {@link WRITE_BATCH_BYTES} each by `size`. */

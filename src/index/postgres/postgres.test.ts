@@ -135,6 +135,16 @@ describe.skipIf(server.url === undefined)(`PostgreSQL backend${server.url === un
     await Promise.all([incremental.close(), fresh.close()]);
   });
 
+  it('stores text of any script as it came (sent as UTF-8 bytes), and finds it', async () => {
+    const index = createPostgresIndex({ url: schemas.fresh() });
+    const text = 'Zoë’s café — 東京 retries 🎉 naïve \\x00 "quoted" \'single\' {braces,commas}';
+    await index.ingest([createTestDoc({ docId: 'scripts', sections: [text, 'Plain second section.'] })]);
+    expect((await index.getChunk('scripts#0'))?.text).toBe(text);
+    expect((await index.getChunk('scripts#1'))?.text).toBe('Plain second section.');
+    expect((await index.search('café', { k: 5 })).map((hit) => hit.chunkId)).toEqual(['scripts#0']);
+    await index.close();
+  });
+
   it('lists the release lines, and keeps the docs root it is given', async () => {
     const index = createPostgresIndex({ url: schemas.fresh() });
     expect(await index.releaseLines!()).toEqual([]);
