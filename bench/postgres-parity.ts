@@ -2,6 +2,7 @@
  * Recall parity of the PostgreSQL index with the SQLite index on one dataset folder (see
  * bench/postgres.ts, which runs it on the dev sets): the same docs ingested into both, every
  * retrieval query (with its version filter) and every QA question searched at k = 15 in both.
+ * Both rank with the same engine, so the top 10 must be identical (ids, order, scores).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +23,8 @@ export interface ParityResult {
   top15Overlap: number;
   /** Share of queries whose top 5 chunk ids are the same, in the same order. */
   sameTop5: number;
+  /** Share of queries whose top 10 is identical: the same chunk ids in the same order, scores within 1e-9 (the target: 1). */
+  sameTop10: number;
   /** Queries whose gold recall@15 differs between the backends. */
   recallDiffers: Array<{ query: string; sqlite: number; postgres: number }>;
 }
@@ -51,7 +54,7 @@ export async function measureParity(dataset: string, dir: string, url: string, r
     await postgres.ingest(docs);
     const rank = async (index: IndexBackend, query: ParityQuery) => index.search(query.query, { k: K, ...(query.filter ? { filter: query.filter } : {}) });
     const recall = (gold: string[], docIds: string[]) => (gold.length === 0 ? 0 : gold.filter((doc) => docIds.includes(doc)).length / gold.length);
-    const sums = { s5: 0, s15: 0, p5: 0, p15: 0, overlap: 0, same: 0, gold: 0 };
+    const sums = { s5: 0, s15: 0, p5: 0, p15: 0, overlap: 0, same: 0, same10: 0, gold: 0 };
     const recallDiffers: ParityResult['recallDiffers'] = [];
     for (const query of queries) {
       const [left, right] = [await rank(sqlite, query), await rank(postgres, query)];
@@ -59,6 +62,7 @@ export async function measureParity(dataset: string, dir: string, url: string, r
       const rightIds = new Set(right.map((hit) => hit.chunkId));
       sums.overlap += leftIds.length === 0 ? (rightIds.size === 0 ? 1 : 0) : leftIds.filter((id) => rightIds.has(id)).length / leftIds.length;
       sums.same += leftIds.slice(0, 5).join('\n') === right.slice(0, 5).map((hit) => hit.chunkId).join('\n') ? 1 : 0;
+      sums.same10 += sameTop(left.slice(0, 10), right.slice(0, 10)) ? 1 : 0;
       if (query.gold.length === 0) continue;
       sums.gold += 1;
       const leftDocs = left.map((hit) => hit.docId);
@@ -79,12 +83,23 @@ export async function measureParity(dataset: string, dir: string, url: string, r
       postgres: { recallAt5: mean(sums.p5, sums.gold), recallAt15: mean(sums.p15, sums.gold) },
       top15Overlap: mean(sums.overlap, queries.length),
       sameTop5: mean(sums.same, queries.length),
+      sameTop10: mean(sums.same10, queries.length),
       recallDiffers,
     };
   } finally {
     await sqlite.close();
     await postgres.close();
   }
+}
+
+/**
+ * Whether two rankings are identical: the same chunk ids in the same order, scores within 1e-9.
+ *
+ * @example
+ * sameTop([{ chunkId: 'a#0', score: 2 }], [{ chunkId: 'a#0', score: 2 }]); // true
+ */
+export function sameTop(left: ReadonlyArray<{ chunkId: string; score: number }>, right: ReadonlyArray<{ chunkId: string; score: number }>): boolean {
+  return left.length === right.length && left.every((hit, n) => hit.chunkId === right[n]!.chunkId && Math.abs(hit.score - right[n]!.score) <= 1e-9);
 }
 
 /** Retrieval queries (gold pages, version filter) and QA questions (gold = cited docs) of a dataset. */
