@@ -70,3 +70,5 @@ export {
   type StoredConversation,
   type StoredTurn,
 } from './conversations/index.ts';
+// For AI SDK clients of `atlas serve`: the citations of a chat completion in providerMetadata.atlas.
+export { atlasMetadataExtractor } from './server/ai-sdk-metadata.ts';

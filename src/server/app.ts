@@ -6,6 +6,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { createAskRoutes } from './ask.ts';
 import { createAuthMiddleware, requestUser, type AuthConfig } from './auth.ts';
+import { createDisconnectLog } from './front/disconnect-log.ts';
 import { forwardedClientAddress, peerAddress, type TrustedProxies } from './front/client-address.ts';
 import { createDocsRoutes } from './docs.ts';
 import { createFacetsApp } from './facets.ts';
@@ -60,6 +61,7 @@ export function createApp(deps: ServerDeps, options: AppOptions = {}): Hono<Serv
   // `/mcp/*` matches `/mcp` too: one pattern per prefix, so no request takes two slots.
   const guarded = ['/v1/*', ...Object.keys(options.mounts ?? {}).map((path) => `${path.replace(/\/$/, '')}/*`)];
   const guard: Array<MiddlewareHandler<ServerEnv>> = [
+    createDisconnectLog(log),
     ...(options.corsOrigins && options.corsOrigins.length > 0
       ? [cors({ origin: options.corsOrigins, allowHeaders: ['Authorization', 'Content-Type'], allowMethods: ['GET', 'POST', 'OPTIONS'], exposeHeaders: ['Retry-After'], maxAge: 600 })]
       : []),

@@ -32,7 +32,8 @@ export class ApiError extends AtlasError {
 
 /**
  * The client went away (or the server's read timeout closed its connection) before its request or
- * its answer was whole: nothing to fix on the server, so the log gets one info line, no stack.
+ * its answer was whole: nothing to fix on the server, so the log gets one info line, no stack
+ * (front/disconnect-log.ts).
  *
  * @example
  * throw new ClientClosedError('the request body did not arrive whole');
@@ -71,7 +72,6 @@ export interface ErrorReply {
  * errorReply(new ApiError(404, 'not-found', 'no chunk "x#0"'), 'GET /v1/chunks/x#0', log).status; // 404
  */
 export function errorReply(error: unknown, subject: string, log: (line: string) => void): ErrorReply {
-  if (error instanceof ClientClosedError) log(`atlas serve: info: ${subject}: ${error.message}`);
   if (error instanceof ApiError) return { status: error.status, body: errorBody(error.apiCode, error.message), headers: error.headers };
   if (error instanceof AtlasError) {
     const status = error.code.startsWith('index-') ? 503 : error.code === 'usage' ? 400 : 500;

@@ -107,7 +107,10 @@ describe('atlas serve stopping with a stream in flight', () => {
     await program.parseAsync(['serve', '--port', '0', '--db', db], { from: 'user' });
     expect(model.signals[0]!.aborted).toBe(true);
     expect(await reading).toMatch(/^stream cut: /);
-    expect(io.err.join('')).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\natlas serve: test stop: stopping\natlas serve: stopped\n$/);
+    // The dropped stream is an info line, never a failure with a stack.
+    expect(io.err.join('')).toMatch(
+      /listening on http:\/\/127\.0\.0\.1:\d+\natlas serve: test stop: stopping\natlas serve: info: POST \/v1\/ask\/stream: the connection closed before the answer was complete \(the client went away, or the server stopped\)\.\natlas serve: stopped\n$/,
+    );
   });
 });
 
