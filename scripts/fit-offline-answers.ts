@@ -68,10 +68,12 @@ function fit(rows: Row[], minPrecision: number): DirectnessRule {
   let best: { rule: DirectnessRule; correct: number } = { rule: DEFAULT_DIRECTNESS_RULE, correct: -1 };
   for (const minContextCover of [0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 1]) {
     for (const minRank of [0, 0.5, 0.7, 0.8, 0.9, 1]) {
-      const rule = { minContextCover, minRank };
-      const answers = rows.filter((row) => row.draft?.answer !== undefined && statesAnswer(row.draft.features, rule));
-      const correct = answers.filter((row) => row.correct).length;
-      if (correct / Math.max(1, answers.length) >= minPrecision && correct > best.correct) best = { rule, correct };
+      for (const minAnchors of [0, 0.5, 1]) {
+        const rule = { minContextCover, minRank, minAnchors };
+        const answers = rows.filter((row) => row.draft?.answer !== undefined && statesAnswer(row.draft.features, rule));
+        const correct = answers.filter((row) => row.correct).length;
+        if (correct / Math.max(1, answers.length) >= minPrecision && correct > best.correct) best = { rule, correct };
+      }
     }
   }
   return best.rule;

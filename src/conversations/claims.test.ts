@@ -25,7 +25,7 @@ describe('claims of conversation turns (agent/trust/claims.ts)', () => {
       const { id } = await store.create({ principal: { groups: [] } });
       const options = { model: createOfflineModel(), index, strictClaims: true };
       const first = (await askInConversation(store, id, 'How do I enqueue a job in Orbit 3.x?', { groups: [] }, options))!.run;
-      const second = (await askInConversation(store, id, 'and how do I cancel a queued job?', { groups: [] }, options))!.run;
+      const second = (await askInConversation(store, id, 'and how do I cancel a queued job with the client?', { groups: [] }, options))!.run;
       for (const run of [first, second]) {
         const claims = run.answer.claims ?? [];
         // Every claim is supported and cited, so strictClaims removed none: the text is the claims.

@@ -8,7 +8,7 @@
  */
 import type { EvidenceView, Sentence } from './evidence-view.ts';
 import { answerType } from './answer-scoring.ts';
-import { RELATED } from './related-terms.ts';
+import { holdsTerm } from './related-terms.ts';
 import { relationsOf, statesRelation } from './relations.ts';
 import { identifiers, stem, words } from '../../text/text.ts';
 
@@ -41,9 +41,11 @@ export interface DirectnessFeatures {
 export interface DirectnessRule {
   minContextCover: number;
   minRank: number;
+  /** Share of the question's names the sentences or their headings must write (an answer about half the things asked is about something else). */
+  minAnchors: number;
 }
 
-export const DEFAULT_DIRECTNESS_RULE: DirectnessRule = { minContextCover: 0.9, minRank: 0 };
+export const DEFAULT_DIRECTNESS_RULE: DirectnessRule = { minContextCover: 0.9, minRank: 0, minAnchors: 0.5 };
 
 /**
  * The features of `sentences` (the first is the most direct) as an answer to the view's question.
@@ -60,7 +62,7 @@ export function directnessFeatures(view: EvidenceView, sentences: Sentence[], re
   const total = terms.reduce((sum, term) => sum + weight(term), 0) || 1;
   const share = (has: (term: string) => boolean) => terms.filter(has).reduce((sum, term) => sum + weight(term), 0) / total;
   // A term is held when the sentence holds it or a word docs use for it ("large" for "big").
-  const holds = (set: Set<string>, term: string) => set.has(term) || (RELATED.get(term) ?? []).some((related) => set.has(related));
+  const holds = holdsTerm;
   const first = sentences[0];
   const text = sentences.map((sentence) => sentence.text).join(' ').toLowerCase();
   const context = sentences.map((sentence) => sentence.contextText).join(' ');
@@ -110,5 +112,5 @@ function answerKindHeld(question: string, text: string): number {
  * statesAnswer(directnessFeatures(view, sentences, relevance)); // false: show the closest passages
  */
 export function statesAnswer(features: DirectnessFeatures, rule: DirectnessRule = DEFAULT_DIRECTNESS_RULE): boolean {
-  return features.contextCover >= rule.minContextCover && features.rank >= rule.minRank && features.answerKind === 1;
+  return features.contextCover >= rule.minContextCover && features.rank >= rule.minRank && features.anchors >= rule.minAnchors && features.answerKind === 1;
 }

@@ -21,6 +21,8 @@ export interface Sentence {
   order: number;
   /** Part of a placeholder note ("TODO: ..."), which says the docs do not know. */
   placeholder: boolean;
+  /** Ends with a colon before code ("let the downstream step load it:"): the code is its example. */
+  introducesCode: boolean;
   /** A table row's header row, so the row can be read with its column names. */
   tableHeader?: string;
 }
@@ -60,18 +62,22 @@ export class EvidenceView {
     this.passages = [...conversation.passages.values()].filter(
       (passage) => version === undefined || passage.appliesTo === 'all' || passage.appliesTo === version,
     );
+    const keys = new Set(analysis.keyTerms);
     this.sentences = this.passages.flatMap((passage) => {
       const base = `${passage.headingPath ?? passage.title ?? ''} ${passage.heading}`;
       const notes = passage.texts.flatMap(placeholderNotes);
-      return uniqueSentences(passage).map(({ text, code, heading, isHeading, tableHeader }, order) => {
+      const units = uniqueSentences(passage);
+      return units.map(({ text, code, heading, isHeading, tableHeader }, order) => {
         const contextText = `${base} ${heading ?? ''}`;
         const context = termSet(contextText);
+        // The question's key names must be said in prose or headings: an example only adds the other words.
+        const example = introducedCodeTerms(units, order);
+        for (const term of example) if (!keys.has(term)) context.add(term);
         const flat = text.replace(/\s+/g, ' ').trim();
         const placeholder = notes.some((note) => note.includes(flat));
-        return { text, passage, terms: termSet(text), code, heading: isHeading === true, context, contextText: contextText.toLowerCase(), order, placeholder, ...(tableHeader === undefined ? {} : { tableHeader }) };
+        return { text, passage, terms: termSet(text), code, heading: isHeading === true, context, contextText: contextText.toLowerCase(), order, placeholder, introducesCode: example.size > 0, ...(tableHeader === undefined ? {} : { tableHeader }) };
       });
     });
-    const keys = new Set(analysis.keyTerms);
     for (const term of analysis.terms) {
       const weight = keys.has(term) ? 3 : GENERIC.has(term) ? 0.5 : /\d/.test(term) ? 2 : 1;
       this.#weights.set(term, weight);
@@ -119,6 +125,19 @@ export class EvidenceView {
     }
     return terms;
   }
+}
+
+/**
+ * The terms of the code a sentence introduces: a sentence that ends with a colon and is followed
+ * by code ("Return a reference instead, and let the downstream step load it:") states what the
+ * example shows, so the example's words are its context, as a heading's are.
+ */
+function introducedCodeTerms(units: SentenceUnit[], order: number): Set<string> {
+  const terms = new Set<string>();
+  const unit = units[order];
+  if (unit === undefined || unit.code || !/:\s*$/.test(unit.text)) return terms;
+  for (let next = order + 1; next < units.length && units[next]!.code; next++) for (const term of termSet(units[next]!.text)) terms.add(term);
+  return terms;
 }
 
 function uniqueSentences(passage: Passage): SentenceUnit[] {

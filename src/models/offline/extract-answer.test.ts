@@ -2,6 +2,7 @@ import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { readConversation } from './conversation.ts';
 import { EvidenceView } from './evidence-view.ts';
+import { statesAnswer } from './directness.ts';
 import { coverage, extractAnswer } from './extract-answer.ts';
 import { analyzeQuestion } from '../../text/question.ts';
 
@@ -246,5 +247,60 @@ describe('a table row in an answer', () => {
       citations: [{ doc_id: 'options', quote: '| `maxPoolSize` | 10 | Connections in the pool; defaults to 10. |' }],
       abstained: false,
     });
+  });
+});
+
+describe('what a direct answer needs (Session 13, docs/calibration.md)', () => {
+  const results: Result = {
+    chunk_id: 'api-results#3',
+    doc_id: 'api-results',
+    heading: 'Passing large data between flow steps',
+    snippet:
+      'A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work. Return a reference instead, and let the downstream step load it:\n\n```python\nrows = query_orders(date)\nreturn orbit.results.put_blob(rows)\n```',
+  };
+
+  it('counts the words of the code a sentence introduces, and ends that sentence with a full stop in the answer', () => {
+    const question = 'A flow step that returns a big query result fails after finishing its work; which error is it and what should the step return instead?';
+    const { answer } = measure(question, [results]);
+    expect(answer.text).toBe('A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work. [1] Return a reference instead, and let the downstream step load it. [2]');
+    expect(answer.citations.map((citation) => citation.quote)).toEqual([
+      'A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work.',
+      'Return a reference instead, and let the downstream step load it:',
+    ]);
+  });
+
+  it('does not take the question\'s key names from the example: those must be written in prose or a heading', () => {
+    const analysis = analyzeQuestion('What does `put_blob` return in a flow step?');
+    const view = new EvidenceView(analysis, readConversation(promptOf(analysis.question, [results])), undefined);
+    const introducing = view.sentences.find((sentence) => sentence.text.startsWith('Return a reference'));
+    expect(introducing?.introducesCode).toBe(true);
+    expect(analysis.keyTerms).toEqual(['put', 'blob']);
+    // The headings' words, then the example's, less the question's key names (`put_blob`).
+    expect([...introducing!.context]).toEqual(['pass', 'larg', 'data', 'between', 'flow', 'step', 'row', 'query', 'order', 'dat', 'return', 'orbit', 'result']);
+  });
+
+  it('leaves out a further sentence that only points to another page', () => {
+    const pointer: Result = {
+      chunk_id: 'leases#2',
+      doc_id: 'leases',
+      heading: 'Lease duration',
+      snippet: 'A worker lease lasts 30 minutes by default. Lease renewal and expiry are described in [Heartbeats](heartbeats.md).',
+    };
+    const { answer } = measure('How many minutes does a worker lease last by default, and what renews a lease?', [pointer]);
+    // The pointer would hold "renew": without it the sentence holds too little, so the closest passage is shown.
+    expect(answer).toEqual({
+      text: '',
+      citations: [],
+      abstained: true,
+      closest: [{ doc_id: 'leases', sentences: ['A worker lease lasts 30 minutes by default.'] }],
+      abstain_reason: 'no direct answer',
+    });
+  });
+});
+
+describe('statesAnswer', () => {
+  const features = { ownCover: 1, contextCover: 0.9, firstCover: 1, anchors: 0.5, relations: 1, answerKind: 1, rank: 1 };
+  it('answers when the sentences hold 90% of the question with half of its names, and not with fewer', () => {
+    expect([statesAnswer(features), statesAnswer({ ...features, anchors: 0.49 }), statesAnswer({ ...features, contextCover: 0.89 }), statesAnswer({ ...features, answerKind: 0 })]).toEqual([true, false, false, false]);
   });
 });

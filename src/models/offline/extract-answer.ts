@@ -6,9 +6,10 @@ import { EvidenceView, type Sentence } from './evidence-view.ts';
 import { focusShare, questionFocus } from './focus.ts';
 import { versionInPlay } from './planner.ts';
 import type { QuestionAnalysis } from '../../text/question.ts';
-import { relationsOf, statesRelation, type Relation } from './relations.ts';
+import { relationsOf, statesRelation } from './relations.ts';
 import { placeholderNotes, plainText, withoutPlaceholderNotes } from './plain-text.ts';
-import { contentTerms, stem, termSet, words } from '../../text/text.ts';
+import { bestSentence, MIN_SENTENCE_WORDS, selectSentences } from './answer-sentences.ts';
+import { stem, termSet, words } from '../../text/text.ts';
 
 export { answerType, mentionsOtherVersion } from './answer-scoring.ts';
 
@@ -42,18 +43,8 @@ export const DEFAULT_ABSTAIN_OPTIONS: AbstainOptions = {
   directness: DEFAULT_DIRECTNESS_RULE,
 };
 
-/** Sentences an answer states at most, each with its citation marker. */
-const MAX_SENTENCES = 3;
 /** Words an answer's text holds at most (a longer first sentence is cut, its quote kept whole). */
 const MAX_WORDS = 100;
-/** A further sentence joins the answer when it scores this share of the first one (for what is still missing). */
-const NEXT_SHARE = 0.35;
-/** A sentence of another passage than the first one's counts this share of its score. */
-const OTHER_PASSAGE_SHARE = 0.8;
-/** The top passage's best sentence leads the answer when it scores this share of the best sentence anywhere. */
-const TOP_PASSAGE_SHARE = 0.8;
-/** Words a sentence needs to be quoted as an answer ("(Since v0.16)" is not one). */
-const MIN_SENTENCE_WORDS = 4;
 /** Passages shown as the closest when no sentence states the answer. */
 const MAX_CLOSEST = 3;
 /** A passage's second-best sentence is shown beside its best when it scores this share of it. */
@@ -131,9 +122,14 @@ function composeAnswer(kept: Sentence[]): ModelAnswer {
   return { text, citations: kept.map((sentence) => ({ doc_id: sentence.passage.docId, quote: sentence.text })), abstained: false };
 }
 
-/** A sentence as a reader sees it: plain text, a table row with its column names. */
+/**
+ * A sentence as a reader sees it: plain text, a table row with its column names; a sentence that
+ * introduced an example ("..., and let the downstream step load it:") ends as a statement, since
+ * the answer does not show the example (its quote keeps the colon).
+ */
 function rendered(sentence: Sentence): string {
-  return plainText(sentence.text, sentence.tableHeader === undefined ? {} : { tableHeader: sentence.tableHeader });
+  const text = plainText(sentence.text, sentence.tableHeader === undefined ? {} : { tableHeader: sentence.tableHeader });
+  return sentence.introducesCode ? text.replace(/\s*:\s*$/, '.') : text;
 }
 
 /** A text cut after `limit` words, marked with an ellipsis when cut. */
@@ -174,63 +170,6 @@ function closestPassages(analysis: QuestionAnalysis, view: EvidenceView, score: 
     passages.push({ doc_id: best.sentence.passage.docId, sentences: sentences.sort((a, b) => a.order - b.order).map((sentence) => sentence.text) });
   }
   return passages;
-}
-
-/**
- * Up to 3 sentences that together answer the question: the best sentence of any part first, then
- * greedily the sentence that best answers what the chosen ones do not hold yet (the question's
- * terms and the terms its hops learned, the relations asked and not yet worded), a sentence of
- * the first one's passage preferred (the rest of an answer most often stands beside it), while
- * it scores {@link NEXT_SHARE} of the first.
- */
-function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, score: SentenceScore, conversation: Conversation): Sentence[] {
-  const quotable = (sentence: Sentence) => !sentence.heading && words(sentence.text).length >= MIN_SENTENCE_WORDS;
-  let first: { sentence: Sentence; score: number } | undefined;
-  for (const part of analysis.parts) {
-    const found = bestSentence(view, part.terms, relationsOf(part.text), score, [], quotable);
-    if (found && (first === undefined || found.score > first.score)) first = found;
-  }
-  if (first === undefined) return [];
-  const relations = [...new Set(analysis.parts.flatMap((part) => relationsOf(part.text)))];
-  // The passage the question itself ranked first is most often the home of the fact: its best
-  // sentence leads when it answers nearly as well.
-  const top = conversation.searches[0]?.chunkIds[0];
-  const atTop = top === undefined ? undefined : bestSentence(view, analysis.terms, relations, score, [], (sentence) => quotable(sentence) && sentence.passage.chunkId === top);
-  if (atTop && atTop.score >= TOP_PASSAGE_SHARE * first.score) first = atTop;
-  const learned = conversation.searches.slice(1).flatMap((search) => contentTerms(search.query)).filter((term) => !analysis.terms.includes(term));
-  const wanted = [...new Set([...analysis.terms, ...learned])];
-  const chosen = [first.sentence];
-  const next = continuation(view, first.sentence, relations);
-  if (next && quotable(next)) chosen.push(next);
-  while (chosen.length < MAX_SENTENCES) {
-    const held = (term: string) => chosen.some((sentence) => sentence.terms.has(term));
-    const terms = wanted.filter((term) => !held(term));
-    const open = relations.filter((relation) => !chosen.some((sentence) => statesRelation(relation, sentence.text)));
-    if (terms.length === 0 && open.length === 0) break;
-    let found: { sentence: Sentence; score: number } | undefined;
-    for (const sentence of view.sentences) {
-      if (chosen.includes(sentence) || !quotable(sentence)) continue;
-      const value = score(sentence, terms.length > 0 ? terms : wanted, open) * (sentence.passage === first.sentence.passage ? 1 : OTHER_PASSAGE_SHARE);
-      if (value > 0 && (found === undefined || value > found.score)) found = { sentence, score: value };
-    }
-    if (found === undefined || found.score < NEXT_SHARE * first.score) break;
-    chosen.push(found.sentence);
-  }
-  return chosen;
-}
-
-/** Sentences that carry on the one before: "Instead, ...", "This means ...", "It defaults to ...". */
-const CONTINUES = /^(?:it|this|that|these|those|they|instead|otherwise|so|then|however|but|in that case|as a result|therefore|thus|note)\b/i;
-
-/**
- * The sentence after `sentence` in its passage, when it states a relation the part asks for and
- * `sentence` does not, or when it opens by referring back to it.
- */
-function continuation(view: EvidenceView, sentence: Sentence, relations: Relation[]): Sentence | undefined {
-  const next = view.sentences.find((other) => other.passage === sentence.passage && other.order === sentence.order + 1);
-  if (!next || next.code) return undefined;
-  const adds = relations.some((relation) => statesRelation(relation, next.text) && !statesRelation(relation, sentence.text));
-  return adds || CONTINUES.test(next.text) ? next : undefined;
 }
 
 /** How well the evidence covers a question: the inputs of the abstention rule. */
@@ -281,22 +220,4 @@ export function covers(analysis: QuestionAnalysis, view: EvidenceView, options: 
     measured.placeholderMatch <= options.maxPlaceholderMatch &&
     measured.focusShare >= options.minFocusShare
   );
-}
-
-function bestSentence(
-  view: EvidenceView,
-  terms: string[],
-  relations: Relation[],
-  score: SentenceScore,
-  exclude: Sentence[],
-  where: (sentence: Sentence) => boolean = () => true,
-): { sentence: Sentence; score: number } | undefined {
-  let best: { sentence: Sentence; score: number } | undefined;
-  const unique = [...new Set(terms)];
-  for (const sentence of view.sentences) {
-    if (exclude.includes(sentence) || !where(sentence)) continue;
-    const value = score(sentence, unique, relations);
-    if (value > 0 && (!best || value > best.score)) best = { sentence, score: value };
-  }
-  return best;
 }

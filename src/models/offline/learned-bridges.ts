@@ -9,7 +9,7 @@ import type { Bridge } from './bridges.ts';
 import type { Conversation } from './conversation.ts';
 import type { EvidenceView, Sentence } from './evidence-view.ts';
 import type { QuestionAnalysis, QuestionPart } from '../../text/question.ts';
-import { RELATED } from './related-terms.ts';
+import { holdsTerm } from './related-terms.ts';
 import { relationsOf, statesRelation } from './relations.ts';
 import { identifiers } from '../../text/text.ts';
 
@@ -93,7 +93,7 @@ export function learnedBridges(analysis: QuestionAnalysis, conversation: Convers
 export function answersPart(view: EvidenceView, sentence: Sentence, part: QuestionPart): boolean {
   const terms = [...new Set(part.terms)];
   const weight = (term: string) => termWeight(view, term);
-  const holds = (have: Set<string>, term: string) => [term, ...(RELATED.get(term) ?? [])].some((word) => have.has(word));
+  const holds = holdsTerm;
   const total = terms.reduce((sum, term) => sum + weight(term), 0);
   const held = terms.filter((term) => holds(sentence.terms, term) || holds(sentence.context, term));
   const share = held.reduce((sum, term) => sum + weight(term), 0) / total;

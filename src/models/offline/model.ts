@@ -1,11 +1,12 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Content } from '@ai-sdk/provider';
 import type { ModelAnswer } from '../../agent/trust/answer.ts';
 import { inProcessModel } from '../../agent/model-result.ts';
-import { readConversation } from './conversation.ts';
-import { DEFAULT_ABSTAIN_OPTIONS, extractAnswer, type AbstainOptions } from './extract-answer.ts';
+import { readConversation, type Conversation } from './conversation.ts';
+import { DEFAULT_ABSTAIN_OPTIONS, draftAnswer, extractAnswer, type AbstainOptions } from './extract-answer.ts';
+import { statesAnswer } from './directness.ts';
 import { answerAnalysis, withEarlierTurns } from './follow-up.ts';
 import { DEFAULT_PLANNER_OPTIONS, nextAction, type PlannerOptions } from './planner.ts';
-import { analyzeQuestion } from '../../text/question.ts';
+import { analyzeQuestion, type QuestionAnalysis } from '../../text/question.ts';
 
 /** Options of the offline planner model. */
 export interface OfflineModelOptions {
@@ -37,7 +38,11 @@ function respond(call: LanguageModelV3CallOptions, planner: PlannerOptions, abst
   const toolChoice = call.toolChoice?.type === 'none' || !call.tools?.length ? 'none' : call.toolChoice?.type === 'auto' ? 'auto' : 'required';
   // A follow-up searches with the earlier turn's terms (follow-up.ts); the answer is for the question as asked, on that topic.
   const searched = withEarlierTurns(analysis, conversation);
-  const action = nextAction(searched, conversation, toolChoice, planner);
+  const planned = nextAction(searched, conversation, toolChoice, planner);
+  // Another search after reading is for what is still missing: none is, once the passages read
+  // state the answer. A follow-up borrows its topic from the earlier turn, so it reads on.
+  const stop = planned.type === 'search' && planner.stopWhenStated && conversation.searches.length > 0 && conversation.earlierQuestions.length === 0;
+  const action = stop && statesAnswerNow(analysis, searched, conversation, abstain) ? { type: 'answer' as const } : planned;
   const callNumber = conversation.searches.length + conversation.readChunkIds.length + 1;
   switch (action.type) {
     case 'search':
@@ -52,6 +57,11 @@ function respond(call: LanguageModelV3CallOptions, planner: PlannerOptions, abst
     case 'answer':
       return [answerText(extractAnswer(answerAnalysis(analysis, searched), conversation, abstain))];
   }
+}
+
+function statesAnswerNow(analysis: QuestionAnalysis, searched: QuestionAnalysis, conversation: Conversation, abstain: AbstainOptions): boolean {
+  const draft = draftAnswer(answerAnalysis(analysis, searched), conversation, abstain);
+  return draft?.answer !== undefined && statesAnswer(draft.features, abstain.directness);
 }
 
 function toolCall(toolCallId: string, toolName: string, input: object): LanguageModelV3Content {

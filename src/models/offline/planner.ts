@@ -47,6 +47,11 @@ export interface PlannerOptions {
    * pages first, as before.
    */
   learnedHops: number;
+  /**
+   * Stop searching once the passages read state the answer (the same rule that decides to answer,
+   * directness.ts): a researcher who has read the answer does not search on (default true).
+   */
+  stopWhenStated: boolean;
 }
 
 export const DEFAULT_PLANNER_OPTIONS: PlannerOptions = {
@@ -56,6 +61,7 @@ export const DEFAULT_PLANNER_OPTIONS: PlannerOptions = {
   followLinks: DEFAULT_LINK_FOLLOW,
   pointers: DEFAULT_POINTERS,
   learnedHops: 1,
+  stopWhenStated: true,
 };
 
 /**

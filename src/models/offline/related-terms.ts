@@ -44,6 +44,9 @@ const PHRASINGS: Record<string, string> = {
   cancel: 'abort stop',
   crash: 'fail dead died killed',
   dead: 'crash died fail',
+  big: 'large huge size',
+  small: 'tiny little size',
+  finish: 'done complete completed end',
   late: 'delay latency',
   slow: 'latency delay performance',
   often: 'frequency interval poll',
@@ -102,4 +105,15 @@ const RELATED_WORDS: ReadonlyMap<string, string[]> = new Map(
  */
 export function relatedWords(term: string): string[] {
   return RELATED_WORDS.get(term) ?? [];
+}
+
+/**
+ * Whether a set of stemmed words holds a stemmed question term, itself or a word texts use for it
+ * ("large" for "big").
+ *
+ * @example
+ * holdsTerm(new Set([stem('large')]), stem('big')); // true
+ */
+export function holdsTerm(have: ReadonlySet<string>, term: string): boolean {
+  return have.has(term) || (RELATED.get(term) ?? []).some((related) => have.has(related));
 }

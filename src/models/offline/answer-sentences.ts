@@ -1,0 +1,103 @@
+import type { Conversation } from './conversation.ts';
+import type { EvidenceView, Sentence } from './evidence-view.ts';
+import type { SentenceScore } from './answer-scoring.ts';
+import type { QuestionAnalysis } from '../../text/question.ts';
+import { relationsOf, statesRelation, type Relation } from './relations.ts';
+import { holdsTerm } from './related-terms.ts';
+import { contentTerms, words } from '../../text/text.ts';
+
+/** Sentences an answer states at most, each with its citation marker. */
+export const MAX_SENTENCES = 3;
+/** A further sentence joins the answer when it scores this share of the first one (for what is still missing). */
+const NEXT_SHARE = 0.35;
+/** A sentence of another passage than the first one's counts this share of its score. */
+const OTHER_PASSAGE_SHARE = 0.8;
+/** The top passage's best sentence leads the answer when it scores this share of the best sentence anywhere. */
+const TOP_PASSAGE_SHARE = 0.8;
+/** Words a sentence needs to be quoted as an answer ("(Since v0.16)" is not one). */
+export const MIN_SENTENCE_WORDS = 4;
+
+/**
+ * Up to 3 sentences that together answer the question: the best sentence of any part first, then
+ * greedily the sentence that best answers what the chosen ones do not hold yet (the question's
+ * terms and the terms its hops learned, the relations asked and not yet worded), a sentence of
+ * the first one's passage preferred (the rest of an answer most often stands beside it), while
+ * it scores {@link NEXT_SHARE} of the first.
+ */
+export function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, score: SentenceScore, conversation: Conversation): Sentence[] {
+  const quotable = (sentence: Sentence) => !sentence.heading && words(sentence.text).length >= MIN_SENTENCE_WORDS;
+  let first: { sentence: Sentence; score: number } | undefined;
+  for (const part of analysis.parts) {
+    const found = bestSentence(view, part.terms, relationsOf(part.text), score, [], quotable);
+    if (found && (first === undefined || found.score > first.score)) first = found;
+  }
+  if (first === undefined) return [];
+  const relations = [...new Set(analysis.parts.flatMap((part) => relationsOf(part.text)))];
+  // The passage the question itself ranked first is most often the home of the fact: its best
+  // sentence leads when it answers nearly as well.
+  const top = conversation.searches[0]?.chunkIds[0];
+  const atTop = top === undefined ? undefined : bestSentence(view, analysis.terms, relations, score, [], (sentence) => quotable(sentence) && sentence.passage.chunkId === top);
+  if (atTop && atTop.score >= TOP_PASSAGE_SHARE * first.score) first = atTop;
+  const learned = conversation.searches.slice(1).flatMap((search) => contentTerms(search.query)).filter((term) => !analysis.terms.includes(term));
+  const wanted = [...new Set([...analysis.terms, ...learned])];
+  const chosen = [first.sentence];
+  const next = continuation(view, first.sentence, relations);
+  if (next && quotable(next)) chosen.push(next);
+  while (chosen.length < MAX_SENTENCES) {
+    // A term is held when a chosen sentence or a heading above it says it, in the question's word or the docs' (directness counts the same).
+    const held = (term: string) => chosen.some((sentence) => holdsTerm(sentence.terms, term));
+    const terms = wanted.filter((term) => !held(term));
+    const open = relations.filter((relation) => !chosen.some((sentence) => statesRelation(relation, sentence.text)));
+    if (terms.length === 0 && open.length === 0) break;
+    let found: { sentence: Sentence; score: number } | undefined;
+    for (const sentence of view.sentences) {
+      if (chosen.includes(sentence) || !quotable(sentence) || pointsElsewhere(sentence.text)) continue;
+      const value = score(sentence, terms.length > 0 ? terms : wanted, open) * (sentence.passage === first.sentence.passage ? 1 : OTHER_PASSAGE_SHARE);
+      if (value > 0 && (found === undefined || value > found.score)) found = { sentence, score: value };
+    }
+    if (found === undefined || found.score < NEXT_SHARE * first.score) break;
+    chosen.push(found.sentence);
+  }
+  return chosen;
+}
+
+/** A sentence that only says where something is told ("Step signatures are described in the [Flow API](api-flow.md)."). */
+const POINTER = /\b(?:described|explained|documented|covered|detailed|listed|shown)\s+(?:in|on|under)\b|^\s*(?:see|refer to|read)\b|\bfor (?:more|details|the full)\b/i;
+
+/** Whether a sentence points to another page for what it would tell, rather than telling it: a further answer sentence says something itself. */
+function pointsElsewhere(text: string): boolean {
+  return /\[[^\]]+\]\([^)]+\)/.test(text) && POINTER.test(text);
+}
+
+/** Sentences that carry on the one before: "Instead, ...", "This means ...", "It defaults to ...". */
+const CONTINUES = /^(?:it|this|that|these|those|they|instead|otherwise|so|then|however|but|in that case|as a result|therefore|thus|note)\b/i;
+
+/**
+ * The sentence after `sentence` in its passage, when it states a relation the part asks for and
+ * `sentence` does not, or when it opens by referring back to it.
+ */
+function continuation(view: EvidenceView, sentence: Sentence, relations: Relation[]): Sentence | undefined {
+  const next = view.sentences.find((other) => other.passage === sentence.passage && other.order === sentence.order + 1);
+  if (!next || next.code) return undefined;
+  const adds = relations.some((relation) => statesRelation(relation, next.text) && !statesRelation(relation, sentence.text));
+  return adds || CONTINUES.test(next.text) ? next : undefined;
+}
+
+/** The best sentence for `terms` and `relations` among those `where` admits, `exclude` left out. */
+export function bestSentence(
+  view: EvidenceView,
+  terms: string[],
+  relations: Relation[],
+  score: SentenceScore,
+  exclude: Sentence[],
+  where: (sentence: Sentence) => boolean = () => true,
+): { sentence: Sentence; score: number } | undefined {
+  let best: { sentence: Sentence; score: number } | undefined;
+  const unique = [...new Set(terms)];
+  for (const sentence of view.sentences) {
+    if (exclude.includes(sentence) || !where(sentence)) continue;
+    const value = score(sentence, unique, relations);
+    if (value > 0 && (!best || value > best.score)) best = { sentence, score: value };
+  }
+  return best;
+}
