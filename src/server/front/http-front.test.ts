@@ -147,3 +147,11 @@ describe('clients behind a trusted proxy', () => {
     }
   });
 });
+
+describe('createNodeServer', () => {
+  it('refuses read timeouts that are not positive whole numbers of ms, naming the option', () => {
+    const fetch = () => new Response('ok');
+    expect(() => createNodeServer(fetch, { headerTimeoutMs: 0, bodyTimeoutMs: 10_000 })).toThrow('Atlas: createNodeServer headerTimeoutMs must be a positive whole number of ms, got 0; pass e.g. headerTimeoutMs: 10000.');
+    expect(() => createNodeServer(fetch, { headerTimeoutMs: 10_000, bodyTimeoutMs: 2.5 })).toThrow('Atlas: createNodeServer bodyTimeoutMs must be a positive whole number of ms, got 2.5; pass e.g. bodyTimeoutMs: 10000.');
+  });
+});
