@@ -30,9 +30,11 @@ describe('atlas ask --policy', () => {
     io.out.length = 0;
     expect(await runCli(['ask', QUESTION, '--policy', path.join(example, 'policy.yaml')], io)).toBe(0);
     expect(stdout()).toContain(
-      '  policy rule "allergen-labels" fired on "allergy": search "allergen labelling policy shared production line MAY CONTAIN NUTS" -> required: label-policy; cited: yes\n',
+      '  policy rule "allergen-labels" fired on "allergy": search "allergen labelling policy shared production line MAY CONTAIN NUTS" -> required: bakery-handbook; cited: yes\n',
     );
-    expect(stdout()).toContain('  search 1: "allergen labelling policy shared production line MAY CONTAIN NUTS" -> new docs: label-policy, nut-free-options, allergy-faq, plum-cake-recipe\n');
+    expect(stdout()).toContain('  search 1: "allergen labelling policy shared production line MAY CONTAIN NUTS" -> new docs: bakery-handbook, aundh-production\n');
+    // The policy lives in the bakery's handbook, a PDF: cited by its page.
+    expect(stdout()).toContain('Bakery operations handbook > Allergen labelling policy — bakery-handbook.pdf p.3\n');
     expect(stderr().split('\n')[1]).toBe('searching: allergen labelling policy shared production line MAY CONTAIN NUTS');
     io.out.length = 0;
     expect(await runCli(['ask', QUESTION, '--policy', path.join(example, 'policy.yaml'), '--strict', '--json'], io)).toBe(0);
@@ -42,7 +44,7 @@ describe('atlas ask --policy', () => {
       [],
       true,
     ]);
-    expect(run.answer.citations.map((citation: { docId: string }) => citation.docId)).toContain('label-policy');
+    expect(run.answer.citations.map((citation: { docId: string }) => citation.docId)).toContain('bakery-handbook');
   });
 
   it('rejects an unreadable or invalid policy file, and --strict without --policy, before touching the index', async () => {

@@ -86,14 +86,14 @@ describe('model labels from atlas.config.yaml on the allergy example', () => {
       answer,
     ]);
     const run = await agenticRun('Which store opens its pickup counter?', { model, index, modelLabels: config.modelLabels });
-    // Aundh (aundh-production), store: all (nut-free-options, allergy-faq, delivery), no store label (gift-vouchers); never Baner.
+    // Aundh (aundh-production), store: all (bakery-handbook by its sidecar, allergy-faq), no store label (gift-vouchers); never Baner.
     expect(results(model.requests[1]!)).toEqual([
-      { chunkIds: ['nut-free-options#0', 'allergy-faq#0', 'aundh-production#0', 'gift-vouchers#0', 'delivery#0'], note: 'weak matches: rewrite the query or conclude' },
+      { chunkIds: ['bakery-handbook#4', 'allergy-faq#0', 'gift-vouchers#0', 'bakery-handbook#0', 'aundh-production#0'], note: 'weak matches: rewrite the query or conclude' },
     ]);
     // The same words without the label are another search, and find the Baner page.
     expect(results(model.requests[2]!)[1]).toEqual({
-      chunkIds: ['baner-counter#0'],
-      note: '5 already-seen passages skipped: nut-free-options#0 "Nut-free options", allergy-faq#0 "Where do I find the allergens of a product?", aundh-production#0 "Aundh production schedule", gift-vouchers#0 "Gift vouchers", delivery#0 "Delivery rules" (read_section re-reads one)',
+      chunkIds: ['baner-counter#0', 'delivery#0', 'bakery-handbook#2'],
+      note: '5 already-seen passages skipped: bakery-handbook#4 "Nut-free options", allergy-faq#0 "Where do I find the allergens of a product?", gift-vouchers#0 "Gift vouchers", bakery-handbook#0 "Bakery operations handbook", aundh-production#0 "Aundh production schedule" (read_section re-reads one)',
     });
     expect(run.trace.steps.map((step) => step.filter)).toEqual([{ labels: { store: ['Aundh'] } }, {}]);
     expect(run.trace.errors).toEqual([]);
@@ -103,7 +103,7 @@ describe('model labels from atlas.config.yaml on the allergy example', () => {
     const model = createScriptedModel([{ toolCalls: [{ toolName: 'search_docs', input: { query: COUNTER, store: 'Aundh' } }] }, answer]);
     const run = await agenticRun('Which store opens its pickup counter?', { model, index, modelLabels: config.modelLabels, filter: { labels: { store: ['Baner'] } } });
     const conflict = 'store "Aundh" is outside the filter this conversation is held to (store=Baner): searched with store=Baner';
-    expect(results(model.requests[1]!)).toEqual([{ chunkIds: ['baner-counter#0', 'nut-free-options#0', 'allergy-faq#0', 'gift-vouchers#0', 'delivery#0'], note: conflict }]);
+    expect(results(model.requests[1]!)).toEqual([{ chunkIds: ['baner-counter#0', 'bakery-handbook#4', 'allergy-faq#0', 'gift-vouchers#0', 'bakery-handbook#0'], note: conflict }]);
     expect(run.trace.steps.map((step) => [step.filter, step.labelConflicts])).toEqual([[{ labels: { store: ['Baner'] } }, [conflict]]]);
     expect(run.trace.errors).toEqual([`search_docs label refused: ${conflict}`]);
     // The enum still lists every store the asker may read: the enforced values apply when the model chooses.
@@ -114,7 +114,7 @@ describe('model labels from atlas.config.yaml on the allergy example', () => {
     const model = createScriptedModel([{ toolCalls: [{ toolName: 'search_docs', input: { query: COUNTER, store: 'Baner' } }] }, answer]);
     const run = await agenticRun('Which store opens its pickup counter?', { model, index, modelLabels: config.modelLabels, filter: { labels: { store: ['Aundh', 'Baner'] } } });
     expect(run.trace.steps.map((step) => step.filter)).toEqual([{ labels: { store: ['Baner'] } }]);
-    expect(results(model.requests[1]!)).toEqual([{ chunkIds: ['baner-counter#0', 'nut-free-options#0', 'allergy-faq#0', 'gift-vouchers#0', 'delivery#0'] }]);
+    expect(results(model.requests[1]!)).toEqual([{ chunkIds: ['baner-counter#0', 'bakery-handbook#4', 'allergy-faq#0', 'gift-vouchers#0', 'bakery-handbook#0'] }]);
   });
 
   it('rejects a value outside the enum with the allowed values, and runs no search', async () => {
@@ -130,7 +130,7 @@ describe('model labels from atlas.config.yaml on the allergy example', () => {
     const run = await agenticRun(QUESTION, { model: createOfflineModel(), index, modelLabels: config.modelLabels, ...(config.policy ? { policy: config.policy } : {}) });
     expect(run.trace.policy?.source).toBe('examples/allergy/atlas.config.yaml');
     expect(run.trace.policy?.fired.map((firing) => [firing.rule, firing.matched, firing.cited])).toEqual([['allergen-labels', 'allergy', true]]);
-    expect(run.answer.citations.map((citation) => citation.docId)).toContain('label-policy');
+    expect(run.answer.citations.map((citation) => citation.docId)).toContain('bakery-handbook');
     expect(run.trace.steps.every((step) => step.filter.labels === undefined)).toBe(true);
   });
 

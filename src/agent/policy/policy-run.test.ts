@@ -82,8 +82,8 @@ describe('mandatory retrievals on the allergy example', () => {
     const run = await agenticRun(QUESTION, { model: createOfflineModel(), index, policy });
     expect(run.trace.steps[0]?.query).toBe(POLICY_SEARCH);
     expect(run.answer.abstained).toBe(false);
-    expect(run.answer.citations.map((citation) => citation.docId)).toContain('label-policy');
-    expect(run.answer.citations.find((citation) => citation.docId === 'label-policy')?.quote).toContain('safe for a customer with a tree-nut');
+    expect(run.answer.citations.map((citation) => citation.docId)).toContain('bakery-handbook');
+    expect(run.answer.citations.find((citation) => citation.docId === 'bakery-handbook')?.quote).toContain('safe for a customer with a tree-nut');
     expect(run.trace.policy).toEqual({
       source: 'examples/allergy/policy.yaml',
       fired: [
@@ -91,8 +91,8 @@ describe('mandatory retrievals on the allergy example', () => {
           rule: 'allergen-labels',
           matched: 'allergy',
           require: { search: POLICY_SEARCH },
-          requiredDocIds: ['label-policy'],
-          chunkIds: ['label-policy#1', 'label-policy#0', 'nut-free-options#0', 'allergy-faq#0', 'plum-cake-recipe#2'],
+          requiredDocIds: ['bakery-handbook'],
+          chunkIds: ['bakery-handbook#3', 'bakery-handbook#2', 'bakery-handbook#1', 'bakery-handbook#4', 'aundh-production#2'],
           missingDocIds: [],
           cited: true,
         },
@@ -106,12 +106,12 @@ describe('mandatory retrievals on the allergy example', () => {
     const model = oneSearchModel();
     const run = await agenticRun(QUESTION, { model, index, policy });
     // The first request already holds the policy search as a tool call and its full-text results.
-    expect(toolResults(model.requests[0]!)).toEqual([['search_docs', ['label-policy', 'label-policy', 'nut-free-options', 'allergy-faq', 'plum-cake-recipe']]]);
-    expect(policyNotes(model.requests[0]!)).toEqual([{ rule: 'allergen-labels', must_cite: ['label-policy'] }]);
+    expect(toolResults(model.requests[0]!)).toEqual([['search_docs', ['bakery-handbook', 'bakery-handbook', 'bakery-handbook', 'bakery-handbook', 'aundh-production']]]);
+    expect(policyNotes(model.requests[0]!)).toEqual([{ rule: 'allergen-labels', must_cite: ['bakery-handbook'] }]);
     expect(model.requests).toHaveLength(2);
     expect(run.trace.steps.map((step) => step.query)).toEqual([POLICY_SEARCH, 'Christmas plum cake ingredients']);
     expect(run.answer.citations.map((citation) => [citation.docId, citation.quote])).toEqual([
-      ['label-policy', 'Any product made on the same production line as the almond fruitcake carries the label MAY\nCONTAIN NUTS, whatever its recipe says.'],
+      ['bakery-handbook', 'Labels follow what a product may come into contact with, not only its recipe.'],
       ['plum-cake-recipe', 'One 1 kg cake takes 250 g plain flour, 200 g dark brown sugar, 200 g butter, 4 eggs, 300 g raisins, 150 g black currants, 100 g candied orange peel, 80 g glacé cherries, 1 teaspoon of mixed spice, the zest of one orange and 60 ml dark rum.'],
     ]);
     expect(run.trace.policy?.fired.map((firing) => firing.cited)).toEqual([true]);
@@ -125,16 +125,16 @@ describe('mandatory retrievals on the allergy example', () => {
   });
 
   it('an answer citing none of the required pages is flagged, and abstains with policyStrict', async () => {
-    // plum-cake-recipe#2 came with the policy search; citing it alone does not cite the required page.
+    // aundh-production#2 came with the policy search; citing it alone does not cite the required page.
     const recipeOnly: ScriptedTurn = {
-      answer: { text: 'It has no nuts.', citations: [{ doc_id: 'plum-cake-recipe', quote: 'The recipe itself contains wheat (gluten), eggs and milk (butter).' }] },
+      answer: { text: 'It has no nuts.', citations: [{ doc_id: 'aundh-production', quote: 'Line 2 bakes the Christmas plum cake on Mondays, Wednesdays and Fridays' }] },
     };
     const flagged = await agenticRun(QUESTION, { model: createScriptedModel([recipeOnly]), index, policy, firstTurn: 'auto' });
     expect([flagged.answer.abstained, flagged.trace.policy?.flags, flagged.trace.policy?.fired[0]?.cited]).toEqual([false, ['policy-evidence-not-cited'], false]);
 
     const strict = await agenticRun(QUESTION, { model: createScriptedModel([recipeOnly]), index, policy, firstTurn: 'auto', policyStrict: true });
     expect(strict.answer).toEqual({ text: "I couldn't find this in the docs.", citations: [], abstained: true });
-    expect(strict.trace.abstainReason).toBe('policy-evidence-not-cited: rule "allergen-labels" requires citing label-policy');
+    expect(strict.trace.abstainReason).toBe('policy-evidence-not-cited: rule "allergen-labels" requires citing bakery-handbook');
     expect([strict.trace.policy?.flags, strict.trace.policy?.strict]).toEqual([['policy-evidence-not-cited'], true]);
   });
 
@@ -160,13 +160,13 @@ describe('the classic one-pass arm', () => {
       [POLICY_SEARCH, undefined],
       [QUESTION, 'weak-matches'], // not 'budget-exhausted': the policy's search is on top of the one retrieval
     ]);
-    expect(run.answer.citations.map((citation) => citation.docId)).toEqual(['label-policy', 'aundh-production']);
+    expect(run.answer.citations.map((citation) => citation.docId)).toEqual(['bakery-handbook', 'plum-cake-recipe']);
     expect(run.trace.policy?.fired.map((firing) => [firing.rule, firing.cited])).toEqual([['allergen-labels', true]]);
   });
 
   it('the offline planner cites the label policy in one pass', async () => {
     const run = await classicAsk(QUESTION, { model: createOfflineModel(), index, policy });
-    expect(run.answer.citations.map((citation) => citation.docId)).toContain('label-policy');
+    expect(run.answer.citations.map((citation) => citation.docId)).toContain('bakery-handbook');
     expect(run.trace.policy?.flags).toEqual([]);
   });
 });

@@ -55,7 +55,7 @@ export interface PolicyRetrievals {
  *
  * @example
  * const { messages, firings } = await runPolicyRetrievals(policy, question, session);
- * firings[0]; // { rule: 'allergy-label', matched: 'allergy', requiredDocIds: ['label-policy'], ... }
+ * firings[0]; // { rule: 'allergy-label', matched: 'allergy', requiredDocIds: ['bakery-handbook'], ... }
  */
 export async function runPolicyRetrievals(policy: Policy, question: string, session: SearchSession, emit: RunEventHandler = () => {}, tool: ToolRunner = (_toolName, work) => work()): Promise<PolicyRetrievals> {
   const firings: PolicyFiring[] = [];

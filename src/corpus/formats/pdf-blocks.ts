@@ -21,7 +21,8 @@ export function pdfLinesToMarkdown(pages: PdfLine[][], title?: string): Pick<Con
   const levels = headingLevels(lines, body);
   // A document titled in its properties whose first heading is not that title: its headings are sections under the title.
   const first = lines.find((line) => levels.has(line.size));
-  if (title !== undefined && first !== undefined && first.text.trim().toLowerCase() !== title.trim().toLowerCase()) {
+  // (Its first line only: a heading wrapped onto two lines starts the title.)
+  if (title !== undefined && first !== undefined && !title.trim().toLowerCase().startsWith(first.text.trim().toLowerCase())) {
     for (const [size, level] of levels) levels.set(size, Math.min(6, level + 1));
   }
   const spacing = lineSpacing(lines, body);
