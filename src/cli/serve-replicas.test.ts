@@ -1,6 +1,8 @@
 // Two `atlas serve` replicas on one PostgreSQL database, as a team runs them behind a load
 // balancer: a conversation goes on on either, concurrent turns are all kept, and a replica killed
 // mid-turn takes nothing with it (docs/postgres.md, "Replicas").
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonResponse, hangResponse, startLoopbackServer, type LoopbackServer } from '../testing/loopback-server.ts';
 import { ORBIT_DOCS } from '../testing/orbit-index.ts';
@@ -83,6 +85,33 @@ describe.skipIf(server.url === undefined)(`atlas serve replicas on one PostgreSQ
     expect(stored.map((turn) => turn.turn)).toEqual(Array.from({ length: 20 }, (_, n) => n + 1));
     expect(stored.map((turn) => turn.question).sort()).toEqual([...questions].sort());
   }, 60_000);
+
+  it('an MCP session opened on one replica goes on on the other: its passages stay shown, its budget counts, DELETE ends it everywhere', async () => {
+    const mcpAt = (replica: ServeProcess, sessionId?: string) =>
+      new StreamableHTTPClientTransport(new URL(`${replica.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } }, ...(sessionId ? { sessionId } : {}) });
+    type SearchResult = { results: Array<{ chunk_id: string }>; searches_used: number; max_searches: number };
+    const onA = new Client({ name: 'replica-a', version: '1.0.0' });
+    const transportA = mcpAt(a);
+    await onA.connect(transportA);
+    const first = (await onA.callTool({ name: 'search_docs', arguments: { query: 'ORB-1202 payload too large' } })).structuredContent as SearchResult;
+    expect([first.results.length, first.searches_used, first.max_searches]).toEqual([5, 1, 6]);
+    // The same session id on the other replica (the client does not initialize again).
+    const onB = new Client({ name: 'replica-b', version: '1.0.0' });
+    const transportB = mcpAt(b, transportA.sessionId);
+    await onB.connect(transportB);
+    const again = (await onB.callTool({ name: 'search_docs', arguments: { query: 'ORB-1202 payload too large' } })).structuredContent as SearchResult;
+    expect(again.searches_used).toBe(2);
+    expect(again.results.length).toBeGreaterThan(0);
+    expect(again.results.filter((hit) => first.results.some((shown) => shown.chunk_id === hit.chunk_id))).toEqual([]);
+    await transportB.terminateSession();
+    const ended = await onA.callTool({ name: 'search_docs', arguments: { query: 'lease' } }).then(
+      () => 'answered',
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
+    expect(ended).toContain('Session not found');
+    await onA.close();
+    await onB.close();
+  });
 
   it('a replica killed with SIGKILL in the middle of a turn takes nothing with it: the conversation goes on on the other', async () => {
     const { id } = (await (await post(`${a.url}/v1/conversations`, {})).json()) as { id: string };

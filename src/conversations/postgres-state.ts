@@ -81,6 +81,7 @@ export interface PostgresState {
   run<T>(work: (pool: Pool) => Promise<T>): Promise<T>;
   /** Runs `work` in one transaction on one connection (committed when it resolves, rolled back when it throws). */
   transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T>;
+  /** Ends the pool (once: later calls wait for the same end). */
   close(): Promise<void>;
 }
 
@@ -109,6 +110,7 @@ export async function openPostgresState(options: PostgresStateOptions): Promise<
   const pool = new pg.Pool({ connectionString: target.connectionString, max: options.maxConnections ?? 4, options: `-c search_path=${target.schema}`, connectionTimeoutMillis: 15_000 });
   // Idle clients that lose their server emit here; the next query reports the failure itself.
   pool.on('error', () => {});
+  let ended: Promise<void> | undefined;
   const state: PostgresState = {
     target,
     async run(work) {
@@ -134,7 +136,8 @@ export async function openPostgresState(options: PostgresStateOptions): Promise<
         }
       });
     },
-    close: () => pool.end(),
+    // Both stores of a replica share one state: the first close ends the pool, the second has nothing left to do.
+    close: () => (ended ??= pool.end()),
   };
   try {
     await state.transaction(async (client) => {
@@ -143,7 +146,7 @@ export async function openPostgresState(options: PostgresStateOptions): Promise<
       await prepareStateTables(client, target);
     });
   } catch (error) {
-    await pool.end();
+    await state.close();
     throw error;
   }
   return state;

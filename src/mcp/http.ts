@@ -220,7 +220,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
 }
 
 /** A POST body read as the transport would (bounded), parsed as JSON; or the error response. */
-async function readJsonRpc(request: Request, maxBytes: number): Promise<{ ok: true; body: unknown } | { ok: false; response: Response }> {
+export async function readJsonRpc(request: Request, maxBytes: number): Promise<{ ok: true; body: unknown } | { ok: false; response: Response }> {
   const read = await readRequestBody(request, maxBytes);
   if (read.tooLarge) return { ok: false, response: jsonRpcError(413, -32600, `Request body too large: at most ${maxBytes} bytes.`) };
   try {
@@ -236,7 +236,7 @@ async function readJsonRpc(request: Request, maxBytes: number): Promise<{ ok: tr
  * would: its handler's abort signal fires (an `ask` stops its run). A request already answered
  * is not cancelled (the SDK ignores the id).
  */
-function cancelOnDisconnect(request: Request, body: unknown, transport: WebStandardStreamableHTTPServerTransport): void {
+export function cancelOnDisconnect(request: Request, body: unknown, transport: WebStandardStreamableHTTPServerTransport): void {
   const ids = (Array.isArray(body) ? body : [body]).flatMap((message) => (isJSONRPCRequest(message) ? [message.id] : []));
   if (ids.length === 0) return;
   request.signal.addEventListener(
@@ -248,20 +248,20 @@ function cancelOnDisconnect(request: Request, body: unknown, transport: WebStand
   );
 }
 
-function ownerKey(principal: Principal | undefined, user: string | undefined): string {
+export function ownerKey(principal: Principal | undefined, user: string | undefined): string {
   return JSON.stringify([user ?? null, principal === undefined ? 'anonymous' : [...principalGroups(principal)].sort()]);
 }
 
-function idleText(ms: number): string {
+export function idleText(ms: number): string {
   const minutes = Math.round(ms / 60_000);
   return minutes >= 1 ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${Math.ceil(ms / 1000)} seconds`;
 }
 
-function jsonRpcError(status: number, code: number, message: string): Response {
+export function jsonRpcError(status: number, code: number, message: string): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), { status, headers: { 'content-type': 'application/json' } });
 }
 
-function checkBound(name: 'idleMs' | 'maxSessions' | 'maxSessionsPerClient' | 'maxBodyBytes', value: number): void {
+export function checkBound(name: 'idleMs' | 'maxSessions' | 'maxSessionsPerClient' | 'maxBodyBytes', value: number): void {
   if (!Number.isInteger(value) || value < 1) {
     const example = { idleMs: DEFAULT_SESSION_IDLE_MS, maxSessions: DEFAULT_MAX_SESSIONS, maxSessionsPerClient: DEFAULT_MAX_SESSIONS_PER_CLIENT, maxBodyBytes: DEFAULT_MAX_REQUEST_BODY_SIZE }[name];
     throw new AtlasError('usage', `Atlas: createMcpHttpHandler ${name} must be a positive whole number, got ${String(value)}. Pass e.g. ${name}: ${example}, or leave it out.`);

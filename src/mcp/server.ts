@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { SearchMemory } from '../agent/session/search-memory.ts';
 import { SearchSession } from '../agent/session/search-session.ts';
 import { principalGroups } from '../index/filter.ts';
 import { withIndexLease } from '../index/index-lease.ts';
@@ -43,12 +44,31 @@ export interface AtlasMcpServerOptions {
  * await server.connect(new StdioServerTransport());
  */
 export function createAtlasMcpServer(options: AtlasMcpServerOptions): McpServer {
+  return createAtlasMcpSession(options).server;
+}
+
+/** What an MCP session restored on another replica carries (shared-http.ts): the passages shown and the searches used. */
+export interface RestoredMcpSession {
+  memory: SearchMemory;
+  searchesBefore: number;
+}
+
+/**
+ * {@link createAtlasMcpServer}, plus its search session (what a shared MCP session stores after
+ * each request), optionally continuing a `restored` one: its passages are skipped and citable,
+ * its searches count toward the budget.
+ *
+ * @example
+ * const { server, session } = createAtlasMcpSession({ index }, { memory, searchesBefore: 2 });
+ */
+export function createAtlasMcpSession(options: AtlasMcpServerOptions, restored?: RestoredMcpSession): { server: McpServer; session: SearchSession } {
   const filter = enforcedFilter(options.filter, options.principal);
   const session = new SearchSession({
     index: options.index,
     ...(filter ? { filter } : {}),
     maxSearches: options.maxSearches ?? 6,
     ...(options.readTokens === undefined ? {} : { readTokens: options.readTokens }),
+    ...(restored ? { memory: restored.memory, searchesBefore: restored.searchesBefore } : {}),
   });
   const rule = filterRule(filter);
   const server = new McpServer(
@@ -64,7 +84,7 @@ export function createAtlasMcpServer(options: AtlasMcpServerOptions): McpServer 
   registerSearchTools(server, { session, index: options.index, serial, filterRule: rule, ...(filter?.version ? { fixedVersion: filter.version } : {}), ...(options.log ? { log: options.log } : {}) });
   if (options.ask) registerAskTool(server, { index: options.index, filter, filterRule: rule, ...(options.log ? { log: options.log } : {}) }, options.ask);
   registerResources(server, { index: options.index, ...(filter ? { filter } : {}) });
-  return server;
+  return { server, session };
 }
 
 /**

@@ -15,6 +15,11 @@ export interface SearchSessionOptions {
   principal?: Principal;
   /** Searches allowed, duplicates included (default 6). */
   maxSearches?: number;
+  /**
+   * Searches this session already used elsewhere (an MCP session restored from the state tables
+   * by another replica): they count toward `maxSearches` (default 0).
+   */
+  searchesBefore?: number;
   /** Passages per search (default 5). Stays in code: the model cannot change it. */
   k?: number;
   /** Best score under which a search is flagged "weak matches" (see docs/calibration.md). */

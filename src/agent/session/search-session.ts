@@ -49,6 +49,7 @@ export class SearchSession {
     const { principal, ...rest } = options;
     this.#options = {
       maxSearches: 6,
+      searchesBefore: 0,
       k: 5,
       weakScore: DEFAULT_WEAK_SCORE,
       weakCoverage: DEFAULT_WEAK_COVERAGE,
@@ -75,9 +76,9 @@ export class SearchSession {
     return this.#options.maxSearches;
   }
 
-  /** Searches used so far (duplicates and refused over-budget calls are not double counted). */
+  /** Searches used so far (duplicates and refused over-budget calls are not double counted), `searchesBefore` included. */
   get searchesUsed(): number {
-    return this.steps.filter((step) => step.note !== 'budget-exhausted' && step.note !== 'chunk-budget').length;
+    return this.#options.searchesBefore + this.steps.filter((step) => step.note !== 'budget-exhausted' && step.note !== 'chunk-budget').length;
   }
 
   get budgetExhausted(): boolean {

@@ -7,6 +7,7 @@ import { askInConversation } from '../../conversations/ask.ts';
 import { stateDbPath } from '../../conversations/state-db.ts';
 import { openConversationStore } from '../../conversations/sqlite-store.ts';
 import type { ConversationStore } from '../../conversations/store.ts';
+import type { McpSessionStore } from '../../conversations/mcp-sessions.ts';
 import { AtlasError } from '../../errors.ts';
 import type { IndexBackend, SearchFilter } from '../../index/types.ts';
 import type { CliIO } from '../io.ts';
@@ -48,13 +49,27 @@ function statePath(io: CliIO, options: { db?: string; state?: string }): string 
  * const store = await openCliStore(io, { db: 'postgres://atlas@db/docs' }); // the database's state tables
  */
 export async function openCliStore(io: CliIO, options: { db?: string; state?: string }): Promise<ConversationStore> {
+  return (await openCliState(io, options)).store;
+}
+
+/**
+ * The state of a command: the conversation store of {@link openCliStore} and, with the
+ * database's state tables, the shared MCP sessions (`atlas serve` replicas share both; with an
+ * SQLite state file, MCP sessions stay in the process).
+ *
+ * @example
+ * const { store, mcpSessions } = await openCliState(io, { db: 'postgres://atlas@db/docs' });
+ */
+export async function openCliState(io: CliIO, options: { db?: string; state?: string }): Promise<{ store: ConversationStore; mcpSessions?: McpSessionStore }> {
   if (options.state === undefined && isPostgresUrl(options.db)) {
     // Loaded only for a PostgreSQL index, like the index's own driver.
     const { openPostgresState } = await import('../../conversations/postgres-state.ts');
     const { createPostgresConversationStore } = await import('../../conversations/postgres-store.ts');
-    return createPostgresConversationStore(await openPostgresState({ url: options.db }));
+    const { createPostgresMcpSessions } = await import('../../conversations/mcp-sessions.ts');
+    const state = await openPostgresState({ url: options.db });
+    return { store: createPostgresConversationStore(state), mcpSessions: createPostgresMcpSessions(state) };
   }
-  return openConversationStore({ path: statePath(io, options) });
+  return { store: openConversationStore({ path: statePath(io, options) }) };
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Route } from '../../agent/policy/route.ts';
 import { AtlasError } from '../../errors.ts';
 import type { ConversationStore } from '../../conversations/store.ts';
 import { createMcpHttpHandler, type McpHttpHandler } from '../../mcp/http.ts';
+import { createSharedMcpHttpHandler } from '../../mcp/shared-http.ts';
 import { createApp } from '../../server/app.ts';
 import { commandTracing } from '../options/tracing-option.ts';
 import { conversationsApp } from '../../server/conversations.ts';
@@ -22,7 +23,7 @@ import { cliModel, type CliModel } from '../options/model-option.ts';
 import { checkAskChoices, nonEmpty, readOptionFile } from '../options/option-values.ts';
 import { commandConfig, configOption, indexDocsRoot, modelLabelNotes } from '../options/config-option.ts';
 import { commandPolicy } from '../options/policy-option.ts';
-import { openCliStore, stateOption } from './conversation-cli.ts';
+import { openCliState, stateOption } from './conversation-cli.ts';
 import { dbOption, positiveInt, versionOption } from '../options/options.ts';
 import { readDbOption } from '../options/read-db.ts';
 import { releaseLineNotes } from '../options/release-lines.ts';
@@ -130,10 +131,14 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
       try {
         const notes = [...(await releaseLineNotes(index, options.version)), ...(await modelLabelNotes(index, config, filter))];
         for (const note of notes) io.stderr(`atlas: note: ${note}\n`);
-        store = await openCliStore(io, options);
+        const state = await openCliState(io, options);
+        store = state.store;
         const serverDeps: ServerDeps = { index, model, modelSpec: spec, price, now: io.now, maxSearches: options.maxSearches, limits, route: options.route as Route, firstTurn: options.firstTurn as 'required' | 'auto', log: (line: string) => io.stderr(`${line}\n`), ...(filter ? { filter } : {}), ...policy, ...(config && config.modelLabels.length > 0 ? { modelLabels: config.modelLabels } : {}), ...(tracing ? { tracing } : {}) };
-        // The MCP endpoint: the search session of docs/mcp.md per MCP session, under the server's filter and the token's principal.
-        mcp = createMcpHttpHandler({ index, maxSearches: options.maxSearches, now: io.now, maxBodyBytes: options.maxBody, ask: { model, modelSpec: spec, price, maxSearches: options.maxSearches, now: io.now, ...limits, ...policy, ...(serverDeps.modelLabels ? { modelLabels: serverDeps.modelLabels } : {}), ...(tracing ? { tracing } : {}) }, ...(filter ? { filter } : {}) });
+        // The MCP endpoint: the search session of docs/mcp.md per MCP session, under the server's filter and the token's principal;
+        // with a postgres:// --db its sessions live in the database, so every replica serves them (mcp/shared-http.ts).
+        const mcpOptions = { index, maxSearches: options.maxSearches, now: io.now, maxBodyBytes: options.maxBody, ask: { model, modelSpec: spec, price, maxSearches: options.maxSearches, now: io.now, ...limits, ...policy, ...(serverDeps.modelLabels ? { modelLabels: serverDeps.modelLabels } : {}), ...(tracing ? { tracing } : {}) }, ...(filter ? { filter } : {}) };
+        // Shared sessions keep wall-clock times (compared across replicas), not this process's monotonic io.now.
+        mcp = state.mcpSessions ? createSharedMcpHttpHandler({ ...mcpOptions, now: Date.now, sessions: state.mcpSessions }) : createMcpHttpHandler(mcpOptions);
         const app = createApp(serverDeps, {
           ...(auth ? { auth } : {}),
           routes: [conversationsApp(serverDeps, store)],
