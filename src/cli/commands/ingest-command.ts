@@ -1,42 +1,23 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import type { Command } from 'commander';
-import { streamCorpus, type CorpusStream } from '../../corpus/index.ts';
-import { AtlasError, CorpusError } from '../../errors.ts';
-import { createIndexFile, isIndexExists, replaceIndexFile } from '../../index/sqlite/sqlite-rebuild.ts';
-import { ingestItems, ingestPageWorker } from '../../index/sqlite/ingest-items.ts';
-import type { IngestItem } from '../../index/sqlite/ingest-session.ts';
-import { createPostgresIndex } from '../../index/postgres/postgres.ts';
-import { isPostgresUrl, parsePostgresUrl } from '../../index/postgres/postgres-url.ts';
-import type { SqliteIndex } from '../../index/sqlite/sqlite.ts';
-import type { IngestReport } from '../../index/types.ts';
-import type { Doc } from '../../corpus/types.ts';
-import type { AtlasConfig } from '../../config/schema.ts';
-import { commandConfig, configOption, modelLabelNotes } from '../options/config-option.ts';
-import { docsRoot } from '../docs-root.ts';
+import { configOption } from '../options/config-option.ts';
 import type { CliIO } from '../io.ts';
-import { busyTimeoutMs, dbOption, dbPath, openIndexFile, positiveInt, type CliIndex } from '../options/options.ts';
-import { cliEmbedder, embedOption, embedProgress } from '../options/embed-option.ts';
-import type { Embedder } from '../../embed/types.ts';
-import { vectorModelMismatch } from '../../index/vectors/vector-errors.ts';
-import type { VectorBackend, VectorSyncReport } from '../../index/vectors/vector-types.ts';
+import { dbOption, positiveInt } from '../options/options.ts';
+import { embedOption } from '../options/embed-option.ts';
+import type { VectorSyncReport } from '../../index/vectors/vector-types.ts';
 import { COMMAND_SUMMARIES } from '../command-summaries.ts';
-import { PAGE_EXTENSIONS_TEXT } from '../../corpus/index.ts';
-import { foundText } from './found-text.ts';
+import { processStopSignal } from '../stop-signal.ts';
+import { startIngestWatch, watchFailure, type WatchDeps } from '../watch/watch-ingest.ts';
+import { planIngest, runIngest, type IngestOptions, type IngestOutcome, type IngestPlan } from './ingest-run.ts';
 
-interface IngestOptions {
-  db: string;
-  skipInvalid?: boolean;
-  allowEmpty?: boolean;
-  rebuild?: boolean;
-  maxChunkChars?: number;
-  json?: boolean;
-  config?: string;
-  embed?: string;
+/** What `atlas ingest --watch` waits on; tests pass their own. */
+export interface IngestCommandDeps {
+  /** Resolves with a name (`SIGINT`) when watching should stop (default: the first SIGINT or SIGTERM of the process). */
+  stopRequested?: () => Promise<string>;
+  watch?: WatchDeps;
 }
 
-/** `atlas ingest <dir>`: load, validate and index a docs folder (atomic, incremental). */
-export function registerIngestCommand(program: Command, io: CliIO): void {
+/** `atlas ingest <dir>`: load, validate and index a docs folder (atomic, incremental); `--watch` keeps it indexed. */
+export function registerIngestCommand(program: Command, io: CliIO, deps: IngestCommandDeps = {}): void {
   program
     .command('ingest')
     .description(COMMAND_SUMMARIES.ingest!.description)
@@ -48,235 +29,58 @@ export function registerIngestCommand(program: Command, io: CliIO): void {
     .option('--max-chunk-chars <n>', 'split sections longer than this at paragraph boundaries', positiveInt('--max-chunk-chars'))
     .addOption(configOption())
     .addOption(embedOption())
-    .option('--json', 'print the ingest report as JSON')
-    .action(async (dir: string, options: IngestOptions) => {
-      const root = await docsRoot(io, dir);
-      const embedder = await cliEmbedder(io, options);
-      // Pages are parsed (in worker threads when there are many) while the index writes them.
-      const openCorpus = () =>
-        streamCorpus(root, {
-          ...(options.maxChunkChars ? { maxChunkChars: options.maxChunkChars } : {}),
-          onWorkerError: (error) => io.stderr(`atlas: warning: a parse worker failed (${error.message}); its pages are parsed on the main thread, more slowly.\n`),
-        });
-      const corpus = await openCorpus();
-      // The folder given is the docs root the index records: atlas ask looks for atlas.config.yaml there.
-      const given = path.resolve(io.cwd, dir);
-      const config = await commandConfig(io, options, given);
-      const postgres = isPostgresUrl(options.db);
-      // A PostgreSQL URL is shown without its password, here and in every message.
-      const file = postgres ? parsePostgresUrl(options.db).shown : dbPath(io, options.db);
-      const context: IngestContext = { io, file, dir, given, config, corpus, openCorpus, options, embedder };
-      // A new index file is built beside and linked into place: a failed first ingest leaves no file.
-      const textReport = postgres ? await ingestPostgres(context) : options.rebuild ? await rebuild(context) : !existsSync(file) ? await create(context) : await ingestInPlace(context);
-      // Vectors once the text ingest has committed (docs/vectors.md): a failed embedding call keeps the text index.
-      const report = await embedAfterIngest(context, textReport);
-      // As the user gave it (or the default): the spelling they recognise, whatever the cwd.
-      const shown = postgres ? file : options.db;
-      const indexed = report.added.length + report.updated.length + report.unchanged.length;
-      if (options.json) {
-        const skipped = corpus.problems().map((problem) => problem.file);
-        io.stdout(`${JSON.stringify({ db: file, docs: indexed, skipped, rebuilt: options.rebuild === true, ...report })}\n`);
-      } else {
-        io.stdout(
-          `Indexed ${indexed} docs (${report.chunks} chunks) into ${shown}${options.rebuild ? ' (rebuilt from scratch)' : ''}: ` +
-            `${report.added.length} added, ${report.updated.length} updated, ${report.unchanged.length} unchanged, ${report.removed.length} removed.\n`,
-        );
-        if (report.vectors) io.stdout(vectorLine(report.vectors));
+    .option('--watch', 'stay running and index the folder again when a file changes, is added or removed (debounced; Ctrl-C stops)')
+    .option('--json', 'print the ingest report as JSON (with --watch: one line per ingest)')
+    .action(async (dir: string, options: IngestOptions & { watch?: boolean }) => {
+      const plan = await planIngest(io, dir, options);
+      if (!options.watch) {
+        printOutcome(plan, await runIngest(plan));
+        return;
       }
+      await watchFolder(plan, deps);
     });
 }
 
-interface IngestContext {
-  io: CliIO;
-  /** The index file, or the PostgreSQL URL without its password. */
-  file: string;
-  dir: string;
-  /** The folder given, absolute: recorded as the index's docs root. */
-  given: string;
-  config: AtlasConfig | undefined;
-  corpus: CorpusStream;
-  /** Lists and parses the docs folder again (a stream is read once). */
-  openCorpus: () => Promise<CorpusStream>;
-  options: IngestOptions;
-  /** `--embed` / `ATLAS_EMBED`, resolved. */
-  embedder: Embedder | undefined;
-}
-
-/** The incremental ingest: one transaction into the existing index. */
-async function ingestInPlace(context: IngestContext): Promise<IngestReport> {
-  const index = openIndexFile(context.io, context.file, { write: true });
-  try {
-    await refuseOtherModel(index, context);
-    const report = await index.ingestStream(ingestBatches(context.corpus, index), { beforeCommit: (report) => beforeCommit(context, report, report.removed.length) });
-    await afterIngest(context, index);
-    if (context.embedder === undefined) await noteMissingVectors(context, index);
-    return report;
-  } finally {
-    await index.close();
-  }
-}
-
-/** Without --embed, on an index that has vectors: notes the chunks this ingest left without one. */
-async function noteMissingVectors(context: IngestContext, index: VectorBackend): Promise<void> {
-  const status = await index.vectorStatus();
-  if (status && status.missing > 0) {
-    const db = isPostgresUrl(context.options.db) ? context.file : context.options.db;
-    context.io.stderr(`atlas: note: ${status.missing} of ${status.vectors + status.missing} chunks have no vector of ${status.model}; vector and hybrid search miss them until: atlas ingest ${context.dir} --db ${db} --embed ${status.model}\n`);
-  }
-}
-
-/** `--rebuild`: a new index in a temporary file, renamed over the old one once complete. */
-async function rebuild(context: IngestContext): Promise<IngestReport> {
-  const indexed = await existingDocCount(context);
-  return replaceIndexFile(context.file, (temporary) => buildIndexFile(context, temporary, indexed), { busyTimeoutMs: busyTimeoutMs(context.io) });
-}
-
 /**
- * A new index: built in a temporary file and put in place only if there is still no file (never
- * over an index another ingest created meanwhile). When one did, this ingest goes into it
- * instead, incrementally, as if it had started after the other.
+ * `--watch`: the first ingest, then one after each burst of changes until SIGINT/SIGTERM. A first
+ * ingest that fails on the folder's pages (an invalid page) is reported and watching starts
+ * anyway, so saving the fixed page indexes it; any other failure (the index cannot be opened)
+ * ends the command as without --watch.
  */
-async function create(context: IngestContext): Promise<IngestReport> {
+async function watchFolder(plan: IngestPlan, deps: IngestCommandDeps): Promise<void> {
+  const { io } = plan;
   try {
-    return await createIndexFile(context.file, (temporary) => buildIndexFile(context, temporary, 0));
+    printOutcome(plan, await runIngest(plan));
   } catch (error) {
-    if (!isIndexExists(error)) throw error;
-    context.io.stderr(`atlas: note: another ingest created the index at ${context.options.db} while this one was building it; ingesting into that index instead.\n`);
-    return ingestInPlace({ ...context, corpus: await context.openCorpus() });
+    if ((error as { code?: string }).code !== 'invalid-corpus') throw error;
+    io.stderr(`${watchFailure(error, `the first ingest of ${plan.dir}`, plan.shown)}\n`);
   }
+  const watcher = await startIngestWatch(plan, { onIngested: (outcome, changes, ms) => printOutcome(plan, outcome, { changes, ms }), ...(deps.watch ? { deps: deps.watch } : {}) });
+  const signal = await (deps.stopRequested ?? processStopSignal)();
+  io.stderr(`atlas ingest: ${signal}: stopping\n`);
+  await watcher.close();
+  io.stderr('atlas ingest: stopped watching\n');
 }
 
-/** Writes the whole docs folder into a new index at `temporary` (`indexed`: docs of the index it replaces, for the empty-folder check). */
-async function buildIndexFile(context: IngestContext, temporary: string, indexed: number): Promise<IngestReport> {
-  const index = openIndexFile(context.io, temporary, { write: true });
-  try {
-    const report = await index.ingestStream(ingestBatches(context.corpus, index), { beforeCommit: (report) => beforeCommit(context, report, indexed) });
-    await afterIngest(context, index);
-    // The old index's vectors of the same model come along: unchanged text makes no embedding call.
-    if (context.embedder && existsSync(context.file)) await index.seedVectors(context.file, context.embedder.model);
-    return report;
-  } finally {
-    await index.close();
+/** The report of one ingest on stdout (JSON, or one line); in watch mode with the files that changed and how long it took. */
+function printOutcome(plan: IngestPlan, { report, skipped }: IngestOutcome, watched?: { changes: string[]; ms: number }): void {
+  const { io, options } = plan;
+  const indexed = report.added.length + report.updated.length + report.unchanged.length;
+  const rebuilt = options.rebuild === true && watched === undefined;
+  if (options.json) {
+    const extra = watched ? { changes: watched.changes, ms: Math.round(watched.ms) } : {};
+    io.stdout(`${JSON.stringify({ db: plan.file, docs: indexed, skipped, rebuilt, ...report, ...extra })}\n`);
+    return;
   }
-}
-
-/**
- * The ingest into PostgreSQL: every page parsed first, checked (invalid pages, an empty folder),
- * then written in one transaction (`--rebuild` drops and recreates the tables in that same
- * transaction, so a failure leaves the previous index as it was).
- */
-async function ingestPostgres(context: IngestContext): Promise<IngestReport> {
-  const index = createPostgresIndex({ url: context.options.db, rebuild: context.options.rebuild === true });
-  try {
-    const indexed = context.options.rebuild ? await index.stats().then((stats) => stats.docs, () => 0) : (await index.stats()).docs;
-    const docs: Doc[] = [];
-    for await (const batch of context.corpus.batches()) docs.push(...batch.docs);
-    const problems = context.corpus.problems();
-    if (problems.length > 0 && !context.options.skipInvalid) throw new CorpusError(problems);
-    if (docs.length === 0) refuseEmpty(context, indexed, problems.length);
-    for (const problem of problems) context.io.stderr(`skipped ${problem.file}${problem.line ? `:${problem.line}` : ''}: ${problem.field}: ${problem.message}\n`);
-    writeNotes(context);
-    // A rebuild drops the vectors with the rest: only an update must match the recorded model.
-    if (!context.options.rebuild) await refuseOtherModel(index, context);
-    const report = await index.ingest(docs);
-    await afterIngest(context, index);
-    if (context.embedder === undefined) await noteMissingVectors(context, index);
-    return report;
-  } finally {
-    await index.close();
-  }
-}
-
-/** Fails before anything is written when the index holds vectors of another model than `--embed`. */
-async function refuseOtherModel(index: VectorBackend, context: IngestContext): Promise<void> {
-  if (context.embedder === undefined) return;
-  const status = await index.vectorStatus();
-  // A PostgreSQL URL is named without its password.
-  const location = isPostgresUrl(context.options.db) ? context.file : context.options.db;
-  if (status && status.model !== context.embedder.model) throw vectorModelMismatch(location, status.model, context.embedder.model);
-}
-
-/**
- * With an embedder, once the text ingest has committed: embeds the chunks that have no vector
- * (unchanged ones keep theirs) and adds the sync report. Without one: the report as it is (no
- * second open of the index).
- */
-async function embedAfterIngest(context: IngestContext, report: IngestReport): Promise<IngestReport> {
-  if (context.embedder === undefined) return report;
-  const index = isPostgresUrl(context.options.db) ? createPostgresIndex({ url: context.options.db }) : openIndexFile(context.io, context.file, { write: true });
-  try {
-    const vectors = await index.syncVectors(context.embedder, { onProgress: embedProgress(context.io, context.embedder.model) });
-    return { ...report, vectors };
-  } finally {
-    await index.close();
-  }
+  if (watched) io.stderr(`atlas: changed: ${watched.changes.join(', ')}\n`);
+  io.stdout(
+    `Indexed ${indexed} docs (${report.chunks} chunks) into ${plan.shown}${rebuilt ? ' (rebuilt from scratch)' : ''}: ` +
+      `${report.added.length} added, ${report.updated.length} updated, ${report.unchanged.length} unchanged, ${report.removed.length} removed${watched ? ` (${Math.round(watched.ms)} ms)` : ''}.\n`,
+  );
+  if (report.vectors) io.stdout(vectorLine(report.vectors));
 }
 
 /** The line the text output adds for an embedding run. */
 function vectorLine(vectors: VectorSyncReport): string {
   return `Embedded ${vectors.embedded} chunks with ${vectors.model} (${vectors.reused} reused by content hash, ${vectors.calls} calls); ${vectors.vectors} vectors of ${vectors.dimensions} dimensions.\n`;
-}
-
-/** Records the docs root, and notes the config's model labels no public page carries. */
-async function afterIngest(context: IngestContext, index: CliIndex): Promise<void> {
-  await index.recordDocsRoot(context.given);
-  for (const note of await modelLabelNotes(index, context.config, undefined)) context.io.stderr(`atlas: note: ${note}\n`);
-}
-
-/** The corpus's batches, parsed by workers that also derive what the index computes from each chunk (so this thread only writes). */
-async function* ingestBatches(corpus: CorpusStream, index: SqliteIndex): AsyncGenerator<IngestItem[]> {
-  for await (const batch of corpus.batches(ingestPageWorker(index.tokenizer))) yield ingestItems(batch, index.tokenizer);
-}
-
-/**
- * Once every page is parsed and written, before the commit: invalid pages fail the ingest (all of
- * them named) unless --skip-invalid, which lists them; a folder with no valid page must not empty
- * an index of `indexed` docs. Throwing rolls the ingest back.
- */
-function beforeCommit(context: IngestContext, report: IngestReport, indexed: number): void {
-  const problems = context.corpus.problems();
-  if (problems.length > 0 && !context.options.skipInvalid) throw new CorpusError(problems);
-  for (const problem of problems) context.io.stderr(`skipped ${problem.file}${problem.line ? `:${problem.line}` : ''}: ${problem.field}: ${problem.message}\n`);
-  writeNotes(context);
-  if (report.added.length + report.updated.length + report.unchanged.length === 0) refuseEmpty(context, indexed, problems.length);
-}
-
-/** The pages left out on purpose (a page with only markup, as a site's home page), one note each: they do not fail the ingest. */
-function writeNotes(context: IngestContext): void {
-  for (const note of context.corpus.notes()) context.io.stderr(`atlas: note: ${note.file}: ${note.field}: ${note.message}\n`);
-}
-
-/** Docs in the index `--rebuild` replaces; one that cannot be read (damaged, old schema) counts 0. */
-async function existingDocCount(context: IngestContext): Promise<number> {
-  try {
-    const index = openIndexFile(context.io, context.file);
-    try {
-      return (await index.stats()).docs;
-    } finally {
-      await index.close();
-    }
-  } catch {
-    return 0;
-  }
-}
-
-/**
- * Item of issue 9: a folder with no pages must not silently empty a non-empty index; and
- * (issue 40) a folder with no page Atlas reads is an error even into an empty index, naming what
- * the folder holds and the formats Atlas reads. `--allow-empty` lets either through.
- */
-function refuseEmpty(context: IngestContext, indexed: number, skipped: number): void {
-  if (context.options.allowEmpty) return;
-  const { corpus, dir } = context;
-  const found = foundText(corpus.extensions, corpus.pages, skipped, corpus.notes().length);
-  if (indexed === 0) {
-    throw new AtlasError(
-      'invalid-corpus',
-      `Atlas: ${dir} has no page Atlas reads: ${found}. Atlas reads ${PAGE_EXTENSIONS_TEXT} files. Nothing was indexed. Pass the folder that holds your docs, or pass --allow-empty to make an empty index.`,
-    );
-  }
-  throw new AtlasError(
-    'invalid-corpus',
-    `Atlas: ${dir} has no page Atlas reads: ${found}; ingesting it would remove all ${indexed} docs from the index at ${isPostgresUrl(context.options.db) ? context.file : context.options.db}. Nothing was changed. Check the folder, or pass --allow-empty to empty the index.`,
-  );
 }

@@ -31,6 +31,10 @@ import { requireIndex } from '../require-index.ts';
 import { deadlineOption, resolveRunLimits, timeoutOption } from '../options/run-limits.ts';
 import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from '../options/embed-option.ts';
 import { COMMAND_SUMMARIES } from '../command-summaries.ts';
+import { processStopSignal } from '../stop-signal.ts';
+import { startIngestWatch, watchFailure, type WatchDeps } from '../watch/watch-ingest.ts';
+import type { IngestWatcher } from '../watch/ingest-watcher.ts';
+import { planIngest, runIngest, type IngestOutcome, type IngestPlan } from './ingest-run.ts';
 
 interface ServeOptions extends RetrievalCliOptions, HttpFrontFlags {
   port: number;
@@ -53,6 +57,7 @@ interface ServeOptions extends RetrievalCliOptions, HttpFrontFlags {
   maxConcurrent: number;
   maxConcurrentPerClient: number;
   maxBody: number;
+  watch?: string;
 }
 
 /** How long a stopping server waits for requests in flight before it closes their connections. */
@@ -66,6 +71,8 @@ export interface ServeCommandDeps {
   shutdownGraceMs?: number;
   /** Resolves `--model` (default: `cliModel`, as `atlas ask`). */
   resolveModel?: (io: CliIO, spec: string | undefined) => CliModel | Promise<CliModel>;
+  /** The file watcher and timers of `--watch` (default: chokidar and the process's timers). */
+  watch?: WatchDeps;
 }
 
 /**
@@ -108,10 +115,13 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
     .addOption(bodyTimeoutOption())
     .addOption(queueWaitOption())
     .addOption(maxQueuedOption())
+    .option('--watch <dir>', 'index this docs folder first, then again whenever a file changes, is added or removed (as atlas ingest --watch)', nonEmpty('--watch', 'docs'))
     .action(async (options: ServeOptions) => {
       checkAskChoices(options);
       // With an OTel exporter configured: a server span per request, the parent of its run's spans.
       const tracing = await commandTracing(io);
+      // --watch: the folder is indexed before anything reads the index (it may create it).
+      const watchPlan = options.watch === undefined ? undefined : await firstWatchIngest(io, options.watch, options);
       const config = await commandConfig(io, options, await indexDocsRoot(io, options.db));
       const policy = commandPolicy(io, options, config);
       const limits = resolveRunLimits(io.env, options);
@@ -128,6 +138,7 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
       let server: Server | undefined;
       let store: ConversationStore | undefined;
       let mcp: McpHttpHandler | undefined;
+      let watcher: IngestWatcher | undefined;
       try {
         const notes = [...(await releaseLineNotes(index, options.version)), ...(await modelLabelNotes(index, config, filter))];
         for (const note of notes) io.stderr(`atlas: note: ${note}\n`);
@@ -157,9 +168,12 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
         if (!auth && !isLoopback(options.host)) io.stderr(`atlas: warning: no ATLAS_TOKEN or --auth FILE: anyone who reaches ${options.host} can ask and read the public pages.\n`);
         io.stderr(`atlas serve: ${auth ? `${auth.tokens.length} token${auth.tokens.length === 1 ? '' : 's'} from ${auth.source}` : 'no auth'}, model ${spec}\n`);
         io.stderr(`listening on ${serverUrl(address)}\n`);
+        // Each re-ingest commits in one transaction; requests go on reading the last committed version meanwhile.
+        if (watchPlan) watcher = await startIngestWatch(watchPlan, { onIngested: (outcome, changes, ms) => io.stderr(`atlas serve: ${changes.join(', ')} changed: ${ingestSummary(outcome)} (${Math.round(ms)} ms)\n`), ...(deps.watch ? { deps: deps.watch } : {}) });
         const signal = await (deps.stopRequested ?? processStopSignal)();
         io.stderr(`atlas serve: ${signal}: stopping\n`);
       } finally {
+        await watcher?.close();
         if (server) await close(server, limiter, deps.shutdownGraceMs ?? SHUTDOWN_GRACE_MS);
         await mcp?.close();
         await store?.close();
@@ -168,6 +182,28 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
       }
       io.stderr('atlas serve: stopped\n');
     });
+}
+
+/**
+ * `serve --watch <dir>`: the first ingest of the folder, into `--db` (the same ingest as `atlas
+ * ingest`). Invalid pages are reported and the server starts on the index as it was (saving the
+ * fixed page indexes it); any other failure stops the command.
+ */
+async function firstWatchIngest(io: CliIO, dir: string, options: ServeOptions): Promise<IngestPlan> {
+  const plan = await planIngest(io, dir, { db: options.db, ...(options.embed ? { embed: options.embed } : {}), ...(options.config ? { config: options.config } : {}) });
+  try {
+    io.stderr(`atlas serve: ${ingestSummary(await runIngest(plan))}\n`);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'invalid-corpus') throw error;
+    io.stderr(`${watchFailure(error, `the first ingest of ${dir}`, plan.shown)}\n`);
+  }
+  return plan;
+}
+
+/** One ingest in a line of the server's log. */
+function ingestSummary({ report }: IngestOutcome): string {
+  const indexed = report.added.length + report.updated.length + report.unchanged.length;
+  return `indexed ${indexed} docs (${report.chunks} chunks): ${report.added.length} added, ${report.updated.length} updated, ${report.unchanged.length} unchanged, ${report.removed.length} removed`;
 }
 
 /** The auth of the server: `--auth FILE` wins over `ATLAS_TOKEN`; neither is no auth. */
@@ -241,16 +277,4 @@ function serverUrl(address: AddressInfo): string {
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.');
-}
-
-function processStopSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(signal);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }
