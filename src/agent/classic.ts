@@ -70,5 +70,5 @@ async function classicPass(question: string, session: SearchSession, recorder: R
   );
   const answerOutcome = await recorder.call('none');
   const draft = await recorder.answerFrom(answerOutcome);
-  return recorder.finish(question, session, draft, recorder.failure ?? 'model-done', started, review);
+  return await recorder.finish(question, session, draft, recorder.failure ?? 'model-done', started, review);
 }

@@ -1,6 +1,7 @@
 import type { ModelMessage, ToolSet } from 'ai';
 import { abstention, NO_DIRECT_ANSWER_TEXT, type Answer, type ClosestPassage, type DroppedCitation, type ModelAnswer } from './trust/answer.ts';
 import { verifyCitations } from './trust/citations.ts';
+import { checkCitationsCurrent } from './trust/current-citations.ts';
 import type { EvidenceSet } from './trust/evidence.ts';
 import { applyClaimSupport } from './trust/claims.ts';
 import { costOf, webSearchCost, type ModelPrice } from './cost.ts';
@@ -50,6 +51,16 @@ export class RunRecorder {
     const earlier = options.history && options.history.length > 0 ? historyMessages(options.history, options.historyBounds) : undefined;
     this.#history = earlier?.trace;
     this.messages = [...(earlier?.messages ?? []), { role: 'user', content: question }];
+  }
+
+  /** The answer with its citations checked against the index as it is now; a failed read leaves them as verified, noted in the errors. */
+  async #current(answer: Answer, session: SearchSession): Promise<Answer> {
+    try {
+      return await currentAnswer(answer, session);
+    } catch (error) {
+      this.errors.push(`citations not checked against the current index: ${error instanceof Error ? error.message : String(error)}`);
+      return answer;
+    }
   }
 
   /** Why the run must end without an answer when its last model call failed, else undefined. */
@@ -141,19 +152,21 @@ export class RunRecorder {
   }
 
   /**
-   * Verifies citations and builds the finished run; `review` (the policy check) sees the
-   * verified answer and may replace it with an abstention.
+   * Verifies citations (against the texts shown, then against the index as it is now: a quote
+   * of a page changed since it was read is marked stale) and builds the finished run; `review`
+   * (the policy check) sees the verified answer and may replace it with an abstention.
    */
-  finish(
+  async finish(
     question: string,
     session: SearchSession,
     draft: ModelAnswer | undefined,
     stopReason: StopReason,
     started: number,
     review?: PolicyReview,
-  ): AgentRun {
+  ): Promise<AgentRun> {
     const directAllowed = this.calls[0]?.toolChoice === 'auto';
-    const checked = finalizeAnswer(draft, session, this.errors, directAllowed);
+    const shown = finalizeAnswer(draft, session, this.errors, directAllowed);
+    const checked = { ...shown, answer: await this.#current(shown.answer, session) };
     const verified = this.web ? withWebCitations(checked, draft, this.web) : checked;
     const reviewed = review?.(verified.answer);
     // Claims are judged last, on the answer the policy let through (agent/trust/claims.ts).
@@ -192,6 +205,12 @@ export class RunRecorder {
     this.spans.end(run);
     return run;
   }
+}
+
+/** The answer with each citation checked against the index as it is now (`checkCitationsCurrent`). */
+async function currentAnswer(answer: Answer, session: SearchSession): Promise<Answer> {
+  if (answer.citations.length === 0) return answer;
+  return { ...answer, citations: await checkCitationsCurrent(answer.citations, (chunkId) => session.currentChunk(chunkId)) };
 }
 
 function finalizeAnswer(

@@ -120,7 +120,7 @@ async function runLoop(question: string, { options, session, recorder, toolSet, 
     const draft = await recorder.answerFrom(outcome);
     // A failed last call (provider fault, timeout, deadline) names the stop, also on a forced answer.
     const stopReason: StopReason = recorder.failure ?? forcedBy ?? 'model-done';
-    return recorder.finish(question, session, draft, stopReason, started, review);
+    return await recorder.finish(question, session, draft, stopReason, started, review);
   }
 }
 

@@ -137,6 +137,7 @@ export function askResult(run: AgentRun, modelSpec: string): CallToolResult {
     start_line: citation.startLine,
     end_line: citation.endLine,
     uri: chunkUri(citation.chunkId),
+    ...(citation.stale ? { stale: citation.stale } : {}),
   }));
   const closest = (run.answer.closest ?? []).map((passage) => ({
     doc_id: passage.docId,

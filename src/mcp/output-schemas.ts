@@ -87,6 +87,7 @@ export const askOutput = z.looseObject({
       start_line: z.number().int().min(0),
       end_line: z.number().int().min(0),
       uri: z.string(),
+      stale: z.object({ reason: z.string() }).optional().describe('Set when the quote is no longer in the docs as they are now (the page changed or was removed since it was read): not verified.'),
     }),
   ),
   claims: z

@@ -45,7 +45,7 @@ export interface CompletionIdentity {
  * The reply's content: the answer text with its `[n]` markers (when the text carries none, a
  * marker is placed after the sentence each citation's quote ends with, or after the text when the
  * quote is not in it), then a "Sources:" list with each citation's heading path and
- * `file:start-end`. An abstention is its text alone, followed, when it found close passages but
+ * `file:start-end` (and `(stale: reason)` for a quote no longer in the docs as they are now). An abstention is its text alone, followed, when it found close passages but
  * no direct answer, by "Closest passages in the docs:" with each passage's heading path,
  * `file:start-end` and sentences, for clients that read only the text.
  *
@@ -57,7 +57,7 @@ export function answerContent(answer: AgentRun['answer']): string {
   const closest = answer.closest ?? [];
   if (answer.citations.length === 0) return closest.length === 0 ? answer.text : `${answer.text}\n\n${closestContent(closest)}`;
   const text = hasMarkers(answer.text, answer.citations.length) ? answer.text : placeMarkers(answer.text, answer.citations);
-  const sources = answer.citations.map((citation, position) => `[${position + 1}] ${placeText(citation)}`);
+  const sources = answer.citations.map((citation, position) => `[${position + 1}] ${placeText(citation)}${citation.stale ? ` (stale: ${citation.stale.reason})` : ''}`);
   return `${text}\n\nSources:\n${sources.join('\n')}`;
 }
 

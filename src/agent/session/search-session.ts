@@ -94,6 +94,11 @@ export class SearchSession {
     return this.#options.memory ? this.#options.memory.with(this.evidence) : this.evidence;
   }
 
+  /** A chunk as the index holds it now, under this session's filter: what an answer's citations are checked against at its end. */
+  currentChunk(chunkId: string): Promise<Chunk | undefined> {
+    return this.#options.index.getChunk(chunkId, this.#options.filter);
+  }
+
   /** Doc ids in first-seen order. */
   rankedDocIds(): string[] {
     return this.evidence.rankedDocIds();

@@ -51,6 +51,12 @@ export interface Citation {
   sourcePath: string;
   startLine: number;
   endLine: number;
+  /**
+   * Set when the quote is no longer in the index as it is now (checked when the answer is made:
+   * the page was changed or removed since the passage was read, e.g. by `atlas ingest --watch`);
+   * the citation is then not verified, and no claim counts it as support. Absent on a current quote.
+   */
+  stale?: { reason: string };
 }
 
 /**

@@ -86,6 +86,30 @@ export function verifyCitations(
 }
 
 /**
+ * Whether `quote` is text of `text` as the check reads quotes (normalised, elisions by the same
+ * rules), each of its lines on its own: a quote of a table's header and one of its rows (shown
+ * together in a snippet) is text of the chunk when both lines are. Returns the source lines of
+ * the quote within a chunk whose text ends at `endLine`, or undefined when it is not there.
+ *
+ * @example
+ * quoteLinesIn('Leases last sixty seconds.', chunk.text, chunk.endLine); // { startLine: 12, endLine: 12 }
+ */
+export function quoteLinesIn(quote: string, text: string, endLine: number): { startLine: number; endLine: number } | undefined {
+  const haystack = normalize(text).text;
+  const fragments: string[] = [];
+  for (const line of quote.split('\n').filter((part) => part.trim() !== '')) {
+    const found = createQuoteReading(line).within(haystack, 'strict');
+    if (found === undefined) return undefined;
+    fragments.push(...found);
+  }
+  if (fragments.length === 0) return undefined;
+  const first = locateLines(text, [fragments[0]!], endLine);
+  const last = locateLines(text, [fragments.at(-1)!], endLine);
+  if (first === undefined || last === undefined) return undefined;
+  return { startLine: Math.min(first.startLine, last.startLine), endLine: Math.max(first.endLine, last.endLine) };
+}
+
+/**
  * Why an elided quote cannot support a claim, or undefined when its fragments are of substance
  * and are most of the quote.
  */

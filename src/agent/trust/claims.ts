@@ -164,7 +164,8 @@ function numbersOf(text: string): string[] {
 export function assessClaims(answer: Pick<Answer, 'text' | 'citations' | 'abstained'>, options: ClaimOptions = {}): Claim[] {
   if (answer.abstained) return [];
   const threshold = options.threshold ?? DEFAULT_CLAIM_THRESHOLD;
-  const quotes = answer.citations.map((citation) => citation.quote);
+  // A stale quote (no longer in the docs as they are now) backs nothing.
+  const quotes = answer.citations.map((citation) => (citation.stale ? '' : citation.quote));
   return splitClaims(answer.text).map((text) => {
     const { score, missing } = claimSupport(text, quotes);
     const each = quotes.map((quote) => claimSupport(text, [quote]).score);

@@ -29,14 +29,19 @@ export function answerLine(run: AgentRun): string {
 
 /**
  * Each citation as `  [n] heading path — file:start-end`, then its quote on one line, indented;
- * `n` is the marker of the answer text (citation 1 is `[1]`).
+ * `n` is the marker of the answer text (citation 1 is `[1]`). A stale citation (its quote is no
+ * longer in the docs as they are now) is marked `[stale]`, with the reason on a line of its own.
  *
  * @example
  * citationLines(answer.citations);
  * // ['  [1] Results API > Passing large data between flow steps — api-results.md:69-70', '      "A step that returns ..."']
  */
 export function citationLines(citations: Citation[]): string[] {
-  return citations.flatMap((citation, position) => [`  [${position + 1}] ${placeText(citation)}`, `      ${quoted(citation.quote)}`]);
+  return citations.flatMap((citation, position) => [
+    `  [${position + 1}] ${placeText(citation)}${citation.stale ? ' [stale]' : ''}`,
+    `      ${quoted(citation.quote)}`,
+    ...(citation.stale ? [`      stale: ${citation.stale.reason}`] : []),
+  ]);
 }
 
 /**

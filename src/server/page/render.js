@@ -221,9 +221,11 @@ function citationCard(turn, citation, number) {
   item.tabIndex = -1;
   const head = document.createElement('p');
   head.className = 'citation-head';
+  // A quote no longer in the docs as they are now (the page changed since it was read) is marked stale, never verified.
   const verified = document.createElement('span');
-  verified.className = 'verified';
-  verified.textContent = 'verified';
+  verified.className = citation.stale ? 'stale' : 'verified';
+  verified.textContent = citation.stale ? 'stale' : 'verified';
+  if (citation.stale) verified.title = citation.stale.reason;
   head.append(`[${number}] ${citation.headingPath.join(' › ')} `, sourceLink(citation), ' ', verified);
   const quote = document.createElement('blockquote');
   quote.textContent = citation.quote;
