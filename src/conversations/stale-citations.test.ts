@@ -6,7 +6,8 @@ import type { IndexBackend } from '../index/types.ts';
 import { createMemoryIndex, makeDoc } from '../testing/memory-index.ts';
 import { createScriptedModel } from '../testing/scripted-model.ts';
 import { askInConversation } from './ask.ts';
-import { openConversationStore, type ConversationStore } from './store.ts';
+import { openConversationStore } from './sqlite-store.ts';
+import type { ConversationStore } from './store.ts';
 
 // A conversation whose first turn cited a passage that the docs then changed (as `atlas ingest
 // --watch` re-indexes a saved page): the follow-up must not serve that quote as verified.
@@ -23,7 +24,7 @@ beforeEach(async () => {
   index = createMemoryIndex([leases(SIXTY), makeDoc('retries', 'all', [['Retries', 'Failed jobs are retried with exponential backoff.']])]);
 });
 afterEach(async () => {
-  store.close();
+  await store.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -41,7 +42,7 @@ const followUp = () =>
 
 describe('a conversation over a changing index', () => {
   it('a follow-up citing text changed since an earlier turn read it marks the citation stale, backing no claim', async () => {
-    const { id } = store.create({ principal });
+    const { id } = await store.create({ principal });
     const first = await askInConversation(store, id, 'How long is a lease?', principal, { model: firstTurn(), index, route: 'agentic' });
     expect(first!.run.answer.citations.map((citation) => [citation.chunkId, citation.stale])).toEqual([['leases#1', undefined]]);
     expect(first!.run.answer.claims).toEqual([{ text: 'A lease lasts sixty seconds. [1]', supported: true, score: 0.75, citations: [0] }]);
@@ -66,7 +67,7 @@ describe('a conversation over a changing index', () => {
   });
 
   it('the same follow-up over an unchanged index serves the quote as verified', async () => {
-    const { id } = store.create({ principal });
+    const { id } = await store.create({ principal });
     await askInConversation(store, id, 'How long is a lease?', principal, { model: firstTurn(), index, route: 'agentic' });
     const second = await askInConversation(store, id, 'Remind me?', principal, { model: followUp(), index, route: 'agentic' });
     expect(second!.run.answer.citations.map((citation) => [citation.chunkId, citation.stale])).toEqual([['leases#1', undefined]]);
@@ -74,7 +75,7 @@ describe('a conversation over a changing index', () => {
   });
 
   it('a follow-up citing a page removed since is stale too', async () => {
-    const { id } = store.create({ principal });
+    const { id } = await store.create({ principal });
     await askInConversation(store, id, 'How long is a lease?', principal, { model: firstTurn(), index, route: 'agentic' });
     await index.ingest([makeDoc('retries', 'all', [['Retries', 'Failed jobs are retried with exponential backoff.']])]);
     const second = await askInConversation(store, id, 'Remind me?', principal, { model: followUp(), index, route: 'agentic' });
