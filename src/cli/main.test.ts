@@ -70,6 +70,8 @@ describe('blank query or question', () => {
  */
 const PRINTED_BY: Record<string, string[]> = {
   'cli/commands/ingest-command.ts': ['ingest'],
+  // The ingest itself: serve --watch runs it too, but its flag suggestions (--allow-empty, --embed) are atlas ingest's.
+  'cli/commands/ingest-run.ts': ['ingest'],
   'cli/commands/ask-command.ts': ['ask'],
   'cli/commands/eval-command.ts': ['eval retrieval|eval compare'],
   'cli/commands/eval-failures.ts': ['eval retrieval', 'eval compare', 'eval decisions'],

@@ -6,7 +6,7 @@ import { embedOption } from '../options/embed-option.ts';
 import type { VectorSyncReport } from '../../index/vectors/vector-types.ts';
 import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 import { processStopSignal } from '../stop-signal.ts';
-import { startIngestWatch, watchFailure, type WatchDeps } from '../watch/watch-ingest.ts';
+import type { WatchDeps } from '../watch/watch-ingest.ts';
 import { planIngest, runIngest, type IngestOptions, type IngestOutcome, type IngestPlan } from './ingest-run.ts';
 
 /** What `atlas ingest --watch` waits on; tests pass their own. */
@@ -49,6 +49,8 @@ export function registerIngestCommand(program: Command, io: CliIO, deps: IngestC
  */
 async function watchFolder(plan: IngestPlan, deps: IngestCommandDeps): Promise<void> {
   const { io } = plan;
+  // Loaded only with --watch: a plain ingest does not load the file watcher (src/cli/import-graph.test.ts).
+  const { startIngestWatch, watchFailure } = await import('../watch/watch-ingest.ts');
   try {
     printOutcome(plan, await runIngest(plan));
   } catch (error) {

@@ -32,9 +32,9 @@ import { deadlineOption, resolveRunLimits, timeoutOption } from '../options/run-
 import { embedOption, modeOption, rerankOption, openSearchIndex, type RetrievalCliOptions } from '../options/embed-option.ts';
 import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 import { processStopSignal } from '../stop-signal.ts';
-import { startIngestWatch, watchFailure, type WatchDeps } from '../watch/watch-ingest.ts';
+import type { WatchDeps } from '../watch/watch-ingest.ts';
 import type { IngestWatcher } from '../watch/ingest-watcher.ts';
-import { planIngest, runIngest, type IngestOutcome, type IngestPlan } from './ingest-run.ts';
+import type { IngestOutcome, IngestPlan } from './ingest-run.ts';
 
 interface ServeOptions extends RetrievalCliOptions, HttpFrontFlags {
   port: number;
@@ -169,7 +169,7 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
         io.stderr(`atlas serve: ${auth ? `${auth.tokens.length} token${auth.tokens.length === 1 ? '' : 's'} from ${auth.source}` : 'no auth'}, model ${spec}\n`);
         io.stderr(`listening on ${serverUrl(address)}\n`);
         // Each re-ingest commits in one transaction; requests go on reading the last committed version meanwhile.
-        if (watchPlan) watcher = await startIngestWatch(watchPlan, { onIngested: (outcome, changes, ms) => io.stderr(`atlas serve: ${changes.join(', ')} changed: ${ingestSummary(outcome)} (${Math.round(ms)} ms)\n`), ...(deps.watch ? { deps: deps.watch } : {}) });
+        if (watchPlan) watcher = await (await import('../watch/watch-ingest.ts')).startIngestWatch(watchPlan, { onIngested: (outcome, changes, ms) => io.stderr(`atlas serve: ${changes.join(', ')} changed: ${ingestSummary(outcome)} (${Math.round(ms)} ms)\n`), ...(deps.watch ? { deps: deps.watch } : {}) });
         const signal = await (deps.stopRequested ?? processStopSignal)();
         io.stderr(`atlas serve: ${signal}: stopping\n`);
       } finally {
@@ -190,6 +190,9 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
  * fixed page indexes it); any other failure stops the command.
  */
 async function firstWatchIngest(io: CliIO, dir: string, options: ServeOptions): Promise<IngestPlan> {
+  // Loaded only with --watch: serve without it loads neither the corpus parser nor the file watcher.
+  const { watchFailure } = await import('../watch/watch-ingest.ts');
+  const { planIngest, runIngest } = await import('./ingest-run.ts');
   const plan = await planIngest(io, dir, { db: options.db, ...(options.embed ? { embed: options.embed } : {}), ...(options.config ? { config: options.config } : {}) });
   try {
     io.stderr(`atlas serve: ${ingestSummary(await runIngest(plan))}\n`);
