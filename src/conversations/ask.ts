@@ -7,6 +7,7 @@ import type { Principal, SearchFilter } from '../index/types.ts';
 import type { ConversationStore, StoredConversation, StoredTurn } from './store.ts';
 import { modelFailed } from '../agent/stop-conditions.ts';
 import { narrowConversationFilter } from './turn-filter.ts';
+import { inSpan, tracerOf } from '../telemetry/tracing.ts';
 
 /** The options of a conversation turn: those of `routedAsk`, minus what the conversation fixes. */
 export type ConversationAskOptions = Omit<RoutedAskOptions, 'history' | 'memory' | 'filter' | 'principal'> & {
@@ -53,9 +54,21 @@ export async function askInConversation(
   principal: Principal | undefined,
   options: ConversationAskOptions,
 ): Promise<ConversationReply | undefined> {
-  const { user, currentFilter, ...runOptions } = options;
-  const conversation = await store.get(id, principal, user);
+  const conversation = await store.get(id, principal, options.user);
   if (!conversation) return undefined;
+  // The turn's span: its run's spans and the state writes under it (docs/observability.md).
+  const attributes = { 'atlas.conversation.id': id, 'atlas.conversation.earlier_turns': conversation.turns.length };
+  return inSpan(tracerOf(options.tracing), 'atlas.conversation.turn', attributes, async (span) => {
+    const reply = await runTurn(store, conversation, question, options);
+    span.setAttribute('atlas.conversation.turn_saved', reply.turn !== undefined);
+    return reply;
+  });
+}
+
+/** Runs the turn with the conversation's history and memory, and stores it unless the model failed. */
+async function runTurn(store: ConversationStore, conversation: StoredConversation, question: string, options: ConversationAskOptions): Promise<ConversationReply> {
+  const { user: _user, currentFilter, ...runOptions } = options;
+  const { id } = conversation;
   const startedAt = store.now();
   const runPrincipal: Principal = { groups: conversation.groups };
   const { filter: turnFilter, notes } = narrowConversationFilter(conversation.filter, currentFilter);
