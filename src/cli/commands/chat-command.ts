@@ -7,6 +7,7 @@ import { cliFilter, groupsOption, labelOption } from '../options/access-options.
 import { MODEL_SPEC_HELP, printProgress } from './ask-command.ts';
 import { cliConversationTurn, conversationOption, openCliStore, resolveConversation, stateLocation, stateOption } from './conversation-cli.ts';
 import type { CliIO } from '../io.ts';
+import { commandTracing } from '../options/tracing-option.ts';
 import { cliModel } from '../options/model-option.ts';
 import { checkAskChoices, nonEmpty } from '../options/option-values.ts';
 import { dbOption, positiveInt, versionOption } from '../options/options.ts';
@@ -67,6 +68,8 @@ export function registerChatCommand(program: Command, io: CliIO): void {
       const filter = cliFilter(io.env, options);
       await requireIndex(io, options.db);
       const { model, price } = await cliModel(io, options.model);
+      // With an OTel exporter configured: each turn is a trace (docs/observability.md), flushed when the chat ends.
+      const tracing = await commandTracing(io);
       const index = await openSearchIndex(io, options);
       const store = await openCliStore(io, options);
       try {
@@ -91,6 +94,7 @@ export function registerChatCommand(program: Command, io: CliIO): void {
             maxSearches: options.maxSearches,
             now: io.now,
             ...limits,
+            ...(tracing ? { tracing } : {}),
             onEvent: (event) => printProgress(io, event),
           });
           io.stdout(formatTurn(run));
@@ -101,6 +105,7 @@ export function registerChatCommand(program: Command, io: CliIO): void {
       } finally {
         await store.close();
         await index.close();
+        await tracing?.shutdown();
       }
     });
 }

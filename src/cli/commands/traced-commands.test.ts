@@ -3,6 +3,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Command } from 'commander';
@@ -59,6 +60,17 @@ describe('traced commands', () => {
     expect(new Set(spans.map((span) => span.traceId)).size).toBe(1);
     expectRunTree(spans, ['atlas ask <- root', 'atlas.run <- atlas ask']);
     expect(spans.find((span) => span.name === 'atlas ask')?.attributes).toEqual({ 'atlas.route': 'agentic' });
+  });
+
+  it('atlas chat: a trace per turn, the conversation turn over its run', async () => {
+    const from = collector.requests().length;
+    const io = { ...recordingIO({ cwd: dir }), env: otelEnv(), stdin: Readable.from([`${QUESTION}\n`, `${QUESTION}\n`]) };
+    expect(await runCli(['chat', '--db', db, '--model', 'offline', '--route', 'agentic'], io)).toBe(0);
+    const spans = exported(from);
+    const turns = spans.filter((span) => span.name === 'atlas.conversation.turn');
+    expect(turns.map((span) => [span.parent, span.attributes['atlas.conversation.earlier_turns'], span.attributes['atlas.conversation.turn_saved']])).toEqual([['root', 0, true], ['root', 1, true]]);
+    expect(new Set(spans.map((span) => span.traceId)).size).toBe(2);
+    expect(spans.filter((span) => span.name === 'atlas.run').map((span) => span.parent)).toEqual(['atlas.conversation.turn', 'atlas.conversation.turn']);
   });
 
   it('atlas ask without an endpoint exports nothing', async () => {
