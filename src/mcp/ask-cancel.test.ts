@@ -6,8 +6,10 @@ import { createAdaptorServer } from '@hono/node-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IndexBackend } from '../index/types.ts';
+import { createOfflineModel } from '../models/offline/index.ts';
 import { createGatedModel, type GatedModel } from '../server/test-server.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
 import { createMcpHttpHandler } from './http.ts';
@@ -21,7 +23,7 @@ afterAll(async () => {
 });
 
 /** The MCP endpoint with `ask` on a gated model, on loopback; `stop` closes everything. */
-async function startEndpoint(model: GatedModel) {
+async function startEndpoint(model: GatedModel | LanguageModelV3) {
   const handler = createMcpHttpHandler({ index, ask: { model, modelSpec: 'gated', price: null, maxSearches: 2, now: () => 0 } });
   const server = createAdaptorServer({ fetch: (request: Request) => handler(request) });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -34,7 +36,7 @@ async function startEndpoint(model: GatedModel) {
     client,
     sessionId: () => transport.sessionId!,
     stop: async () => {
-      model.release();
+      if ('release' in model) model.release();
       await client.close().catch(() => undefined);
       await handler.close();
       if ('closeAllConnections' in server) server.closeAllConnections();
@@ -78,6 +80,35 @@ describe('cancelling an ask', () => {
       model.release();
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(model.signals).toHaveLength(1);
+    } finally {
+      await endpoint.stop();
+    }
+  });
+
+  it('the synchronous offline planner sees the cancellation between its calls (it yields before each), and makes no more', async () => {
+    const offline = createOfflineModel() as LanguageModelV3;
+    const abort = new AbortController();
+    let calls = 0;
+    let cancelAtFirstCall = false;
+    const model: LanguageModelV3 = {
+      ...offline,
+      doGenerate: async (options) => {
+        calls += 1;
+        if (cancelAtFirstCall && calls === 1) setTimeout(() => abort.abort('the user pressed stop'), 0);
+        return offline.doGenerate(options);
+      },
+    };
+    const endpoint = await startEndpoint(model);
+    try {
+      const question = 'A flow step that returns a big query result fails after finishing its work; which error is it and what should the step return instead?';
+      await endpoint.client.callTool({ name: 'ask', arguments: { question } });
+      // The whole run makes several calls (4 here); cancelled during the first, it makes no other.
+      expect(calls).toBe(4);
+      calls = 0;
+      cancelAtFirstCall = true;
+      await expect(endpoint.client.callTool({ name: 'ask', arguments: { question } }, CallToolResultSchema, { signal: abort.signal })).rejects.toThrow('the user pressed stop');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(calls).toBe(1);
     } finally {
       await endpoint.stop();
     }
