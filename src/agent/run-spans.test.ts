@@ -183,4 +183,21 @@ describe('the spans of a run', () => {
     expect(calls.map((span) => [span.attributes['ai.model.id'], span.attributes['ai.telemetry.functionId']])).toEqual(Array(6).fill(['scripted', 'atlas.run']));
     expect(calls.some((span) => 'ai.prompt.messages' in span.attributes || 'ai.response.text' in span.attributes)).toBe(false);
   });
+
+  it('ends the run span of a run the model failed as an error, with the cause, and of a classic run as kind classic', async () => {
+    const index = createMemoryIndex(docs);
+    const failing = createScriptedModel([{ toolCalls: [search('ORB-1202')] }]);
+    const failed = await agenticRun('What is ORB-1202?', { model: failing, index, weakScore: 0, maxRetries: 0, tracing });
+    expect(failed.trace.stopReason).toBe('error');
+    const answer = { answer: { text: 'PayloadTooLarge.', citations: [{ doc_id: 'error-codes', quote: 'ORB-1202 PayloadTooLarge' }] } };
+    await classicAsk('What is ORB-1202?', { model: createScriptedModel([answer]), index, tracing });
+    const runs = named('atlas.run');
+    expect(runs.map((span) => [span.attributes['atlas.run.kind'], span.attributes['atlas.run.outcome'], span.attributes['atlas.run.stop_reason'], span.status, span.events.length])).toEqual([
+      ['agentic', 'failed', 'error', { code: 2, message: failed.trace.errors.at(-1) }, 0],
+      ['classic', 'answered', 'model-done', { code: 0 }, 0],
+    ]);
+    expect(failed.trace.errors.at(-1)).toBe('model call failed: scripted model: unexpected call 2 (only 1 turns scripted)');
+    // Classic's one retrieval is a search span of the run, under the id the model is shown it with.
+    expect(named('atlas.search').map((span) => [span.attributes['gen_ai.tool.call.id'], span.parentSpanContext?.spanId === runs[1]!.spanContext().spanId]).at(-1)).toEqual(['classic-retrieval', true]);
+  });
 });

@@ -1,7 +1,7 @@
 // The OpenTelemetry spans of one run (docs/observability.md): the run span, a span per search
 // and per read, and the context the AI SDK's model-call spans nest in. With no tracer configured
 // these are the API's no-op spans, and the AI SDK's telemetry stays off.
-import { context, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
+import { context, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
 import type { LanguageModel, TelemetrySettings } from 'ai';
 import { attributeText, failSpan, tracerOf, type RunTracing } from '../telemetry/tracing.ts';
 import type { AgentRun } from './run-types.ts';
@@ -89,7 +89,8 @@ export class RunSpans {
       ...(usage.costUsd === null ? {} : { 'atlas.run.cost_usd': usage.costUsd }),
       ...(runTrace.abstainReason === undefined ? {} : { 'atlas.run.abstain_reason': attributeText(runTrace.abstainReason, 300) }),
     });
-    if (failed) failSpan(this.#span, new Error(runTrace.errors.at(-1) ?? runTrace.stopReason));
+    // The failure is a value of the run (the provider's error is on the AI SDK's span): a status, no exception event.
+    if (failed) this.#span.setStatus({ code: SpanStatusCode.ERROR, message: runTrace.errors.at(-1) ?? runTrace.stopReason });
     this.#span.end();
   }
 
