@@ -103,7 +103,9 @@ describe('POST /v1/ask', () => {
     const body = await (await app.request('/v1/ask', post({ question: QUESTION, maxSearches: 9, route: 'classic' }))).json();
     expect(body.route).toBe('classic');
     expect(body.notes).toEqual(["maxSearches 9 is above the server's 2; 2 searches allowed."]);
-    const agentic = await (await app.request('/v1/ask', post({ question: QUESTION, maxSearches: 9 }))).json();
+    // A planner told to read on (not to stop once the answer is read) searches up to the cap.
+    const readsOn = createApp(testDeps(index, { maxSearches: 2, model: createOfflineModel({ planner: { stopWhenStated: false } }) }));
+    const agentic = await (await readsOn.request('/v1/ask', post({ question: QUESTION, maxSearches: 9 }))).json();
     expect(agentic.trace.steps).toHaveLength(2);
   });
 
