@@ -94,6 +94,16 @@ const PRINTED_BY: Record<string, string[]> = {
   'index/sqlite/vector-store.ts': ['ingest', 'search', 'ask'],
   'index/vectors/vector-sync.ts': ['ingest'],
   'index/sqlite/sqlite.ts': ['search', 'ask'],
+  // A postings row its skip entries name is missing: met by the ingest that writes (both backends).
+  'index/engine/postings-writer.ts': ['ingest'],
+  // The HTTP front's flags (docs/server.md).
+  'cli/options/http-front-options.ts': ['serve'],
+  'server/front/client-address.ts': ['serve'],
+  // A page of another format that cannot be read (docs/formats.md): met by the ingest.
+  'corpus/formats/pdf.ts': ['ingest'],
+  'corpus/formats/word.ts': ['ingest'],
+  'corpus/page-body.ts': ['ingest'],
+  'corpus/read-source.ts': ['ingest'],
   // pgvector (docs/postgres.md): the missing extension is met by the ingest that embeds; the query-vector check and the mode refusal by searches.
   'index/postgres/postgres-vectors-extension.ts': ['ingest'],
   'index/postgres/postgres-vectors.ts': ['search', 'ask'],
@@ -141,7 +151,8 @@ function suggestedFlags(): Array<{ file: string; line: number; flag: string; nam
     if (NOT_MESSAGES.has(file) || file.startsWith('testing/')) continue;
     readFileSync(full, 'utf8').split('\n').forEach((text, index) => {
       if (/^\s*(\*|\/\/|\/\*)/.test(text) || /\.(option|requiredOption|version)\(|new Option\(/.test(text)) return;
-      for (const match of text.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g)) {
+      // Not a decrement of a property (`--table.depth`).
+      for (const match of text.matchAll(/(?<![\w-])--([a-z][a-z-]*)(?![\w-]*\.\w)/g)) {
         const before = text.slice(0, match.index);
         if (!/['"`]/.test(before)) continue;
         const command = [...before.matchAll(/atlas (eval )?([a-z|]+)/g)].at(-1);
@@ -169,6 +180,7 @@ describe('item 10: every flag an error message suggests exists', () => {
     const suggestions = suggestedFlags();
     // The scan sees the messages this test is about (guards against a scan that finds nothing).
     expect(suggestions.filter((found) => found.flag === '--rebuild').map((found) => found.file)).toEqual([
+      'index/engine/postings-writer.ts',
       'index/postgres/postgres-schema.ts',
       'index/sqlite/schema.ts',
       'index/sqlite/schema.ts',
