@@ -1,4 +1,5 @@
 import { IDENTIFIER_RUN, lightStem, searchTerms, type TokenizerOptions } from './analysis/tokenize.ts';
+import { OTHER_SCRIPT, scriptAt, SPACELESS_CHAR } from '../text/scripts.ts';
 import type { Chunk } from '../corpus/types.ts';
 import { snippetUnits, type SnippetUnit, type TextHeading } from './snippet-units.ts';
 import type { Hit } from './types.ts';
@@ -7,6 +8,8 @@ import type { Hit } from './types.ts';
 export const SNIPPET_MAX_LENGTH = 300;
 /** When the first match lies past the cut, the snippet starts about this many characters before it. */
 const LEAD_IN = 60;
+/** Where a clause of Chinese or Japanese ends: a snippet of such text starts after one when it can. */
+const CLAUSE_ENDS = '。！？；，、';
 /** An ASCII word, maybe capitalised, all capitals or a number: one term, itself lower-cased (most of prose). */
 const ONE_TERM = /^(?:[A-Z]?[a-z]+|[A-Z]+|[0-9]+)$/;
 /** A table's header row keeps at most this share of a snippet, so the matching row fits beside it. */
@@ -182,6 +185,7 @@ function mayMatch(text: string, stems: readonly string[]): boolean {
  * is checked without building the term list; other runs go through searchTerms.
  */
 function countMatches(text: string, isWanted: (term: string) => string | undefined, tokenizer: TokenizerOptions, firstOnly = false): UnitMatch {
+  if (SPACELESS_CHAR.test(text)) return spacelessMatches(text, isWanted, tokenizer);
   let matches = 0;
   let firstOffset = -1;
   const distinct = new Set<string>();
@@ -203,6 +207,29 @@ function countMatches(text: string, isWanted: (term: string) => string | undefin
 }
 
 /**
+ * {@link countMatches} of a text with runs written without spaces (Chinese, Japanese, Thai),
+ * where one paragraph is often a whole passage: `firstOffset` is where the stretch of a
+ * snippet's length holding the most distinct wanted terms starts, so that the snippet shows the
+ * part of the passage that matches, not only its first common term.
+ */
+function spacelessMatches(text: string, isWanted: (term: string) => string | undefined, tokenizer: TokenizerOptions): UnitMatch {
+  const found: Array<{ key: string; offset: number }> = [];
+  for (const { term, offset } of searchTerms(text, tokenizer)) {
+    const key = isWanted(term);
+    if (key !== undefined) found.push({ key, offset });
+  }
+  if (found.length === 0) return NO_MATCH;
+  const window = SNIPPET_MAX_LENGTH - LEAD_IN;
+  let best = { distinct: 0, offset: 0 };
+  for (let start = 0, end = 0; start < found.length; start += 1) {
+    while (end < found.length && found[end]!.offset < found[start]!.offset + window) end += 1;
+    const distinct = new Set(found.slice(start, end).map((match) => match.key)).size;
+    if (distinct > best.distinct) best = { distinct, offset: found[start]!.offset };
+  }
+  return { distinct: new Set(found.map((match) => match.key)).size, matches: found.length, firstOffset: best.offset };
+}
+
+/**
  * Cuts `text` to at most `max` characters at word boundaries, keeping the character at `focus`
  * inside the window, with "…" where something was left out.
  *
@@ -212,7 +239,12 @@ function countMatches(text: string, isWanted: (term: string) => string | undefin
 export function cutAround(text: string, focus: number, max: number): string {
   if (text.length <= max) return text;
   let start = 0;
-  if (focus > max - LEAD_IN) {
+  if (focus > max - LEAD_IN && scriptAt(text, focus) !== OTHER_SCRIPT) {
+    // Text without spaces: from the clause the lead-in falls in (any character is a boundary).
+    const from = focus - LEAD_IN;
+    const clause = Math.max(...[...CLAUSE_ENDS].map((end) => text.lastIndexOf(end, focus - 1)));
+    start = clause >= from ? clause + 1 : from;
+  } else if (focus > max - LEAD_IN) {
     const boundary = text.lastIndexOf(' ', Math.max(0, focus - LEAD_IN));
     start = boundary <= 0 ? 0 : boundary + 1;
   }
@@ -226,7 +258,8 @@ export function cutAround(text: string, focus: number, max: number): string {
 /** The longest prefix of `text` of at most `max` characters ending before a space (hard cut for one huge word). */
 function cutAtWord(text: string, max: number): string {
   const space = text.lastIndexOf(' ', max);
-  if (space > 0) return text.slice(0, space).trimEnd();
+  // Text without spaces may be cut between any two characters.
+  if (space > 0 && scriptAt(text, max - 1) === OTHER_SCRIPT) return text.slice(0, space).trimEnd();
   const hard = text.slice(0, max);
   const last = hard.charCodeAt(hard.length - 1);
   return last >= 0xd800 && last <= 0xdbff ? hard.slice(0, -1) : hard;

@@ -12,6 +12,7 @@ import { identifierExpansions } from '../index/analysis/identifier-expansions.ts
 import { DEFAULT_TOKENIZER } from '../index/analysis/tokenize.ts';
 import type { Hit, IndexBackend, IngestReport, SearchFilter, SearchOptions } from '../index/types.ts';
 import { assertUniqueDocIds } from '../index/unique-docs.ts';
+import { runWords, splitSpaceless } from '../text/scripts.ts';
 
 /** One chunk and what search needs of it, computed once at ingest. */
 interface Entry {
@@ -176,14 +177,18 @@ function termCounts(chunk: Chunk): Map<string, number> {
   const between = chunk.headingPath.slice(1, -1).join(' ');
   const counts = new Map<string, number>();
   const text = `${chunk.heading} ${chunk.heading} ${between} ${chunk.text}`;
-  for (const term of [...tokens(text), ...identifierExpansions(`${chunk.heading}\n${chunk.text}`)]) {
+  for (const term of [...tokens(text, true), ...identifierExpansions(`${chunk.heading}\n${chunk.text}`)]) {
     counts.set(term, (counts.get(term) ?? 0) + 1);
   }
   return counts;
 }
 
-function tokens(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+/** Words between spaces and punctuation; a run of text without spaces as its bigrams or words, with its characters at ingest (`unigrams`), as the real index does. */
+function tokens(text: string, unigrams = false): string[] {
+  const found: string[] = [];
+  const words = (other: string) => found.push(...(other.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []));
+  splitSpaceless(text, words, (run) => found.push(...runWords(run, unigrams).map((word) => word.word)));
+  return found;
 }
 
 function versionOf(hashes: Map<string, string>): string {

@@ -22,6 +22,8 @@
 import { AtlasError } from '../../errors.ts';
 import { PORTER_MAX_TOKEN_BYTES, porterStem } from './fts5-porter.ts';
 import { createFts5UnicodeTables, SEPARATOR, TOKEN_CHAR } from './fts5-unicode.ts';
+import { OTHER_SCRIPT, SCRIPT_CLASS } from '../../text/scripts.ts';
+import { spacelessRunEnd, visitSpacelessRun } from './spaceless-tokens.ts';
 
 /** FTS5 stores at most this many bytes of a token (FTS5_MAX_TOKEN_SIZE). */
 export const FTS5_MAX_TOKEN_BYTES = 32768;
@@ -32,6 +34,12 @@ export interface Fts5TokenizerOptions {
   porter: boolean;
   /** Most stems remembered (by folded token) before the cache starts over; default 131072. */
   stemCacheSize?: number;
+  /**
+   * Text without spaces (Han, kana, Thai, Lao, Khmer, Myanmar) read as words (text/scripts.ts):
+   * `'ingest'` its bigrams and characters, `'query'` its bigrams (a lone character as itself).
+   * Unset: as FTS5 (a whole run one token). An Atlas index uses them (spaceless-tokens.ts).
+   */
+  spaceless?: 'ingest' | 'query';
 }
 
 /** Tokenizes text exactly as an FTS5 table with the same tokenizer would. */
@@ -100,6 +108,10 @@ function checkOptions(options: Fts5TokenizerOptions): void {
   if (size !== undefined && !(Number.isInteger(size) && size >= 0)) {
     throw new AtlasError('usage', `Atlas: createFts5Tokenizer options.stemCacheSize must be a non-negative integer, got ${String(size)}. Pass e.g. 131072, or 0 for no cache.`);
   }
+  const spaceless = options.spaceless;
+  if (spaceless !== undefined && spaceless !== 'ingest' && spaceless !== 'query') {
+    throw new AtlasError('usage', `Atlas: createFts5Tokenizer options.spaceless must be 'ingest', 'query' or unset, got ${JSON.stringify(spaceless)}.`);
+  }
 }
 
 /**
@@ -115,6 +127,8 @@ export function createFts5Tokenizer(options: Fts5TokenizerOptions): Fts5Tokenize
   checkOptions(options);
   const { bmpClass, bmpFold, astralClass, astralFold } = createFts5UnicodeTables();
   const porter = options.porter;
+  const spaceless = options.spaceless !== undefined;
+  const unigrams = options.spaceless === 'ingest';
   const stemCacheSize = options.stemCacheSize ?? DEFAULT_STEM_CACHE_SIZE;
   const stems = new Map<string, string>();
   const bytes = new Uint8Array(PORTER_MAX_TOKEN_BYTES + 64);
@@ -197,6 +211,11 @@ export function createFts5Tokenizer(options: Fts5TokenizerOptions): Fts5Tokenize
           i++;
           continue;
         }
+      } else if (spaceless && SCRIPT_CLASS[code] !== OTHER_SCRIPT) {
+        const end = spacelessRunEnd(text, i);
+        count = visitSpacelessRun(text.slice(i, end), unigrams, visit, count);
+        i = end;
+        continue;
       } else if (classAt(text, code, i) !== TOKEN_CHAR) {
         i += code >= 0xd800 && code <= 0xdbff && i + 1 < length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
         continue;
@@ -216,7 +235,7 @@ export function createFts5Tokenizer(options: Fts5TokenizerOptions): Fts5Tokenize
           hash = Math.imul(hash ^ code, FNV_PRIME);
           i++;
         } else {
-          if (classAt(text, code, i) === SEPARATOR) break;
+          if (classAt(text, code, i) === SEPARATOR || (spaceless && SCRIPT_CLASS[code] !== OTHER_SCRIPT)) break;
           kind |= 2;
           i += code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
         }

@@ -3,6 +3,7 @@
 // chunk's prose for the few pieces that expand is its own concern, apart from the tokenizer's
 // rules in tokenize.ts (expandIdentifier says what one run expands to).
 import { expandIdentifier, IDENTIFIER_RUN, isPlainWord } from './tokenize.ts';
+import { SPACELESS_CHAR, splitSpaceless } from '../../text/scripts.ts';
 
 /**
  * Runs that provably expand to nothing: one segment of one sub-word, i.e. a lower-case word,
@@ -75,6 +76,8 @@ function pieceMayExpand(text: string, start: number, end: number): boolean {
 
 /** Expansions of every identifier-like run of a piece of text, added to `seen` in order. */
 function addRunExpansions(piece: string, seen: Set<string>, cache: Map<string, string[]> | undefined): void {
+  // An identifier inside Chinese prose (`设置max_payload_kb为10`) is read apart from the prose around it.
+  if (SPACELESS_CHAR.test(piece)) return splitSpaceless(piece, (other) => addRunExpansions(other, seen, cache), () => {});
   const runs = PIECE_RUNS;
   runs.lastIndex = 0;
   for (let match = runs.exec(piece); match !== null; match = runs.exec(piece)) {

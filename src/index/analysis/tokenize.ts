@@ -8,6 +8,7 @@
  * (`maxpayloadkb`, `orb1202`) and the parts of CamelCase words (`payload too large`), so an
  * identifier is found whether it is typed exactly, without separators, or as words.
  */
+import { runWords, SPACELESS_CHAR, splitSpaceless } from '../../text/scripts.ts';
 
 /** How text becomes searchable terms. Fixed per index (stored in it) because ingest depends on it. */
 export interface TokenizerOptions {
@@ -111,7 +112,9 @@ export interface PositionedTerm {
 
 /**
  * Every term of a text in order (with repeats): the plain words of each identifier-like run,
- * followed by its expansions when `identifiers` is on. Queries and snippets both use it.
+ * followed by its expansions when `identifiers` is on; a run of text without spaces (Chinese,
+ * Japanese, Thai: text/scripts.ts) gives its bigrams or words, as the index's query tokens are.
+ * Queries and snippets both use it.
  *
  * @example
  * searchTerms('ORB-1202 fails', { porter: true, identifiers: true }).map((t) => t.term)
@@ -119,8 +122,21 @@ export interface PositionedTerm {
  */
 export function searchTerms(text: string, options: TokenizerOptions): PositionedTerm[] {
   const terms: PositionedTerm[] = [];
+  if (!SPACELESS_CHAR.test(text)) return addRunTerms(text, 0, options, terms);
+  splitSpaceless(
+    text,
+    (other, offset) => addRunTerms(other, offset, options, terms),
+    (run, offset) => {
+      for (const word of runWords(run, false)) terms.push({ term: word.word, offset: offset + word.offset });
+    },
+  );
+  return terms;
+}
+
+/** The terms of text with no spaceless run (see {@link searchTerms}), found at `base` of the whole text, added to `terms`. */
+function addRunTerms(text: string, base: number, options: TokenizerOptions, terms: PositionedTerm[]): PositionedTerm[] {
   for (const match of text.matchAll(IDENTIFIER_RUN)) {
-    const offset = match.index;
+    const offset = base + match.index;
     const lower = match[0].toLowerCase();
     if (isPlainWord(match[0], lower)) {
       terms.push({ term: lower, offset });

@@ -77,7 +77,7 @@ export function deriveDoc(doc: Pick<Doc, 'chunks'>, tokenizer: TokenizerOptions,
 function tokenizerOf(tokenizer: TokenizerOptions, caches: DeriveCaches): Fts5Tokenizer {
   let tokens = caches.tokenizers.get(tokenizer.porter);
   // No stem cache: the term dictionary remembers the term of each folded token (chunk-terms.ts).
-  if (tokens === undefined) caches.tokenizers.set(tokenizer.porter, (tokens = createFts5Tokenizer({ porter: tokenizer.porter, stemCacheSize: 0 })));
+  if (tokens === undefined) caches.tokenizers.set(tokenizer.porter, (tokens = createFts5Tokenizer({ porter: tokenizer.porter, stemCacheSize: 0, spaceless: 'ingest' })));
   return tokens;
 }
 

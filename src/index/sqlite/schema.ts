@@ -8,9 +8,12 @@ import { POSTINGS_TABLE_NAMES, POSTINGS_TABLES } from '../engine/postings-store.
  * Version of the on-disk layout below; bump it (and say how to rebuild) whenever it changes.
  * 2: the FTS table gained the `heading_path` column; chunks `definitions`; new `definitions_fts`.
  * 3: the postings store (postings-store.ts) replaces the FTS table `chunks_fts`.
+ * 4: text without spaces is indexed as words (Han and kana bigrams and characters, Thai, Lao,
+ *    Khmer, Myanmar through Intl.Segmenter: analysis/spaceless-tokens.ts); an index of version 3
+ *    holds whole clauses as one token, which no query would match.
  * Changing what definitions.ts reads as a definition changes stored content: bump it then too.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /**
  * The secondary indexes of `chunks`, by name: a bulk ingest drops them and builds them again

@@ -58,7 +58,7 @@ export function createSqliteSearch(
   // Postings rows and terms kept from one search to the next (of one version of the data).
   const rowCache = createRowCache();
   const reader = rowCache.reading(createPostingsReader((sql) => statements.get(sql)));
-  const tokens = createFts5Tokenizer({ porter: tokenizer.porter });
+  const tokens = createFts5Tokenizer({ porter: tokenizer.porter, spaceless: 'query' });
   const scratch = createRankScratch();
 
   /**

@@ -56,7 +56,7 @@ describe('createSqliteIndex on disk', () => {
     expect([existsSync(`${path}-wal`), existsSync(`${path}-shm`)]).toEqual([false, false]);
     const raw = new Database(path, { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('delete');
-    expect(raw.prepare(`SELECT value FROM meta WHERE key = 'schemaVersion'`).pluck().get()).toBe('3');
+    expect(raw.prepare(`SELECT value FROM meta WHERE key = 'schemaVersion'`).pluck().get()).toBe('4');
     raw.close();
     const second = openIndex();
     expect(await second.indexVersion()).toBe(report.indexVersion);
@@ -84,7 +84,7 @@ describe('createSqliteIndex on disk', () => {
     const error = thrown(() => createSqliteIndex({ path }));
     expect(error.code).toBe('index-schema');
     expect(error.message).toBe(
-      `Atlas: the index at ${path} has schema version 7 but this Atlas needs 3. ${rebuildHint(path)}`,
+      `Atlas: the index at ${path} has schema version 7 but this Atlas needs 4. ${rebuildHint(path)}`,
     );
     const rebuilt = openIndex({ rebuild: true });
     expect(await rebuilt.stats()).toEqual({ docs: 0, chunks: 0 });
@@ -96,7 +96,7 @@ describe('createSqliteIndex on disk', () => {
     raw.prepare(`UPDATE meta SET value = '1' WHERE key = 'schemaVersion'`).run();
     raw.close();
     expect(thrown(() => createSqliteIndex({ path })).message).toBe(
-      `Atlas: the index at ${path} has schema version 1 but this Atlas needs 3. ${rebuildHint(path)}`,
+      `Atlas: the index at ${path} has schema version 1 but this Atlas needs 4. ${rebuildHint(path)}`,
     );
     const rebuilt = openIndex({ rebuild: true });
     await rebuilt.ingest([retries]);

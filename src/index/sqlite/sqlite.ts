@@ -198,7 +198,7 @@ export function createSqliteIndex(options: SqliteIndexOptions): SqliteIndex {
     },
 
     async documentFrequencies(words: readonly string[]): Promise<DocumentFrequencies | undefined> {
-      frequencyTokens ??= createFts5Tokenizer({ porter: tokenizer.porter });
+      frequencyTokens ??= createFts5Tokenizer({ porter: tokenizer.porter, spaceless: 'query' });
       const reader = createPostingsReader((sql) => statements.get(sql));
       // Counts over pages some reader may not see would tell of their words: none are given then.
       return inSnapshot(() => (state().restricted ? undefined : documentFrequencies(reader, frequencyTokens!, words))) as DocumentFrequencies | undefined;

@@ -1,0 +1,128 @@
+/**
+ * Words of text written without spaces, the one mechanism every reader of Atlas shares (the
+ * index's tokenizer, queries, snippets, the offline planner, the claim checks):
+ *
+ * - Han, Hiragana and Katakana (Chinese, Japanese): a run is read as its overlapping character
+ *   bigrams, as Lucene's CJKAnalyzer does (`北京大学` -> `北京 京大 大学`); a run of one
+ *   character is that character. With `unigrams` (the index's ingest) every character is a term
+ *   as well, so that a query of a single character (`茶`) finds the passages holding it.
+ * - Thai, Lao, Khmer and Myanmar: a run is split into words by `Intl.Segmenter` (ICU's
+ *   dictionaries, shipped with Node), whose vowel signs and tone marks stay in the word.
+ *
+ * Every other script is left to the caller (words between spaces and punctuation). Why bigrams
+ * and not the segmenter for Chinese: docs/calibration.md, "Text without spaces".
+ */
+
+/** A code point no script of this module claims. */
+export const OTHER_SCRIPT = 0;
+/** Han, Hiragana, Katakana: read as character bigrams. */
+export const BIGRAM_SCRIPT = 1;
+/** Thai, Lao, Khmer, Myanmar: read as the words of `Intl.Segmenter`. */
+export const SEGMENTED_SCRIPT = 2;
+
+/** [first, last, class] of the BMP ranges this module claims. */
+const BMP_RANGES: ReadonlyArray<readonly [number, number, number]> = [
+  [0x0e00, 0x0e7f, SEGMENTED_SCRIPT], // Thai
+  [0x0e80, 0x0eff, SEGMENTED_SCRIPT], // Lao
+  [0x1000, 0x109f, SEGMENTED_SCRIPT], // Myanmar
+  [0x1780, 0x17ff, SEGMENTED_SCRIPT], // Khmer
+  [0x19e0, 0x19ff, SEGMENTED_SCRIPT], // Khmer symbols
+  [0x3005, 0x3007, BIGRAM_SCRIPT], // 々 〆 〇
+  [0x3041, 0x309f, BIGRAM_SCRIPT], // Hiragana (with the voiced sound marks)
+  [0x30a1, 0x30fa, BIGRAM_SCRIPT], // Katakana (not ・, the middle dot)
+  [0x30fc, 0x30ff, BIGRAM_SCRIPT], // ー and the iteration marks
+  [0x31f0, 0x31ff, BIGRAM_SCRIPT], // Katakana phonetic extensions
+  [0x3400, 0x4dbf, BIGRAM_SCRIPT], // CJK extension A
+  [0x4e00, 0x9fff, BIGRAM_SCRIPT], // CJK unified ideographs
+  [0xa9e0, 0xa9ff, SEGMENTED_SCRIPT], // Myanmar extended B
+  [0xaa60, 0xaa7f, SEGMENTED_SCRIPT], // Myanmar extended A
+  [0xf900, 0xfaff, BIGRAM_SCRIPT], // CJK compatibility ideographs
+  [0xff66, 0xff9f, BIGRAM_SCRIPT], // half-width Katakana
+];
+
+/** The class of every UTF-16 code unit (a high surrogate of the Han planes 2 and 3 is {@link BIGRAM_SCRIPT}). */
+export const SCRIPT_CLASS: Uint8Array = (() => {
+  const table = new Uint8Array(0x10000);
+  for (const [first, last, cls] of BMP_RANGES) table.fill(cls, first, last + 1);
+  table.fill(BIGRAM_SCRIPT, 0xd840, 0xd8c0); // U+20000..U+3FFFF: CJK extensions B and later
+  return table;
+})();
+
+/** Some character of a script this module reads (a quick test before the slower path). */
+export const SPACELESS_CHAR = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u19e0-\u19ff\u3005-\u3007\u3041-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua9e0-\ua9ff\uaa60-\uaa7f\uf900-\ufaff\uff66-\uff9f\u{20000}-\u{3ffff}]/u;
+
+/** A run of one script class of this module; the caller reads its class from its first unit. */
+export const SPACELESS_RUN =
+  /[\u3005-\u3007\u3041-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\u{20000}-\u{3ffff}]+|[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u19e0-\u19ff\ua9e0-\ua9ff\uaa60-\uaa7f]+/gu;
+
+/** The script class of the character at `index` of `text` ({@link OTHER_SCRIPT} past the end). */
+export function scriptAt(text: string, index: number): number {
+  return index < text.length ? (SCRIPT_CLASS[text.charCodeAt(index)] ?? OTHER_SCRIPT) : OTHER_SCRIPT;
+}
+
+/** One word of a run and where it starts in the run (UTF-16 units). */
+export interface RunWord {
+  word: string;
+  offset: number;
+}
+
+/**
+ * ICU's word segmenter (its dictionaries choose by script, whatever the locale). Made on first
+ * use, as making one costs about 30 ms that a search of English text need not pay; immutable.
+ */
+let segmenter: Intl.Segmenter | undefined;
+
+/**
+ * The words of one run of a {@link SPACELESS_RUN} (all of one class), in order: bigrams (and
+ * with `unigrams` the characters, each after the bigram it starts) or segmenter words.
+ *
+ * @example
+ * runWords('北京大学', false).map((w) => w.word); // ['北京', '京大', '大学']
+ * runWords('茶', false).map((w) => w.word);       // ['茶']
+ * runWords('ภาษาไทย', false).map((w) => w.word);  // ['ภาษา', 'ไทย']
+ */
+export function runWords(run: string, unigrams: boolean): RunWord[] {
+  const words: RunWord[] = [];
+  if (scriptAt(run, 0) === SEGMENTED_SCRIPT) {
+    segmenter ??= new Intl.Segmenter('und', { granularity: 'word' });
+    for (const part of segmenter.segment(run)) if (part.isWordLike) words.push({ word: part.segment, offset: part.index });
+    return words;
+  }
+  const starts: number[] = [];
+  for (let i = 0; i < run.length; i += isHighSurrogate(run.charCodeAt(i)) ? 2 : 1) starts.push(i);
+  starts.push(run.length);
+  if (starts.length === 2) return [{ word: run, offset: 0 }];
+  for (let k = 0; k + 2 < starts.length; k++) {
+    words.push({ word: run.slice(starts[k], starts[k + 2]), offset: starts[k]! });
+    if (unigrams) words.push({ word: run.slice(starts[k], starts[k + 1]), offset: starts[k]! });
+  }
+  const last = starts.length - 2;
+  if (unigrams) words.push({ word: run.slice(starts[last], starts[last + 1]), offset: starts[last]! });
+  return words;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/**
+ * Splits a text into its spaceless runs and the text between them, in order: `visitOther` gets
+ * each stretch of other text (maybe empty of words), `visitRun` each run with its offset.
+ *
+ * @example
+ * splitSpaceless('设置max_payload_kb为10', (t) => console.log('other', t), (r) => console.log('run', r));
+ * // run 设置, other max_payload_kb, run 为, other 10
+ */
+export function splitSpaceless(
+  text: string,
+  visitOther: (text: string, offset: number) => void,
+  visitRun: (run: string, offset: number) => void,
+): void {
+  let last = 0;
+  for (const match of text.matchAll(SPACELESS_RUN)) {
+    if (match.index > last) visitOther(text.slice(last, match.index), last);
+    visitRun(match[0], match.index);
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) visitOther(text.slice(last), last);
+}
