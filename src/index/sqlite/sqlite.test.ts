@@ -90,6 +90,20 @@ describe('createSqliteIndex on disk', () => {
     expect(await rebuilt.stats()).toEqual({ docs: 0, chunks: 0 });
   });
 
+  it('refuses an index whose tokenizer kept a clause of Chinese as one token (schema 3), and finds the text once rebuilt', async () => {
+    const chinese = createTestDoc({ docId: 'gongs', sections: ['锣鼓经是戏曲里面常用的打击乐记谱方法。'] });
+    await openIndex().close();
+    const raw = new Database(path);
+    raw.prepare(`UPDATE meta SET value = '3' WHERE key = 'schemaVersion'`).run();
+    raw.close();
+    expect(thrown(() => createSqliteIndex({ path })).message).toBe(
+      `Atlas: the index at ${path} has schema version 3 but this Atlas needs 4. ${rebuildHint(path)}`,
+    );
+    const rebuilt = openIndex({ rebuild: true });
+    await rebuilt.ingest([chinese]);
+    expect((await rebuilt.search('打击乐', { k: 1 }))[0]?.chunkId).toBe('gongs#0');
+  });
+
   it('refuses an index built before heading paths and definitions were indexed (schema 1)', async () => {
     await openIndex().close();
     const raw = new Database(path);
