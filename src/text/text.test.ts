@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entities, identifiers, linkTexts, sentences, sentenceUnits, stem } from './text.ts';
+import { contentTerms, entities, identifiers, linkTexts, sentences, sentenceUnits, stem, words } from './text.ts';
 
 describe('identifiers', () => {
   it('finds error codes, TOML keys, env vars, snake_case, dotted names and CamelCase', () => {
@@ -105,5 +105,18 @@ describe('sentenceUnits', () => {
       { text: '`job_key_preserve_run_at` - an optional boolean detailing if the `run_at` should be preserved', code: false, heading: 'worker.maxPoolSize' },
       { text: '`flags` - tags', code: false, heading: 'worker.maxPoolSize' },
     ]);
+  });
+});
+
+describe('text without spaces', () => {
+  it('reads Chinese and Japanese as bigrams beside the words of other text', () => {
+    expect(words('Set max_payload_kb 设置负载')).toEqual(['set', 'max', 'payload', 'kb', '设置', '置负', '负载']);
+    expect(words('東京です')).toEqual(['東京', '京で', 'です']);
+    expect(contentTerms('战国无双3是由哪两个公司开发的？')).toEqual(['战国', '国无', '无双', '是由', '由哪', '哪两', '两个', '个公', '公司', '司开', '开发', '发的']);
+  });
+
+  it('splits Chinese sentences at 。！？, a closing quote kept with its sentence, each an exact substring', () => {
+    const text = '锣鼓经是常用的打击乐记谱方法。常用的节奏型称为「锣鼓点」。他说：“真好听！”然后走了很远很远？';
+    expect(sentences(text)).toEqual(['锣鼓经是常用的打击乐记谱方法。', '常用的节奏型称为「锣鼓点」。', '他说：“真好听！”', '然后走了很远很远？']);
   });
 });

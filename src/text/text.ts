@@ -2,6 +2,7 @@
  * Text utilities of the offline planner: words, light stemming, sentences, identifiers and
  * named-entity-like phrases. Pure functions, no state.
  */
+import { runWords, SPACELESS_CHAR, splitSpaceless } from './scripts.ts';
 
 /** English function words and question words; never search terms on their own. */
 export const STOPWORDS = new Set(
@@ -18,8 +19,26 @@ export const STOPWORDS = new Set(
   ).split(' '),
 );
 
-/** Lowercased word tokens (letters and digits), identifiers split at punctuation. */
+/**
+ * Lowercased word tokens (letters and digits), identifiers split at punctuation; text written
+ * without spaces as its words (scripts.ts: Chinese and Japanese as character bigrams, so a
+ * phrase's words are consecutive in a passage's words as they are for English).
+ *
+ * @example
+ * words('Set max_payload_kb 设置负载'); // ['set', 'max', 'payload', 'kb', '设置', '置负', '负载']
+ */
 export function words(text: string): string[] {
+  if (!SPACELESS_CHAR.test(text)) return spacedWords(text);
+  const found: string[] = [];
+  splitSpaceless(
+    text,
+    (other) => found.push(...spacedWords(other)),
+    (run) => found.push(...runWords(run, false).map((word) => word.word)),
+  );
+  return found;
+}
+
+function spacedWords(text: string): string[] {
   // Diacritics folded, so "Aschenbrodel" meets "Aschenbrödel".
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
@@ -62,7 +81,8 @@ export function termSet(text: string): Set<string> {
 
 /**
  * Splits markdown text into sentence-like units that can be quoted verbatim: table rows and
- * list items are units of their own; prose splits after ., ! or ? followed by a capital.
+ * list items are units of their own; prose splits after ., ! or ? followed by a capital, and
+ * after 。！？ (Chinese, Japanese).
  * Every unit is an exact substring of `text`.
  */
 export function sentences(text: string): string[] {
@@ -177,15 +197,19 @@ function pushTableRows(units: SentenceUnit[], line: string, headerFollows: boole
   return tableHeader;
 }
 
+/** Shortest quotable unit of text with Chinese or Japanese in it (a character says about what an English word does). */
+const MIN_SPACELESS_UNIT = 6;
+
 function pushPieces(units: SentenceUnit[], line: string, code: boolean, heading: string | undefined, isHeading: boolean): void {
   // Prose splits after sentence ends, a snippet's collapsed list at its " - " markers and its
   // collapsed table between rows ("| |").
-  const pieces = line.split(/(?<=[.!?:])\s+[-*]\s+(?=\S)|(?<=[.!?])\s+(?=[A-Z`"'(\[*_])|(?<=\|)\s+(?=\|)/);
+  // Chinese and Japanese sentences end at 。！？ (a closing quote or bracket stays with them), spaces or not.
+  const pieces = line.split(/(?<=[.!?:])\s+[-*]\s+(?=\S)|(?<=[.!?])\s+(?=[A-Z`"'(\[*_])|(?<=\|)\s+(?=\|)|(?<=[。！？][」』”’）]?)(?![」』”’）。！？])\s*/);
   for (const piece of pieces) {
     // A piece cut off by a snippet's "…" is a fragment, not something to quote or learn from.
     if (/…\s*$/.test(piece)) continue;
     const unit = piece.trim().replace(/^(?:[-*+]|\d+\.)\s+/, '').replace(/^#+\s+/, '').replace(/^>\s*/, '').replace(/^…\s*/, '').trim();
-    if (unit.length < 12) continue;
+    if (unit.length < (SPACELESS_CHAR.test(unit) ? MIN_SPACELESS_UNIT : 12)) continue;
     units.push({ text: unit, code, ...(heading === undefined ? {} : { heading }), ...(isHeading ? { isHeading } : {}) });
   }
 }

@@ -214,3 +214,15 @@ describe('quotes of passages whose own text holds "..."', () => {
     ]);
   });
 });
+
+describe('verifyCitations of Chinese', () => {
+  it('verifies a quote whose full-width punctuation and spacing were retyped', async () => {
+    const chinese = createMemoryIndex([makeDoc('limits', 'all', [['负载限制', '设置max_payload_kb为512，可以限制请求的负载大小。超过时返回「PayloadTooLarge」。']])]);
+    const session = new SearchSession({ index: chinese, readTokens: 300 });
+    await session.readSection({ chunk_id: 'limits#0' });
+    const quotes = ['设置 max_payload_kb 为 512, 可以限制请求的负载大小.', '超过时返回"PayloadTooLarge"。', '设置max_payload_kb为1024，可以限制'];
+    const { kept, dropped } = verifyCitations(quotes.map((quote) => ({ doc_id: 'limits', quote })), session.evidence);
+    expect(kept.map((citation) => citation.quote)).toEqual(quotes.slice(0, 2));
+    expect(dropped.map((citation) => citation.reason)).toEqual(['quote does not occur in the passages of "limits" that this run saw or read']);
+  });
+});

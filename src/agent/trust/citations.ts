@@ -1,6 +1,7 @@
 import { isPaged } from '../../corpus/locator.ts';
 import type { Citation, DroppedCitation } from './answer.ts';
 import type { EvidenceSet } from './evidence.ts';
+import { OTHER_SCRIPT, scriptAt } from '../../text/scripts.ts';
 
 /** Shortest quote (normalised characters) that can support a claim. */
 export const MIN_QUOTE_CHARS = 12;
@@ -280,9 +281,15 @@ function locateLines(text: string, parts: string[], endLine: number): { startLin
   return { startLine: firstLineOfText + lineOf(startOffset), endLine: firstLineOfText + lineOf(endOffset) };
 }
 
+/** Punctuation of Chinese and Japanese text read as its ASCII kin (full-width forms are folded by code). */
+const CJK_PUNCTUATION: Readonly<Record<string, string>> = { '、': ',', '。': '.', '「': '"', '」': '"', '『': '"', '』': '"' };
+
 /**
  * Lowercases, straightens quotes, drops markdown marks (emphasis, code, table pipes, links'
  * targets) and collapses whitespace, keeping for each output character its input offset.
+ * Full-width forms (`，：（`) read as ASCII and `。、「」` as `.,""`, and a space beside a
+ * character of text written without spaces is dropped (`使用 Redis` is `使用Redis`), so a quote
+ * of Chinese or Japanese verifies however its punctuation and spacing were retyped.
  */
 export function normalize(input: string): { text: string; offsets: number[] } {
   const source = input.replace(/\[([^\]]*)\]\([^)]*\)/g, (match, label: string) => label + ' '.repeat(match.length - label.length));
@@ -291,6 +298,9 @@ export function normalize(input: string): { text: string; offsets: number[] } {
   let pendingSpace = false;
   for (let index = 0; index < source.length; index++) {
     let char = source[index] ?? '';
+    const code = char.charCodeAt(0);
+    if (code >= 0xff01 && code <= 0xff5e) char = String.fromCharCode(code - 0xfee0);
+    else if (code >= 0x3001) char = CJK_PUNCTUATION[char] ?? char;
     if ('*_`~|#>'.includes(char)) char = char === '|' || char === '#' || char === '>' ? ' ' : '';
     else if ('\u2018\u2019'.includes(char)) char = "'";
     else if ('\u201c\u201d'.includes(char)) char = '"';
@@ -299,6 +309,7 @@ export function normalize(input: string): { text: string; offsets: number[] } {
       pendingSpace = text.length > 0;
       continue;
     }
+    if (pendingSpace && (scriptAt(source, index) !== OTHER_SCRIPT || scriptAt(text, text.length - 1) !== OTHER_SCRIPT)) pendingSpace = false;
     if (pendingSpace) {
       text += ' ';
       offsets.push(index);

@@ -14,6 +14,10 @@ import { agenticRun } from '../run.ts';
 const citation = (quote: string): Citation => ({ docId: 'd', quote, chunkId: 'd#0', heading: 'H', headingPath: ['H'], sourcePath: 'd.md', startLine: 1, endLine: 1 });
 
 describe('splitClaims', () => {
+  it('splits Chinese at 。！？；, spaces or not, a closing quote kept with its sentence', () => {
+    expect(splitClaims('锣鼓经是记谱方法。它称为「锣鼓点」。 真的吗？是的 [1]')).toEqual(['锣鼓经是记谱方法。', '它称为「锣鼓点」。', '真的吗？', '是的 [1]']);
+  });
+
   it('splits at sentence ends and semicolons, never inside code spans, decimals, abbreviations or initials', () => {
     expect(splitClaims('Leases last 45 minutes; set lease_seconds.')).toEqual(['Leases last 45 minutes;', 'set lease_seconds.']);
     expect(splitClaims('Use e.g. `a.b; c. D`. It takes 1.5 s, i.e. fast! J. R. R. Tolkien wrote it. Done?')).toEqual([
@@ -48,6 +52,11 @@ describe('splitClaims', () => {
 });
 
 describe('claimSupport', () => {
+  it('scores a Chinese claim by its bigrams against a quote (荣开 is not in it), and a number missing from the quote', () => {
+    expect(claimSupport('战国无双3由光荣开发。', ['《战国无双3》是由光荣和ω-force合作开发的游戏。'])).toEqual({ score: 0.889, missing: [] });
+    expect(claimSupport('战国无双4由光荣开发。', ['《战国无双3》是由光荣和ω-force合作开发的游戏。'])).toEqual({ score: 0.667, missing: ['4'] });
+  });
+
   it('scores content words (stemmed), identifiers and numbers (weight 2), and lists the anchors no quote holds', () => {
     expect(claimSupport('Leases last 45 minutes.', ['A lease lasts 60 seconds.'])).toEqual({ score: 0.4, missing: ['45'] });
     expect(claimSupport('Leases last 60 seconds.', ['A lease lasts 60 seconds.'])).toEqual({ score: 1, missing: [] });

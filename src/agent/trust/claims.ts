@@ -64,13 +64,14 @@ export function splitClaims(text: string): string[] {
     const marker = /^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s*)?/.exec(line)?.[0].length ?? 0;
     let start = lineStart + marker;
     const end = lineStart + line.length;
-    for (const match of line.slice(marker).matchAll(/([.!?])\s+|;\s+/g)) {
+    // Chinese and Japanese sentences end at 。！？；, a closing quote or bracket with them, spaces or not.
+    for (const match of line.slice(marker).matchAll(/([.!?])\s+|;\s+|([。！？；][」』”’）]?)\s*/g)) {
       const at = lineStart + marker + (match.index ?? 0);
       if (match[1] === '.' && !endsSentence(masked.slice(start, at))) continue;
       // Citation markers after the sentence ("... limit. [2]") end it: they belong to it.
       const next = at + match[0].length;
       const markers = LEADING_MARKERS.exec(masked.slice(next, end))?.[0] ?? '';
-      pushClaim(claims, text.slice(start, markers === '' ? at + 1 : next + markers.length));
+      pushClaim(claims, text.slice(start, markers === '' ? at + (match[2]?.length ?? 1) : next + markers.length));
       start = next + markers.length;
     }
     pushClaim(claims, text.slice(start, end));
