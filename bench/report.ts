@@ -1,4 +1,5 @@
 import type { PassTimings, Timings } from './measure.ts';
+import { formatChinese, type ChineseResult } from './chinese.ts';
 import type { StartupResult } from './startup.ts';
 
 /** One engine at one size, summarised. */
@@ -38,6 +39,7 @@ export interface BenchResult {
   environment: { node: string; platform: string; seed: number; totalSeconds: number };
   sizes: SizeResult[];
   startup?: StartupResult;
+  chinese?: ChineseResult;
 }
 
 const LABELS: Record<string, string> = {
@@ -65,6 +67,7 @@ export function formatReport(result: BenchResult): string {
       ])}`,
     );
   }
+  if (result.chinese !== undefined) parts.push(formatChinese(result.chinese));
   parts.push(targets(result));
   parts.push(JSON.stringify(result.environment));
   return parts.join('\n\n');

@@ -12,7 +12,7 @@
  * collects the garbage and warms up for at least 2 s on the Graphile Worker dev set's questions
  * (unfiltered and filtered, untimed), so the timings are of searches, not of the JIT compiling
  * them or of the ingest's garbage. Then the start-up of `atlas search` against `node -e`
- * opening the same db. Progress on stderr; tables
+ * opening the same db; then Chinese ingest and search (bench/chinese.ts). Progress on stderr; tables
  * (or one JSON object with --json) on stdout.
  */
 import { spawnSync } from 'node:child_process';
@@ -22,6 +22,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { BenchQuery, ChildResult } from './engine-child.ts';
+import type { ChineseResult } from './chinese.ts';
 import { ENGINE_NAMES } from './engines.ts';
 import { splitFirstPass, summarize } from './measure.ts';
 import { benchQueries, buildPages, musiqueFolder, readPassages, readQuestions, warmupQuestions } from './musique-corpus.ts';
@@ -47,6 +48,17 @@ function runPhase(args: string[]): Partial<ChildResult> {
   });
   if (child.status !== 0) throw new Error(`bench: child ${args.join(' ')} failed with status ${child.status}`);
   return JSON.parse(child.stdout) as Partial<ChildResult>;
+}
+
+/** Chinese ingest and search (bench/chinese.ts) in a child of its own; undefined, with a note, when the data set is absent. */
+function runChinese(): ChineseResult | undefined {
+  const script = fileURLToPath(new URL('./chinese.ts', import.meta.url));
+  const child = spawnSync(process.execPath, ['--import', 'tsx', script, '--json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (child.status !== 0) {
+    progress(`  skipped: ${child.stderr.trim().split('\n').find((line) => line.startsWith('Error: ')) ?? `bench/chinese.ts failed with status ${child.status}`}`);
+    return undefined;
+  }
+  return JSON.parse(child.stdout) as ChineseResult;
 }
 
 function summariseChild(result: ChildResult, reference: ChildResult | undefined, questions: number): EngineResult {
@@ -180,10 +192,13 @@ async function main(): Promise<void> {
       progress('bench: start-up');
       startup = measureStartup({ db: startupDb, query: 'film director', runs: Number(values['startup-runs']) });
     }
+    progress('bench: Chinese (CMRC 2018 dev, bench/chinese.ts)');
+    const chinese = runChinese();
     const result: BenchResult = {
       environment: { node: process.version, platform: `${process.platform}-${process.arch}`, seed, totalSeconds: round((performance.now() - started) / 1000, 1) },
       sizes,
       ...(startup === undefined ? {} : { startup }),
+      ...(chinese === undefined ? {} : { chinese }),
     };
     process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : `${formatReport(result)}\n`);
   } finally {
