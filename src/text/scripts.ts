@@ -101,6 +101,26 @@ export function runWords(run: string, unigrams: boolean): RunWord[] {
   return words;
 }
 
+/**
+ * The words of a run as a reader of sentences wants them: Han and kana as the bigrams inside
+ * each `Intl.Segmenter` word (a word of one character as itself), so that no bigram straddles
+ * two words (`大帝本名` -> `大帝 本名`, not `帝本`), which a passage would seldom hold; other runs
+ * as {@link runWords}. The offline planner's text analysis reads these (text.ts), the index the
+ * plain bigrams (a search ranks by many bigrams, a sentence is judged by few).
+ *
+ * @example
+ * wordBigrams('真君大帝本名叫什么'); // ['真君', '君大', '大帝', '本名', '叫', '什么']
+ */
+export function wordBigrams(run: string): string[] {
+  if (scriptAt(run, 0) !== BIGRAM_SCRIPT) return runWords(run, false).map((word) => word.word);
+  segmenter ??= new Intl.Segmenter('und', { granularity: 'word' });
+  const found: string[] = [];
+  for (const part of segmenter.segment(run)) {
+    if (part.isWordLike) for (const word of runWords(part.segment, false)) found.push(word.word);
+  }
+  return found;
+}
+
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }

@@ -2,7 +2,7 @@
  * Text utilities of the offline planner: words, light stemming, sentences, identifiers and
  * named-entity-like phrases. Pure functions, no state.
  */
-import { runWords, SPACELESS_CHAR, splitSpaceless } from './scripts.ts';
+import { runWords, SPACELESS_CHAR, splitSpaceless, wordBigrams } from './scripts.ts';
 
 /** English function words and question words; never search terms on their own. */
 export const STOPWORDS = new Set(
@@ -28,12 +28,17 @@ export const STOPWORDS = new Set(
  * words('Set max_payload_kb 设置负载'); // ['set', 'max', 'payload', 'kb', '设置', '置负', '负载']
  */
 export function words(text: string): string[] {
+  return wordsWith(text, (run) => runWords(run, false).map((word) => word.word));
+}
+
+/** {@link words} with `runWords` reading the runs of text without spaces. */
+function wordsWith(text: string, runWords: (run: string) => string[]): string[] {
   if (!SPACELESS_CHAR.test(text)) return spacedWords(text);
   const found: string[] = [];
   splitSpaceless(
     text,
     (other) => found.push(...spacedWords(other)),
-    (run) => found.push(...runWords(run, false).map((word) => word.word)),
+    (run) => found.push(...runWords(run)),
   );
   return found;
 }
@@ -63,11 +68,32 @@ export function stem(word: string): string {
   return w;
 }
 
-/** Content terms of a text: non-stopword words of 2+ characters, stemmed, in order, unique. */
+/**
+ * Characters of Chinese question words (哪 谁 什么 几 怎 吗 呢 何): a bigram holding one asks (`由哪`,
+ * `哪两`), it names no topic a passage would hold.
+ */
+const ASKING_CHARACTER = /[哪谁誰什么麼几幾怎吗嗎呢何]/;
+
+/**
+ * Chinese function words (the words of a question's form: `名叫`, `一个`, `其中`), dropped from
+ * content terms as the English {@link STOPWORDS} are; the question words themselves go by
+ * {@link ASKING_CHARACTER}.
+ */
+const CHINESE_FUNCTION_WORDS = new Set(
+  '多少 一个 一些 这个 那个 这些 那些 这里 那里 这样 那样 其中 以及 或者 因为 所以 但是 然后 而且 并且 已经 可以 能够 应该 是否 叫做 名叫 称为 被称 之后 之前 时候 主要 分别 一共 总共 共有 通过 进行 成为 作为 属于 位于 关于 对于 由于 根据 其他 当时 目前'.split(' '),
+);
+
+/**
+ * Content terms of a text: non-stopword words of 2+ characters, stemmed, in order, unique.
+ * Chinese and Japanese give the bigrams inside their words (scripts.ts `wordBigrams`): a
+ * question's `大帝本名` gives `大帝 本名`, not the `帝本` no passage holds, while a passage's
+ * {@link words} hold every bigram, so a term is found however the passage's words are cut;
+ * no bigram of a Chinese question word.
+ */
 export function contentTerms(text: string): string[] {
   const terms: string[] = [];
-  for (const word of words(text)) {
-    if (STOPWORDS.has(word) || word.length < 2) continue;
+  for (const word of wordsWith(text, wordBigrams)) {
+    if (STOPWORDS.has(word) || word.length < 2 || ASKING_CHARACTER.test(word) || CHINESE_FUNCTION_WORDS.has(word)) continue;
     const stemmed = stem(word);
     if (!terms.includes(stemmed)) terms.push(stemmed);
   }
