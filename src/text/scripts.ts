@@ -112,7 +112,8 @@ export function runWords(run: string, unigrams: boolean): RunWord[] {
  * wordBigrams('真君大帝本名叫什么'); // ['真君', '君大', '大帝', '本名', '叫', '什么']
  */
 export function wordBigrams(run: string): string[] {
-  if (scriptAt(run, 0) !== BIGRAM_SCRIPT) return runWords(run, false).map((word) => word.word);
+  // A run of two characters is one bigram already (words joined by spaces, as a claim's are).
+  if (scriptAt(run, 0) !== BIGRAM_SCRIPT || [...run].length <= 2) return runWords(run, false).map((word) => word.word);
   segmenter ??= new Intl.Segmenter('und', { granularity: 'word' });
   const found: string[] = [];
   for (const part of segmenter.segment(run)) {
