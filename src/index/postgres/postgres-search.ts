@@ -46,7 +46,7 @@ export interface PostgresSearchOptions {
 export function createPostgresSearch(pool: Pool, tokenizer: TokenizerOptions, options: PostgresSearchOptions) {
   const cache = createPostgresPostingsCache(options.cacheBytes);
   const filterBits = createFilterBits();
-  const tokens = createFts5Tokenizer({ porter: tokenizer.porter });
+  const tokens = createFts5Tokenizer({ porter: tokenizer.porter, spaceless: 'query' });
   const scratch = createRankScratch();
   const { weights } = options;
 
