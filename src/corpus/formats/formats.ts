@@ -2,7 +2,6 @@ import { convertAsciidoc } from './asciidoc.ts';
 import type { ConvertedPage, ConvertResult } from './converted.ts';
 import { convertHtml } from './html.ts';
 import type { FormatLimits } from './limits.ts';
-import { convertPdf } from './pdf.ts';
 import { convertWord } from './word.ts';
 
 /** The formats Atlas reads. `markdown` and `text` are read as they are; the others are converted to markdown. */
@@ -54,8 +53,10 @@ export function isBinaryFormat(format: PageFormat): format is 'pdf' | 'word' {
  * @example
  * const result = await convertBinaryPage('pdf', bytes, DEFAULT_FORMAT_LIMITS);
  */
-export function convertBinaryPage(format: 'pdf' | 'word', bytes: Buffer, limits: FormatLimits): Promise<ConvertResult> {
-  return format === 'pdf' ? convertPdf(bytes, limits) : convertWord(bytes);
+export async function convertBinaryPage(format: 'pdf' | 'word', bytes: Buffer, limits: FormatLimits): Promise<ConvertResult> {
+  // pdf.js is large: loaded when a folder has a PDF, not when `atlas ingest` starts.
+  if (format === 'pdf') return (await import('./pdf.ts')).convertPdf(bytes, limits);
+  return convertWord(bytes);
 }
 
 /**
