@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sharedFolder } from '../../testing/shared-folder.ts';
 import { identifierExpansions } from './identifier-expansions.ts';
+import { SPACELESS_CHAR } from '../../text/scripts.ts';
 import {
   DEFAULT_TOKENIZER,
   expandIdentifier,
@@ -114,7 +115,9 @@ describe('identifierExpansions', () => {
  */
 function everyRunExpansions(text: string): string[] {
   const seen = new Set<string>();
-  for (const [run] of text.matchAll(IDENTIFIER_RUN)) {
+  // Text without spaces is tokenized apart (character pairs): an identifier beside it is read alone (`廉政行動2009` -> `2009`).
+  const spaced = text.replace(new RegExp(SPACELESS_CHAR.source, 'gu'), ' ');
+  for (const [run] of spaced.matchAll(IDENTIFIER_RUN)) {
     if (run === run.toLowerCase() && !/[-_.:/\p{N}]/u.test(run)) continue;
     for (const term of expandIdentifier(run)) seen.add(term);
   }
