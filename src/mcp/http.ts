@@ -1,39 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { DEFAULT_MAX_REQUEST_BODY_SIZE, readRequestBody } from '@modelcontextprotocol/sdk/server/requestBody.js';
+import { readRequestBody } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
-import { AtlasError } from '../errors.ts';
 import { principalGroups } from '../index/filter.ts';
 import type { Principal } from '../index/types.ts';
-import { createAtlasMcpServer, enforcedFilter, type AtlasMcpServerOptions } from './server.ts';
+import { resolveHttpOptions, type McpHttpOptions } from './http-options.ts';
+import { createAtlasMcpServer } from './server.ts';
 
-/** Open MCP sessions per handler when none is given. */
-export const DEFAULT_MAX_SESSIONS = 100;
-/** Open MCP sessions per client (token) when none is given. */
-export const DEFAULT_MAX_SESSIONS_PER_CLIENT = 10;
-/** A session unused for this long is closed (30 minutes) when none is given. */
-export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
-
-/** Options of {@link createMcpHttpHandler}: the server of each session, and the session bounds. */
-export interface McpHttpOptions extends AtlasMcpServerOptions {
-  /**
-   * Open sessions at most (default {@link DEFAULT_MAX_SESSIONS}). A new one past it closes the
-   * opening client's least recently used session; a client with none open is refused (503):
-   * another client's session is never closed for it.
-   */
-  maxSessions?: number;
-  /** Open sessions per client at most (default {@link DEFAULT_MAX_SESSIONS_PER_CLIENT}); a new one past it closes that client's least recently used. */
-  maxSessionsPerClient?: number;
-  /** A session with no request for longer is closed (default {@link DEFAULT_SESSION_IDLE_MS}), by `now`. */
-  idleMs?: number;
-  /** Clock in ms (default `Date.now`); sessions expire by it, checked on each request. */
-  now?: () => number;
-  /** Makes session ids (default `crypto.randomUUID`). */
-  sessionId?: () => string;
-  /** Largest POST body in bytes (default the SDK's, 4 MiB); `atlas serve` passes its `--max-body`. Larger is a 413. */
-  maxBodyBytes?: number;
-}
+export { DEFAULT_MAX_SESSIONS, DEFAULT_MAX_SESSIONS_PER_CLIENT, DEFAULT_SESSION_IDLE_MS, type McpHttpOptions } from './http-options.ts';
 
 /** Who sends a request, as the server's authentication found it (e.g. from the bearer token). */
 export interface McpRequestContext {
@@ -85,22 +59,7 @@ interface Session {
  * app.all('/mcp', (c) => mcp(c.req.raw, { principal: c.get('principal') })); // after token auth
  */
 export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
-  const {
-    maxSessions = DEFAULT_MAX_SESSIONS,
-    maxSessionsPerClient = DEFAULT_MAX_SESSIONS_PER_CLIENT,
-    idleMs = DEFAULT_SESSION_IDLE_MS,
-    now = Date.now,
-    sessionId = randomUUID,
-    maxBodyBytes = DEFAULT_MAX_REQUEST_BODY_SIZE,
-    principal: fixedPrincipal,
-    ...serverOptions
-  } = options;
-  // The handler's own principal joins the filter, so a request's principal can only narrow it.
-  const filter = enforcedFilter(serverOptions.filter, fixedPrincipal);
-  checkBound('maxSessions', maxSessions);
-  checkBound('maxSessionsPerClient', maxSessionsPerClient);
-  checkBound('idleMs', idleMs);
-  checkBound('maxBodyBytes', maxBodyBytes);
+  const { maxSessions, maxSessionsPerClient, idleMs, now, sessionId, maxBodyBytes, serverOptionsFor } = resolveHttpOptions(options);
   // Insertion order is use order: a session is moved to the end on each request.
   const sessions = new Map<string, Session>();
   // Sessions being opened (their initialize in flight), per client and in all: they count against the bounds.
@@ -158,7 +117,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     openingTotal += 1;
     try {
       await Promise.all(victims.map((id) => closeSession(id)));
-      const server = createAtlasMcpServer({ ...serverOptions, ...(filter ? { filter } : {}), ...(principal ? { principal } : {}) });
+      const server = createAtlasMcpServer(serverOptionsFor(principal));
       const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: sessionId,
         onsessioninitialized: (id) => {
@@ -259,11 +218,4 @@ export function idleText(ms: number): string {
 
 export function jsonRpcError(status: number, code: number, message: string): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), { status, headers: { 'content-type': 'application/json' } });
-}
-
-export function checkBound(name: 'idleMs' | 'maxSessions' | 'maxSessionsPerClient' | 'maxBodyBytes', value: number): void {
-  if (!Number.isInteger(value) || value < 1) {
-    const example = { idleMs: DEFAULT_SESSION_IDLE_MS, maxSessions: DEFAULT_MAX_SESSIONS, maxSessionsPerClient: DEFAULT_MAX_SESSIONS_PER_CLIENT, maxBodyBytes: DEFAULT_MAX_REQUEST_BODY_SIZE }[name];
-    throw new AtlasError('usage', `Atlas: createMcpHttpHandler ${name} must be a positive whole number, got ${String(value)}. Pass e.g. ${name}: ${example}, or leave it out.`);
-  }
 }

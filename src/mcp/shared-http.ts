@@ -1,7 +1,5 @@
 // The /mcp endpoint of `atlas serve` replicas on one PostgreSQL database: MCP sessions kept in
 // the state tables, so a session opened on one replica goes on on any other (docs/mcp.md).
-import { randomUUID } from 'node:crypto';
-import { DEFAULT_MAX_REQUEST_BODY_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { SearchMemory } from '../agent/session/search-memory.ts';
@@ -9,18 +7,14 @@ import type { McpSessionStore } from '../conversations/mcp-sessions.ts';
 import type { Principal } from '../index/types.ts';
 import {
   cancelOnDisconnect,
-  checkBound,
-  DEFAULT_MAX_SESSIONS,
-  DEFAULT_MAX_SESSIONS_PER_CLIENT,
-  DEFAULT_SESSION_IDLE_MS,
   idleText,
   jsonRpcError,
   ownerKey,
   readJsonRpc,
   type McpHttpHandler,
-  type McpHttpOptions,
   type McpRequestContext,
 } from './http.ts';
+import { resolveHttpOptions, type McpHttpOptions } from './http-options.ts';
 import { createAtlasMcpSession, enforcedFilter, type RestoredMcpSession } from './server.ts';
 
 /** Options of {@link createSharedMcpHttpHandler}: those of `createMcpHttpHandler`, and where sessions are kept. */
@@ -47,27 +41,13 @@ export interface SharedMcpHttpOptions extends Omit<McpHttpOptions, 'now'> {
  * app.all('/mcp', (c) => mcp(c.req.raw, { principal: c.get('principal') }));
  */
 export function createSharedMcpHttpHandler(options: SharedMcpHttpOptions): McpHttpHandler {
-  const {
-    sessions,
-    maxSessions = DEFAULT_MAX_SESSIONS,
-    maxSessionsPerClient = DEFAULT_MAX_SESSIONS_PER_CLIENT,
-    idleMs = DEFAULT_SESSION_IDLE_MS,
-    now = Date.now,
-    sessionId = randomUUID,
-    maxBodyBytes = DEFAULT_MAX_REQUEST_BODY_SIZE,
-    principal: fixedPrincipal,
-    ...serverOptions
-  } = options;
-  const filter = enforcedFilter(serverOptions.filter, fixedPrincipal);
-  checkBound('maxSessions', maxSessions);
-  checkBound('maxSessionsPerClient', maxSessionsPerClient);
-  checkBound('idleMs', idleMs);
-  checkBound('maxBodyBytes', maxBodyBytes);
+  const { sessions, ...httpOptions } = options;
+  const { maxSessions, maxSessionsPerClient, idleMs, now, sessionId, maxBodyBytes, filter, serverOptions, serverOptionsFor } = resolveHttpOptions(httpOptions);
   const inFlight = new Set<Promise<unknown>>();
 
   /** Answers one request with a fresh server over `restored` (none for initialize); returns the response and the search session after it. */
   const serve = async (request: Request, body: unknown, principal: Principal | undefined, restored?: RestoredMcpSession) => {
-    const { server, session } = createAtlasMcpSession({ ...serverOptions, ...(filter ? { filter } : {}), ...(principal ? { principal } : {}) }, restored);
+    const { server, session } = createAtlasMcpSession(serverOptionsFor(principal), restored);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
