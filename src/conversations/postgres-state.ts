@@ -2,6 +2,7 @@
 // their schema version, and the pool the conversation store and the MCP session records use.
 import type { Pool, PoolClient } from 'pg';
 import { AtlasError } from '../errors.ts';
+import { inTransaction } from '../index/postgres/postgres-transaction.ts';
 import { parsePostgresUrl, toPostgresError, type PostgresTarget } from '../index/postgres/postgres-url.ts';
 
 /**
@@ -120,22 +121,7 @@ export async function openPostgresState(options: PostgresStateOptions): Promise<
         throw toPostgresError(error, target);
       }
     },
-    transaction(work) {
-      return state.run(async () => {
-        const client = await pool.connect();
-        try {
-          await client.query('BEGIN');
-          const result = await work(client);
-          await client.query('COMMIT');
-          return result;
-        } catch (error) {
-          await client.query('ROLLBACK').catch(() => {});
-          throw error;
-        } finally {
-          client.release();
-        }
-      });
-    },
+    transaction: (work) => state.run(() => inTransaction(pool, work)),
     // Both stores of a replica share one state: the first close ends the pool, the second has nothing left to do.
     close: () => (ended ??= pool.end()),
   };

@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import type { Embedder } from '../../embed/types.ts';
 import { readPostgresMeta, writePostgresMeta } from './postgres-schema.ts';
+import { inIndexTransaction } from './postgres-transaction.ts';
 import type { PostgresTarget } from './postgres-url.ts';
 import type { SyncVectorsOptions, VectorSyncReport } from '../vectors/vector-types.ts';
 import { contentKey, DIMENSIONS_KEY, embeddingInput, embedInBatches, MODEL_KEY } from '../vectors/vector-sync.ts';
@@ -14,29 +15,6 @@ export interface PostgresVectorContext {
   target: PostgresTarget;
   /** The quoted schema pgvector lives in (`"public"`). */
   vectorSchema: string;
-}
-
-/**
- * Runs `work` in a transaction that holds the index's writer lock (the one an ingest takes), so
- * a batch of vectors and a text ingest never interleave.
- *
- * @example
- * await inIndexTransaction(pool, target, (client) => client.query('DELETE FROM embeddings'));
- */
-export async function inIndexTransaction<T>(pool: Pool, target: PostgresTarget, work: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock(hashtext(current_database() || $1))', [target.schema]);
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
 }
 
 /**

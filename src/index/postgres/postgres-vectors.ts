@@ -6,7 +6,8 @@ import { positional } from './postgres-sql.ts';
 import { readPostgresMeta } from './postgres-schema.ts';
 import type { PostgresTarget } from './postgres-url.ts';
 import { ensurePgvector, pgvectorInstall, type PgvectorInstall } from './postgres-vectors-extension.ts';
-import { HNSW_MAX_DIMENSIONS, inIndexTransaction, syncPostgresMissing, vectorLiteral } from './postgres-vectors-sync.ts';
+import { inIndexTransaction, inTransaction } from './postgres-transaction.ts';
+import { HNSW_MAX_DIMENSIONS, syncPostgresMissing, vectorLiteral } from './postgres-vectors-sync.ts';
 import { queryTerms } from '../engine/query.ts';
 import { CHUNK_COLUMNS, hitFromRow, type ChunkRow } from '../sql-rows.ts';
 import type { TokenizerOptions } from '../analysis/tokenize.ts';
@@ -165,32 +166,22 @@ export function createPostgresVectors(options: PostgresVectorOptions): VectorBac
         if (found === undefined) return [];
         const { schema } = found;
         const where = positional(filterClause(searchOptions.filter, 'c'), 2);
-        const client = await pool.connect();
-        let rows: Array<ChunkRow & { distance: number }>;
-        try {
-          await client.query('BEGIN');
+        const rows = await inTransaction(pool, async (client) => {
           if (dimensions <= HNSW_MAX_DIMENSIONS && found.iterativeScan) {
             // Keep scanning the graph until k rows pass the filter, in exact distance order.
             await client.query("SELECT set_config('hnsw.iterative_scan', 'strict_order', true), set_config('hnsw.ef_search', $1, true)", [
               String(Math.min(MAX_EF_SEARCH, Math.max(efSearch, searchOptions.k))),
             ]);
           }
-          rows = (
-            await client.query<ChunkRow & { distance: number }>(
-              `SELECT ${CHUNK_COLUMNS}, (v.embedding::${schema}.vector(${dimensions})) OPERATOR(${schema}.<=>) $1::${schema}.vector(${dimensions}) AS distance
-               FROM chunk_vectors v JOIN chunks c ON c.id = v.id
-               WHERE true${where.sql}
-               ORDER BY distance, v.id LIMIT $2`,
-              [vectorLiteral(vector), searchOptions.k, ...where.params],
-            )
-          ).rows;
-          await client.query('COMMIT');
-        } catch (error) {
-          await client.query('ROLLBACK').catch(() => {});
-          throw error;
-        } finally {
-          client.release();
-        }
+          const result = await client.query<ChunkRow & { distance: number }>(
+            `SELECT ${CHUNK_COLUMNS}, (v.embedding::${schema}.vector(${dimensions})) OPERATOR(${schema}.<=>) $1::${schema}.vector(${dimensions}) AS distance
+             FROM chunk_vectors v JOIN chunks c ON c.id = v.id
+             WHERE true${where.sql}
+             ORDER BY distance, v.id LIMIT $2`,
+            [vectorLiteral(vector), searchOptions.k, ...where.params],
+          );
+          return result.rows;
+        });
         const terms = queryTerms(query, tokenizer);
         return rows.map((row) => {
           // A zero vector has no cosine distance (NaN): it scores as distance 2, as in SQLite.

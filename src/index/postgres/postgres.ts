@@ -5,6 +5,7 @@ import { ALL_VALUE, filterClause } from '../filter.ts';
 import { ingestPostgresDocs } from './postgres-ingest.ts';
 import { dropPostgresIndex, preparePostgresSchema, readPostgresMeta, writePostgresMeta } from './postgres-schema.ts';
 import { positional } from './postgres-sql.ts';
+import { inIndexTransaction } from './postgres-transaction.ts';
 import { createPostgresSearch } from './postgres-search.ts';
 import { parsePostgresUrl, toPostgresError } from './postgres-url.ts';
 import { createPostgresVectors, keepEmbeddingsForRebuild } from './postgres-vectors.ts';
@@ -94,12 +95,9 @@ export function createPostgresIndex(options: PostgresIndexOptions): PostgresInde
 
   const prepare = async (): Promise<{ tokenizer: TokenizerOptions; pool: Pool }> => {
     const pool = await openPool();
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock(hashtext(current_database() || $1))', [target.schema]);
+    const tokenizer = await inIndexTransaction(pool, target, async (client) => {
       if (!options.readonly) await client.query(`CREATE SCHEMA IF NOT EXISTS ${target.schema}`);
-      const tokenizer = await preparePostgresSchema(client, target, {
+      return preparePostgresSchema(client, target, {
         create: !options.readonly,
         ...(options.tokenizer ? { tokenizer: options.tokenizer } : {}),
       }).catch(async (error: unknown) => {
@@ -107,14 +105,8 @@ export function createPostgresIndex(options: PostgresIndexOptions): PostgresInde
         if (!rebuildPending || !(error instanceof AtlasError) || error.code !== 'index-schema') throw error;
         return { ...DEFAULT_TOKENIZER, ...options.tokenizer };
       });
-      await client.query('COMMIT');
-      return { tokenizer, pool };
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
+    return { tokenizer, pool };
   };
   const ready = (): Promise<{ tokenizer: TokenizerOptions; pool: Pool }> => {
     // A failed first call (server down) is retried by the next one.
@@ -196,27 +188,17 @@ export function createPostgresIndex(options: PostgresIndexOptions): PostgresInde
       ingesting = true;
       try {
         return await guard(async (tokenizer, pool) => {
-          const client = await pool.connect();
-          try {
-            await client.query('BEGIN');
-            // One writer per index at a time; readers go on reading the committed state.
-            await client.query('SELECT pg_advisory_xact_lock(hashtext(current_database() || $1))', [target.schema]);
+          const report = await inIndexTransaction(pool, target, async (client) => {
             let used = tokenizer;
             if (rebuildPending) {
               await keepEmbeddingsForRebuild(client);
               await dropPostgresIndex(client);
               used = await preparePostgresSchema(client, target, { create: true, ...(options.tokenizer ? { tokenizer: options.tokenizer } : {}) });
             }
-            const report = await ingestPostgresDocs(client, docs, used);
-            await client.query('COMMIT');
-            rebuildPending = false;
-            return report;
-          } catch (error) {
-            await client.query('ROLLBACK').catch(() => {});
-            throw error;
-          } finally {
-            client.release();
-          }
+            return ingestPostgresDocs(client, docs, used);
+          });
+          rebuildPending = false;
+          return report;
         });
       } finally {
         ingesting = false;
