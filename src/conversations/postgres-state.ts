@@ -2,6 +2,7 @@
 // their schema version, and the pool the conversation store and the MCP session records use.
 import type { Pool, PoolClient } from 'pg';
 import { AtlasError } from '../errors.ts';
+import { existingTables } from '../index/postgres/postgres-schema.ts';
 import { inTransaction } from '../index/postgres/postgres-transaction.ts';
 import { parsePostgresUrl, toPostgresError, type PostgresTarget } from '../index/postgres/postgres-url.ts';
 
@@ -139,13 +140,13 @@ export async function openPostgresState(options: PostgresStateOptions): Promise<
 }
 
 async function prepareStateTables(client: PoolClient, target: PostgresTarget): Promise<void> {
-  const found = await client.query<{ name: string }>('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ANY($1)', [POSTGRES_STATE_TABLES]);
-  if (found.rows.length === 0) {
+  const found = await existingTables(client, POSTGRES_STATE_TABLES);
+  if (found.length === 0) {
     await client.query(TABLES);
     await client.query("INSERT INTO state_meta (key, value) VALUES ('schema_version', $1)", [String(POSTGRES_STATE_SCHEMA_VERSION)]);
     return;
   }
-  const row = found.rows.some((table) => table.name === 'state_meta') ? (await client.query<{ value: string }>("SELECT value FROM state_meta WHERE key = 'schema_version'")).rows[0] : undefined;
+  const row = found.includes('state_meta') ? (await client.query<{ value: string }>("SELECT value FROM state_meta WHERE key = 'schema_version'")).rows[0] : undefined;
   if (row?.value === String(POSTGRES_STATE_SCHEMA_VERSION)) return;
   const version = Number(row?.value);
   const where = `schema "${target.schema}" of ${target.shown}`;

@@ -103,18 +103,15 @@ export interface PrepareSchemaOptions {
  * const tokenizer = await preparePostgresSchema(client, target, { create: true });
  */
 export async function preparePostgresSchema(client: ClientBase, target: PostgresTarget, options: PrepareSchemaOptions): Promise<TokenizerOptions> {
-  const found = await client.query<{ name: string }>(
-    'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ANY($1)',
-    [TABLE_NAMES],
-  );
+  const found = await existingTables(client, TABLE_NAMES);
   const rebuild = `Rebuild it: atlas ingest <docs-dir> --db ${target.shown} --rebuild`;
-  if (found.rows.length === 0) {
+  if (found.length === 0) {
     if (!options.create) {
       throw new AtlasError('index-missing', `Atlas: no index in schema "${target.schema}" of ${target.shown}. Build it first: atlas ingest <docs-dir> --db ${target.shown}`);
     }
     return createTables(client, { ...DEFAULT_TOKENIZER, ...options.tokenizer });
   }
-  const version = found.rows.some((row) => row.name === 'meta') ? await readPostgresMeta(client, 'schemaVersion') : undefined;
+  const version = found.includes('meta') ? await readPostgresMeta(client, 'schemaVersion') : undefined;
   if (version !== String(POSTGRES_SCHEMA_VERSION)) {
     throw new AtlasError(
       'index-schema',
@@ -155,6 +152,20 @@ async function createTables(client: ClientBase, tokenizer: TokenizerOptions): Pr
   await writePostgresMeta(client, 'tokenizer', JSON.stringify(tokenizer));
   await writePostgresMeta(client, 'indexVersion', computeIndexVersion([], tokenizer));
   return tokenizer;
+}
+
+/**
+ * The tables of `names` that the connection's schema (`current_schema()`) holds, in no order:
+ * none for a schema Atlas has not written yet.
+ *
+ * @example
+ * await existingTables(client, ['meta', 'docs']); // ['meta', 'docs']
+ */
+export async function existingTables(client: Pick<ClientBase, 'query'>, names: readonly string[]): Promise<string[]> {
+  const found = await client.query<{ name: string }>('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ANY($1)', [
+    names,
+  ]);
+  return found.rows.map((row) => row.name);
 }
 
 /**
