@@ -4,6 +4,7 @@ import { join, relative, sep } from 'node:path';
 import type { CorpusProblem } from '../errors.ts';
 import { PAGE_EXTENSION } from './formats/formats.ts';
 import { SIDECAR_SUFFIX } from './page-body.ts';
+import { FOLDER_RULE_FILE } from './front-matter/folder-rule.ts';
 
 /**
  * What the corpus loader reads of the file system. Node's `fs/promises` by default; tests pass a
@@ -43,13 +44,15 @@ export interface ListedPages {
   pages: string[];
   /** Relative paths of the sidecars found (`handbook.pdf.atlas.yaml`), unsorted. */
   sidecars: string[];
+  /** Relative paths of the folder rules found (`internal/_atlas.yaml`), unsorted. */
+  rules: string[];
   /** Every file listed (pages, sidecars and files Atlas does not read) counted by extension (`.html`, `''` for none), lower case. */
   extensions: Record<string, number>;
   problems: CorpusProblem[];
 }
 
 /**
- * Lists the pages (of every format Atlas reads, see formats/formats.ts) and their sidecars under `root` (its real path), recursively. Dot-entries,
+ * Lists the pages (of every format Atlas reads, see formats/formats.ts), their sidecars and folder rules (`_atlas.yaml`; one misnamed `_atlas.yml` or `.atlas.yaml` is a problem) under `root` (its real path), recursively. Dot-entries,
  * `node_modules` and Sphinx's `_sources` folders (copies of a generated site's sources) are skipped. A symlinked page is followed once to its target when that target
  * is a file inside the root; a target outside the root (after resolving every link) is refused
  * as a problem, as are dangling links and link loops. Symlinked folders are never followed: one
@@ -60,7 +63,7 @@ export interface ListedPages {
  * const { pages, problems } = await listPages('/abs/docs', nodeCorpusFileSystem);
  */
 export async function listPages(root: string, fs: CorpusFileSystem): Promise<ListedPages> {
-  const listing: ListedPages = { pages: [], sidecars: [], extensions: {}, problems: [] };
+  const listing: ListedPages = { pages: [], sidecars: [], rules: [], extensions: {}, problems: [] };
   await walk({ root, realRoot: await fs.realpath(root), fs, listing }, '');
   return listing;
 }
@@ -74,13 +77,26 @@ interface Walk {
 
 const PAGE = PAGE_EXTENSION;
 
-/** Counts a file by its extension, and keeps it when it is a page or a sidecar. */
+/** Names a folder rule might be given by mistake (a dot-file is never read; MkDocs' meta plugin names its file `.meta.yml`). */
+const MISNAMED_RULES = new Set(['_atlas.yml', '.atlas.yaml', '.atlas.yml']);
+
+/** Counts a file by its extension, and keeps it when it is a page, a sidecar or a folder rule. */
 function listFile(listing: ListedPages, path: string, name: string): void {
   const dot = name.lastIndexOf('.');
   const extension = dot <= 0 ? '' : name.slice(dot).toLowerCase();
   listing.extensions[extension] = (listing.extensions[extension] ?? 0) + 1;
   if (PAGE.test(name)) listing.pages.push(path);
+  else if (name === FOLDER_RULE_FILE) listing.rules.push(path);
   else if (name.toLowerCase().endsWith(SIDECAR_SUFFIX)) listing.sidecars.push(path);
+}
+
+/** A file named as a folder rule but not `_atlas.yaml`: its labels (its access groups) would apply to nothing, without a word. */
+function misnamedRule(listing: ListedPages, path: string, name: string): void {
+  listing.problems.push({
+    file: path,
+    field: 'folder rule',
+    message: `a folder rule is read only as ${FOLDER_RULE_FILE}, got ${JSON.stringify(name)}, so its fields apply to no page. Rename it to ${FOLDER_RULE_FILE}.`,
+  });
 }
 
 async function walk(context: Walk, folder: string): Promise<void> {
@@ -94,10 +110,14 @@ async function walk(context: Walk, folder: string): Promise<void> {
     return;
   }
   for (const entry of entries) {
+    const path = folder === '' ? entry.name : `${folder}/${entry.name}`;
+    if (MISNAMED_RULES.has(entry.name.toLowerCase()) || (entry.name !== FOLDER_RULE_FILE && entry.name.toLowerCase() === FOLDER_RULE_FILE)) {
+      misnamedRule(context.listing, path, entry.name);
+      continue;
+    }
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
     // Sphinx copies every page's source beside the HTML it generates (`_sources/x.rst.txt`): the site is its pages.
     if (entry.name === '_sources' && entry.isDirectory()) continue;
-    const path = folder === '' ? entry.name : `${folder}/${entry.name}`;
     if (entry.isDirectory()) await walk(context, path);
     else if (entry.isFile()) listFile(context.listing, path, entry.name);
     else if (entry.isSymbolicLink()) await followLink(context, path, PAGE.test(entry.name));

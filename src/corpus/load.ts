@@ -5,6 +5,8 @@ import { resolveChunkingOptions, type ChunkingOptions } from './chunking/chunkin
 import { DEFAULT_FORMAT_LIMITS, type FormatLimits } from './formats/limits.ts';
 import { fileErrorText, listPages, nodeCorpusFileSystem, type CorpusFileSystem } from './list-pages.ts';
 import { orphanSidecarProblems, readSource } from './read-source.ts';
+import { readFolderRules } from './folder-rules.ts';
+import { SIDECAR_SUFFIX } from './page-body.ts';
 import type { DocumentSource } from './parse-document.ts';
 import { defaultParseThreads, defaultStreamThreads, parsePagesStream, type PageWorker, type ParsePagesStreamOptions } from './workers/parse-pages.ts';
 import type { CorpusNote, Doc } from './types.ts';
@@ -160,9 +162,10 @@ const YIELD_EVERY_PAGES = 256;
 
 /**
  * Every page under `root` as {@link loadCorpus} reads it, in path order (a PDF or Word page
- * converted to markdown, a sidecar read beside its page: see `readSource`), with the problems of
- * listing and reading (links out of the root, unreadable pages and subfolders, files over the
- * size limit, sidecars of no page), and every file found counted by extension. Throws an
+ * converted to markdown, a sidecar read beside its page: see `readSource`; what the folder rules
+ * give it: see `readFolderRules`), with the problems of listing and reading (links out of the
+ * root, unreadable pages and subfolders, files over the size limit, sidecars of no page, invalid
+ * folder rules, whose pages are left out), and every file found counted by extension. Throws an
  * {@link AtlasError} only when `root` is not a readable folder.
  *
  * @example
@@ -178,15 +181,22 @@ export async function readPages(
   const listing = await listPages(root, fs).catch((error: unknown) => {
     throw rootError(root, error);
   });
-  const problems: CorpusProblem[] = [...listing.problems];
+  const rules = await readFolderRules(listing.rules, listing.pages, { root, fs });
+  const problems: CorpusProblem[] = [...listing.problems, ...rules.problems];
   const sources: DocumentSource[] = [];
   const reading = { root, fs, limits, sidecars: new Set(listing.sidecars) };
   let read = 0;
   for (const path of listing.pages.sort(comparePaths)) {
+    const ruled = rules.forPage(path);
+    // Under an invalid folder rule (its problem says so): left out, never indexed without the access the rule gives.
+    if (!ruled.ok) {
+      reading.sidecars.delete(`${path}${SIDECAR_SUFFIX}`);
+      continue;
+    }
     // The real file system reads a page synchronously: a server stays responsive between batches.
     if (++read % YIELD_EVERY_PAGES === 0) await new Promise((resolve) => setImmediate(resolve));
     const result = await readSource(path, reading);
-    if ('source' in result) sources.push(result.source);
+    if ('source' in result) sources.push(ruled.meta === undefined ? result.source : { ...result.source, folder: ruled.meta });
     else problems.push(result.problem);
   }
   problems.push(...orphanSidecarProblems(reading.sidecars));

@@ -7,6 +7,7 @@ import { parseFrontMatter, type FrontMatter } from './front-matter/front-matter.
 import { parseSections } from './markdown/sections.ts';
 import { slugFromPath } from './markdown/slug.ts';
 import { readPageBody, type Sidecar } from './page-body.ts';
+import type { FolderRuleFields as FolderMeta } from './front-matter/folder-rule.ts';
 import type { Chunk, CorpusNote, Doc } from './types.ts';
 
 /**
@@ -35,6 +36,8 @@ export interface DocumentSource {
   converted?: ConvertResult;
   /** The page's sidecar (`handbook.pdf.atlas.yaml`): the front matter of a page of another format than markdown. */
   sidecar?: Sidecar;
+  /** What the folder rules above the page give it (`readFolderRules`); its front matter or sidecar wins, label by label. */
+  folder?: FolderMeta;
 }
 
 /**
@@ -81,8 +84,10 @@ export function parseDocument(source: DocumentSource, options: ChunkingOptions =
   }
 
   const docId = frontMatter.id ?? derivedId;
-  const appliesTo = frontMatter.applies_to ?? 'all';
-  const labels = frontMatter.labels ?? {};
+  const { folder } = source;
+  const appliesTo = frontMatter.applies_to ?? folder?.applies_to ?? 'all';
+  // Label by label, the page's own replaces the folder's: an acl list whole, never a union of both.
+  const labels = folder?.labels === undefined ? (frontMatter.labels ?? {}) : { ...folder.labels, ...frontMatter.labels };
   const mdx = /\.mdx$/i.test(file);
   let title: string;
   let chunks: Chunk[];
@@ -123,6 +128,8 @@ export function parseDocument(source: DocumentSource, options: ChunkingOptions =
     .update('\0')
     .update(JSON.stringify({ chunker: CHUNKER_VERSION, ...resolved, sourcePath: file, ...(format === 'markdown' ? {} : { converter: CONVERTER_VERSION }) }))
     .update(source.sidecar === undefined ? '' : `\0${source.sidecar.text}`)
+    // Under folder rules, the fields the page ends up with (not the rules' text): a rule change re-indexes exactly the pages it changes.
+    .update(folder === undefined ? '' : `\0folder:${JSON.stringify({ appliesTo, labels })}`)
     .digest('hex');
   return { ok: true, doc: { docId, title, appliesTo, labels, sourcePath: file, contentHash, chunks } };
 }

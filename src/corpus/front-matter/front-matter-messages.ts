@@ -3,13 +3,14 @@ import { aclGroupProblem, accessNearMiss } from './access-keys.ts';
 
 /**
  * Explains why a front matter value was rejected: the field, the bad value and the fix.
- * `path` is `['id']`, `['title']`, `['applies_to']`, `['labels']` or `['labels', name]`.
+ * `path` is `['id']`, `['title']`, `['applies_to']`, `['labels']` or `['labels', name]`;
+ * `subject` names the YAML in messages (default `front matter`; `folder rule`).
  *
  * @example
  * describeIssue(['applies_to'], 3, 'install');
  * // 'applies_to must be a string such as "3.x" or "all", got 3. Quote it: applies_to: "3.x".'
  */
-export function describeIssue(path: string[], value: unknown, derivedId: string): string {
+export function describeIssue(path: string[], value: unknown, derivedId: string, subject = 'front matter'): string {
   const [field, label] = path;
   if (field === 'id') return describeId(value, derivedId);
   if (field === 'title') return describeTitle(value);
@@ -21,10 +22,10 @@ export function describeIssue(path: string[], value: unknown, derivedId: string)
   if (field !== undefined && path.length === 1) {
     const nearMiss = accessNearMiss(field, 'top');
     if (nearMiss === 'labels') {
-      return `front matter key "${field}" is not read, so its labels restrict and filter nothing; labels go under the key labels: ${labelsFlow(value)}. Rename it to labels.`;
+      return `${subject} key "${field}" is not read, so its labels restrict and filter nothing; labels go under the key labels: ${labelsFlow(value)}. Rename it to labels.`;
     }
     if (nearMiss === 'acl') {
-      return `front matter key "${field}" is not read, so it restricts nothing; access groups go under labels: {acl: ${groupsFlow(value)}}. Move them there, or rename the key if it is not about access.`;
+      return `${subject} key "${field}" is not read, so it restricts nothing; access groups go under labels: {acl: ${groupsFlow(value)}}. Move them there, or rename the key if it is not about access.`;
     }
   }
   return `${path.join('.')} is invalid, got ${show(value)}.`;

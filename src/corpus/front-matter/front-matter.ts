@@ -1,7 +1,7 @@
-import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
 import type { CorpusProblem } from '../../errors.ts';
 import { readFlatYaml } from './flat-yaml.ts';
+import { readYamlMap, type YamlMap } from './yaml-map.ts';
 import { describeIssue } from './front-matter-messages.ts';
 import { aclGroupProblem, accessNearMiss } from './access-keys.ts';
 import { DOC_ID_PATTERN } from '../markdown/slug.ts';
@@ -146,82 +146,41 @@ export function parseFrontMatter(input: {
     const result = frontMatterSchema.safeParse(flat);
     if (result.success) return { ok: true, frontMatter: result.data };
   }
-  const lineCounter = new LineCounter();
-  const document = parseDocument(yaml, { lineCounter });
-  const error = document.errors[0];
-  if (error) {
-    const position = error.linePos?.[0] ?? { line: 1, col: 1 };
-    const reason = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-    return {
-      ok: false,
-      problems: [
-        {
-          file,
-          line: yamlStartLine + position.line - 1,
-          field: 'front matter',
-          message: `front matter is not valid YAML at column ${position.col}: ${reason}. Fix the YAML syntax; quote values that contain ": " or " #".`,
-        },
-      ],
-    };
-  }
-  let data: unknown;
-  try {
-    data = document.toJS({ maxAliasCount: 100 }) ?? {};
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return {
-      ok: false,
-      problems: [
-        { file, line: yamlStartLine, field: 'front matter', message: `front matter could not be read, got "${reason}". Remove YAML aliases (*name) from the front matter.` },
-      ],
-    };
-  }
-  if (typeof data !== 'object' || Array.isArray(data)) {
-    return {
-      ok: false,
-      problems: [
-        {
-          file,
-          line: yamlStartLine,
-          field: 'front matter',
-          message: `front matter must be a map of fields, got ${Array.isArray(data) ? 'a list' : JSON.stringify(data)}. Write one field per line, e.g. title: "Install".`,
-        },
-      ],
-    };
-  }
+  const read = readYamlMap({ file, yaml, yamlStartLine, subject: 'front matter' });
+  if (!read.ok) return { ok: false, problems: [read.problem] };
+  const { data, lineOf } = read.map;
   const result = frontMatterSchema.safeParse(data);
   if (result.success) return { ok: true, frontMatter: result.data };
 
+  return { ok: false, problems: schemaProblems(result.error.issues, { file, data, lineOf, derivedId: input.derivedId }) };
+}
+
+/**
+ * The problems of the schema's issues, one per field (`labels.x` counts as its own field), in line
+ * order, each naming the file, line, value and fix. `prefix` is the path of the fields checked
+ * inside a larger YAML map (`['overrides', 0]` of a folder rule).
+ */
+export function schemaProblems(
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey> }>,
+  context: { file: string; data: unknown; lineOf: YamlMap['lineOf']; derivedId: string; prefix?: ReadonlyArray<string | number>; subject?: string },
+): CorpusProblem[] {
+  const prefix = context.prefix ?? [];
   const problems: CorpusProblem[] = [];
   const seen = new Set<string>();
-  for (const issue of result.error.issues) {
+  for (const issue of issues) {
     const path = issue.path.slice(0, issue.path[0] === 'labels' ? 2 : 1).map(String);
     const key = path.join('.');
     if (seen.has(key)) continue;
     seen.add(key);
-    const value = path.reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], data);
-    const line = keyLine(document, lineCounter, path);
-    problems.push({
-      file,
-      ...(line === undefined ? {} : { line: yamlStartLine + line - 1 }),
-      field: key,
-      message: describeIssue(path, value, input.derivedId),
-    });
+    const value = path.reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], context.data);
+    const line = context.lineOf([...prefix, ...path]);
+    const field = prefix.length === 0 ? key : `${fieldPath(prefix)}.${key}`;
+    problems.push({ file: context.file, ...(line === undefined ? {} : { line }), field, message: describeIssue(path, value, context.derivedId, context.subject) });
   }
-  problems.sort((left, right) => (left.line ?? Infinity) - (right.line ?? Infinity));
-  return { ok: false, problems };
+  return problems.sort((left, right) => (left.line ?? Infinity) - (right.line ?? Infinity));
 }
 
-/** 1-based line (within the YAML text) of the key at `path`, e.g. `['labels', 'acl']`. */
-function keyLine(document: Document, lineCounter: LineCounter, path: string[]): number | undefined {
-  let node: unknown = document.contents;
-  let line: number | undefined;
-  for (const part of path) {
-    if (!isMap(node)) return line;
-    const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === part);
-    if (!pair || !isScalar(pair.key) || !pair.key.range) return line;
-    line = lineCounter.linePos(pair.key.range[0]).line;
-    node = pair.value;
-  }
-  return line;
+/** `['overrides', 0]` -> `overrides[0]`. */
+export function fieldPath(path: ReadonlyArray<string | number>): string {
+  return path.map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? part : `.${part}`)).join('');
 }

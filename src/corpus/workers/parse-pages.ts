@@ -189,7 +189,7 @@ async function* parseInWorkers(
   const hungry: Array<() => void> = [];
   const takeBatch = (): ParseBatch | undefined => {
     if (next >= sources.length) return undefined;
-    const batch = { id: next, sources: sources.slice(next, next + batchPages).map(({ path, bytes, converted, sidecar }) => ({ path, bytes, ...(converted ? { converted } : {}), ...(sidecar ? { sidecar } : {}) })) };
+    const batch = { id: next, sources: sources.slice(next, next + batchPages).map(({ path, bytes, converted, sidecar, folder }) => ({ path, bytes, ...(converted ? { converted } : {}), ...(sidecar ? { sidecar } : {}), ...(folder ? { folder } : {}) })) };
     next += batch.sources.length;
     return batch;
   };

@@ -8,7 +8,7 @@ import type { Doc } from '../types.ts';
 /** A batch of pages sent to a worker; `id` is the index of its first page. */
 export interface ParseBatch {
   id: number;
-  sources: Array<{ path: string; bytes: Uint8Array } & Pick<DocumentSource, 'converted' | 'sidecar'>>;
+  sources: Array<{ path: string; bytes: Uint8Array } & Pick<DocumentSource, 'converted' | 'sidecar' | 'folder'>>;
 }
 
 /** A worker's answer to a {@link ParseBatch}: the results packed (see `toWire`), and the extra value of each page when the worker makes them. */
