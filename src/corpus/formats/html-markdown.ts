@@ -1,6 +1,6 @@
 import { Parser } from 'htmlparser2';
 import { CHROME_LINK_TEXT, isMainElement, isSkippedElement, type MainRegion } from './html-skip.ts';
-import { collapseSpace, createMarkdownWriter, type MarkdownWriter } from './markdown-writer.ts';
+import { collapseSpace, createMarkdownWriter, markdownLink, type MarkdownWriter } from './markdown-writer.ts';
 
 /** What {@link htmlToMarkdown} made of a page: its content as markdown, and the titles it declares. */
 export interface HtmlMarkdown {
@@ -118,6 +118,8 @@ function createState(region: MainRegion | 'all') {
     preLanguage: '',
     table: undefined as { rows: string[][]; cell: string | undefined; depth: number } | undefined,
     linkStart: -1,
+    /** The target of the link being read, kept as a markdown link when it closes ('' for none: an anchor on the page, a script). */
+    linkHref: '',
     inTitle: false,
     title: undefined as string | undefined,
     metaTitle: undefined as string | undefined,
@@ -193,7 +195,10 @@ function openContent(state: State, name: string, attributes: Record<string, stri
     }
   } else if (name === 'br') appendInline(state, ' ');
   else if (name === 'code' || name === 'kbd' || name === 'tt') appendInline(state, '`');
-  else if (name === 'a') state.linkStart = state.heading > 0 ? -1 : state.inline.length;
+  else if (name === 'a') {
+    state.linkStart = state.heading > 0 ? -1 : state.inline.length;
+    state.linkHref = keptHref(attributes.href);
+  }
   else if (name === 'img' && attributes.alt) appendInline(state, ` ${attributes.alt} `);
 }
 
@@ -248,7 +253,9 @@ function closeContent(state: State, name: string): void {
     if (name === 'ul' || name === 'ol') state.lists.pop();
   } else if (name === 'code' || name === 'kbd' || name === 'tt') appendInline(state, '`');
   else if (name === 'a' && state.linkStart >= 0) {
-    if (CHROME_LINK_TEXT.test(state.inline.slice(state.linkStart))) state.inline = state.inline.slice(0, state.linkStart);
+    const text = state.inline.slice(state.linkStart);
+    if (CHROME_LINK_TEXT.test(text)) state.inline = state.inline.slice(0, state.linkStart);
+    else if (state.linkHref !== '') state.inline = state.inline.slice(0, state.linkStart) + markdownLink(text, state.linkHref);
     state.linkStart = -1;
   }
 }
@@ -283,6 +290,16 @@ function flush(state: State): void {
 function readMeta(state: State, attributes: Record<string, string>): void {
   const key = (attributes.property ?? attributes.name ?? '').toLowerCase();
   if ((key === 'og:title' || key === 'title') && attributes.content) state.metaTitle ??= attributes.content;
+}
+
+/**
+ * The target of a link kept in the markdown, as a markdown page keeps it (the offline planner
+ * follows a page's links to the pages they name): '' for none, an anchor on the same page
+ * (`#options`) and a script.
+ */
+function keptHref(href: string | undefined): string {
+  const target = href?.trim() ?? '';
+  return target === '' || target.startsWith('#') || /^(?:javascript|data|vbscript):/i.test(target) ? '' : target;
 }
 
 /** `class="language-js"` (or `lang-js`, `highlight-js`) -> `js`. */

@@ -21,6 +21,23 @@ export function collapseSpace(text: string): string {
   return text.replace(/[\s\u00a0]+/g, ' ').trim();
 }
 
+/**
+ * A markdown link of `text` to `href`, the whitespace around the text kept outside the brackets;
+ * the text alone when it is blank or the target itself (an autolink), brackets in the text and
+ * spaces, parentheses and angle brackets in the target escaped.
+ *
+ * @example
+ * markdownLink('the [events] system ', '/docs/worker events'); // '[the \\[events\\] system](/docs/worker%20events) '
+ */
+export function markdownLink(text: string, href: string): string {
+  const label = collapseSpace(text);
+  if (label === '' || label === href) return text;
+  const before = /^\s*/.exec(text)![0];
+  const after = /\s*$/.exec(text)![0];
+  const target = href.replace(/[\s()<>]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  return `${before}[${label.replace(/[[\]]/g, '\\$&')}](${target})${after}`;
+}
+
 // A line that markdown-it would read as something other than paragraph text.
 const BLOCK_START = /^(?:#{1,6}(?:\s|$)|[-*+](?:\s|$)|\d{1,9}[.)](?:\s|$)|>|```|~~~|\||={2,}\s*$|-{2,}\s*$|<|:::|\{%)/;
 

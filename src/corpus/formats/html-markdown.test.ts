@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { htmlToMarkdown } from './html-markdown.ts';
+import { markdownLink } from './markdown-writer.ts';
+
+// What a converted page keeps of the markdown it was rendered from (format parity, issue 40).
+describe('htmlToMarkdown fidelity', () => {
+  it('keeps links to other pages as markdown links (the offline planner follows them), anchors and scripts as text', () => {
+    const html = [
+      '<p>See <a href="/library/add-job.md"><code>addJob</code></a> and the <a href="./job-key.md#modes">job key modes</a>.</p>',
+      '<p>Read <a href="https://github.com/graphile/worker">the source</a>, <a href="#options">the options</a> or <a href="javascript:void(0)">this</a>.</p>',
+      '<p>Visit <a href="https://example.com">https://example.com</a> <a href="a (b).html">[x]</a></p>',
+    ].join('');
+    expect(htmlToMarkdown(html, 'all').markdown).toBe(
+      [
+        'See [`addJob`](/library/add-job.md) and the [job key modes](./job-key.md#modes).',
+        '',
+        'Read [the source](https://github.com/graphile/worker), the options or this.',
+        '',
+        'Visit https://example.com [\\[x\\]](a%20%28b%29.html)',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('keeps "Edit this page" links out, and a heading\'s link as its text', () => {
+    expect(htmlToMarkdown('<h2><a href="/x.md">Retries</a></h2><p>Text <a href="/edit/x.md">Edit this page</a></p>', 'all').markdown).toBe('## Retries\n\nText\n');
+  });
+});
+
+describe('markdownLink', () => {
+  it('keeps the whitespace around the text outside the brackets and leaves a blank text alone', () => {
+    expect(markdownLink(' the events system ', '/docs/worker-events')).toBe(' [the events system](/docs/worker-events) ');
+    expect(markdownLink('  ', '/docs/x')).toBe('  ');
+    expect(markdownLink('/docs/x', '/docs/x')).toBe('/docs/x');
+  });
+});
