@@ -1,0 +1,138 @@
+// Markdown text into quotable units: sentences of prose, list items, table rows with their header
+// row, code lines; each an exact substring of the text, with the heading above it.
+import { SPACELESS_CHAR } from './scripts.ts';
+
+/**
+ * Splits markdown text into sentence-like units that can be quoted verbatim: table rows and
+ * list items are units of their own; prose splits after ., ! or ? followed by a capital, and
+ * after 。！？ (Chinese, Japanese).
+ * Every unit is an exact substring of `text`.
+ */
+export function sentences(text: string): string[] {
+  return sentenceUnits(text).map((unit) => unit.text);
+}
+
+/** A quotable unit of a text: an exact substring, whether it is code, and the heading above it. */
+export interface SentenceUnit {
+  text: string;
+  /** Inside a fenced code block. */
+  code: boolean;
+  /** Text of the nearest markdown heading line above the unit within the same text, if any. */
+  heading?: string;
+  /** The unit is a heading line itself (or a table's header row): context for what follows, not an answer. */
+  isHeading?: boolean;
+  /**
+   * For a table row: the header row of its table as the text writes it (`| Option | Default |`),
+   * when the text holds it (the chunker repeats it in every chunk of a split table), so the row
+   * can be read with its column names (`plainText(row, { tableHeader })`).
+   */
+  tableHeader?: string;
+}
+
+/** A table's delimiter row (`|---|:---:|`), or such a row inside a snippet's collapsed table. */
+const DELIMITER_ROW = /^\|?\s*:?-{3,}/;
+
+/**
+ * {@link sentences}, each marked with whether it sits inside a fenced code block and under which
+ * heading of the text. Lines of one prose paragraph are joined first (hard-wrapped markdown), so
+ * a sentence never stops at a line break; the citation check compares whitespace-normalised
+ * text, so the quote still verifies. A table row is one unit, whatever sentences its cells hold
+ * ("Arguments as a JSON object. Defaults to none." stays with its option), and carries its
+ * table's header row; the header row is a heading-like unit.
+ */
+export function sentenceUnits(text: string): SentenceUnit[] {
+  const units: SentenceUnit[] = [];
+  let code = false;
+  let heading: string | undefined;
+  let tableHeader: string | undefined;
+  // The block being collected: a prose paragraph or one list item with its continuation lines.
+  let block: string[] = [];
+  const push = (line: string, isCode: boolean, isHeading = false) => pushPieces(units, line, isCode, heading, isHeading);
+  const flush = () => {
+    if (block.length > 0) push(block.join(' '), false);
+    block = [];
+  };
+  const lines = text.split(/\n/);
+  lines.forEach((rawLine, index) => {
+    const line = rawLine.trim();
+    if (!line.startsWith('|')) tableHeader = undefined;
+    if (/^(?:```|~~~)/.test(line)) {
+      flush();
+      code = !code;
+      return;
+    }
+    if (code) {
+      push(line, true);
+      return;
+    }
+    if (line === '' || DELIMITER_ROW.test(line)) {
+      flush();
+      return;
+    }
+    if (/^#{1,6}\s/.test(line)) {
+      flush();
+      push(line, false, true);
+      heading = line.replace(/^#+\s+/, '').replace(/\s*\{#[^}]*\}\s*$/, '');
+    } else if (line.startsWith('|')) {
+      flush();
+      const next = (lines[index + 1] ?? '').trim();
+      tableHeader = pushTableRows(units, line, DELIMITER_ROW.test(next), { tableHeader, heading });
+    } else if (line.startsWith('>')) {
+      // Quotes stand alone.
+      flush();
+      push(line, false);
+    } else if (/^(?:[-*+]\s|\d+\.\s)/.test(line)) {
+      flush();
+      block.push(line);
+    } else {
+      // Prose lines join their paragraph; a list item's wrapped lines join the item.
+      block.push(line);
+    }
+  });
+  flush();
+  return units;
+}
+
+/**
+ * The rows of a table line as units: one row, or the rows of a snippet's collapsed table
+ * ("| a | b | | --- | --- | | c | d |"). A row followed by a delimiter row is its table's header:
+ * a heading-like unit, and the `tableHeader` of the rows after it. Returns the header in effect
+ * after the line.
+ */
+function pushTableRows(units: SentenceUnit[], line: string, headerFollows: boolean, context: { tableHeader?: string; heading?: string }): string | undefined {
+  let { tableHeader } = context;
+  const rows = line.split(/(?<=\|)\s+(?=\|)/);
+  rows.forEach((row, index) => {
+    if (DELIMITER_ROW.test(row)) return;
+    const isHeader = index + 1 < rows.length ? DELIMITER_ROW.test(rows[index + 1]!) : headerFollows;
+    // A row cut off by a snippet's "…" is a fragment, not something to quote or learn from.
+    const text = /…\s*$/.test(row) ? '' : row.trim().replace(/^…\s*/, '');
+    if (text.length >= 12) {
+      units.push({
+        text,
+        code: false,
+        ...(context.heading === undefined ? {} : { heading: context.heading }),
+        ...(isHeader ? { isHeading: true } : tableHeader === undefined ? {} : { tableHeader }),
+      });
+    }
+    if (isHeader) tableHeader = row.trim();
+  });
+  return tableHeader;
+}
+
+/** Shortest quotable unit of text with Chinese or Japanese in it (a character says about what an English word does). */
+const MIN_SPACELESS_UNIT = 6;
+
+function pushPieces(units: SentenceUnit[], line: string, code: boolean, heading: string | undefined, isHeading: boolean): void {
+  // Prose splits after sentence ends, a snippet's collapsed list at its " - " markers and its
+  // collapsed table between rows ("| |").
+  // Chinese and Japanese sentences end at 。！？ (a closing quote or bracket stays with them), spaces or not.
+  const pieces = line.split(/(?<=[.!?:])\s+[-*]\s+(?=\S)|(?<=[.!?])\s+(?=[A-Z`"'(\[*_])|(?<=\|)\s+(?=\|)|(?<=[。！？][」』”’）]?)(?![」』”’）。！？])\s*/);
+  for (const piece of pieces) {
+    // A piece cut off by a snippet's "…" is a fragment, not something to quote or learn from.
+    if (/…\s*$/.test(piece)) continue;
+    const unit = piece.trim().replace(/^(?:[-*+]|\d+\.)\s+/, '').replace(/^#+\s+/, '').replace(/^>\s*/, '').replace(/^…\s*/, '').trim();
+    if (unit.length < (SPACELESS_CHAR.test(unit) ? MIN_SPACELESS_UNIT : 12)) continue;
+    units.push({ text: unit, code, ...(heading === undefined ? {} : { heading }), ...(isHeading ? { isHeading } : {}) });
+  }
+}
