@@ -20,13 +20,12 @@
  * Tested token for token against FTS5 on every code point, the real corpora and random text.
  */
 import { AtlasError } from '../../errors.ts';
-import { PORTER_MAX_TOKEN_BYTES, porterStem } from './fts5-porter.ts';
 import { createFts5UnicodeTables, SEPARATOR, TOKEN_CHAR } from './fts5-unicode.ts';
 import { OTHER_SCRIPT, SCRIPT_CLASS } from '../../text/scripts.ts';
 import { spacelessRunEnd, visitSpacelessRun } from './spaceless-tokens.ts';
+import { createPorterStemmer, cutToken, DEFAULT_STEM_CACHE_SIZE, FTS5_MAX_TOKEN_BYTES, isAscii } from './fts5-stems.ts';
 
-/** FTS5 stores at most this many bytes of a token (FTS5_MAX_TOKEN_SIZE). */
-export const FTS5_MAX_TOKEN_BYTES = 32768;
+export { FTS5_MAX_TOKEN_BYTES } from './fts5-stems.ts';
 
 /** Options of {@link createFts5Tokenizer}. */
 export interface Fts5TokenizerOptions {
@@ -79,9 +78,6 @@ export interface Fts5Tokenizer {
 const ASCII_KIND = new Uint8Array(128).map((_, code) =>
   (code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x7a) ? 1 : code >= 0x41 && code <= 0x5a ? 2 : 0,
 );
-/** The last letters of every Porter suffix rule: a word ending otherwise is its own stem. */
-const STEMMABLE_LAST = new Uint8Array(128).map((_, code) => ('cdegilmnrstuy'.includes(String.fromCharCode(code)) ? 1 : 0));
-const DEFAULT_STEM_CACHE_SIZE = 131072;
 /** FNV-1a, 32 bits: the hash of {@link foldedHash}. */
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
@@ -129,9 +125,7 @@ export function createFts5Tokenizer(options: Fts5TokenizerOptions): Fts5Tokenize
   const porter = options.porter;
   const spaceless = options.spaceless !== undefined;
   const unigrams = options.spaceless === 'ingest';
-  const stemCacheSize = options.stemCacheSize ?? DEFAULT_STEM_CACHE_SIZE;
-  const stems = new Map<string, string>();
-  const bytes = new Uint8Array(PORTER_MAX_TOKEN_BYTES + 64);
+  const stem = createPorterStemmer(options.stemCacheSize ?? DEFAULT_STEM_CACHE_SIZE);
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
   const folded: number[] = [];
@@ -168,28 +162,6 @@ export function createFts5Tokenizer(options: Fts5TokenizerOptions): Fts5Tokenize
     let token = '';
     for (let i = 0; i < folded.length; i += 4096) token += String.fromCharCode(...folded.slice(i, i + 4096));
     return token;
-  }
-
-  /** The porter stem of a folded token (cached), or the token when FTS5 would not stem it. */
-  function stem(token: string, ascii: boolean): string {
-    // Bounds in UTF-8 bytes: a non-ASCII token has at least as many bytes as UTF-16 units.
-    if (token.length > PORTER_MAX_TOKEN_BYTES || (ascii && (token.length < 3 || !STEMMABLE_LAST[token.charCodeAt(token.length - 1)]))) return token;
-    const cached = stems.get(token);
-    if (cached !== undefined) return cached;
-    let length = token.length;
-    if (ascii) {
-      for (let i = 0; i < length; i++) bytes[i] = token.charCodeAt(i);
-    } else {
-      const encoded = encoder.encode(token);
-      if (encoded.length > PORTER_MAX_TOKEN_BYTES || encoded.length < 3) return token;
-      bytes.set(encoded);
-      length = encoded.length;
-    }
-    const stemLength = porterStem(bytes, length);
-    const result = ascii ? asciiStem(token, bytes, stemLength) : decoder.decode(bytes.subarray(0, stemLength));
-    if (stems.size >= stemCacheSize) stems.clear();
-    if (stemCacheSize > 0) stems.set(token, result);
-    return result;
   }
 
   function scan(
@@ -252,7 +224,7 @@ export function createFts5Tokenizer(options: Fts5TokenizerOptions): Fts5Tokenize
       let token = kind === 0 ? text.slice(start, i) : kind === 1 ? text.slice(start, i).toLowerCase() : foldToken(text, start, i);
       if (finish) {
         if (porter) token = stem(token, kind < 2 || isAscii(token));
-        if (token.length > FTS5_MAX_TOKEN_BYTES / 3) token = truncate(token, encoder, decoder);
+        if (token.length > FTS5_MAX_TOKEN_BYTES / 3) token = cutToken(token, encoder, decoder);
       }
       visit(token, count++);
     }
@@ -280,27 +252,7 @@ export function createFts5Tokenizer(options: Fts5TokenizerOptions): Fts5Tokenize
     },
     termOf(folded) {
       const token = porter ? stem(folded, isAscii(folded)) : folded;
-      return token.length > FTS5_MAX_TOKEN_BYTES / 3 ? truncate(token, encoder, decoder) : token;
+      return token.length > FTS5_MAX_TOKEN_BYTES / 3 ? cutToken(token, encoder, decoder) : token;
     },
   };
-}
-
-/** The stem in `bytes` of an ASCII token, as a string: mostly a prefix of the token, maybe with a new ending. */
-function asciiStem(token: string, bytes: Uint8Array, length: number): string {
-  let same = 0;
-  while (same < length && bytes[same] === token.charCodeAt(same)) same++;
-  const prefix = same === token.length ? token : token.slice(0, same);
-  return same === length ? prefix : prefix + String.fromCharCode(...bytes.subarray(same, length));
-}
-
-function isAscii(token: string): boolean {
-  for (let i = 0; i < token.length; i++) if (token.charCodeAt(i) >= 0x80) return false;
-  return true;
-}
-
-/** The token as FTS5 stores it: its first 32768 UTF-8 bytes (a cut character reads as U+FFFD). */
-function truncate(token: string, encoder: TextEncoder, decoder: TextDecoder): string {
-  if (isAscii(token)) return token.length > FTS5_MAX_TOKEN_BYTES ? token.slice(0, FTS5_MAX_TOKEN_BYTES) : token;
-  const encoded = encoder.encode(token);
-  return encoded.length > FTS5_MAX_TOKEN_BYTES ? decoder.decode(encoded.subarray(0, FTS5_MAX_TOKEN_BYTES)) : token;
 }
