@@ -7,6 +7,7 @@
  */
 export { loadCorpus, streamCorpus, type CorpusBatch, type CorpusStream, type LoadCorpusOptions, type LoadedCorpus, type StreamCorpusOptions } from './load.ts';
 export { nodeCorpusFileSystem, type CorpusFileSystem } from './list-pages.ts';
+export { createCorpusMemory, type CorpusMemory } from './corpus-memory.ts';
 export {
   defaultParseThreads,
   defaultStreamThreads,

@@ -1,15 +1,15 @@
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
-import { AtlasError, type CorpusProblem } from '../errors.ts';
+import type { CorpusProblem } from '../errors.ts';
 import { resolveChunkingOptions, type ChunkingOptions } from './chunking/chunking-options.ts';
 import { DEFAULT_FORMAT_LIMITS, type FormatLimits } from './formats/limits.ts';
-import { fileErrorText, listPages, nodeCorpusFileSystem, type CorpusFileSystem } from './list-pages.ts';
-import { orphanSidecarProblems, readSource } from './read-source.ts';
-import { readFolderRules } from './folder-rules.ts';
-import { SIDECAR_SUFFIX } from './page-body.ts';
-import type { DocumentSource } from './parse-document.ts';
+import type { CorpusFileSystem } from './list-pages.ts';
+import { comparePaths, readPages } from './read-pages.ts';
+import type { ParseDocumentResult } from './parse-document.ts';
+import type { CorpusMemory } from './corpus-memory.ts';
 import { defaultParseThreads, defaultStreamThreads, parsePagesStream, type PageWorker, type ParsePagesStreamOptions } from './workers/parse-pages.ts';
 import type { CorpusNote, Doc } from './types.ts';
+
+export { readPages, type ReadPages } from './read-pages.ts';
 
 /** Result of {@link loadCorpus}: the valid documents and every problem found in the folder. */
 export interface LoadedCorpus {
@@ -29,6 +29,8 @@ export interface LoadCorpusOptions extends ChunkingOptions {
   threads?: number;
   /** Bounds on reading one file (size, PDF pages, text, time); each one given replaces its default (`DEFAULT_FORMAT_LIMITS`). */
   limits?: Partial<FormatLimits>;
+  /** The pages of the last read of this folder: only the pages changed since are read and parsed (see `CorpusMemory`). */
+  memory?: CorpusMemory;
 }
 
 /**
@@ -76,6 +78,8 @@ export interface CorpusBatch {
 export interface CorpusStream {
   /** The pages found (valid or not). */
   pages: number;
+  /** The pages read and parsed by this read, in path order: all of them, or with a `memory`, those changed since the last read. */
+  parsedPaths: string[];
   /** Every file found, pages and not, counted by extension (`{ '.html': 530, '.png': 12 }`): what a folder with no page Atlas reads holds. */
   extensions: Record<string, number>;
   /**
@@ -110,46 +114,64 @@ async function openCorpusStream(
   defaultThreads: (pages: number, cores: number) => number,
 ): Promise<CorpusStream> {
   const chunking = resolveChunkingOptions(options);
-  const { onWorkerError } = options;
-  const { sources, problems, extensions } = await readPages(root, options.fs, { ...DEFAULT_FORMAT_LIMITS, ...options.limits });
+  const { onWorkerError, memory } = options;
+  const read = await readPages(root, options.fs, { ...DEFAULT_FORMAT_LIMITS, ...options.limits }, memory);
+  const { sources, keys, reused, problems, extensions } = read;
+  const parsedPaths = sources.map((source) => source.path);
   const threads = options.threads ?? defaultThreads(sources.length, availableParallelism());
   const pathById = new Map<string, string>();
   const notes: CorpusNote[] = [];
+  /** Adds one page's result to `batch`: its document, or its problems or note; a document whose id an earlier page has is a problem. */
+  const take = (batch: CorpusBatch & { extras: unknown[] }, path: string, result: ParseDocumentResult, extra: unknown): void => {
+    if (!result.ok) {
+      problems.push(...result.problems);
+      if (result.skipped) notes.push(result.skipped);
+      return;
+    }
+    const { docId } = result.doc;
+    const firstPath = pathById.get(docId);
+    if (firstPath !== undefined) {
+      problems.push({
+        file: path,
+        field: 'id',
+        message: `id ${JSON.stringify(docId)} is used by both ${firstPath} and ${path}. Give one of them a unique id in its front matter, e.g. id: "${docId}-2".`,
+      });
+      return;
+    }
+    pathById.set(docId, path);
+    batch.docs.push(result.doc);
+    batch.extras.push(extra);
+  };
   async function* batches(worker?: PageWorker): AsyncGenerator<CorpusBatch> {
     // The pages' bytes are let go as they are parsed (the paths stay, for the problems below).
     const parseOptions: ParsePagesStreamOptions = { chunking, threads, releaseParsed: true, ...(worker ? { worker } : {}), ...(onWorkerError ? { onWorkerError } : {}) };
     let position = 0;
+    let next = 0;
+    // The pages kept from the last read (see CorpusMemory) that come before `path`, in path order.
+    const reusedBefore = (batch: CorpusBatch & { extras: unknown[] }, path: string): void => {
+      for (; next < reused.length && comparePaths(reused[next]!.path, path) < 0; next += 1) take(batch, reused[next]!.path, reused[next]!.result, undefined);
+    };
     for await (const parsed of parsePagesStream(sources, parseOptions)) {
-      const batch: CorpusBatch = { docs: [] };
-      const extras: unknown[] = [];
+      const batch = { docs: [] as Doc[], extras: [] as unknown[] };
       parsed.results.forEach((result, index) => {
-        const { path } = sources[position + index]!;
-        if (!result.ok) {
-          problems.push(...result.problems);
-          if (result.skipped) notes.push(result.skipped);
-          return;
-        }
-        const { docId } = result.doc;
-        const firstPath = pathById.get(docId);
-        if (firstPath !== undefined) {
-          problems.push({
-            file: path,
-            field: 'id',
-            message: `id ${JSON.stringify(docId)} is used by both ${firstPath} and ${path}. Give one of them a unique id in its front matter, e.g. id: "${docId}-2".`,
-          });
-          return;
-        }
-        pathById.set(docId, path);
-        batch.docs.push(result.doc);
-        extras.push(parsed.extras?.[index]);
+        const path = parsedPaths[position + index]!;
+        memory?.remember(path, keys[position + index]!, result);
+        reusedBefore(batch, path);
+        take(batch, path, result, parsed.extras?.[index]);
       });
       position += parsed.results.length;
-      if (parsed.extras !== undefined) batch.extras = extras;
-      if (batch.docs.length > 0) yield batch;
+      if (batch.docs.length > 0) yield parsed.extras === undefined ? { docs: batch.docs } : batch;
     }
+    while (next < reused.length) {
+      const batch = { docs: [] as Doc[], extras: [] as unknown[] };
+      for (const end = Math.min(next + REUSED_BATCH, reused.length); next < end; next += 1) take(batch, reused[next]!.path, reused[next]!.result, undefined);
+      if (batch.docs.length > 0) yield { docs: batch.docs };
+    }
+    memory?.settle(read.listed);
   }
   return {
-    pages: sources.length,
+    pages: sources.length + reused.length,
+    parsedPaths,
     extensions,
     batches,
     problems: () => [...problems].sort((left, right) => comparePaths(left.file, right.file)),
@@ -157,93 +179,5 @@ async function openCorpusStream(
   };
 }
 
-/** Pages read between two turns of the event loop (about 2 ms of reading). */
-const YIELD_EVERY_PAGES = 256;
-
-/**
- * Every page under `root` as {@link loadCorpus} reads it, in path order (a PDF or Word page
- * converted to markdown, a sidecar read beside its page: see `readSource`; what the folder rules
- * give it: see `readFolderRules`), with the problems of listing and reading (links out of the
- * root, unreadable pages and subfolders, files over the size limit, sidecars of no page, invalid
- * folder rules, whose pages are left out), and every file found counted by extension. Throws an
- * {@link AtlasError} only when `root` is not a readable folder.
- *
- * @example
- * const { sources } = await readPages('datasets/orbit/docs');
- * await parsePages(sources, { threads: 2 });
- */
-export async function readPages(
-  root: string,
-  fs: CorpusFileSystem = nodeCorpusFileSystem,
-  limits: FormatLimits = DEFAULT_FORMAT_LIMITS,
-): Promise<{ sources: DocumentSource[]; problems: CorpusProblem[]; extensions: Record<string, number> }> {
-  await assertFolder(root, fs);
-  const listing = await listPages(root, fs).catch((error: unknown) => {
-    throw rootError(root, error);
-  });
-  const rules = await readFolderRules(listing.rules, listing.pages, { root, fs });
-  const problems: CorpusProblem[] = [...listing.problems, ...rules.problems];
-  const sources: DocumentSource[] = [];
-  const reading = { root, fs, limits, sidecars: new Set(listing.sidecars) };
-  let read = 0;
-  for (const path of listing.pages.sort(comparePaths)) {
-    const ruled = rules.forPage(path);
-    // Under an invalid folder rule (its problem says so): left out, never indexed without the access the rule gives.
-    if (!ruled.ok) {
-      reading.sidecars.delete(`${path}${SIDECAR_SUFFIX}`);
-      continue;
-    }
-    // The real file system reads a page synchronously: a server stays responsive between batches.
-    if (++read % YIELD_EVERY_PAGES === 0) await new Promise((resolve) => setImmediate(resolve));
-    const result = await readSource(path, reading);
-    if ('source' in result) sources.push(ruled.meta === undefined ? result.source : { ...result.source, folder: ruled.meta });
-    else problems.push(result.problem);
-  }
-  problems.push(...orphanSidecarProblems(reading.sidecars));
-  return { sources, problems, extensions: listing.extensions };
-}
-
-async function assertFolder(root: string, fs: CorpusFileSystem): Promise<void> {
-  let isDirectory: boolean;
-  try {
-    isDirectory = (await fs.stat(root)).isDirectory();
-  } catch (error) {
-    throw rootError(root, error);
-  }
-  if (!isDirectory) {
-    throw new AtlasError(
-      'usage',
-      `Atlas: ${JSON.stringify(root)} is a file, not a docs folder. Pass the folder that holds your .md pages, e.g. atlas ingest ./docs.`,
-    );
-  }
-}
-
-const ROOT_FIXES: Record<string, string> = {
-  EACCES: 'Make it readable (chmod a+rx).',
-  EPERM: 'Make it readable (chmod a+rx).',
-  ENAMETOOLONG: 'Shorten the names of its folders, or move it higher up.',
-  ENOTDIR: 'Pass the path of a folder, e.g. atlas ingest ./docs.',
-  ELOOP: 'Fix the symbolic links on the path, or pass the real folder.',
-};
-
-/** The error of a docs root that cannot be read: missing, unreadable, or a path too long. */
-function rootError(root: string, error: unknown): AtlasError {
-  const code = (error as { code?: string }).code;
-  if (code === 'ENOENT') {
-    return new AtlasError(
-      'usage',
-      `Atlas: docs folder ${JSON.stringify(root)} does not exist. Pass the folder that holds your .md pages, e.g. atlas ingest ./docs.`,
-      { cause: error },
-    );
-  }
-  return new AtlasError(
-    code === 'ENAMETOOLONG' || code === 'ENOTDIR' ? 'usage' : 'invalid-corpus',
-    `Atlas: cannot read the docs folder ${JSON.stringify(root)}: ${fileErrorText(error)}. ${ROOT_FIXES[code ?? ''] ?? 'Check the path and the disk, then run the command again.'}`,
-    { cause: error },
-  );
-}
-
-/** Code-unit order, independent of locale. */
-function comparePaths(left: string, right: string): number {
-  return left < right ? -1 : left > right ? 1 : 0;
-}
+/** Pages kept from the last read yielded in one batch when no page parsed now comes between them. */
+const REUSED_BATCH = 256;

@@ -65,19 +65,19 @@ async function watchFolder(plan: IngestPlan, deps: IngestCommandDeps): Promise<v
 }
 
 /** The report of one ingest on stdout (JSON, or one line); in watch mode with the files that changed and how long it took. */
-function printOutcome(plan: IngestPlan, { report, skipped }: IngestOutcome, watched?: { changes: string[]; ms: number }): void {
+function printOutcome(plan: IngestPlan, { report, skipped, parsed }: IngestOutcome, watched?: { changes: string[]; ms: number }): void {
   const { io, options } = plan;
   const indexed = report.added.length + report.updated.length + report.unchanged.length;
   const rebuilt = options.rebuild === true && watched === undefined;
   if (options.json) {
-    const extra = watched ? { changes: watched.changes, ms: Math.round(watched.ms) } : {};
+    const extra = watched ? { changes: watched.changes, parsed, ms: Math.round(watched.ms) } : {};
     io.stdout(`${JSON.stringify({ db: plan.file, docs: indexed, skipped, rebuilt, ...report, ...extra })}\n`);
     return;
   }
   if (watched) io.stderr(`atlas: changed: ${watched.changes.join(', ')}\n`);
   io.stdout(
     `Indexed ${indexed} docs (${report.chunks} chunks) into ${plan.shown}${rebuilt ? ' (rebuilt from scratch)' : ''}: ` +
-      `${report.added.length} added, ${report.updated.length} updated, ${report.unchanged.length} unchanged, ${report.removed.length} removed${watched ? ` (${Math.round(watched.ms)} ms)` : ''}.\n`,
+      `${report.added.length} added, ${report.updated.length} updated, ${report.unchanged.length} unchanged, ${report.removed.length} removed${watched ? ` (${parsed.length} page${parsed.length === 1 ? '' : 's'} parsed, ${Math.round(watched.ms)} ms)` : ''}.\n`,
   );
   if (report.vectors) io.stdout(vectorLine(report.vectors));
 }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { streamCorpus, type CorpusStream } from '../../corpus/index.ts';
+import { createCorpusMemory, streamCorpus, type CorpusMemory, type CorpusStream } from '../../corpus/index.ts';
 import { AtlasError, CorpusError } from '../../errors.ts';
 import { createIndexFile, isIndexExists, replaceIndexFile } from '../../index/sqlite/sqlite-rebuild.ts';
 import { ingestItems, ingestPageWorker } from '../../index/sqlite/ingest-items.ts';
@@ -32,6 +32,8 @@ export interface IngestOptions {
   json?: boolean;
   config?: string;
   embed?: string;
+  /** The folder is watched (`--watch`): the plan keeps its pages between ingests, so each reads and parses only the pages changed. */
+  watch?: boolean;
 }
 
 /** What an ingest of one docs folder needs, resolved once: the folder, the index, the config, the embedder. */
@@ -50,12 +52,16 @@ export interface IngestPlan {
   options: IngestOptions;
   /** `--embed` / `ATLAS_EMBED`, resolved. */
   embedder: Embedder | undefined;
+  /** With `watch`: the pages as last parsed, so that an ingest reads and parses only the pages changed since (`CorpusMemory`). */
+  memory?: CorpusMemory;
 }
 
-/** One ingest's outcome: the report, and the pages skipped as invalid (with --skip-invalid). */
+/** One ingest's outcome: the report, the pages skipped as invalid (with --skip-invalid), and the pages read and parsed. */
 export interface IngestOutcome {
   report: IngestReport;
   skipped: string[];
+  /** The pages this ingest read and parsed: all of them, or with the plan's `memory`, those changed since the last ingest. */
+  parsed: string[];
 }
 
 /**
@@ -74,7 +80,7 @@ export async function planIngest(io: CliIO, dir: string, options: IngestOptions)
   const postgres = isPostgresUrl(options.db);
   // A PostgreSQL URL is shown without its password, here and in every message.
   const file = postgres ? parsePostgresUrl(options.db).shown : dbPath(io, options.db);
-  return { io, file, shown: postgres ? file : options.db, dir, given, root, options, embedder };
+  return { io, file, shown: postgres ? file : options.db, dir, given, root, options, embedder, ...(options.watch ? { memory: createCorpusMemory() } : {}) };
 }
 
 /**
@@ -87,6 +93,7 @@ export async function runIngest(plan: IngestPlan): Promise<IngestOutcome> {
   const openCorpus = () =>
     streamCorpus(plan.root, {
       ...(plan.options.maxChunkChars ? { maxChunkChars: plan.options.maxChunkChars } : {}),
+      ...(plan.memory ? { memory: plan.memory } : {}),
       onWorkerError: (error) => plan.io.stderr(`atlas: warning: a parse worker failed (${error.message}); its pages are parsed on the main thread, more slowly.\n`),
     });
   const corpus = await openCorpus();
@@ -98,7 +105,7 @@ export async function runIngest(plan: IngestPlan): Promise<IngestOutcome> {
   const textReport = isPostgresUrl(options.db) ? await ingestPostgres(context) : options.rebuild ? await rebuild(context) : !existsSync(file) ? await create(context) : await ingestInPlace(context);
   // Vectors once the text ingest has committed (docs/vectors.md): a failed embedding call keeps the text index.
   const report = await embedAfterIngest(context, textReport);
-  return { report, skipped: corpus.problems().map((problem) => problem.file) };
+  return { report, skipped: corpus.problems().map((problem) => problem.file), parsed: corpus.parsedPaths };
 }
 
 interface IngestContext extends IngestPlan {

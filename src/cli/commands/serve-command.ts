@@ -193,7 +193,7 @@ async function firstWatchIngest(io: CliIO, dir: string, options: ServeOptions): 
   // Loaded only with --watch: serve without it loads neither the corpus parser nor the file watcher.
   const { watchFailure } = await import('../watch/watch-ingest.ts');
   const { planIngest, runIngest } = await import('./ingest-run.ts');
-  const plan = await planIngest(io, dir, { db: options.db, ...(options.embed ? { embed: options.embed } : {}), ...(options.config ? { config: options.config } : {}) });
+  const plan = await planIngest(io, dir, { db: options.db, watch: true, ...(options.embed ? { embed: options.embed } : {}), ...(options.config ? { config: options.config } : {}) });
   try {
     io.stderr(`atlas serve: ${ingestSummary(await runIngest(plan))}\n`);
   } catch (error) {

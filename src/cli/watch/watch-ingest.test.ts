@@ -81,7 +81,7 @@ function watchSuite(name: string, makeIndex: () => { db: string; shown: string }
         expect(folder.root()).toBe(docs);
 
         await writeFile(path.join(docs, 'leases.md'), page('leases', 'A worker holds a job for a lease of ninety seconds.'));
-        expect(await changed('leases.md')).toBe(`atlas: changed: leases.md\nIndexed 2 docs (2 chunks) into ${index.shown}: 0 added, 1 updated, 1 unchanged, 0 removed (0 ms).\n`);
+        expect(await changed('leases.md')).toBe(`atlas: changed: leases.md\nIndexed 2 docs (2 chunks) into ${index.shown}: 0 added, 1 updated, 1 unchanged, 0 removed (1 page parsed, 0 ms).\n`);
         expect(await search('ninety')).toEqual(['leases#0']);
         expect(await search('sixty')).toEqual([]);
 
@@ -89,7 +89,7 @@ function watchSuite(name: string, makeIndex: () => { db: string; shown: string }
         await writeFile(path.join(docs, 'queues.md.tmp'), page('queues', 'Queues run jobs in order.'));
         await rename(path.join(docs, 'queues.md.tmp'), path.join(docs, 'queues.md'));
         await unlink(path.join(docs, 'retries.md'));
-        expect(await changed('queues.md.tmp', 'queues.md', 'retries.md')).toBe(`atlas: changed: queues.md, retries.md\nIndexed 2 docs (2 chunks) into ${index.shown}: 1 added, 0 updated, 1 unchanged, 1 removed (0 ms).\n`);
+        expect(await changed('queues.md.tmp', 'queues.md', 'retries.md')).toBe(`atlas: changed: queues.md, retries.md\nIndexed 2 docs (2 chunks) into ${index.shown}: 1 added, 0 updated, 1 unchanged, 1 removed (1 page parsed, 0 ms).\n`);
         expect(await search('queues order')).toEqual(['queues#0']);
         expect(await search('exponential backoff')).toEqual([]);
       });
@@ -106,7 +106,7 @@ function watchSuite(name: string, makeIndex: () => { db: string; shown: string }
         expect(await search('ninety')).toEqual([]);
 
         await writeFile(path.join(docs, 'leases.md'), page('leases', 'A worker holds a job for a lease of ninety seconds.'));
-        expect(await changed('leases.md')).toBe(`atlas: changed: leases.md\nIndexed 2 docs (2 chunks) into ${index.shown}: 0 added, 1 updated, 1 unchanged, 0 removed (0 ms).\n`);
+        expect(await changed('leases.md')).toBe(`atlas: changed: leases.md\nIndexed 2 docs (2 chunks) into ${index.shown}: 0 added, 1 updated, 1 unchanged, 0 removed (1 page parsed, 0 ms).\n`);
         expect(await search('ninety')).toEqual(['leases#0']);
       });
 
