@@ -59,6 +59,31 @@ describe('parsePagesStream', () => {
     expect(sizes).toEqual([...Array.from({ length: Math.floor(sources.length / 4) }, () => 4), ...(sources.length % 4 ? [sources.length % 4] : [])]);
   });
 
+  it('cuts the batches handed to workers at batchBytes (a page at least), so large pages go in smaller batches', async () => {
+    const { sources } = await readPages(orbit);
+    const expected = await parsePages(sources, { threads: 1 });
+    // Pages of 3.5-7 KB: a batch of at most 12 KB holds one or two of them; of one byte, one page each.
+    const limit = 12_000;
+    const sizes: number[] = [];
+    const results = [];
+    for await (const batch of parsePagesStream(sources, { threads: 2, batchPages: 8, batchBytes: limit, thisThreadParses: false })) {
+      sizes.push(batch.results.length);
+      results.push(...batch.results);
+    }
+    expect(results).toEqual(expected);
+    let at = 0;
+    for (const size of sizes) {
+      const bytes = sources.slice(at, at + size).reduce((total, source) => total + source.bytes.length, 0);
+      expect(size === 1 || bytes <= limit).toBe(true);
+      // The next page would not have fitted.
+      if (at + size < sources.length) expect(bytes + sources[at + size]!.bytes.length).toBeGreaterThan(limit);
+      at += size;
+    }
+    expect([Math.min(...sizes), Math.max(...sizes)]).toEqual([1, 2]);
+    const single: number[] = [];
+    for await (const batch of parsePagesStream(sources, { threads: 2, batchPages: 8, batchBytes: 1, thisThreadParses: false })) single.push(batch.results.length);
+    expect(single).toEqual(sources.map(() => 1));
+  });
   it('parses here what a worker that cannot start was given, and says why', async () => {
     const { sources } = await readPages(orbit);
     const errors: Error[] = [];

@@ -27,6 +27,12 @@ export interface ParsePagesOptions {
   /** Pages per batch handed to a thread (default 64). */
   batchPages?: number;
   /**
+   * Bytes per batch handed to a worker thread, at most (default 1 MB; a batch has one page at
+   * least): a batch of large pages (HTML of 100 KB each) is then fewer pages, so the threads
+   * share the work in finer parts and none waits long for another at the end.
+   */
+  batchBytes?: number;
+  /**
    * Whether this thread parses batches too while the workers run (default true). `false` leaves
    * every page to the workers (this thread still parses those of a worker that fails): for tests
    * that compare the workers' output with this thread's.
@@ -111,7 +117,7 @@ export async function* parsePagesStream(sources: DocumentSource[], options: Pars
     }
     return;
   }
-  yield* parseInWorkers(sources, resolved, threads, { ...options, batchPages });
+  yield* parseInWorkers(sources, resolved, threads, { ...options, batchPages, batchBytes: options.batchBytes ?? DEFAULT_BATCH_BYTES });
 }
 
 /** `options.threads` when given (checked), else undefined. */
@@ -157,6 +163,8 @@ export function defaultStreamThreads(pages: number, cores: number): number {
 
 /** Pages per batch handed out: small enough to balance the end, large enough to keep messages few. */
 const DEFAULT_BATCH_PAGES = 64;
+/** Bytes per batch handed to a worker at most: 10 pages of a Sphinx site, about 70 ms of parsing (64 markdown pages of a few KB are far below). */
+const DEFAULT_BATCH_BYTES = 1024 * 1024;
 
 /** Batches a worker holds at once, so it never waits for this thread to send the next one. */
 const BATCHES_IN_FLIGHT = 2;
@@ -164,14 +172,14 @@ const BATCHES_IN_FLIGHT = 2;
 /**
  * Parses batches of pages in `threads - 1` workers (and in this thread while the next batch in
  * order is not ready), yielding them in order. A worker gets {@link BATCHES_IN_FLIGHT} batches
- * when it is ready (its parser loaded) and one more each time it posts a batch's results; the
- * batches of a worker that fails are parsed here.
+ * when it is started (queued until its parser is loaded) and one more each time it posts a
+ * batch's results; the batches of a worker that fails are parsed here.
  */
 async function* parseInWorkers(
   sources: DocumentSource[],
   options: ResolvedChunkingOptions,
   threads: number,
-  { onWorkerError, batchPages, thisThreadParses = true, worker: pageWorker, releaseParsed = false }: ParsePagesStreamOptions & { batchPages: number },
+  { onWorkerError, batchPages, batchBytes, thisThreadParses = true, worker: pageWorker, releaseParsed = false }: ParsePagesStreamOptions & { batchPages: number; batchBytes: number },
 ): AsyncGenerator<ParsedBatch> {
   const done = new Map<number, ParsedBatch>();
   const orphans: ParseBatch[] = [];
@@ -189,7 +197,12 @@ async function* parseInWorkers(
   const hungry: Array<() => void> = [];
   const takeBatch = (): ParseBatch | undefined => {
     if (next >= sources.length) return undefined;
-    const batch = { id: next, sources: sources.slice(next, next + batchPages).map(({ path, bytes, converted, sidecar, folder }) => ({ path, bytes, ...(converted ? { converted } : {}), ...(sidecar ? { sidecar } : {}), ...(folder ? { folder } : {}) })) };
+    let end = next + 1;
+    for (let bytes = sources[next]!.bytes.length; end < Math.min(next + batchPages, sources.length); end += 1) {
+      bytes += sources[end]!.bytes.length;
+      if (bytes > batchBytes) break;
+    }
+    const batch = { id: next, sources: sources.slice(next, end).map(({ path, bytes, converted, sidecar, folder }) => ({ path, bytes, ...(converted ? { converted } : {}), ...(sidecar ? { sidecar } : {}), ...(folder ? { folder } : {}) })) };
     next += batch.sources.length;
     return batch;
   };
@@ -224,13 +237,10 @@ async function* parseInWorkers(
       notify();
     };
     worker.on('message', (reply: 'ready' | ParseBatchReply) => {
-      if (reply === 'ready') {
-        for (let count = 1; count < BATCHES_IN_FLIGHT; count++) send();
-      } else {
-        inFlight.shift();
-        done.set(reply.id, { results: reply.results.map((result: WireResult) => fromWire(result)), ...(reply.extras ? { extras: reply.extras } : {}) });
-        notify();
-      }
+      if (reply === 'ready') return;
+      inFlight.shift();
+      done.set(reply.id, { results: reply.results.map((result: WireResult) => fromWire(result)), ...(reply.extras ? { extras: reply.extras } : {}) });
+      notify();
       send();
     });
     worker.on('error', (error) => {
@@ -238,6 +248,9 @@ async function* parseInWorkers(
       end();
     });
     worker.on('exit', end);
+    // Its first batches wait in its queue while it starts: this thread may be parsing a batch of
+    // its own when the worker is ready, and would hear of it only after (a worker idle 0.9 s).
+    for (let count = 0; count < BATCHES_IN_FLIGHT; count++) send();
   }
   try {
     while (yielded < sources.length) {

@@ -10,24 +10,26 @@ import type { TokenizerOptions } from '../analysis/tokenize.ts';
 export interface IngestWorkerData {
   tokenizer: TokenizerOptions;
   /**
-   * Shared by the workers and {@link ingestItems}: pages the workers handled
-   * ({@link PROGRESS_HANDLED}) and pages the writing thread took ({@link PROGRESS_TAKEN}), as
+   * Shared by the workers and {@link ingestItems}: chunks of the pages the workers handled
+   * ({@link PROGRESS_HANDLED}) and of those the writing thread took ({@link PROGRESS_TAKEN}), as
    * Int32 counters; absent: the workers derive every page.
    */
   progress?: SharedArrayBuffer;
 }
 
-/** Index of the counter of pages the workers handled, in {@link IngestWorkerData.progress}. */
+/** Index of the counter of chunks the workers handled, in {@link IngestWorkerData.progress}. */
 export const PROGRESS_HANDLED = 0;
-/** Index of the counter of pages the writing thread took, in {@link IngestWorkerData.progress}. */
+/** Index of the counter of chunks the writing thread took, in {@link IngestWorkerData.progress}. */
 export const PROGRESS_TAKEN = 1;
 /**
- * Fewest pages handled by the workers and not yet taken by the writing thread for a worker to
+ * Fewest chunks handled by the workers and not yet taken by the writing thread for a worker to
  * derive a page's values: with fewer, the writer is about to wait for pages, so the worker hands
- * the page over underived (the writer derives it) and gets to the next one sooner. The window of
- * `parsePagesStream` lets a worker get 3 batches (of 64 pages) ahead.
+ * the page over underived (the writer derives it) and gets to the next one sooner. Counted in
+ * chunks, the writer's work, not in pages: 600 is the 96 pages of about 6 chunks this was tuned
+ * with (the bench's), and 20 pages of a Sphinx site (28 chunks a page), whose workers, counting
+ * pages, handed every page over (the writer derived all 530 of the Python docs, the worker none).
  */
-export const HANDOVER_BACKLOG = 96;
+export const HANDOVER_BACKLOG = 600;
 
 /**
  * The extra value an ingest worker makes per page: the derived values of its chunks, the
@@ -86,13 +88,13 @@ export function ingestPageWorker(tokenizer: TokenizerOptions, options: IngestPag
  */
 export function ingestItems(batch: CorpusBatch, tokenizer: TokenizerOptions): IngestItem[] {
   const tag = derivedTag(tokenizer);
-  // Counts the pages taken from each workers' group, for their hand-over (HANDOVER_BACKLOG).
+  // Counts the chunks taken from each workers' group, for their hand-over (HANDOVER_BACKLOG).
   const taken = new Map<SharedArrayBuffer, number>();
-  for (const extra of batch.extras ?? []) {
+  batch.extras?.forEach((extra, position) => {
     const progress = (extra as Partial<DerivedPage> | undefined)?.progress;
-    if (progress instanceof SharedArrayBuffer) taken.set(progress, (taken.get(progress) ?? 0) + 1);
-  }
-  for (const [progress, pages] of taken) Atomics.add(new Int32Array(progress), PROGRESS_TAKEN, pages);
+    if (progress instanceof SharedArrayBuffer) taken.set(progress, (taken.get(progress) ?? 0) + (batch.docs[position]?.chunks.length ?? 0));
+  });
+  for (const [progress, chunks] of taken) Atomics.add(new Int32Array(progress), PROGRESS_TAKEN, chunks);
   return batch.docs.map((doc, position) => {
     const extra = batch.extras?.[position] as Partial<DerivedPage> | undefined;
     const terms = isNewTerms(extra?.terms) ? extra.terms : undefined;

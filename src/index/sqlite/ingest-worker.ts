@@ -24,8 +24,8 @@ const derived = (doc: Doc): DerivedDoc => {
 serveParseBatches(
   (doc): DerivedPage => {
     if (counters === undefined) return { tag, ...derived(doc) };
-    // Pages handled by the workers that the writing thread has not taken: few, and it is about to wait.
-    const backlog = Atomics.add(counters, PROGRESS_HANDLED, 1) - Atomics.load(counters, PROGRESS_TAKEN);
+    // Chunks handled by the workers that the writing thread has not taken: few, and it is about to wait.
+    const backlog = Atomics.add(counters, PROGRESS_HANDLED, doc.chunks.length) - Atomics.load(counters, PROGRESS_TAKEN);
     if (backlog < HANDOVER_BACKLOG) return { tag, progress: progress! };
     return { tag, progress: progress!, ...derived(doc) };
   },
