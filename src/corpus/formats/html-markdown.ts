@@ -102,8 +102,8 @@ function createState(region: MainRegion | 'all') {
     skipDepth: 0,
     /** Inside the main region (always, for 'all'); `done` once it has closed. */
     inMain: region === 'all',
-    /** Whether a span of these classes is left out, decided once per class list. */
-    spanClasses: new Map<string, boolean>(),
+    /** Whether a class list names site chrome, decided once per class list (see `isSkippedElement`). */
+    chromeClasses: new Map<string, boolean>(),
     inline: '',
     /** List item prefix waiting for the item's first text, and the list nesting. */
     itemPrefix: '',
@@ -141,22 +141,12 @@ function open(state: State, name: string, attributes: Record<string, string>): v
     return;
   }
   // Inside a code block (its highlighting spans) nothing is left out; a class list is judged once per page.
-  if (state.pre === undefined && isSkipped(state, name, attributes)) {
+  if (state.pre === undefined && isSkippedElement(name, attributes, true, state.chromeClasses)) {
     frame.skip = true;
     state.skipDepth += 1;
     return;
   }
   openContent(state, name, attributes);
-}
-
-function isSkipped(state: State, name: string, attributes: Record<string, string>): boolean {
-  if (name === 'span' && attributes.id === undefined && attributes.role === undefined && !('hidden' in attributes) && attributes['aria-hidden'] === undefined) {
-    const classes = attributes.class ?? '';
-    let skipped = state.spanClasses.get(classes);
-    if (skipped === undefined) state.spanClasses.set(classes, (skipped = isSkippedElement(name, attributes, true)));
-    return skipped;
-  }
-  return isSkippedElement(name, attributes, true);
 }
 
 function openContent(state: State, name: string, attributes: Record<string, string>): void {

@@ -13,18 +13,32 @@ const SKIPPED_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complemen
 // Class tokens and ids of site chrome (Sphinx, MkDocs, Docusaurus, VitePress, Javadoc, cookie banners).
 const CHROME = /sidebar|cookie-?(?:banner|consent|notice|bar|law|policy)|^cookies?$|consent|gdpr|breadcrumb|navbar|^nav$|^navigation$|^toc$|table-of-contents|^pagination|^pager$|prev-next|^related$|headerlink|edit-?this|edit-?page|edit-link|^skip-link|^sr-only$|visually-hidden|^footer$|site-footer|site-header|^menu$|^topnav$|^bottomnav$|announcement|^banner$/i;
 
-/** Whether an element (and everything in it) is left out; `header` only outside the main content (an article's header holds its title). */
-export function isSkippedElement(name: string, attributes: Record<string, string>, insideMain: boolean): boolean {
+/**
+ * Whether an element (and everything in it) is left out; `header` only outside the main content
+ * (an article's header holds its title). `classCache` keeps the verdict of each class list for
+ * the next elements of the page (a generated page repeats a few dozen class lists thousands of times).
+ */
+export function isSkippedElement(name: string, attributes: Record<string, string>, insideMain: boolean, classCache?: Map<string, boolean>): boolean {
   if (SKIPPED_TAGS.has(name)) return true;
   if (name === 'header' && !insideMain) return true;
   if ('hidden' in attributes || attributes['aria-hidden'] === 'true') return true;
   const role = attributes.role;
   if (role !== undefined && SKIPPED_ROLES.has(role.toLowerCase())) return true;
   const classes = attributes.class;
-  if (classes !== undefined) for (const token of classes.split(/\s+/)) if (token !== '' && CHROME.test(token)) return true;
+  if (classes !== undefined && hasChromeClass(classes, classCache)) return true;
   // A section's id is its heading's slug (`<section id="sidebar">` of a page about sidebars): content.
   const id = attributes.id;
   return id !== undefined && !SECTIONS.has(name) && !/(?:^|\s)section(?:\s|$)/.test(classes ?? '') && CHROME.test(id);
+}
+
+/** Whether a class list (`class="sphinxsidebar nav"`) holds a class token of site chrome. */
+function hasChromeClass(classes: string, cache: Map<string, boolean> | undefined): boolean {
+  let chrome = cache?.get(classes);
+  if (chrome === undefined) {
+    chrome = classes.split(/\s+/).some((token) => token !== '' && CHROME.test(token));
+    cache?.set(classes, chrome);
+  }
+  return chrome;
 }
 
 /** Link text that is site chrome wherever it stands ("Edit this page", "Edit on GitHub"). */

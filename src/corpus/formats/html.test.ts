@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HtmlTooDeepError } from './html-markdown.ts';
 import { convertHtml } from './html.ts';
+import { collapseSpace } from './markdown-writer.ts';
 
 const SITE_PAGE = `<!doctype html>
 <html><head><title>Retries | Example Docs</title><meta name="viewport" content="width=device-width"></head>
@@ -103,5 +104,15 @@ describe('convertHtml', () => {
     expect(convertHtml('<main><p># not a heading</p><p>- not a list</p><p>&gt; not a quote</p></main>')).toEqual({
       markdown: '\\# not a heading\n\n\\- not a list\n\n\\> not a quote\n',
     });
+  });
+
+  it('collapses every kind of white space in inline text, also where one space is the rule', () => {
+    const samples = ['a b', ' a b ', 'a  b', 'a\tb', 'a\nb', 'a\u00a0b', 'a\u2003b', 'a\u3000 b', '\ufeffa b', 'a \u200ab', 'a\u2028b', ''];
+    expect(samples.map(collapseSpace)).toEqual(['a b', 'a b', 'a b', 'a b', 'a b', 'a b', 'a b', 'a b', 'a b', 'a b', 'a b', '']);
+  });
+
+  it('leaves out elements by their class list whether or not another element had it first', () => {
+    const page = '<main><p class="x">Kept.</p><div class="sidebar x">Left out.</div><span class="sidebar x">Left out too.</span><p class="x">Kept too.</p></main>';
+    expect(convertHtml(page)).toEqual({ markdown: 'Kept.\n\nKept too.\n' });
   });
 });

@@ -18,8 +18,11 @@ export interface MarkdownWriter {
 
 /** Inline text on one line: whitespace runs collapsed to one space, trimmed. */
 export function collapseSpace(text: string): string {
-  return text.replace(/[\s\u00a0]+/g, ' ').trim();
+  // Most text has single spaces only: then trimming is all there is to do.
+  return MORE_THAN_A_SPACE.test(text) ? text.replace(/[\s\u00a0]+/g, ' ').trim() : text.trim();
 }
+/** Whitespace other than one space (`\s` holds `\u00a0`). */
+const MORE_THAN_A_SPACE = /[^\S ]| {2}/;
 
 /**
  * A markdown link of `text` to `href`, the whitespace around the text kept outside the brackets;
