@@ -1,18 +1,29 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestSchemas, testPostgres } from '../../testing/postgres-server.ts';
 import { runCli } from '../main.ts';
 import { recordingIO, type RecordingIO } from '../test-cli.ts';
 
-// Issue 40: folder rules (`_atlas.yaml`) through atlas ingest, search and ask.
+// Issue 40: folder rules (`_atlas.yaml`) through atlas ingest, search and ask, into SQLite and
+// PostgreSQL (with ATLAS_TEST_POSTGRES_URL; skipped with the reason otherwise).
+const server = testPostgres(process.env);
+const schemas = server.url === undefined ? undefined : createTestSchemas(server.url, 'rules');
+afterAll(() => schemas?.dropAll());
 
+let db: string;
 let dir: string;
 let io: RecordingIO;
 const write = async (path: string, content: string) => {
   await mkdir(dirname(join(dir, 'docs', path)), { recursive: true });
   await writeFile(join(dir, 'docs', path), content);
 };
+
+/** Each test's index: `make` gives its `--db`. */
+const useIndex = (make: () => string) => beforeEach(() => {
+  db = make();
+});
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'atlas-ingest-rules-'));
@@ -29,15 +40,16 @@ afterEach(async () => {
 const ingest = async (...args: string[]) => {
   io.out.length = 0;
   io.err.length = 0;
-  const code = await runCli(['ingest', 'docs', '--json', ...args], io);
+  const code = await runCli(['ingest', 'docs', '--json', '--db', db, ...args], io);
   return code === 0 ? (JSON.parse(io.out.join('')) as { added: string[]; updated: string[]; unchanged: string[]; removed: string[] }) : code;
 };
 const searchDocIds = async (...args: string[]) => {
   io.out.length = 0;
-  expect(await runCli(['search', '--json', '--k', '10', ...args], io)).toBe(0);
+  expect(await runCli(['search', '--json', '--db', db, '--k', '10', ...args], io)).toBe(0);
   return (JSON.parse(io.out.join('')) as { hits: Array<{ docId: string }> }).hits.map((hit) => hit.docId).sort();
 };
 
+function folderRuleSuite(): void {
 describe('atlas ingest with folder rules', () => {
   it('restricts the pages under a rule in search and ask, and re-indexes exactly the pages under a changed rule', async () => {
     expect(await ingest()).toMatchObject({ added: ['public', 'vault-rota', 'vault-unseal'], updated: [], unchanged: [], removed: [], chunks: 3, skipped: [] });
@@ -47,11 +59,11 @@ describe('atlas ingest with folder rules', () => {
     expect(await searchDocIds('vault')).toEqual(['public']);
 
     io.out.length = 0;
-    expect(await runCli(['ask', '--json', '--groups', 'staff', 'Who keeps the unseal keys in the red safe?'], io)).toBe(0);
+    expect(await runCli(['ask', '--json', '--db', db, '--groups', 'staff', 'Who keeps the unseal keys in the red safe?'], io)).toBe(0);
     const run = JSON.parse(io.out.join('')) as { answer: { abstained: boolean; citations: Array<{ docId: string }> }; trace: { evidence: Array<{ docId: string }> } };
     expect([run.answer.abstained, run.answer.citations, [...new Set(run.trace.evidence.map((item) => item.docId))]]).toEqual([true, [], []]);
     io.out.length = 0;
-    expect(await runCli(['ask', '--json', '--groups', 'admins', 'Who keeps the unseal keys in the red safe?'], io)).toBe(0);
+    expect(await runCli(['ask', '--json', '--db', db, '--groups', 'admins', 'Who keeps the unseal keys in the red safe?'], io)).toBe(0);
     const admin = JSON.parse(io.out.join('')) as { trace: { evidence: Array<{ docId: string }> } };
     expect([...new Set(admin.trace.evidence.map((item) => item.docId))]).toEqual(['vault-unseal', 'vault-rota']);
 
@@ -79,4 +91,15 @@ describe('atlas ingest with folder rules', () => {
     expect(await searchDocIds('red safe')).toEqual([]);
     expect(await searchDocIds('--groups', 'admins', 'red safe')).toEqual([]);
   });
+});
+}
+
+describe('SQLite', () => {
+  useIndex(() => 'index.db');
+  folderRuleSuite();
+});
+
+describe.skipIf(schemas === undefined)(`PostgreSQL${schemas === undefined ? ` (skipped: ${server.absent})` : ''}`, () => {
+  useIndex(() => schemas!.fresh());
+  folderRuleSuite();
 });
