@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTinyPdf } from '../testing/tiny-pdf.ts';
 import { applyFolderMeta } from './folder-rules.ts';
-import { loadCorpus } from './load.ts';
+import { loadCorpus, readPages } from './load.ts';
+import { parsePages, parsePagesStream } from './workers/parse-pages.ts';
 
 // Issue 40: folder rules (`_atlas.yaml`) give labels, acl and applies_to to every page under their folder.
 
@@ -45,6 +46,11 @@ describe('folder rules', () => {
       ['internal/site.html', '3.x', { team: 'ops', acl: ['staff'] }, { team: 'ops', acl: ['staff'] }],
       ['public.md', 'all', {}, {}],
     ]);
+    // Parsed in a worker thread (this one parsing none), the pages get the same fields.
+    const { sources } = await readPages(docs);
+    const threaded = [];
+    for await (const batch of parsePagesStream(sources, { threads: 2, batchPages: 2, thisThreadParses: false })) threaded.push(...batch.results);
+    expect(threaded).toEqual(await parsePages(sources, { threads: 1 }));
   });
 
   it('applies a root rule, its overrides by glob in order, and a nearer rule after them', async () => {
