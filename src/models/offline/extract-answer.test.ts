@@ -6,7 +6,7 @@ import { statesAnswer } from './directness.ts';
 import { coverage, extractAnswer } from './extract-answer.ts';
 import { analyzeQuestion } from '../../text/question.ts';
 
-type Result = { chunk_id: string; doc_id: string; heading: string; snippet: string };
+type Result = { chunk_id: string; doc_id: string; heading: string; snippet: string; score?: number };
 
 /** The prompt of a run that searched the question once and was shown `results`. */
 function promptOf(question: string, results: Result[]): LanguageModelV3Prompt {
@@ -157,6 +157,18 @@ describe('extractAnswer shows the closest passages when no sentences state the a
         { doc_id: 'requirements', sentences: ['Each release needs PostgreSQL 12+ and Node 22.18+.'] },
       ],
     });
+  });
+});
+
+describe('the closest passages weigh how high the search ranked them', () => {
+  it('shows the top-ranked passage before a low-ranked one whose sentence shares one more word with the question', () => {
+    const question = 'How do I stop a worker from taking new jobs during a deploy?';
+    const { answer } = measure(question, [
+      { chunk_id: 'shutdown#0', doc_id: 'shutdown', heading: 'Shutdown', snippet: 'Send SIGTERM to a worker: it finishes its current jobs and exits.', score: 10 },
+      { chunk_id: 'deploys#0', doc_id: 'deploys', heading: 'Deploys', snippet: 'A deploy restarts every worker and its jobs.', score: 5 },
+    ]);
+    // Half the score is a relevance of 0.5: its sentence counts 0.5^4 of what it would at the top.
+    expect([answer.abstained, answer.closest?.map((passage) => passage.doc_id)]).toEqual([true, ['shutdown', 'deploys']]);
   });
 });
 
