@@ -91,6 +91,17 @@ describe('folder rules', () => {
     expect(loaded.map((doc) => doc.sourcePath)).toEqual(['internal/guide.md', 'internal/handbook.pdf', 'internal/site.html', 'public.md']);
   });
 
+  it('refuses a rule file over 1 MB (its size from stat), leaving its pages out', async () => {
+    await write('internal/secret/_atlas.yaml', `labels:\n  acl: [admins]\n${'#'.repeat(1024 * 1024)}\n`);
+    expect((await loadCorpus(docs)).problems).toEqual([
+      {
+        file: 'internal/secret/_atlas.yaml',
+        field: 'size',
+        message: 'the file is 1048601 bytes, more than the 1048576 a folder rule may have: a folder rule holds a few labels. Shorten it, or rename it if it is not a folder rule. (Until it is fixed, the 3 pages under internal/secret/ are not indexed.)',
+      },
+    ]);
+  });
+
   it('names a rule file misnamed so that it would apply to nothing', async () => {
     await write('guides/.atlas.yaml', 'labels:\n  acl: [staff]\n');
     await write('guides/_atlas.yml', 'labels:\n  acl: [staff]\n');

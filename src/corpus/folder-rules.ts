@@ -3,6 +3,9 @@ import type { CorpusProblem } from '../errors.ts';
 import { parseFolderRule, type FolderRule, type FolderRuleFields } from './front-matter/folder-rule.ts';
 import { fileErrorFix, fileErrorText, type CorpusFileSystem } from './list-pages.ts';
 
+/** The largest folder rule read (bytes): a rule holds a few labels, and every rule is read at each ingest. */
+const MAX_RULE_BYTES = 1024 * 1024;
+
 /** What the folder rules give one page: `applies_to` and labels, before its own front matter or sidecar. */
 export type FolderMeta = FolderRuleFields;
 
@@ -39,6 +42,8 @@ export async function readFolderRules(files: readonly string[], pages: readonly 
     const folder = file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '';
     let ruleProblems: CorpusProblem[];
     try {
+      const size = (await reading.fs.stat(join(reading.root, file))).size ?? 0;
+      if (size > MAX_RULE_BYTES) throw Object.assign(new Error(`the file is ${size} bytes, more than the ${MAX_RULE_BYTES} a folder rule may have`), { code: 'ERULESIZE' });
       const parsed = parseFolderRule({ file, yaml: (await reading.fs.readFile(join(reading.root, file))).toString('utf8') });
       if (parsed.ok) {
         rules.set(folder, parsed.rule);
@@ -46,7 +51,12 @@ export async function readFolderRules(files: readonly string[], pages: readonly 
       }
       ruleProblems = parsed.problems;
     } catch (error) {
-      ruleProblems = [{ file, field: 'access', message: `cannot read this folder rule: ${fileErrorText(error)}. ${fileErrorFix(error, 'file')}` }];
+      const tooLarge = (error as { code?: string }).code === 'ERULESIZE';
+      ruleProblems = [
+        tooLarge
+          ? { file, field: 'size', message: `${(error as Error).message}: a folder rule holds a few labels. Shorten it, or rename it if it is not a folder rule.` }
+          : { file, field: 'access', message: `cannot read this folder rule: ${fileErrorText(error)}. ${fileErrorFix(error, 'file')}` },
+      ];
     }
     rules.set(folder, undefined);
     const under = pages.filter((page) => isUnder(page, folder)).length;
