@@ -299,12 +299,13 @@ describe('what a direct answer needs (Session 13, docs/calibration.md)', () => {
       snippet: 'A worker lease lasts 30 minutes by default. Lease renewal and expiry are described in [Heartbeats](heartbeats.md).',
     };
     const { answer } = measure('How many minutes does a worker lease last by default, and what renews a lease?', [pointer]);
-    // The pointer would hold "renew": without it the sentence holds too little, so the closest passage is shown.
+    // The pointer would hold "renew": without it the sentence holds too little, so the closest passage
+    // is shown, where the pointer follows its sentence as a reader reads on: it says where to look.
     expect(answer).toEqual({
       text: '',
       citations: [],
       abstained: true,
-      closest: [{ doc_id: 'leases', sentences: ['A worker lease lasts 30 minutes by default.'] }],
+      closest: [{ doc_id: 'leases', sentences: ['A worker lease lasts 30 minutes by default.', 'Lease renewal and expiry are described in [Heartbeats](heartbeats.md).'] }],
       abstain_reason: 'no direct answer',
     });
   });

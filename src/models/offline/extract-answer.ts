@@ -159,8 +159,8 @@ function rankWeighted(score: SentenceScore, relevance: (sentence: Sentence) => n
  * The passages that come closest when no sentence states the answer, up to 3: the passage whose
  * best sentence scores highest for the whole question first, then greedily the passage whose best
  * sentence best answers what the shown sentences do not hold yet (terms, relations asked); each
- * with that sentence and the passage's next best for what is still missing, when it scores
- * {@link CLOSEST_SECOND_SHARE} of it (in passage order).
+ * with that sentence and the passage's next best for what is still missing when it scores
+ * {@link CLOSEST_SECOND_SHARE} of it, else the sentence after it (in passage order).
  */
 function closestPassages(analysis: QuestionAnalysis, view: EvidenceView, score: SentenceScore): NonNullable<ModelAnswer['closest']> {
   const relations = [...new Set(analysis.parts.flatMap((part) => relationsOf(part.text)))];
@@ -182,11 +182,20 @@ function closestPassages(analysis: QuestionAnalysis, view: EvidenceView, score: 
     shown.push(best.sentence);
     const after = missing();
     const second = bestSentence(view, after.terms.length > 0 ? after.terms : want, after.relations, score, [best.sentence], (sentence) => quotable(sentence) && sentence.passage === best.sentence.passage);
-    const sentences = second && second.score >= CLOSEST_SECOND_SHARE * best.score ? [best.sentence, second.sentence] : [best.sentence];
-    if (sentences.length > 1) shown.push(second!.sentence);
+    const held = second && second.score >= CLOSEST_SECOND_SHARE * best.score ? second.sentence : undefined;
+    if (held) shown.push(held);
+    // Without a second sentence that holds what is missing, the one after the best, as a reader reads
+    // on (not counted as showing the terms it holds: the next passages are still sought for them).
+    const pick = held ?? followingSentence(view, best.sentence, quotable);
+    const sentences = pick ? [best.sentence, pick] : [best.sentence];
     passages.push({ doc_id: best.sentence.passage.docId, sentences: sentences.sort((a, b) => a.order - b.order).map((sentence) => sentence.text) });
   }
   return passages;
+}
+
+/** The sentence after `sentence` in its passage, when `where` admits it. */
+function followingSentence(view: EvidenceView, sentence: Sentence, where: (sentence: Sentence) => boolean): Sentence | undefined {
+  return view.sentences.find((other) => other.passage === sentence.passage && other.order === sentence.order + 1 && where(other));
 }
 
 /** How well the evidence covers a question: the inputs of the abstention rule. */

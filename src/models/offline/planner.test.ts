@@ -336,13 +336,19 @@ describe('answers that carry the facts', () => {
     const big = question.replace('large result', 'big result');
     expect(extractAnswer(analyzeQuestion(big), readConversation(promptOf(big, [{ query: big, results: [results] }]))).text).toBe(answer.text);
     // Asked with words these sentences and their headings never use, they hold under 90% of the
-    // question: precision first, the same passage is shown as the closest instead.
+    // question: precision first, the same passage is shown as the closest instead, its best sentence
+    // with the one after it.
     const other = question.replace('large result', 'oversized query result');
     expect(extractAnswer(analyzeQuestion(other), readConversation(promptOf(other, [{ query: other, results: [results] }])))).toEqual({
       text: '',
       citations: [],
       abstained: true,
-      closest: [{ doc_id: 'api-results', sentences: ['A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work.'] }],
+      closest: [
+        {
+          doc_id: 'api-results',
+          sentences: ['A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work.', 'Return a reference instead, and let the downstream step load it.'],
+        },
+      ],
       abstain_reason: 'no direct answer',
     });
   });
