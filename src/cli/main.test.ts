@@ -184,7 +184,7 @@ describe('item 10: every flag an error message suggests exists', () => {
       'index/postgres/postgres-schema.ts',
       'index/sqlite/schema.ts',
       'index/sqlite/schema.ts',
-      'index/sqlite/sqlite-open.ts',
+      'index/sqlite/sqlite-errors.ts',
       'index/vectors/vector-errors.ts',
       'index/vectors/vector-retrieval.ts',
       'index/vectors/vector-sync.ts',
