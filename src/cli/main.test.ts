@@ -85,6 +85,7 @@ const PRINTED_BY: Record<string, string[]> = {
   'eval/dataset/dataset.ts': ['eval retrieval', 'eval compare', 'eval decisions'],
   'models/resolve-model.ts': ['ask', 'eval retrieval', 'eval compare', 'eval decisions'],
   'index/sqlite/sqlite-open.ts': ['ingest', 'search', 'ask'],
+  'index/sqlite/sqlite-errors.ts': ['ingest', 'search', 'ask'],
   'index/sqlite/schema.ts': ['ingest', 'search', 'ask'],
   // The PostgreSQL index's URL and connection messages: every command that takes --db.
   'index/postgres/postgres-url.ts': ['ingest', 'search', 'ask', 'chat', 'serve', 'mcp', 'eval retrieval', 'eval compare', 'eval decisions'],
