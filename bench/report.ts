@@ -1,5 +1,6 @@
 import type { PassTimings, Timings } from './measure.ts';
 import { formatChinese, type ChineseResult } from './chinese.ts';
+import { formatPythonDocs, type PythonDocsResult } from './python-docs.ts';
 import type { StartupResult } from './startup.ts';
 
 /** One engine at one size, summarised. */
@@ -40,6 +41,7 @@ export interface BenchResult {
   sizes: SizeResult[];
   startup?: StartupResult;
   chinese?: ChineseResult;
+  pythonDocs?: PythonDocsResult;
 }
 
 const LABELS: Record<string, string> = {
@@ -68,6 +70,7 @@ export function formatReport(result: BenchResult): string {
     );
   }
   if (result.chinese !== undefined) parts.push(formatChinese(result.chinese));
+  if (result.pythonDocs !== undefined) parts.push(formatPythonDocs(result.pythonDocs));
   parts.push(targets(result));
   parts.push(JSON.stringify(result.environment));
   return parts.join('\n\n');

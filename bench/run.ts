@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --json] [-- --sizes 10000,100000] [-- --rounds 6] [-- --engines atlas,fts5,...]`
+ * `npm run bench [-- --json] [-- --sizes 10000,100000] [-- --rounds 6] [-- --engines atlas,fts5,...] [-- --python-docs-runs 3]`
  *
  * Atlas beside raw FTS5 (one plain table), MiniSearch, FlexSearch and Orama, in one run, on
  * realistic text: pages built from the real passages of the MuSiQue dev set (../shared, or
@@ -12,7 +12,8 @@
  * collects the garbage and warms up for at least 2 s on the Graphile Worker dev set's questions
  * (unfiltered and filtered, untimed), so the timings are of searches, not of the JIT compiling
  * them or of the ingest's garbage. Then the start-up of `atlas search` against `node -e`
- * opening the same db; then Chinese ingest and search (bench/chinese.ts). Progress on stderr; tables
+ * opening the same db; then Chinese ingest and search (bench/chinese.ts); then `atlas ingest` of
+ * the Python docs as Sphinx HTML (bench/python-docs.ts; skipped without python3.11-doc). Progress on stderr; tables
  * (or one JSON object with --json) on stdout.
  */
 import { spawnSync } from 'node:child_process';
@@ -23,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { BenchQuery, ChildResult } from './engine-child.ts';
 import type { ChineseResult } from './chinese.ts';
+import { benchPythonDocs, PYTHON_DOCS } from './python-docs.ts';
 import { ENGINE_NAMES } from './engines.ts';
 import { splitFirstPass, summarize } from './measure.ts';
 import { benchQueries, buildPages, musiqueFolder, readPassages, readQuestions, warmupQuestions } from './musique-corpus.ts';
@@ -107,6 +109,7 @@ async function main(): Promise<void> {
       seed: { type: 'string', default: '42' },
       engines: { type: 'string', default: ENGINE_NAMES.join(',') },
       'startup-runs': { type: 'string', default: '7' },
+      'python-docs-runs': { type: 'string', default: '3' },
       // Orama takes minutes at 100k (about 0.3 s a query): by default it runs at the smaller sizes only.
       'orama-max-chunks': { type: 'string', default: '20000' },
       // stream: parsing (worker threads) overlapped with the inserts, as atlas ingest does; sequential: parse, then ingest.
@@ -194,11 +197,15 @@ async function main(): Promise<void> {
     }
     progress('bench: Chinese (CMRC 2018 dev, bench/chinese.ts)');
     const chinese = runChinese();
+    const pythonDocsRuns = Number(values['python-docs-runs']);
+    if (pythonDocsRuns > 0) progress('bench: the Python docs as Sphinx HTML (bench/python-docs.ts)');
+    const pythonDocs = pythonDocsRuns > 0 ? benchPythonDocs(PYTHON_DOCS, pythonDocsRuns, progress) : undefined;
     const result: BenchResult = {
       environment: { node: process.version, platform: `${process.platform}-${process.arch}`, seed, totalSeconds: round((performance.now() - started) / 1000, 1) },
       sizes,
       ...(startup === undefined ? {} : { startup }),
       ...(chinese === undefined ? {} : { chinese }),
+      ...(pythonDocs === undefined ? {} : { pythonDocs }),
     };
     process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : `${formatReport(result)}\n`);
   } finally {
