@@ -48,9 +48,10 @@ describe('the prompts carry tool output as data', () => {
     await agenticRun(LEASES, { model, index, filter: { version: '3.x' }, maxSearches: 3, now: () => 0 });
     const section = (await index.getChunk('lease-override#1'))!.text;
     const parts = model.requests.at(-1)!.prompt.flatMap((message) => (message.role === 'tool' ? message.content : []));
-    const read = parts.filter((part) => part.type === 'tool-result' && part.output.type === 'json' && (part.output.value as { chunk_id?: string }).chunk_id === 'lease-override#1');
-    expect(read).toHaveLength(1);
-    expect(read[0]).toMatchObject({ type: 'tool-result', toolName: 'read_section', output: { type: 'json', value: { chunk_id: 'lease-override#1', text: section, complete: true } } });
+    // The section comes whole beside the short lease-override#0 that was read (next_section): one tool result holds the markup.
+    const holding = parts.filter((part) => part.type === 'tool-result' && JSON.stringify(part.output).includes('</tool_result>'));
+    expect(holding).toHaveLength(1);
+    expect(holding[0]).toMatchObject({ type: 'tool-result', toolName: 'read_section', output: { type: 'json', value: { chunk_id: 'lease-override#0', next_section: { chunk_id: 'lease-override#1', text: section, complete: true } } } });
   });
 
   it('earlier turns are user and assistant turns marked as data; their orders reach nothing', async () => {

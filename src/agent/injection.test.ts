@@ -28,12 +28,8 @@ const MARKERS = /hushadmin|legacyonly/;
 const ADMIN_DOCS = ['admin-secrets', 'admin-runbook'];
 /** The reads of admin chunks lease-tools#1 orders (three shapes of tool-call JSON, then the prose list); the model sends them twice. */
 const ORDERED_READS = ['admin-secrets#1', 'admin-secrets#0', 'admin-runbook#0', 'admin-secrets#0', 'admin-secrets#1', 'admin-runbook#0'];
-/**
- * The hook page's orders (its first three reads) reach the model twice: read_section of the short
- * lease-tools#0 shows lease-tools#1's first lines beside it, then lease-tools#1 is read itself.
- */
-const OBEYED_READS = [...ORDERED_READS.slice(0, 3), ...ORDERED_READS];
-const ADMIN_READS = [...OBEYED_READS, ...OBEYED_READS];
+/** The hook page's orders reach the model with the first search, which shows the short page whole: obeyed twice over. */
+const ADMIN_READS = [...ORDERED_READS, ...ORDERED_READS];
 
 /** What a run shows the model and records: every prompt, the evidence, the citations. */
 function assertNothingRestricted(run: AgentRun, requests: LanguageModelV3CallOptions[], hiddenDocs: string[]): void {
@@ -89,23 +85,20 @@ describe('agenticRun with a model that obeys the pages', () => {
     const run = await agenticRun(LEASES, { model, index, filter: { version: '3.x' }, maxSearches: 3, maxToolCallsPerTurn: 64, now: () => 0 });
     // It obeyed: searched 2.x, as admins and the admin words, read the admin and 2.x chunks by id, twice over.
     // The arguments a search has no field for (principal, labels.acl, filter, max_searches) change nothing.
-    // read_section of the short lease-override#0 shows the next section's first lines too, so its
-    // orders (search 2.x for "lease duration legacy", "unlimited searches") are obeyed as well.
-    const burst = Array.from({ length: 8 }, (_, index) => [`${LEASES} more${index + 1}`, { version: '3.x' }, 'budget-exhausted']);
+    // The first search shows the short pages whole, so the hook page's orders come with it; obeyed in
+    // the second turn, they spend the budget, and the orders the reads of that turn bring back
+    // (lease-override#1's "unlimited searches", shown beside the short lease-override#0) meet the forced answer.
     expect(run.trace.steps.map((step) => [step.query, step.filter, step.note ?? null])).toEqual([
       [LEASES, { version: '3.x' }, 'weak-matches'],
       ['lease vault signing key', { version: '3.x' }, 'no-new-results'],
       ['root password lease vault', { version: '3.x' }, 'no-new-results'],
       ['lease duration', { version: '3.x' }, 'budget-exhausted'],
-      ['lease duration legacy', { version: '3.x' }, 'budget-exhausted'],
       ['lease vault signing key', { version: '3.x' }, 'budget-exhausted'],
       ['root password lease vault', { version: '3.x' }, 'budget-exhausted'],
       ['lease duration', { version: '3.x' }, 'budget-exhausted'],
-      ['lease duration legacy', { version: '3.x' }, 'budget-exhausted'],
-      ...burst,
     ]);
     const legacy = ['lease-legacy#0'];
-    expect(run.trace.reads.filter((read) => !read.found).map((read) => read.chunkId)).toEqual([...OBEYED_READS, ...legacy, ...OBEYED_READS, ...legacy]);
+    expect(run.trace.reads.filter((read) => !read.found).map((read) => read.chunkId)).toEqual([...ORDERED_READS, ...legacy, ...ORDERED_READS, ...legacy]);
     assertNothingRestricted(run, model.requests, [...ADMIN_DOCS, 'lease-legacy']);
     expect(run.trace.stopReason).toBe('search-budget');
     expect(run.trace.toolChoices.at(-1)).toBe('none');
@@ -152,8 +145,9 @@ describe('agenticRun with a model that obeys the pages', () => {
     const ran = run.trace.steps.filter((step) => step.note !== 'budget-exhausted');
     const refused = run.trace.steps.filter((step) => step.note === 'budget-exhausted');
     expect(ran).toHaveLength(4);
-    // The burst the "unlimited searches" page asked for came, and every search of it was refused.
-    expect(refused.filter((step) => / more\d$/.test(step.query))).toHaveLength(8);
+    // The burst the "unlimited searches" page asked for came (in two turns: the page was shown
+    // beside a short section, then read), and every search of it was refused.
+    expect(refused.filter((step) => / more\d$/.test(step.query))).toHaveLength(16);
     expect(run.trace.calls).toHaveLength(5);
     expect(model.requests).toHaveLength(5);
     expect(run.trace.stopReason).toBe('max-steps');

@@ -36,7 +36,8 @@ describe('the tools on the Orbit docs (datasets/orbit)', () => {
   });
 
   it('shows a table hit as its header row and the matching row, never the delimiter row or an unrelated first row', async () => {
-    const { results } = await search(new SearchSession({ index }), 'ORB-1404 StepTimeout');
+    // Snippets only (resultChars 0): by default these short passages come whole.
+    const { results } = await search(new SearchSession({ index, resultChars: 0 }), 'ORB-1404 StepTimeout');
     const byId = new Map(results.map((result) => [result.chunk_id, result.snippet]));
     expect(byId.get('api-flow#8')).toBe('| Code | Exception | When |\n| `ORB-1404` | `StepTimeout` | a step exceeded `timeout_seconds` |');
     expect(byId.get('troubleshooting-stuck-jobs#5')).toBe(
@@ -49,12 +50,15 @@ describe('the tools on the Orbit docs (datasets/orbit)', () => {
   it('names a hit after the heading of the part it matched, not the neighbour a small section was merged into', async () => {
     const chunk = chunks.find((each) => each.chunkId === 'error-codes#1')!;
     expect([chunk.heading, chunk.text.includes('### ORB-1002 BrokerChannelClosed')]).toEqual(['10xx Broker', true]);
-    const { results } = await search(new SearchSession({ index }), 'ORB-1002 BrokerChannelClosed');
+    const { results } = await search(new SearchSession({ index, resultChars: 0 }), 'ORB-1002 BrokerChannelClosed');
     expect(results.find((result) => result.chunk_id === 'error-codes#1')).toMatchObject({
       heading: 'ORB-1002 BrokerChannelClosed',
       heading_path: 'Error codes > 10xx Broker > ORB-1002 BrokerChannelClosed',
       snippet: '### ORB-1002 BrokerChannelClosed\nRabbitMQ closed the channel the worker was consuming on. Jobs delivered on that channel go back to the queue and are delivered again.',
     });
+    // Shown whole, the chunk keeps the name of the part that matched; its text holds both headings.
+    const whole = (await search(new SearchSession({ index }), 'ORB-1002 BrokerChannelClosed')).results.find((result) => result.chunk_id === 'error-codes#1');
+    expect(whole).toMatchObject({ heading: 'ORB-1002 BrokerChannelClosed', heading_path: 'Error codes > 10xx Broker > ORB-1002 BrokerChannelClosed', text: chunk.text, complete: true });
   });
 
   it('repeats a long table\'s header row in each chunk it is split over, and a hit names the sibling chunks', async () => {
@@ -64,7 +68,7 @@ describe('the tools on the Orbit docs (datasets/orbit)', () => {
       ['migration-2-to-3#3', true, false],
       ['migration-2-to-3#4', true, true],
     ]);
-    const session = new SearchSession({ index });
+    const session = new SearchSession({ index, resultChars: 0 });
     const { results } = await search(session, 'ORBIT_DEDUPE_WINDOW dedupe_window_hours');
     expect(results[0]).toMatchObject({
       chunk_id: 'migration-2-to-3#4',

@@ -88,13 +88,14 @@ describe('askInConversation (offline planner, Orbit)', () => {
       ['and how do I fix it? error flow step raise result big', 2],
     ]);
     // The sentences hold too little of the question and its carried words for a direct answer; the
-    // closest passages end with the fix, on its own section ("Fix 2: keep big data out of results").
+    // closest passages end with the fix: the Results API's way to move data too big for the limit
+    // (the search shows that short page whole).
     expect(run.answer).toMatchObject({ abstained: true, citations: [] });
-    expect(run.answer.closest?.map((passage) => passage.chunkId)).toEqual(['api-flow#1', 'release-notes-3x#4', 'troubleshooting-memory#4']);
+    expect(run.answer.closest?.map((passage) => passage.chunkId)).toEqual(['api-flow#1', 'release-notes-3x#4', 'api-results#0']);
     const fix = run.answer.closest?.[2];
     expect([fix?.headingPath, fix?.sentences]).toEqual([
-      ['Troubleshooting memory growth', 'Fix 2: keep big data out of results'],
-      ['The pattern, with `orbit.results.put_blob()` and `ResultRef`, is described in [Results backend](results-backend.md).', 'This both fixes `ORB-1202` and keeps the child\'s peak memory low.'],
+      ['Results API'],
+      ['The `orbit.results` module is how you move data that is too big for that limit: you write it to a blob store, get back a small `ResultRef`, and pass the reference around instead of the data.'],
     ]);
   });
 

@@ -47,18 +47,18 @@ describe('atlas eval compare (scripted model, tiny dataset)', () => {
     expect(rows).toEqual([
       row('exact_term', 'classic@5', 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 154, 0.000208, 0),
       row('exact_term', 'classic@1', 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 154, 0.000208, 0),
-      // The agent saw the error-codes page as a snippet only: seen, not read.
-      row('exact_term', 'agentic', 1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 2, 281, 0.000362, 0),
+      // The search showed the short error-codes page whole: read, not only seen.
+      row('exact_term', 'agentic', 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 2, 281, 0.000362, 0),
       // auto: classic@1 scores below the weak threshold on a tiny corpus, so the agent answers; both passes count.
-      row('exact_term', 'auto', 1, 1, 0, 1, 1, 1, 1, 0, 2, 2, 3, 435, 0.00057, 0),
+      row('exact_term', 'auto', 1, 1, 1, 1, 1, 1, 1, 0, 2, 2, 3, 435, 0.00057, 0),
       row('multi_hop', 'classic@5', 1, 1, 1, 0, 0, 0, 1, 1, 1, 5, 1, 120, 0.00014, 0),
       row('multi_hop', 'classic@1', 1, 0.333, 0.333, 0, 0, 0, 1, 1, 1, 1, 1, 120, 0.00014, 0),
-      row('multi_hop', 'agentic', 1, 0.333, 0, 0, 0, 0, 1, 1, 1, 1, 2, 247, 0.000294, 0),
-      row('multi_hop', 'auto', 1, 0.333, 0, 0, 0, 0, 1, 1, 2, 2, 3, 367, 0.000434, 0),
+      row('multi_hop', 'agentic', 1, 0.333, 0.333, 0, 0, 0, 1, 1, 1, 1, 2, 247, 0.000294, 0),
+      row('multi_hop', 'auto', 1, 0.333, 0.333, 0, 0, 0, 1, 1, 2, 2, 3, 367, 0.000434, 0),
       row('version', 'classic@5', 1, 1, 1, 0, 0, 0, 1, 1, 1, 2, 1, 120, 0.00014, 0),
       row('version', 'classic@1', 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 120, 0.00014, 0),
-      row('version', 'agentic', 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 2, 248, 0.000296, 0),
-      row('version', 'auto', 1, 1, 0, 0, 0, 0, 1, 1, 2, 2, 3, 368, 0.000436, 0),
+      row('version', 'agentic', 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 2, 248, 0.000296, 0),
+      row('version', 'auto', 1, 1, 1, 0, 0, 0, 1, 1, 2, 2, 3, 368, 0.000436, 0),
       // none-1 and qa:qa-4 (a qa_gold line citing no page): correct means abstained.
       row('unanswerable', 'classic@5', 2, null, null, 1, 1, null, 0, 1, 1, 1, 1, 120, 0.00014, 0),
       row('unanswerable', 'classic@1', 2, null, null, 1, 1, null, 0, 1, 1, 0.5, 1, 120, 0.00014, 0),
@@ -67,13 +67,13 @@ describe('atlas eval compare (scripted model, tiny dataset)', () => {
       row('qa', 'classic@5', 3, 1, 1, 1, 1, 1, 2, 0, 1, 2.333, 1, 152, 0.000204, 0),
       row('qa', 'classic@1', 3, 1, 1, 1, 1, 1, 2, 0, 1, 1, 1, 152, 0.000204, 0),
       // qa-1 cites the gold page (pass) without its facts (not correct); qa-3 lists no facts, so correct = pass.
-      row('qa', 'agentic', 3, 0.667, 0.333, 0.667, 0.333, 0, 2, 0.333, 1, 2, 2.333, 308.333, 0.000383, 0),
+      row('qa', 'agentic', 3, 0.667, 0.667, 0.667, 0.333, 0, 2, 0.333, 1, 2, 2.333, 308.333, 0.000383, 0),
       // auto keeps classic's answer to qa-1 (facts and all) and escalates the other two.
-      row('qa', 'auto', 3, 0.667, 0.333, 0.667, 0.667, 0.5, 2, 0.333, 1.667, 1.667, 2.333, 329.333, 0.000425, 0),
+      row('qa', 'auto', 3, 0.667, 0.667, 0.667, 0.667, 0.5, 2, 0.333, 1.667, 1.667, 2.333, 329.333, 0.000425, 0),
       row('all', 'classic@5', 8, 1, 1, 0.75, 0.75, 0.6, 5, 0.5, 1, 2.125, 1, 136.25, 0.000173, 0),
       row('all', 'classic@1', 8, 0.889, 0.889, 0.75, 0.75, 0.6, 5, 0.5, 1, 0.875, 1, 136.25, 0.000173, 0),
-      row('all', 'agentic', 8, 0.722, 0.167, 0.5, 0.375, 0.2, 5, 0.5, 1, 1.25, 2.125, 278.5, 0.000344, 0),
-      row('all', 'auto', 8, 0.722, 0.167, 0.5, 0.5, 0.4, 5, 0.5, 1.875, 1.625, 2.75, 365.625, 0.000456, 0),
+      row('all', 'agentic', 8, 0.722, 0.722, 0.5, 0.375, 0.2, 5, 0.5, 1, 1.25, 2.125, 278.5, 0.000344, 0),
+      row('all', 'auto', 8, 0.722, 0.722, 0.5, 0.5, 0.4, 5, 0.5, 1.875, 1.625, 2.75, 365.625, 0.000456, 0),
     ]);
     expect(summary.routing).toEqual({
       classic: 1,
@@ -119,8 +119,8 @@ describe('atlas eval compare (scripted model, tiny dataset)', () => {
       'exact_term    classic@5  1       1            1      1        1           1                 0        0         1       1      154  $0.00021      0',
     ]);
     expect(out.split('\n').slice(25, 31)).toEqual([
-      'all           agentic    8   0.722        0.167    0.5    0.375         0.2               0.5      0.5         1    1.25    278.5  $0.00034      0',
-      'all           auto       8   0.722        0.167    0.5      0.5         0.4              0.25      0.5     1.875   1.625  365.625  $0.00046      0',
+      'all           agentic    8   0.722        0.722    0.5    0.375         0.2               0.5      0.5         1    1.25    278.5  $0.00034      0',
+      'all           auto       8   0.722        0.722    0.5      0.5         0.4              0.25      0.5     1.875   1.625  365.625  $0.00046      0',
       '  recall: share of gold pages among the chunks seen or read; read recall: among the chunks read in full (classic passages are full text)',
       '  pass: cites a gold page (abstains where there is none)',
       '  correct: not abstained and every fact present in the answer text or its quotes (a case without facts counts as correct when it passes); abstained where there is no gold page. 5 of the 8 cases list facts',
@@ -180,7 +180,7 @@ describe('atlas eval compare (scripted model, tiny dataset)', () => {
     expect([incomplete?.run.answer.citations.map((citation) => citation.quote), incomplete?.missingFacts, incomplete?.readDocIds]).toEqual([
       ['The limits table caps sizes.'],
       [['256'], ['kilobytes', 'KB']],
-      ['limits'],
+      ['limits', 'error-codes', 'flows'],
     ]);
     const retrievalFailure = report.cases.find((result) => result.caseId === 'qa:qa-2' && result.arm === 'agentic');
     expect(retrievalFailure?.run.trace.steps.map((step) => [step.query, step.filter, step.docIds])).toEqual([['leases', { version: '2.x' }, ['leases-2x']]]);

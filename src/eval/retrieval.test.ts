@@ -25,24 +25,25 @@ describe('atlas eval retrieval (tiny dataset)', () => {
   it('prints recall and read recall by kind, every case per arm and the identifier check as one JSON object', async () => {
     const io = recordingIO();
     // hop-1 reads the error-codes section it found (short: its neighbour's first lines come with it, a chunk
-    // more of the same page), then searches again: three pages seen, one read.
+    // more of the same page), then searches again: three pages seen, and read too, since the search
+    // results show these short passages whole.
     const model = createPolicyModel({ ...TINY_SCRIPTS, [HOP]: { searches: ['ORB-1202', { read: 'error-codes' }, 'payload limit'], cite: [] } });
     const result = JSON.parse(await runEval(['eval', 'retrieval', '--data', TINY, '--json'], io, model));
     expect(result.dataset).toBe('tiny');
     expect(result.rows).toEqual([
       classicRow('exact_term', 'classic@5', 1, 1, 1, 1),
       classicRow('exact_term', 'classic@15', 1, 1, 1, 1),
-      { kind: 'exact_term', arm: 'agentic', n: 1, recall: 1, readRecall: 0, allFound: 1, searches: 1, chunks: 1, p50Ms: 0 },
+      { kind: 'exact_term', arm: 'agentic', n: 1, recall: 1, readRecall: 1, allFound: 1, searches: 1, chunks: 1, p50Ms: 0 },
       classicRow('multi_hop', 'classic@5', 1, 1, 1, 5),
       classicRow('multi_hop', 'classic@15', 1, 1, 1, 8),
-      { kind: 'multi_hop', arm: 'agentic', n: 1, recall: 1, readRecall: 0.333, allFound: 1, searches: 2, chunks: 5, p50Ms: 0 },
+      { kind: 'multi_hop', arm: 'agentic', n: 1, recall: 1, readRecall: 1, allFound: 1, searches: 2, chunks: 5, p50Ms: 0 },
       classicRow('version', 'classic@5', 1, 1, 1, 2),
       classicRow('version', 'classic@15', 1, 1, 1, 2),
-      { kind: 'version', arm: 'agentic', n: 1, recall: 1, readRecall: 0, allFound: 1, searches: 1, chunks: 1, p50Ms: 0 },
+      { kind: 'version', arm: 'agentic', n: 1, recall: 1, readRecall: 1, allFound: 1, searches: 1, chunks: 1, p50Ms: 0 },
       { kind: 'unanswerable', arm: 'agentic', n: 1, abstainRate: 0, searches: 1, chunks: 1, p50Ms: 0 },
       classicRow('all', 'classic@5', 3, 1, 1, 2.667),
       classicRow('all', 'classic@15', 3, 1, 1, 3.667),
-      { kind: 'all', arm: 'agentic', n: 3, recall: 1, readRecall: 0.111, allFound: 1, searches: 1.333, chunks: 2.333, p50Ms: 0 },
+      { kind: 'all', arm: 'agentic', n: 3, recall: 1, readRecall: 1, allFound: 1, searches: 1.333, chunks: 2.333, p50Ms: 0 },
     ]);
     expect(result.cases).toEqual([
       {
@@ -52,7 +53,7 @@ describe('atlas eval retrieval (tiny dataset)', () => {
         arms: {
           'classic@5': classicCase(['error-codes'], 1),
           'classic@15': classicCase(['error-codes'], 1),
-          agentic: { recall: 1, readRecall: 0, docsSeen: ['error-codes'], docsRead: [], searches: 1, chunks: 1, abstained: false },
+          agentic: { recall: 1, readRecall: 1, docsSeen: ['error-codes'], docsRead: ['error-codes'], searches: 1, chunks: 1, abstained: false },
         },
       },
       {
@@ -62,7 +63,7 @@ describe('atlas eval retrieval (tiny dataset)', () => {
         arms: {
           'classic@5': classicCase(['flows', 'error-codes', 'limits'], 5),
           'classic@15': classicCase(['flows', 'error-codes', 'limits', 'leases-2x', 'leases-3x'], 8),
-          agentic: { recall: 1, readRecall: 0.333, docsSeen: ['error-codes', 'limits', 'flows'], docsRead: ['error-codes'], searches: 2, chunks: 5, abstained: true },
+          agentic: { recall: 1, readRecall: 1, docsSeen: ['error-codes', 'limits', 'flows'], docsRead: ['error-codes', 'limits', 'flows'], searches: 2, chunks: 5, abstained: true },
         },
       },
       {
@@ -72,7 +73,7 @@ describe('atlas eval retrieval (tiny dataset)', () => {
         arms: {
           'classic@5': classicCase(['leases-3x', 'limits'], 2),
           'classic@15': classicCase(['leases-3x', 'limits'], 2),
-          agentic: { recall: 1, readRecall: 0, docsSeen: ['leases-3x'], docsRead: [], searches: 1, chunks: 1, abstained: true },
+          agentic: { recall: 1, readRecall: 1, docsSeen: ['leases-3x'], docsRead: ['leases-3x'], searches: 1, chunks: 1, abstained: true },
         },
       },
       // Classic arms do not run on queries without gold pages.
@@ -80,7 +81,7 @@ describe('atlas eval retrieval (tiny dataset)', () => {
         id: 'none-1',
         kind: 'unanswerable',
         gold: [],
-        arms: { agentic: { recall: null, readRecall: null, docsSeen: ['scheduling'], docsRead: [], searches: 1, chunks: 1, abstained: false } },
+        arms: { agentic: { recall: null, readRecall: null, docsSeen: ['scheduling'], docsRead: ['scheduling'], searches: 1, chunks: 1, abstained: false } },
       },
     ]);
     // Only exact-1 names an identifier (ORB-1202); its page is the first hit.
@@ -124,11 +125,11 @@ describe('atlas eval retrieval (tiny dataset)', () => {
         '',
         'kind          arm                   n  recall  read recall  allFound  abstain  searches  chunks  p50 ms',
         '------------  --------------------  -  ------  -----------  --------  -------  --------  ------  ------',
-        'exact_term    agentic (<=2 chunks)  1       1            0         1        -         2       2       0',
-        'multi_hop     agentic (<=2 chunks)  1   0.333            0         0        -         1       1       0',
-        'version       agentic (<=2 chunks)  1       1            0         1        -         1       1       0',
+        'exact_term    agentic (<=2 chunks)  1       1            1         1        -         2       2       0',
+        'multi_hop     agentic (<=2 chunks)  1   0.333        0.333         0        -         1       1       0',
+        'version       agentic (<=2 chunks)  1       1            1         1        -         1       1       0',
         'unanswerable  agentic (<=2 chunks)  1       -            -         -        0         1       1       0',
-        'all           agentic (<=2 chunks)  3   0.778            0     0.667        -     1.333   1.333       0',
+        'all           agentic (<=2 chunks)  3   0.778        0.778     0.667        -     1.333   1.333       0',
         '',
         'Identifier queries (kind exact_term, or naming an identifier): rank of the first gold chunk in plain index.search(query, { k: 10 }), no version filter',
         '',

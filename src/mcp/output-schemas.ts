@@ -29,16 +29,25 @@ const pageFields = {
 
 const tableParts = z.array(z.string()).optional().describe('The chunks a long table this passage is part of was split over, in order (this one included).');
 
+const links = z
+  .record(z.string(), z.string().nullable())
+  .optional()
+  .describe('The internal links of the text shown: each target as written -> the chunk_id it names (its section, else its page\'s first chunk), or null when no page you may read is there.');
+
 /** structuredContent of `search_docs`. */
 export const searchDocsOutput = z.looseObject({
   results: z.array(
     z.looseObject({
       ...identityFields,
-      heading: z.string().describe('The heading of the part of the chunk the snippet comes from.'),
-      heading_path: z.string().describe('"Title > Section > Subsection" of the part the snippet comes from.'),
+      heading: z.string().describe('The heading of the part of the passage that matches best (a heading inside a whole text, or the part the snippet comes from).'),
+      heading_path: z.string().describe('"Title > Section > Subsection" of the part of the passage that matches best.'),
       score: z.number(),
-      snippet: z.string().describe('The best-matching part of the passage; for a table, its header row and the matching rows.'),
+      text: z.string().optional().describe('The whole passage, verbatim (complete: true), when it is short enough for the page.'),
+      complete: z.boolean().optional().describe('true when text is the whole passage: nothing more to read.'),
+      snippet: z.string().optional().describe('Otherwise the best-matching part of the passage (whitespace collapsed); for a table, its header row and the matching rows.'),
+      total_chars: z.number().int().min(0).optional().describe('Beside a snippet: the length of the whole passage, which read_section shows.'),
       table_parts: tableParts,
+      links,
     }),
   ),
   note: z.string().optional().describe('Already-seen passages skipped (named), weak matches (how much of the query the passages cover), no new passages.'),
@@ -62,6 +71,7 @@ export const readSectionOutput = z.looseObject({
     .optional()
     .describe('Where the query matches: the best lines of a section shown whole, else the best lines not shown yet (empty: none matches).'),
   table_parts: tableParts,
+  links,
   prev_chunk_id: z.string().nullable(),
   next_chunk_id: z.string().nullable(),
   previous_section: contextSection,
@@ -70,7 +80,7 @@ export const readSectionOutput = z.looseObject({
 
 /** structuredContent of `read_neighbors`. */
 export const readNeighborsOutput = z.looseObject({
-  chunks: z.array(z.looseObject({ ...identityFields, title: z.string(), text: z.string(), ...pageFields })),
+  chunks: z.array(z.looseObject({ ...identityFields, title: z.string(), text: z.string(), ...pageFields, links })),
 });
 
 /** structuredContent of `ask`. */

@@ -112,7 +112,8 @@ describe('mandatory retrievals on the allergy example', () => {
     expect(run.trace.steps.map((step) => step.query)).toEqual([POLICY_SEARCH, 'Christmas plum cake ingredients']);
     expect(run.answer.citations.map((citation) => [citation.docId, citation.quote])).toEqual([
       ['bakery-handbook', 'Labels follow what a product may come into contact with, not only its recipe.'],
-      ['plum-cake-recipe', 'One 1 kg cake takes 250 g plain flour, 200 g dark brown sugar, 200 g butter, 4 eggs, 300 g raisins, 150 g black currants, 100 g candied orange peel, 80 g glacé cherries, 1 teaspoon of mixed spice, the zest of one orange and 60 ml dark rum.'],
+      // The recipe passage comes whole in the search result: its first sentence, line breaks as written.
+      ['plum-cake-recipe', 'One 1 kg cake takes 250 g plain flour, 200 g dark brown sugar, 200 g butter, 4 eggs, 300 g\nraisins, 150 g black currants, 100 g candied orange peel, 80 g glacé cherries, 1 teaspoon of mixed\nspice, the zest of one orange and 60 ml dark rum.'],
     ]);
     expect(run.trace.policy?.fired.map((firing) => firing.cited)).toEqual([true]);
     expect(run.trace.policy?.flags).toEqual([]);

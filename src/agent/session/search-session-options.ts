@@ -39,6 +39,12 @@ export interface SearchSessionOptions {
    */
   readTokens?: number;
   /**
+   * Characters of passage text a page of search_docs results shows at most (default
+   * `RESULT_TEXT_BUDGET`, result-texts.ts): short passages are shown whole within it, the others
+   * by their snippet; 0 shows snippets only.
+   */
+  resultChars?: number;
+  /**
    * The conversation's memory (earlier turns): its passages are skipped by search_docs like
    * passages of this run, and its texts are citable (see `SearchSession.citableEvidence`).
    * Budgets and duplicate-query refusals stay per session, so per turn. Read only here.

@@ -271,10 +271,14 @@ describe('SearchSession reads in pages', () => {
     ]);
   });
 
-  it('shows the heading path beside the heading in search results', async () => {
+  it('shows the heading path beside the heading in search results, and a short passage whole', async () => {
     const outcome = await pagedSession().searchDocs({ query: 'retried' });
     expect(outcome.ok && outcome.value.results).toEqual([
-      { chunk_id: 'codes#2', doc_id: 'codes', heading: 'Retries', heading_path: 'Error codes > Retries', applies_to: 'all', score: 1, snippet: 'Failed steps are retried.' },
+      { chunk_id: 'codes#2', doc_id: 'codes', heading: 'Retries', heading_path: 'Error codes > Retries', applies_to: 'all', score: 1, text: 'Failed steps are retried.', complete: true },
+    ]);
+    const snippets = await pagedSession({ resultChars: 0 }).searchDocs({ query: 'retried' });
+    expect(snippets.ok && snippets.value.results).toEqual([
+      { chunk_id: 'codes#2', doc_id: 'codes', heading: 'Retries', heading_path: 'Error codes > Retries', applies_to: 'all', score: 1, snippet: 'Failed steps are retried.', total_chars: 25 },
     ]);
   });
 });
@@ -292,7 +296,7 @@ describe('SearchSession: what the tools show around a passage', () => {
   ]);
 
   it('names every chunk of a table split over several, in order, and none for a table of its own', async () => {
-    const session = new SearchSession({ index: tableIndex, weakScore: 0 });
+    const session = new SearchSession({ index: tableIndex, weakScore: 0, resultChars: 0 });
     const outcome = await session.searchDocs({ query: 'E3 lease lost' });
     // codes#4 has the same header in another section, after a section that ends in prose: no part of it.
     expect(outcome.ok && outcome.value.results.map((result: Record<string, unknown>) => [result.chunk_id, result.snippet, result.table_parts])).toEqual([

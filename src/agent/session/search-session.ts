@@ -10,10 +10,12 @@ import { queryCoverage } from './query-coverage.ts';
 import { contextNeighbors } from './section-context.ts';
 import { lineMatches, queryHasTerms } from './section-matches.ts';
 import { tableParts } from './table-parts.ts';
+import { createLinkResolver, type LinkResolver } from './passage-links.ts';
+import { RESULT_TEXT_BUDGET, resultLinks, resultPages, skippedHits } from './result-page.ts';
 import { DEFAULT_READ_TOKENS, offsetError, sectionPage, type SectionPage } from './section-page.ts';
 import type { ReadStep, SearchStep } from './search-steps.ts';
 import { DEFAULT_WEAK_COVERAGE, DEFAULT_WEAK_SCORE, type SearchSessionOptions } from './search-session-options.ts';
-import { contextValue, matchesNote, neighborValue, passageValue, searchResultValue, type ToolOutcome, type ToolValue } from './tool-values.ts';
+import { contextValue, linksValue, matchesNote, neighborValue, passageValue, searchResultValue, type ToolOutcome, type ToolValue } from './tool-values.ts';
 
 export type { ToolOutcome, ToolValue } from './tool-values.ts';
 
@@ -44,6 +46,8 @@ export class SearchSession {
   readonly #queryKeys = new Set<string>();
   /** Character ranges of each chunk shown so far, so line matches point only at unseen text. */
   readonly #shownRanges = new Map<string, Array<[start: number, end: number]>>();
+  /** Resolves the links of passages shown to chunks this session's filter lets through. */
+  readonly #links: LinkResolver;
 
   constructor(options: SearchSessionOptions) {
     const { principal, ...rest } = options;
@@ -56,14 +60,19 @@ export class SearchSession {
       ...rest,
       filter: withPrincipal(options.filter, principal),
       readTokens: options.readTokens ?? DEFAULT_READ_TOKENS,
+      resultChars: options.resultChars ?? RESULT_TEXT_BUDGET,
       pageDiversity: options.pageDiversity ?? DEFAULT_PAGE_DIVERSITY,
     };
-    const { readTokens } = this.#options;
+    this.#links = createLinkResolver(this.#options.index, this.#options.filter);
+    const { readTokens, resultChars } = this.#options;
     if (!Number.isInteger(readTokens) || readTokens < 1) {
       throw new AtlasError(
         'usage',
         `Atlas: SearchSession readTokens must be a positive whole number of tokens, got ${String(readTokens)}. Pass e.g. readTokens: ${DEFAULT_READ_TOKENS}.`,
       );
+    }
+    if (!Number.isInteger(resultChars) || resultChars < 0) {
+      throw new AtlasError('usage', `Atlas: SearchSession resultChars must be a whole number of characters from 0, got ${String(resultChars)}. Pass e.g. resultChars: ${RESULT_TEXT_BUDGET}, or 0 for snippets only.`);
     }
   }
 
@@ -156,9 +165,9 @@ export class SearchSession {
     const passedOver = skippedHits(hits, fresh, ordered.length > fresh.length, seen);
     const stepIndex = this.steps.length + this.reads.length;
     const newDocIds = [...new Set(fresh.map((hit) => hit.docId).filter((docId) => !this.evidence.hasDoc(docId)))];
-    const pages = options.fullText ? new Map(fresh.map((hit) => [hit.chunkId, this.#page(hit.text, 0)])) : undefined;
+    const pages = resultPages(fresh, { fullText: options.fullText === true, budget: this.#options.resultChars, page: (text) => this.#page(text, 0) });
     for (const hit of fresh) {
-      const page = pages?.get(hit.chunkId);
+      const page = pages.get(hit.chunkId);
       if (page) this.#show(stripHit(hit), page, stepIndex, 'read');
       else this.evidence.add(stripHit(hit), hit.snippet, stepIndex, 'search');
     }
@@ -190,7 +199,9 @@ export class SearchSession {
       ...(weak ? { weak: uncovered ? { coverage } : {} } : {}),
       tables,
       shownEarlier: new Set(passedOver.filter((hit) => !this.evidence.has(hit.chunkId)).map((hit) => hit.chunkId)),
-      ...(pages ? { pages } : {}),
+      pages,
+      ...(options.fullText === true ? { fullText: true } : {}),
+      links: await resultLinks(fresh, pages, this.#links),
       ...(conflicts.length > 0 ? { conflicts } : {}),
     });
     if (earlier.length > 0) value.shown_earlier = earlier;
@@ -235,12 +246,14 @@ export class SearchSession {
     const whole = page.complete && offset === 0;
     const matches = queryHasTerms(query) ? lineMatches(chunk.text, query, { shown: whole ? [] : (this.#shownRanges.get(chunk.chunkId) ?? []) }) : undefined;
     const parts = await tableParts(chunk, index, filter);
+    const links = await this.#links.links(chunk, page.text);
     return {
       ok: true,
       value: {
         ...passageValue(chunk, page, matches === undefined ? '' : matchesNote(query, matches)),
         ...(matches === undefined ? {} : { query_matches: matches }),
         ...(parts ? { table_parts: parts } : {}),
+        ...(links.length > 0 ? { links: linksValue(links) } : {}),
         prev_chunk_id: link(chunk.prevChunkId),
         next_chunk_id: link(chunk.nextChunkId),
         ...context,
@@ -255,11 +268,13 @@ export class SearchSession {
     const neighbors = await index.neighbors(args.chunk_id, filter);
     const step = this.steps.length + this.reads.length;
     const newChunkIds: string[] = [];
-    const chunks = neighbors.map((chunk) => {
+    const chunks: ToolValue[] = [];
+    for (const chunk of neighbors) {
       const page = this.#page(chunk.text, 0);
       if (this.#show(chunk, page, step, 'read')) newChunkIds.push(chunk.chunkId);
-      return neighborValue(chunk, page);
-    });
+      const links = await this.#links.links(chunk, page.text);
+      chunks.push({ ...neighborValue(chunk, page), ...(links.length > 0 ? { links: linksValue(links) } : {}) });
+    }
     this.reads.push({ tool: 'read_neighbors', chunkId: args.chunk_id, found: true, newChunkIds });
     return { ok: true, value: { chunks } };
   }
@@ -296,15 +311,4 @@ export class SearchSession {
 function stripHit(hit: Hit): Chunk {
   const { score: _score, snippet: _snippet, snippetHeadingPath: _path, ...chunk } = hit;
   return chunk;
-}
-
-/**
- * The already-seen hits a page passed over, in rank order: those ranked above the last passage it
- * shows, or every one fetched when nothing unseen was left to show.
- */
-function skippedHits(hits: Hit[], shown: Hit[], more: boolean, seen: (chunkId: string) => boolean): Hit[] {
-  const shownIds = new Set(shown.map((hit) => hit.chunkId));
-  let last = hits.length - 1;
-  if (more) while (last >= 0 && !shownIds.has(hits[last]!.chunkId)) last--;
-  return hits.slice(0, last + 1).filter((hit) => seen(hit.chunkId));
 }

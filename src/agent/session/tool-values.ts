@@ -2,6 +2,7 @@ import type { Chunk } from '../../corpus/types.ts';
 import type { Hit } from '../../index/types.ts';
 import type { QueryCoverage } from './query-coverage.ts';
 import type { LineMatch } from './section-matches.ts';
+import type { PassageLink } from './passage-links.ts';
 import { continuationNote, estimateTokens, type SectionPage } from './section-page.ts';
 
 /** What a tool returns to the model: a value, or an error text the model can read. */
@@ -111,16 +112,21 @@ export interface SearchResultOptions {
   shownEarlier?: ReadonlySet<string>;
   /** The chunks of a split table, by the id of each hit that is a part of one. */
   tables?: Map<string, string[]>;
-  /** Full-text mode: the first page of each hit, shown instead of its snippet. */
+  /** The page of text shown instead of a hit's snippet: the whole of a short passage, or (full-text mode) each hit's first page. */
   pages?: Map<string, SectionPage>;
+  /** Full-text mode: every hit shows its first page and is named after its chunk's heading. */
+  fullText?: boolean;
+  /** The internal links of what is shown of each hit, with the chunks they name. */
+  links?: Map<string, PassageLink[]>;
   /** Model labels the enforced filter did not allow (one message each). */
   conflicts?: string[];
 }
 
 /**
- * The value of a search_docs call: each hit with its snippet, named after the heading of the part
- * of the chunk the snippet comes from, or with the first page of its text (`pages`, full-text
- * mode); a part of a split table names every part (`table_parts`); and a note naming model labels
+ * The value of a search_docs call: each hit named after the heading of the part of the chunk
+ * that matched best (its snippet's; full-text mode: the chunk's), with its whole text when short
+ * (`pages`: `text`, `complete: true`) or its snippet and `total_chars`, or in full-text mode its
+ * first page; the internal links of what it shows with the chunks they name (`links`); a part of a split table names every part (`table_parts`); and a note naming model labels
  * the filter did not allow (`conflicts`), the already-seen passages passed over (id and heading,
  * so one can be read again), and weak matches with how much of the query the passages cover.
  *
@@ -135,9 +141,10 @@ export function searchResultValue(fresh: Hit[], options: SearchResultOptions): T
   return {
     results: fresh.map((hit) => {
       const page = options.pages?.get(hit.chunkId);
-      // A snippet is named after the part of the chunk it comes from; a full text after the chunk.
-      const path = page === undefined ? (hit.snippetHeadingPath ?? hit.headingPath) : hit.headingPath;
+      // A hit is named after the part of the chunk that matched best (its snippet's); a first page of full-text mode after the chunk.
+      const path = options.fullText === true ? hit.headingPath : (hit.snippetHeadingPath ?? hit.headingPath);
       const parts = options.tables?.get(hit.chunkId);
+      const links = options.links?.get(hit.chunkId);
       return {
         chunk_id: hit.chunkId,
         doc_id: hit.docId,
@@ -145,8 +152,9 @@ export function searchResultValue(fresh: Hit[], options: SearchResultOptions): T
         heading_path: headingPathText({ headingPath: path }),
         applies_to: hit.appliesTo,
         score: Math.round(hit.score * 100) / 100,
-        ...(page ? { text: page.text, ...firstPageFields(hit.chunkId, page) } : { snippet: hit.snippet }),
+        ...(page ? { text: page.text, ...firstPageFields(hit.chunkId, page) } : { snippet: hit.snippet, total_chars: hit.text.length }),
         ...(parts ? { table_parts: parts } : {}),
+        ...(links ? { links: linksValue(links) } : {}),
       };
     }),
     ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
@@ -166,4 +174,17 @@ function skippedNote(skipped: Hit[], earlier: ReadonlySet<string>): string {
 function weakNote(weak: NonNullable<SearchResultOptions['weak']>): string {
   if (weak.coverage === undefined) return 'weak matches: rewrite the query or conclude';
   return `weak matches: these passages cover ${Math.round(weak.coverage.share * 100)}% of the query's words: rewrite the query or conclude`;
+}
+
+/**
+ * The links of a passage as a tool shows them: each target as written in the text, with the
+ * chunk it names, or null when it names no page the caller may read (the doc id is the chunk
+ * id's part before `#`).
+ *
+ * @example
+ * linksValue([{ text: 'maxWorkers', href: '/config/maxworkers', target: { doc_id: 'config-maxworkers', chunk_id: 'config-maxworkers#0' } }, { text: 'Old', href: './old.md' }]);
+ * // { '/config/maxworkers': 'config-maxworkers#0', './old.md': null }
+ */
+export function linksValue(links: readonly PassageLink[]): Record<string, string | null> {
+  return Object.fromEntries(links.map((link) => [link.href, link.target?.chunk_id ?? null]));
 }

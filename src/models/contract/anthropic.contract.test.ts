@@ -95,6 +95,6 @@ describe('contract: anthropic (Messages API) through agenticRun', () => {
     expect(toolResult?.is_error).toBeUndefined();
     const results = searchResultsIn(toolResult?.content);
     expect(results.map((result) => result.chunk_id)).toEqual(['leases#0', 'leases#1']);
-    expect(results[0]?.snippet).toContain(LEASE_QUOTE);
+    expect(results[0]?.text).toContain(LEASE_QUOTE);
   });
 });

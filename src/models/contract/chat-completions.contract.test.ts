@@ -93,6 +93,6 @@ describe.each(providers)('contract: $name (Chat Completions) through agenticRun'
     expect(messages[3]?.tool_call_id).toBe(callId);
     const results = searchResultsIn(messages[3]?.content);
     expect(results.map((result) => result.chunk_id)).toEqual(['leases#0', 'leases#1']);
-    expect(results[0]?.snippet).toContain(LEASE_QUOTE);
+    expect(results[0]?.text).toContain(LEASE_QUOTE);
   });
 });

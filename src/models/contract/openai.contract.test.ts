@@ -90,7 +90,7 @@ describe('contract: openai (Responses API) through agenticRun', () => {
     expect(output.call_id).toBe(callId);
     const results = searchResultsIn(output.output);
     expect(results.map((result) => result.chunk_id)).toEqual(['leases#0', 'leases#1']);
-    expect(results[0]?.snippet).toContain(LEASE_QUOTE);
+    expect(results[0]?.text).toContain(LEASE_QUOTE);
     expect(input).toHaveLength(5);
   });
 

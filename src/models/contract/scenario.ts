@@ -16,7 +16,7 @@ import { resolveModel, type ModelEnv } from '../resolve-model.ts';
 /** The question every provider scenario asks. */
 export const CONTRACT_QUESTION = 'How long is the default lease?';
 
-/** The sentence the scripted final answers quote; it is in the `leases#0` search snippet. */
+/** The sentence the scripted final answers quote; it is in the `leases#0` search result (shown whole). */
 export const LEASE_QUOTE = 'The default lease is 30 seconds and is renewed by heartbeats.';
 
 /** The answer text of the scripted final answers. */

@@ -22,6 +22,8 @@ export interface Passage {
   matchOffsets: number[];
   /** Length of the whole section, when a page told it. */
   totalChars?: number;
+  /** The links of the texts shown as the session resolved them, when a result gave them: href -> the chunk it names, or null for no page the run may read. */
+  links?: Map<string, string | null>;
   /** Index of the search (0-based) that first surfaced it; reads after search n count as n. */
   searchIndex: number;
   /** Rank within that search (0-based); reads rank after results. */
@@ -160,13 +162,15 @@ function recordRead(conversation: Conversation, call: ToolCallInfo, value: Recor
 }
 
 /** The identity of a passage as a tool result spells it. */
-function passageFields(result: Record<string, unknown>): Pick<Passage, 'chunkId' | 'docId' | 'heading' | 'appliesTo' | 'headingPath'> {
+function passageFields(result: Record<string, unknown>): Pick<Passage, 'chunkId' | 'docId' | 'heading' | 'appliesTo' | 'headingPath' | 'links'> {
+  const links = Object.entries(asObject(result.links)).filter((entry): entry is [string, string | null] => typeof entry[1] === 'string' || entry[1] === null);
   return {
     chunkId: String(result.chunk_id ?? ''),
     docId: String(result.doc_id ?? ''),
     heading: String(result.heading ?? ''),
     appliesTo: String(result.applies_to ?? 'all'),
     ...(typeof result.heading_path === 'string' ? { headingPath: result.heading_path } : {}),
+    ...(links.length > 0 ? { links: new Map(links) } : {}),
   };
 }
 
@@ -206,6 +210,7 @@ function addPassage(conversation: Conversation, passage: Passage): void {
   existing.full ||= passage.full || (existing.totalChars !== undefined && readTo >= existing.totalChars);
   if (existing.full) delete existing.nextOffset;
   else if (readTo > 0) existing.nextOffset = readTo;
+  if (passage.links) existing.links = new Map([...(existing.links ?? []), ...passage.links]);
   existing.title ??= passage.title;
   existing.headingPath ??= passage.headingPath;
 }

@@ -6,7 +6,7 @@ import { linksToFollow, markdownLinks } from './link-follow.ts';
 import { nextAction } from './planner.ts';
 import { analyzeQuestion } from '../../text/question.ts';
 
-type Result = { chunk_id: string; doc_id: string; heading: string; text: string };
+type Result = { chunk_id: string; doc_id: string; heading: string; text: string; links?: Record<string, string | null> };
 type Call = { tool: 'search_docs'; input: Record<string, unknown>; results: Result[] } | { tool: 'read_section'; input: { chunk_id: string }; error?: string; result?: Result };
 
 const question = 'How can I detect that my workers are overwhelmed so I can scale up?';
@@ -96,6 +96,19 @@ describe('link following', () => {
     const seen = readConversation(promptOf(pages([scaling], [events])));
     expect(linksToFollow(new EvidenceView(analysis, seen, undefined), seen)).toEqual([]);
     expect(nextAction(analysis, seen, 'auto')).toEqual({ type: 'search', query: question, page: 3 });
+  });
+
+  it('reads only the page the session resolved a link to, and none for a link it says names no readable page', () => {
+    const analysis = analyzeQuestion(question);
+    const resolved: Result = { ...scaling, links: { '/docs/worker-events': 'worker-events#2' } };
+    const conversation = readConversation(promptOf(pages([resolved], [aside])));
+    expect(linksToFollow(new EvidenceView(analysis, conversation, undefined), conversation)).toEqual([
+      { text: 'the events system', href: '/docs/worker-events', docIds: ['worker-events'], score: 4, chunkId: 'techniques#5' },
+    ]);
+    expect(nextAction(analysis, conversation, 'auto')).toEqual({ type: 'read', chunkIds: ['worker-events#0'] });
+    const hidden = readConversation(promptOf(pages([{ ...scaling, links: { '/docs/worker-events': null } }], [aside])));
+    expect(linksToFollow(new EvidenceView(analysis, hidden, undefined), hidden)).toEqual([]);
+    expect(nextAction(analysis, hidden, 'auto')).toEqual({ type: 'search', query: question, page: 3 });
   });
 
   it('follows links once per run: after the read, even of ids the index lacks, the last search comes', () => {

@@ -1,7 +1,11 @@
 import { linkTargetDocIds } from '../../corpus/markdown/link-targets.ts';
-import type { Conversation } from './conversation.ts';
+import { markdownLinks } from '../../agent/session/passage-links.ts';
+import type { Conversation, Passage } from './conversation.ts';
 import type { EvidenceView, Sentence } from './evidence-view.ts';
 import { termSet } from '../../text/text.ts';
+
+/** The internal links of a text: the search session's own reading of them (it resolves them to chunks). */
+export { markdownLinks };
 
 /** A link of the evidence to a page not seen yet, with how much its sentence says about the question. */
 export interface LinkToFollow {
@@ -45,7 +49,7 @@ export function linksToFollow(view: EvidenceView, conversation: Conversation, op
   for (const sentence of view.sentences) {
     if (sentence.code || sentence.heading) continue;
     for (const { text, href } of markdownLinks(sentence.text)) {
-      const docIds = linkTargetDocIds(href, sentence.passage.docId).filter((docId) => docId !== sentence.passage.docId);
+      const docIds = targetDocIds(sentence.passage, href);
       if (docIds.length === 0 || docIds.some((docId) => seenDocs.has(docId))) continue;
       if (docIds.every((docId) => tried.has(firstChunkId(docId)))) continue;
       const score = sentenceScore(view, sentence, text);
@@ -65,6 +69,17 @@ export function linksToFollow(view: EvidenceView, conversation: Conversation, op
 }
 
 /**
+ * The pages a link of a passage may name, most likely first, other than the passage's own: the
+ * one the session resolved it to (none when it said the link names no page the run may read), else
+ * the candidates its href spells (`linkTargetDocIds`), for the index to tell which exists.
+ */
+function targetDocIds(passage: Passage, href: string): string[] {
+  const resolved = passage.links?.get(href);
+  const docIds = resolved === undefined ? (passage.links?.has(href) ? [] : linkTargetDocIds(href, passage.docId)) : resolved === null ? [] : [resolved.replace(/#[^#]*$/, '')];
+  return docIds.filter((docId) => docId !== passage.docId);
+}
+
+/**
  * The first chunk of a document: every indexed page has one (`<doc_id>#0`).
  *
  * @example
@@ -74,21 +89,6 @@ export function firstChunkId(docId: string): string {
   return `${docId}#0`;
 }
 
-/**
- * Internal markdown links of a text (`[label](target)`), external ones, anchors and images left out.
- *
- * @example
- * markdownLinks('See [Leases](leases.md) and [the site](https://x.dev).'); // [{ text: 'Leases', href: 'leases.md' }]
- */
-export function markdownLinks(text: string): Array<{ text: string; href: string }> {
-  const result: Array<{ text: string; href: string }> = [];
-  for (const match of text.matchAll(/(!?)\[([^\]\n]{2,80})\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
-    const href = match[3] ?? '';
-    if (match[1] === '!' || /^(?:[a-z][a-z0-9+.-]*:|\/\/|#)/i.test(href)) continue;
-    result.push({ text: (match[2] ?? '').replace(/`/g, '').trim(), href });
-  }
-  return result;
-}
 
 /** Weighted question terms of a sentence, its link's text included (each term once). */
 function sentenceScore(view: EvidenceView, sentence: Sentence, linkText: string): number {

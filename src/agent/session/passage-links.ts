@@ -1,0 +1,137 @@
+import type { Chunk } from '../../corpus/types.ts';
+import { linkTargetDocIds } from '../../corpus/markdown/link-targets.ts';
+import type { IndexBackend, SearchFilter } from '../../index/types.ts';
+
+/** A link of a passage to another page of the docs, with the chunk it names, if the caller may read one. */
+export interface PassageLink {
+  /** The link's text as written, backticks dropped (`maxWorkers`). */
+  text: string;
+  /** The target as written (`/config/maxworkers#default`). */
+  href: string;
+  /** The page and chunk it names (the section its anchor names, else the page's first chunk); undefined when no page the caller may read is there. */
+  target?: LinkTarget;
+}
+
+/** Where a link leads in the index. */
+export interface LinkTarget {
+  doc_id: string;
+  chunk_id: string;
+}
+
+/** Links a passage resolves at most (distinct targets, in text order): a result stays compact. */
+export const MAX_LINKS_PER_PASSAGE = 5;
+
+/** Chunks of a page walked at most to find the section an anchor names (beyond, the first chunk is given). */
+const MAX_ANCHOR_WALK = 200;
+
+/**
+ * Internal markdown links of a text (`[label](target)`), external ones, anchors within the page
+ * and images left out.
+ *
+ * @example
+ * markdownLinks('See [Leases](leases.md) and [the site](https://x.dev).'); // [{ text: 'Leases', href: 'leases.md' }]
+ */
+export function markdownLinks(text: string): Array<{ text: string; href: string }> {
+  const result: Array<{ text: string; href: string }> = [];
+  for (const match of text.matchAll(/(!?)\[([^\]\n]{2,80})\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+    const href = match[3] ?? '';
+    if (match[1] === '!' || /^(?:[a-z][a-z0-9+.-]*:|\/\/|#)/i.test(href)) continue;
+    result.push({ text: (match[2] ?? '').replace(/`/g, '').trim(), href });
+  }
+  return result;
+}
+
+/** Resolves the links of passages to chunks under one filter; one per search session (its lookups are cached). */
+export interface LinkResolver {
+  /** The internal links of `text` (a passage of `chunk`), at most {@link MAX_LINKS_PER_PASSAGE}, each with its target when one exists under the filter (links to the chunk itself left out). */
+  links(chunk: Pick<Chunk, 'docId' | 'chunkId'>, text: string): Promise<PassageLink[]>;
+}
+
+/**
+ * A link resolver over `index` under `filter`: a link's candidate page ids
+ * (`linkTargetDocIds`, most likely first) are checked against the index, the first that exists
+ * and passes the filter wins; an anchor (`#expect-hasassertions`) names the section whose
+ * heading slugs to it, else the page's first chunk is given. A page outside the filter (another
+ * version, a group the caller is not in) is never named: its link has no target, as a link to a
+ * page that does not exist.
+ *
+ * @example
+ * const resolver = createLinkResolver(index, { version: '3.x' });
+ * await resolver.links({ docId: 'config-vmmemorylimit', chunkId: 'config-vmmemorylimit#0' }, 'Raising [`maxWorkers`](/config/maxworkers) ...');
+ * // [{ text: 'maxWorkers', href: '/config/maxworkers', target: { doc_id: 'config-maxworkers', chunk_id: 'config-maxworkers#0' } }]
+ */
+export function createLinkResolver(index: IndexBackend, filter: SearchFilter | undefined): LinkResolver {
+  const cache = new Map<string, Promise<LinkTarget | undefined>>();
+  const resolve = (href: string, fromDocId: string) => {
+    const key = `${fromDocId}\u0000${href}`;
+    let found = cache.get(key);
+    if (found === undefined) {
+      found = resolveHref(index, filter, href, fromDocId);
+      cache.set(key, found);
+    }
+    return found;
+  };
+  return {
+    async links(chunk, text) {
+      const result: PassageLink[] = [];
+      const hrefs = new Set<string>();
+      for (const link of markdownLinks(text)) {
+        if (result.length >= MAX_LINKS_PER_PASSAGE) break;
+        if (hrefs.has(link.href)) continue;
+        hrefs.add(link.href);
+        const target = await resolve(link.href, chunk.docId);
+        if (target?.chunk_id !== chunk.chunkId) result.push({ text: link.text, href: link.href, ...(target === undefined ? {} : { target }) });
+      }
+      return result;
+    },
+  };
+}
+
+async function resolveHref(index: IndexBackend, filter: SearchFilter | undefined, href: string, fromDocId: string): Promise<LinkTarget | undefined> {
+  for (const docId of linkTargetDocIds(href, fromDocId)) {
+    const first = await index.getChunk(`${docId}#0`, filter);
+    if (first === undefined) continue;
+    const anchor = /#(.+)$/.exec(href)?.[1];
+    const section = anchor === undefined ? first : await anchoredChunk(index, filter, first, headingSlug(safeDecode(anchor)));
+    return { doc_id: docId, chunk_id: section.chunkId };
+  }
+  return undefined;
+}
+
+/**
+ * The first chunk of the page, from `first` on, whose heading slugs to `slug`; else the first
+ * whose heading's slug ends with it (`#hasassertions` for "expect.hasAssertions"); else `first`.
+ */
+async function anchoredChunk(index: IndexBackend, filter: SearchFilter | undefined, first: Chunk, slug: string): Promise<Chunk> {
+  let suffixed: Chunk | undefined;
+  let chunk: Chunk | undefined = first;
+  for (let walked = 0; chunk !== undefined && walked < MAX_ANCHOR_WALK; walked++) {
+    const heading = chunk.headingPath.length > 1 ? headingSlug(chunk.heading) : '';
+    if (heading === slug) return chunk;
+    if (suffixed === undefined && heading.endsWith(`-${slug}`)) suffixed = chunk;
+    chunk = chunk.nextChunkId === undefined ? undefined : await index.getChunk(chunk.nextChunkId, filter);
+  }
+  return suffixed ?? first;
+}
+
+/**
+ * A heading as the anchors of documentation sites spell it: lower-cased, every run of other
+ * characters than letters and digits one hyphen (`expect.hasAssertions` -> `expect-hasassertions`).
+ *
+ * @example
+ * headingSlug('`vi.setConfig`'); // 'vi-setconfig'
+ */
+export function headingSlug(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
