@@ -36,6 +36,18 @@ describe('passage links', () => {
     expect((await unfiltered.links({ docId: 'guide', chunkId: 'guide#0' }, '[the old way](/legacy)'))[0]).toEqual({ text: 'the old way', href: '/legacy', target: { doc_id: 'legacy', chunk_id: 'legacy#0' } });
   });
 
+  it('names a restricted page only to a session whose principal may read it', async () => {
+    const restricted = makeDoc('runbook', 'all', [['Runbook', 'Admins only.']]);
+    for (const chunk of restricted.chunks) chunk.labels = { acl: ['admins'] };
+    const acl = createMemoryIndex([{ ...restricted, labels: { acl: ['admins'] } }, makeDoc('ops', 'all', [['Ops', 'See [the runbook](/runbook) when leases stall.']])]);
+    const links = async (session: SearchSession) => {
+      const outcome = await session.searchDocs({ query: 'leases stall' });
+      return outcome.ok ? outcome.value.results.map((result: Record<string, unknown>) => result.links) : undefined;
+    };
+    expect(await links(new SearchSession({ index: acl, weakScore: 0 }))).toEqual([{ '/runbook': null }]);
+    expect(await links(new SearchSession({ index: acl, weakScore: 0, principal: { groups: ['admins'] } }))).toEqual([{ '/runbook': 'runbook#0' }]);
+  });
+
   it(`resolves at most ${MAX_LINKS_PER_PASSAGE} distinct links of a passage`, async () => {
     const text = Array.from({ length: 8 }, (_, n) => `[page ${n % 7}](/page-${n % 7})`).join(' ');
     const links = await createLinkResolver(index, undefined).links({ docId: 'guide', chunkId: 'guide#0' }, text);
