@@ -95,7 +95,7 @@ describe('askInConversation (offline planner, Orbit)', () => {
     const fix = run.answer.closest?.[2];
     expect([fix?.headingPath, fix?.sentences]).toEqual([
       ['Results API'],
-      ['The `orbit.results` module is how you move data that is too big for that limit: you write it to a blob store, get back a small `ResultRef`, and pass the reference around instead of the data.'],
+      ['The `orbit.results` module is how you move data that is too big for that limit: you write it to a blob store, get back a small `ResultRef`, and pass the reference around instead of the data.', 'This page is the API reference for `orbit.results`.'],
     ]);
   });
 
