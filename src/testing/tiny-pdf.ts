@@ -5,6 +5,8 @@ export interface TinyPdfLine {
   y: number;
   /** Left edge (default 40). */
   x?: number;
+  /** A link annotation over the text with this URI (`https://...`, `file:///...`). */
+  link?: string;
 }
 
 /** Options of {@link createTinyPdf}. */
@@ -16,8 +18,8 @@ export interface TinyPdfOptions {
 }
 
 /**
- * A small, valid PDF made in memory for tests: one Helvetica text line per `TinyPdfLine`, pages
- * of 400 x 600 points, an Info dictionary with the title; a page with no lines has no text layer
+ * A small, valid PDF made in memory for tests: one Helvetica text line per `TinyPdfLine` (with
+ * a link annotation over it when it has a `link`), pages of 400 x 600 points, an Info dictionary with the title; a page with no lines has no text layer
  * (as a scan). Real files for the PDF reader without committing binaries.
  *
  * @example
@@ -27,13 +29,23 @@ export function createTinyPdf(pages: TinyPdfLine[][], options: TinyPdfOptions = 
   const objects: string[] = [];
   const add = (body: string) => objects.push(body);
   const pageIds = pages.map((_, index) => 4 + index * 2);
+  // Link annotations come after the pages: their ids, page by page.
+  let nextAnnotation = 4 + pages.length * 2;
+  const annotationIds = pages.map((lines) => lines.filter((line) => line.link !== undefined).map(() => nextAnnotation++));
   add('<< /Type /Catalog /Pages 2 0 R >>');
   add(`<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages.length} >>`);
   add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   for (const [index, lines] of pages.entries()) {
     const stream = lines.map((line) => `BT /F1 ${line.size} Tf 1 0 0 1 ${line.x ?? 40} ${line.y} Tm (${escapePdf(line.text)}) Tj ET`).join('\n');
-    add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 600] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[index]! + 1} 0 R >>`);
+    const annots = annotationIds[index]!.length === 0 ? '' : ` /Annots [${annotationIds[index]!.map((id) => `${id} 0 R`).join(' ')}]`;
+    add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 600] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[index]! + 1} 0 R${annots} >>`);
     add(`<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`);
+  }
+  for (const line of pages.flat()) {
+    if (line.link === undefined) continue;
+    // Helvetica's characters are about half the type size wide.
+    const [x, width] = [line.x ?? 40, line.text.length * line.size * 0.5];
+    add(`<< /Type /Annot /Subtype /Link /Rect [${x} ${line.y - 2} ${x + width} ${line.y + line.size}] /Border [0 0 0] /A << /S /URI /URI (${escapePdf(line.link)}) >> >>`);
   }
   const infoId = objects.length + 1;
   add(`<< /Title (${escapePdf(options.title ?? '')}) /Producer (atlas tiny-pdf) >>`);

@@ -52,8 +52,10 @@ export function pdfLinesToMarkdown(pages: PdfLine[][], title?: string): Pick<Con
       previous = undefined;
       continue;
     }
-    const bullet = /^[•◦▪●○■–]\s*/.exec(line.text);
-    const text = bullet ? line.text.slice(bullet[0].length) : line.text;
+    // A body line's text keeps its links (a heading's is its text alone, as in HTML).
+    const lineText = line.markdown ?? line.text;
+    const bullet = /^[•◦▪●○■–]\s*/.exec(lineText);
+    const text = bullet ? lineText.slice(bullet[0].length) : lineText;
     const samePage = previous !== undefined && previous.page === line.page;
     const gap = samePage ? previous!.y - line.y : 0;
     const continues =

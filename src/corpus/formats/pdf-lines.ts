@@ -1,3 +1,5 @@
+import { markdownLink } from './markdown-writer.ts';
+
 /** A run of text as pdf.js places it on a page (`getTextContent` items, reduced). */
 export interface PdfTextItem {
   text: string;
@@ -7,6 +9,68 @@ export interface PdfTextItem {
   /** Type size and advance width, in PDF units. */
   size: number;
   width: number;
+  /** The target of the link the item is the text of (a link annotation over it), if any. */
+  href?: string;
+}
+
+/** A link annotation of a page: its rectangle (x1, y1, x2, y2 in PDF units) and its target. */
+export interface PdfLink {
+  rect: number[];
+  href: string;
+}
+
+/**
+ * Items split at their links: the part of an item's text under a link's rectangle (pdf.js joins
+ * the runs of a line into one item, a link's text among them) becomes an item of its own with the
+ * link's target. Where the rectangle's edges fall is estimated from the item's mean character
+ * width and moved to the nearest word boundary.
+ *
+ * @example
+ * linkItems([{ text: 'See the job key', x: 40, y: 520, size: 10, width: 68 }], [{ rect: [60, 518, 115, 530], href: '/job-key.md' }]).map((item) => item.text);
+ * // ['See ', 'the job key']
+ */
+export function linkItems(items: PdfTextItem[], links: PdfLink[]): PdfTextItem[] {
+  return links.length === 0 ? items : items.flatMap((item) => splitAtLinks(item, links));
+}
+
+function splitAtLinks(item: PdfTextItem, links: PdfLink[]): PdfTextItem[] {
+  const y = item.y + item.size * 0.3;
+  const charWidth = item.width / Math.max(1, item.text.length);
+  const spans: Array<{ start: number; end: number; href: string }> = [];
+  for (const { rect, href } of links) {
+    const [left, right] = [Math.min(rect[0]!, rect[2]!), Math.max(rect[0]!, rect[2]!)];
+    if (y < Math.min(rect[1]!, rect[3]!) || y > Math.max(rect[1]!, rect[3]!) || right <= item.x || left >= item.x + item.width || charWidth <= 0) continue;
+    const start = wordBoundary(item.text, (left - item.x) / charWidth);
+    const end = wordBoundary(item.text, (right - item.x) / charWidth);
+    if (end > start) spans.push({ start, end, href });
+  }
+  if (spans.length === 0) return [item];
+  const pieces: PdfTextItem[] = [];
+  const piece = (from: number, to: number, href?: string) => {
+    if (to <= from) return;
+    const part: PdfTextItem = { ...item, text: item.text.slice(from, to), x: item.x + from * charWidth, width: (to - from) * charWidth };
+    if (href !== undefined) part.href = href;
+    pieces.push(part);
+  };
+  let at = 0;
+  for (const span of spans.sort((left, right) => left.start - right.start)) {
+    if (span.start < at) continue;
+    piece(at, span.start);
+    piece(span.start, span.end, span.href);
+    at = span.end;
+  }
+  piece(at, item.text.length);
+  return pieces;
+}
+
+/** The word boundary (a start or end of the text, or beside a space) nearest to a character position. */
+function wordBoundary(text: string, position: number): number {
+  let best = 0;
+  for (let at = 0; at <= text.length; at++) {
+    const boundary = at === 0 || at === text.length || text[at] === ' ' || text[at - 1] === ' ';
+    if (boundary && Math.abs(at - position) < Math.abs(best - position)) best = at;
+  }
+  return best;
 }
 
 /** One line of a page: its text in reading order and where it stands. */
@@ -16,6 +80,8 @@ export interface PdfLine {
   y: number;
   size: number;
   page: number;
+  /** The text with its links as markdown links, when it has links. */
+  markdown?: string;
 }
 
 /**
@@ -40,13 +106,30 @@ export function pageLines(items: PdfTextItem[], page: number): PdfLine[] {
 
 function lineOf(items: PdfTextItem[], page: number): PdfLine {
   let text = '';
+  // The same text with links: the runs of items of one link, each as a markdown link.
+  let markdown = '';
+  let linkText = '';
+  let href: string | undefined;
+  const endLink = () => {
+    if (href !== undefined) markdown += markdownLink(linkText, href);
+    linkText = '';
+    href = undefined;
+  };
   let end = -Infinity;
   let sizeChars = 0;
   let size = 0;
   for (const item of items) {
     const gap = item.x - end;
-    if (text !== '' && gap > item.size * 0.2 && !text.endsWith(' ') && !item.text.startsWith(' ')) text += ' ';
-    text += item.text;
+    const space = text !== '' && gap > item.size * 0.2 && !text.endsWith(' ') && !item.text.startsWith(' ') ? ' ' : '';
+    if (item.href !== href) endLink();
+    text += space + item.text;
+    if (item.href === undefined) markdown += space + item.text;
+    else {
+      if (href === undefined) markdown += space;
+      else linkText += space;
+      href = item.href;
+      linkText += item.text;
+    }
     end = item.x + item.width;
     // The line's type size: that of most of its characters.
     const chars = item.text.trim().length;
@@ -55,7 +138,10 @@ function lineOf(items: PdfTextItem[], page: number): PdfLine {
       size = item.size;
     }
   }
-  return { text: text.replace(/\s+/g, ' ').trim(), x: items[0]!.x, y: items[0]!.y, size: Math.round(size * 2) / 2, page };
+  endLink();
+  const line: PdfLine = { text: text.replace(/\s+/g, ' ').trim(), x: items[0]!.x, y: items[0]!.y, size: Math.round(size * 2) / 2, page };
+  if (items.some((item) => item.href !== undefined)) line.markdown = markdown.replace(/\s+/g, ' ').trim();
+  return line;
 }
 
 const PAGE_NUMBER = /^(?:(?:page|p\.|seite|página)\s*)?(?:\d{1,5}|[ivxlcdm]{1,7})(?:\s*(?:of|\/|von|de)\s*\d{1,5})?$/i;

@@ -64,3 +64,25 @@ describe('convertPdf', () => {
     });
   });
 });
+
+describe('convertPdf links', () => {
+  it('keeps link annotations as markdown links: a web URL as it is, a file URL as its path (a page printed from disk links the files beside it)', async () => {
+    const pdf = createTinyPdf([
+      [
+        { text: 'Jobs', size: 18, y: 560 },
+        { text: 'See', size: 10, y: 520 },
+        { text: 'the job key', size: 10, x: 60, y: 520, link: 'file:///site/library/job-key.md#modes' },
+        { text: 'and', size: 10, x: 120, y: 520 },
+        { text: 'the source.', size: 10, x: 140, y: 520, link: 'https://github.com/graphile/worker' },
+        { text: 'No link here.', size: 10, y: 480 },
+      ],
+    ]);
+    expect(await convertPdf(pdf, DEFAULT_FORMAT_LIMITS)).toEqual({
+      ok: true,
+      page: {
+        markdown: '# Jobs\n\nSee [the job key](/site/library/job-key.md#modes) and [the source.](https://github.com/graphile/worker)\n\nNo link here.\n',
+        linePages: [1, 1, 1, 1, 1],
+      },
+    });
+  });
+});

@@ -2,7 +2,7 @@ import { getDocumentProxy } from 'unpdf';
 import type { ConvertResult } from './converted.ts';
 import type { FormatLimits } from './limits.ts';
 import { pdfLinesToMarkdown } from './pdf-blocks.ts';
-import { dropRunningLines, pageLines, type PdfLine, type PdfTextItem } from './pdf-lines.ts';
+import { dropRunningLines, linkItems, pageLines, type PdfLine, type PdfLink, type PdfTextItem } from './pdf-lines.ts';
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 
@@ -58,6 +58,7 @@ export async function convertPdf(bytes: Uint8Array, limits: FormatLimits): Promi
 async function pageItems(pdf: PdfDocument, number: number): Promise<PdfTextItem[]> {
   const page = await pdf.getPage(number);
   const content = await page.getTextContent();
+  const links = pageLinks(await page.getAnnotations().catch(() => []));
   page.cleanup();
   const items: PdfTextItem[] = [];
   for (const item of content.items) {
@@ -65,7 +66,33 @@ async function pageItems(pdf: PdfDocument, number: number): Promise<PdfTextItem[
     const [a, b, c, d, x, y] = item.transform as number[];
     items.push({ text: item.str, x: x!, y: y!, size: Math.hypot(c!, d!) || Math.hypot(a!, b!), width: item.width });
   }
-  return items;
+  return linkItems(items, links);
+}
+
+/**
+ * The link annotations of a page with a target kept in the markdown: a web or mail URL as it is,
+ * a file URL (a page printed from disk links the files beside it) as its path, which names the
+ * linked page the way a site-root link does; links within the document (to a destination) have none.
+ */
+export function pageLinks(annotations: Array<{ subtype?: string; rect?: number[]; url?: string; unsafeUrl?: string }>): PdfLink[] {
+  const links: PdfLink[] = [];
+  for (const annotation of annotations) {
+    const url = annotation.url ?? annotation.unsafeUrl;
+    if (annotation.subtype !== 'Link' || typeof url !== 'string' || annotation.rect?.length !== 4) continue;
+    const href = /^file:/i.test(url) ? filePath(url) : /^(?:https?|mailto):/i.test(url) ? url : undefined;
+    if (href !== undefined && href !== '') links.push({ rect: annotation.rect, href });
+  }
+  return links;
+}
+
+/** `file:///site/library/add-job.md#add-jobs` -> `/site/library/add-job.md#add-jobs`. */
+function filePath(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return decodeURIComponent(parsed.pathname) + parsed.hash;
+  } catch {
+    return undefined;
+  }
 }
 
 async function documentTitle(pdf: PdfDocument): Promise<string | undefined> {
