@@ -25,6 +25,12 @@ describe('htmlToMarkdown fidelity', () => {
   it('keeps "Edit this page" links out, and a heading\'s link as its text', () => {
     expect(htmlToMarkdown('<h2><a href="/x.md">Retries</a></h2><p>Text <a href="/edit/x.md">Edit this page</a></p>', 'all').markdown).toBe('## Retries\n\nText\n');
   });
+
+
+  it("reads a code block's language from pandoc's classes (`sourceCode ts`) as from `language-ts`", () => {
+    const html = '<div class="sourceCode" id="cb1"><pre class="sourceCode ts"><code class="sourceCode typescript"><span id="cb1-1"><a href="#cb1-1" aria-hidden="true" tabindex="-1"></a>clearMocks: false</span></code></pre></div>';
+    expect(htmlToMarkdown(html, 'all').markdown).toBe('```ts\nclearMocks: false\n```\n');
+  });
 });
 
 describe('markdownLink', () => {

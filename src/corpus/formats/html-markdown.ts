@@ -292,7 +292,8 @@ function keptHref(href: string | undefined): string {
   return target === '' || target.startsWith('#') || /^(?:javascript|data|vbscript):/i.test(target) ? '' : target;
 }
 
-/** `class="language-js"` (or `lang-js`, `highlight-js`) -> `js`. */
+/** `class="language-js"` (or `lang-js`, `highlight-js`, or pandoc's `sourceCode js`) -> `js`. */
 function codeLanguage(attributes: Record<string, string>): string {
-  return /(?:language|lang|highlight)-([\w+-]+)/.exec(attributes.class ?? '')?.[1] ?? '';
+  const classes = attributes.class ?? '';
+  return (/(?:language|lang|highlight)-([\w+-]+)/.exec(classes) ?? /(?:^|\s)sourceCode\s+([\w+-]+)/.exec(classes))?.[1] ?? '';
 }
