@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   for (const format of formats) {
     const folder = join(out, format);
     rmSync(folder, { recursive: true, force: true });
-    const jobsOf = pages.map((page) => ({ source: join(data, 'docs', page), target: join(folder, 'docs', page.replace(/\.mdx?$/i, `.${format}`)) }));
+    const jobsOf = pages.map((page) => ({ source: join(data, 'docs', page), page, target: join(folder, 'docs', page.replace(/\.mdx?$/i, `.${format}`)) }));
     const started = Date.now();
     let fresh = 0;
     await renderPages(format, jobsOf, {

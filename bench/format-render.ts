@@ -1,16 +1,17 @@
 /**
  * Renders a dataset's markdown pages to HTML, Word and PDF with real renderers, for
  * bench/format-parity.ts: pandoc (`pandoc -s -f markdown -t html5`, `pandoc -f markdown -t docx`)
- * and Chromium's headless print to PDF of the pandoc HTML. Renders are cached by content hash
+ * and Chromium's headless print to PDF of the pandoc HTML (bench/chromium-print.ts). Renders are cached by content hash
  * (the renderer's version, the page's bytes and its path), so a re-run renders only changed pages;
  * at most `jobs` renderers run at once.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { startChromiumPrinter, type ChromiumPrinter } from './chromium-print.ts';
 
 const run = promisify(execFile);
 
@@ -19,9 +20,10 @@ export type RenderFormat = 'html' | 'docx' | 'pdf';
 
 export const RENDER_FORMATS: readonly RenderFormat[] = ['html', 'docx', 'pdf'];
 
-/** One page to render: its markdown file and the file the rendered copy goes to. */
+/** One page to render: its markdown file, its path under the docs folder and the file the rendered copy goes to. */
 export interface RenderJob {
   source: string;
+  page: string;
   target: string;
 }
 
@@ -49,24 +51,42 @@ export async function rendererVersions(): Promise<Record<'pandoc' | 'chromium', 
 export async function renderPages(format: RenderFormat, jobs: RenderJob[], options: RenderOptions): Promise<void> {
   const versions = await rendererVersions();
   mkdirSync(options.cacheDir, { recursive: true });
+  const context: RenderContext = { versions, cacheDir: options.cacheDir, folder: mkdtempSync(join(tmpdir(), 'atlas-parity-chromium-')) };
   let done = 0;
-  await pool(jobs, options.jobs, async (job) => {
-    const cached = await renderCached(format, job.source, versions, options.cacheDir);
-    mkdirSync(dirname(job.target), { recursive: true });
-    copyFileSync(cached.file, job.target);
-    options.onDone?.(++done, jobs.length, cached.hit);
-  });
+  try {
+    await pool(jobs, options.jobs, async (job) => {
+      const cached = await renderCached(format, job, context);
+      mkdirSync(dirname(job.target), { recursive: true });
+      copyFileSync(cached.file, job.target);
+      options.onDone?.(++done, jobs.length, cached.hit);
+    });
+  } finally {
+    await (await context.printer)?.close();
+    rmSync(context.folder, { recursive: true, force: true });
+  }
 }
 
-async function renderCached(format: RenderFormat, source: string, versions: Record<string, string>, cacheDir: string): Promise<{ file: string; hit: boolean }> {
-  // pandoc names a page without a title after its file: the name is part of the content.
-  const key = hash([format, format === 'docx' ? versions.pandoc! : `${versions.pandoc}\n${versions.chromium}`, basename(source), readFileSync(source, 'utf8')].join('\0'));
-  const file = join(cacheDir, `${key}.${format}`);
+interface RenderContext {
+  versions: Record<string, string>;
+  cacheDir: string;
+  /** Holds Chromium's profile and the pages it prints (`site/<page path>.html`). */
+  folder: string;
+  /** Started at the first PDF, shared by the pages printed at once. */
+  printer?: Promise<ChromiumPrinter>;
+}
+
+async function renderCached(format: RenderFormat, job: RenderJob, context: RenderContext): Promise<{ file: string; hit: boolean }> {
+  const { source, page } = job;
+  // pandoc names a page without a title after its file, and a PDF's links are resolved from the page's folder: both are part of the content.
+  const name = format === 'pdf' ? page : basename(source);
+  const renderer = format === 'docx' ? context.versions.pandoc! : `${context.versions.pandoc}\n${context.versions.chromium}${format === 'pdf' ? ' devtools print' : ''}`;
+  const key = hash([format, renderer, name, readFileSync(source, 'utf8')].join('\0'));
+  const file = join(context.cacheDir, `${key}.${format}`);
   if (existsSync(file)) return { file, hit: true };
   const partial = `${file}.${process.pid}.partial`;
   if (format === 'html') await pandoc(source, partial, 'html5', ['-s']);
   else if (format === 'docx') await pandoc(source, partial, 'docx', []);
-  else await printToPdf((await renderCached('html', source, versions, cacheDir)).file, partial);
+  else await printToPdf((await renderCached('html', job, context)).file, page, partial, context);
   renameSync(partial, file);
   return { file, hit: false };
 }
@@ -75,18 +95,17 @@ async function pandoc(source: string, target: string, to: string, extra: string[
   await run('pandoc', [...extra, '-f', 'markdown', '-t', to, source, '-o', target], { timeout: 120_000 });
 }
 
-/** Chromium's headless print of an HTML file; a profile folder of its own, so two can run at once. */
-async function printToPdf(html: string, target: string): Promise<void> {
-  // Chromium reads a file URL: give the HTML its extension.
-  const profile = mkdtempSync(join(tmpdir(), 'atlas-parity-chromium-'));
-  const page = join(profile, 'page.html');
+/**
+ * Chromium's headless print of an HTML file (one browser for the run, see chromium-print.ts). The
+ * HTML is printed from `site/<page path>.html`, so that a relative link (`./job-key.md`) becomes
+ * a file URL of the page it names, as when a site is printed from disk.
+ */
+async function printToPdf(html: string, pagePath: string, target: string, context: RenderContext): Promise<void> {
+  const page = join(context.folder, 'site', pagePath.replace(/\.mdx?$/i, '.html'));
+  mkdirSync(dirname(page), { recursive: true });
   copyFileSync(html, page);
-  try {
-    await run('chromium', ['--headless', '--disable-gpu', '--no-sandbox', '--no-first-run', `--user-data-dir=${profile}`, `--print-to-pdf=${target}`, `file://${page}`], { timeout: 120_000 });
-  } finally {
-    rmSync(profile, { recursive: true, force: true });
-  }
-  if (!existsSync(target)) throw new Error(`chromium printed no PDF of ${html}`);
+  context.printer ??= startChromiumPrinter(join(context.folder, 'profile'));
+  writeFileSync(target, await (await context.printer).print(`file://${page}`));
 }
 
 function hash(text: string): string {
