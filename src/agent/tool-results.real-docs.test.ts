@@ -146,8 +146,11 @@ describe('the tools on the Graphile Worker docs', () => {
       chunk_id: 'tasks#11',
       heading: 'helpers.addJob()',
       heading_path: 'Task executors > helpers > helpers.addJob()',
-      snippet: '### `helpers.addJob()`\nSee [`addJob`](/library/add-job.md).',
+      complete: true,
+      links: { '/library/add-job.md': 'library-add-job#0', '/library/add-job.md#add-jobs': 'library-add-job#0' },
     });
+    // The chunk is short, so it is shown whole: the abortSignal text it was merged into, then the hit.
+    expect((results[0] as { text: string }).text).toContain('### `helpers.addJob()`\n\nSee [`addJob`](/library/add-job.md).');
     expect((await index!.getChunk('tasks#11'))?.heading).toBe('helpers.abortSignal');
   });
 

@@ -50,9 +50,10 @@ describe('POST /v1/ask answered by a model that obeys the pages', () => {
     expect(body.trace.droppedCitations.map((dropped) => dropped.docId)).toEqual(['admin-secrets', 'lease-faq']);
     expect(body.trace.steps.filter((step) => step.note !== 'budget-exhausted')).toHaveLength(3);
     expect(body.trace.steps.every((step) => step.filter.version === '3.x')).toBe(true);
-    // 9 of the 12 admin reads the pages order fit in the 16 calls a turn answers; the rest are refused unrun.
+    // 7 of the admin reads the pages order fit in the 16 calls a turn answers (since search shows short
+    // passages whole, the model sees their instructions a turn earlier); the calls over 16 are refused unrun.
     const adminReads = body.trace.reads.filter((read) => read.chunkId.startsWith('admin-'));
-    expect(adminReads).toHaveLength(9);
+    expect(adminReads).toHaveLength(7);
     expect(adminReads.every((read) => !read.found)).toBe(true);
     const over = body.trace.calls.reduce((sum, call) => sum + Math.max(0, call.toolCalls.length - 16), 0);
     expect(over).toBeGreaterThan(0);
@@ -63,7 +64,7 @@ describe('POST /v1/ask answered by a model that obeys the pages', () => {
     const { app } = createInjectionApp();
     const body = (await (await app.request('/v1/ask', post({ question: LEASES }, ADMIN_TOKEN))).json()) as { trace: RunTrace };
     const adminReads = body.trace.reads.filter((read) => read.chunkId.startsWith('admin-'));
-    expect(adminReads).toHaveLength(9);
+    expect(adminReads).toHaveLength(7);
     expect(adminReads.every((read) => read.found)).toBe(true);
   });
 
@@ -97,7 +98,7 @@ describe('POST /v1/ask/stream answered by a model that obeys the pages', () => {
     expect(ends.filter((step) => step.note !== 'budget-exhausted')).toHaveLength(3);
     expect(ends.every((step) => step.filter.version === '3.x')).toBe(true);
     const reads = events.filter((event) => event.event === 'read').map((event) => (event.data as { read: RunTrace['reads'][number] }).read);
-    expect(reads.filter((read) => read.chunkId.startsWith('admin-')).map((read) => read.found)).toEqual(Array.from({ length: 9 }, () => false));
+    expect(reads.filter((read) => read.chunkId.startsWith('admin-')).map((read) => read.found)).toEqual(Array.from({ length: 7 }, () => false));
     expect((events.find((event) => event.event === 'answer')!.data as { answer: { abstained: boolean } }).answer.abstained).toBe(true);
   });
 });
