@@ -150,7 +150,7 @@ describe('the tools on the Graphile Worker docs', () => {
       links: { '/library/add-job.md': 'library-add-job#0', '/library/add-job.md#add-jobs': 'library-add-job#0' },
     });
     // The chunk is short, so it is shown whole: the abortSignal text it was merged into, then the hit.
-    expect((results[0] as { text: string }).text).toContain('### `helpers.addJob()`\n\nSee [`addJob`](/library/add-job.md).');
+    expect(results[0]!.text).toContain('### `helpers.addJob()`\n\nSee [`addJob`](/library/add-job.md).');
     expect((await index!.getChunk('tasks#11'))?.heading).toBe('helpers.abortSignal');
   });
 
