@@ -1,9 +1,9 @@
 /**
  * `npx tsx bench/format-parity.ts --data ../shared/datasets/<set> --formats html,docx,pdf --out /tmp/parity-<set>`
  *
- * Format parity (issue 40): renders a dataset's markdown pages to HTML (`pandoc -s -f markdown -t
- * html5`), Word (`pandoc -f markdown -t docx`) and PDF (Chromium's headless print to PDF of that
- * HTML), writes a copy of the dataset per format (same relative paths, so gold doc ids map by file
+ * Format parity (issue 40): renders a dataset's markdown pages to HTML (`pandoc -s -f
+ * gfm+attributes -t html5`), Word (`pandoc -f gfm+attributes -t docx`) and PDF (Chromium's headless
+ * print to PDF of that HTML), writes a copy of the dataset per format (same relative paths, so gold doc ids map by file
  * stem; a page whose front matter sets `id`, `applies_to` or `labels` gets a sidecar with them,
  * which the other formats cannot hold), and runs `atlas eval retrieval --json` and `atlas eval
  * compare --model offline --json` on the markdown dataset and on each copy. Prints one table: recall

@@ -1,9 +1,9 @@
 /**
  * Renders a dataset's markdown pages to HTML, Word and PDF with real renderers, for
- * bench/format-parity.ts: pandoc (`pandoc -s -f markdown -t html5`, `pandoc -f markdown -t docx`)
- * and Chromium's headless print to PDF of the pandoc HTML (bench/chromium-print.ts). Renders are cached by content hash
- * (the renderer's version, the page's bytes and its path), so a re-run renders only changed pages;
- * at most `jobs` renderers run at once.
+ * bench/format-parity.ts: pandoc (`pandoc -s -f gfm+attributes -t html5`, `pandoc -f gfm+attributes
+ * -t docx`) and Chromium's headless print to PDF of the pandoc HTML (bench/chromium-print.ts).
+ * Renders are cached by content hash (the renderer's version and reader, the page's bytes and its
+ * path), so a re-run renders only changed pages; at most `jobs` renderers run at once.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -19,6 +19,16 @@ const run = promisify(execFile);
 export type RenderFormat = 'html' | 'docx' | 'pdf';
 
 export const RENDER_FORMATS: readonly RenderFormat[] = ['html', 'docx', 'pdf'];
+
+/**
+ * How pandoc reads the pages: as GitHub-flavoured markdown, which the docs are (VitePress and
+ * Docusaurus extend it), not as pandoc's own markdown. Pandoc's `markdown` reader takes a fence
+ * with a file title (`` ```ts [vitest.config.ts] ``) for no fence, so code and the prose after it
+ * swap places; GFM reads it as a fence (the language, and the title dropped). `attributes` reads a
+ * heading's `{#id}` as its id, as the sites and Atlas's markdown reader do; GFM's default
+ * `yaml_metadata_block` reads the front matter as metadata (the title), not as body text.
+ */
+export const PANDOC_READER = 'gfm+attributes';
 
 /** One page to render: its markdown file, its path under the docs folder and the file the rendered copy goes to. */
 export interface RenderJob {
@@ -79,20 +89,21 @@ async function renderCached(format: RenderFormat, job: RenderJob, context: Rende
   const { source, page } = job;
   // pandoc names a page without a title after its file, and a PDF's links are resolved from the page's folder: both are part of the content.
   const name = format === 'pdf' ? page : basename(source);
-  const renderer = format === 'docx' ? context.versions.pandoc! : `${context.versions.pandoc}\n${context.versions.chromium}${format === 'pdf' ? ' devtools print' : ''}`;
+  const pandoc = `${context.versions.pandoc} -f ${PANDOC_READER}`;
+  const renderer = format === 'docx' ? pandoc : `${pandoc}\n${context.versions.chromium}${format === 'pdf' ? ' devtools print' : ''}`;
   const key = hash([format, renderer, name, readFileSync(source, 'utf8')].join('\0'));
   const file = join(context.cacheDir, `${key}.${format}`);
   if (existsSync(file)) return { file, hit: true };
   const partial = `${file}.${process.pid}.partial`;
-  if (format === 'html') await pandoc(source, partial, 'html5', ['-s']);
-  else if (format === 'docx') await pandoc(source, partial, 'docx', []);
+  if (format === 'html') await runPandoc(source, partial, 'html5', ['-s']);
+  else if (format === 'docx') await runPandoc(source, partial, 'docx', []);
   else await printToPdf((await renderCached('html', job, context)).file, page, partial, context);
   renameSync(partial, file);
   return { file, hit: false };
 }
 
-async function pandoc(source: string, target: string, to: string, extra: string[]): Promise<void> {
-  await run('pandoc', [...extra, '-f', 'markdown', '-t', to, source, '-o', target], { timeout: 120_000 });
+async function runPandoc(source: string, target: string, to: string, extra: string[]): Promise<void> {
+  await run('pandoc', [...extra, '-f', PANDOC_READER, '-t', to, source, '-o', target], { timeout: 120_000 });
 }
 
 /**
