@@ -24,8 +24,9 @@ const CHUNKER_VERSION = 4;
  * Bumped whenever the conversion of another format than markdown (formats/) changes what it
  * makes of a file; part of the content hash of those pages only.
  * 1: HTML, PDF, Word, AsciiDoc and text pages.
+ * 2: PDF code blocks, code spans and list items; the running lines of a PDF of one page dropped.
  */
-const CONVERTER_VERSION = 1;
+const CONVERTER_VERSION = 2;
 
 /** One page as read from disk. */
 export interface DocumentSource {

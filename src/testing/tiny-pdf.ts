@@ -7,6 +7,13 @@ export interface TinyPdfLine {
   x?: number;
   /** A link annotation over the text with this URI (`https://...`, `file:///...`). */
   link?: string;
+  /** Set in Courier, a monospace font, instead of Helvetica. */
+  monospace?: boolean;
+  /**
+   * A list item's text after a bullet drawn as a shape, as Chromium prints one: a filled square
+   * before the text in a marked-content sequence tagged `Lbl` (a tagged PDF's list label), with no text.
+   */
+  listLabel?: boolean;
 }
 
 /** Options of {@link createTinyPdf}. */
@@ -18,9 +25,11 @@ export interface TinyPdfOptions {
 }
 
 /**
- * A small, valid PDF made in memory for tests: one Helvetica text line per `TinyPdfLine` (with
- * a link annotation over it when it has a `link`), pages of 400 x 600 points, an Info dictionary with the title; a page with no lines has no text layer
- * (as a scan). Real files for the PDF reader without committing binaries.
+ * A small, valid PDF made in memory for tests: one Helvetica (or Courier) text line per
+ * `TinyPdfLine` (with a link annotation over it when it has a `link`, after a drawn bullet when it
+ * has a `listLabel`), pages of 400 x 600 points, an Info dictionary with the title; a page with no
+ * lines has no text layer (as a scan). Text is in WinAnsiEncoding (`•` and `–` included). Real
+ * files for the PDF reader without committing binaries.
  *
  * @example
  * const pdf = createTinyPdf([[{ text: 'Install', size: 18, y: 550 }, { text: 'Run it.', size: 10, y: 520 }]], { title: 'Guide' });
@@ -28,17 +37,18 @@ export interface TinyPdfOptions {
 export function createTinyPdf(pages: TinyPdfLine[][], options: TinyPdfOptions = {}): Buffer {
   const objects: string[] = [];
   const add = (body: string) => objects.push(body);
-  const pageIds = pages.map((_, index) => 4 + index * 2);
+  const pageIds = pages.map((_, index) => 5 + index * 2);
   // Link annotations come after the pages: their ids, page by page.
-  let nextAnnotation = 4 + pages.length * 2;
+  let nextAnnotation = 5 + pages.length * 2;
   const annotationIds = pages.map((lines) => lines.filter((line) => line.link !== undefined).map(() => nextAnnotation++));
   add('<< /Type /Catalog /Pages 2 0 R >>');
   add(`<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages.length} >>`);
   add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  add('<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>');
   for (const [index, lines] of pages.entries()) {
-    const stream = lines.map((line) => `BT /F1 ${line.size} Tf 1 0 0 1 ${line.x ?? 40} ${line.y} Tm (${escapePdf(line.text)}) Tj ET`).join('\n');
+    const stream = lines.map(drawLine).join('\n');
     const annots = annotationIds[index]!.length === 0 ? '' : ` /Annots [${annotationIds[index]!.map((id) => `${id} 0 R`).join(' ')}]`;
-    add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 600] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[index]! + 1} 0 R${annots} >>`);
+    add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 600] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${pageIds[index]! + 1} 0 R${annots} >>`);
     add(`<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`);
   }
   for (const line of pages.flat()) {
@@ -67,6 +77,18 @@ export function createTinyPdf(pages: TinyPdfLine[][], options: TinyPdfOptions = 
   return Buffer.from(pdf, 'latin1');
 }
 
+/** A line's text drawing operators; after a drawn bullet, each in its marked-content sequence (`Lbl`, then `LBody`). */
+function drawLine(line: TinyPdfLine): string {
+  const [x, font] = [line.x ?? 40, line.monospace ? '/F2' : '/F1'];
+  const text = `BT ${font} ${line.size} Tf 1 0 0 1 ${x} ${line.y} Tm (${escapePdf(line.text)}) Tj ET`;
+  if (!line.listLabel) return text;
+  const side = line.size * 0.3;
+  return `/Lbl BMC ${x - line.size} ${line.y + line.size * 0.2} ${side} ${side} re f EMC /LBody BMC ${text} EMC`;
+}
+
+/** WinAnsiEncoding's codes of the characters beyond Latin-1 that tests write. */
+const WIN_ANSI: Record<string, string> = { '•': '\\225', '–': '\\226', '—': '\\227' };
+
 function escapePdf(text: string): string {
-  return text.replace(/[\\()]/g, (char) => `\\${char}`);
+  return text.replace(/[\\()•–—]/g, (char) => WIN_ANSI[char] ?? `\\${char}`);
 }

@@ -1,23 +1,29 @@
 import { createMarkdownWriter } from './markdown-writer.ts';
 import type { ConvertedPage } from './converted.ts';
+import { pdfCodeBlock } from './pdf-code.ts';
 import type { PdfLine } from './pdf-lines.ts';
 
 /**
  * The lines of a PDF (running headers and footers dropped) as markdown, with the page of every
  * markdown line. Headings come from type sizes: the body size is the size of most characters,
  * and each larger size of short lines is a heading level, largest first (wrapped heading lines
- * joined). Body lines make paragraphs, a new one after a gap larger than the usual line spacing
- * or at a bullet; a paragraph goes on across a page break when it had not ended
- * (no closing punctuation and the next page starts in lower case). A word hyphenated at a line
- * end is joined (`stor-` `age` -> `storage`). With a `title` (the document properties') that the
- * first heading is not, every heading is one level deeper: sections of the titled document.
+ * joined); a line all in a monospace font is sized as the body text around its inline code is
+ * (`mono` at 85% of the body in a heading at 18 points is at 18), so a heading of code is at its
+ * level. Lines all in a monospace font make code blocks (see `pdfCodeBlock`), monospace runs in a
+ * line code spans. Body lines make paragraphs, a new one after a gap larger than the usual line
+ * spacing or at a list item: a line after a drawn bullet, or that starts with a bullet glyph
+ * (`•`, `◦`, `▪`, `-`, ...) or a number and a dot (`2.`); a list item deeper than the one before
+ * it is nested under it. A paragraph goes on across a page break when it had not ended (no
+ * closing punctuation and the next page starts in lower case). A word hyphenated at a line end is
+ * joined (`stor-` `age` -> `storage`). With a `title` (the document properties') that the first
+ * heading is not, every heading is one level deeper: sections of the titled document.
  *
  * @example
  * pdfLinesToMarkdown([[{ text: 'Intro', size: 16, x: 0, y: 700, page: 1 }, { text: 'Some text.', size: 10, x: 0, y: 680, page: 1 }]]).markdown; // '# Intro\n\nSome text.\n'
  */
 export function pdfLinesToMarkdown(pages: PdfLine[][], title?: string): Pick<ConvertedPage, 'markdown' | 'linePages'> {
-  const lines = pages.flat();
-  const body = bodySize(lines);
+  const lines = withMonospaceSizes(pages.flat());
+  const body = bodySize(lines.filter((line) => line.code === undefined));
   const levels = headingLevels(lines, body);
   // A document titled in its properties whose first heading is not that title: its headings are sections under the title.
   const first = lines.find((line) => levels.has(line.size));
@@ -25,47 +31,73 @@ export function pdfLinesToMarkdown(pages: PdfLine[][], title?: string): Pick<Con
   if (title !== undefined && first !== undefined && !title.trim().toLowerCase().startsWith(first.text.trim().toLowerCase())) {
     for (const [size, level] of levels) levels.set(size, Math.min(6, level + 1));
   }
-  const spacing = lineSpacing(lines, body);
+  const headingLevel = (line: PdfLine) => (line.text.length <= 160 ? levels.get(line.size) : undefined);
+  // (A list item all in code is a list item: its bullet is drawn; a bullet glyph in a code block is code.)
+  const isCode = (line: PdfLine) => line.code !== undefined && line.listItem !== true && headingLevel(line) === undefined;
+  const spacing = lineSpacing(lines, body, (line) => line.code === undefined && line.size === body) ?? body * 1.2;
+  const codeSpacing = lineSpacing(lines, body, isCode) ?? spacing;
   const writer = createMarkdownWriter();
   const linePages: number[] = [];
-  const emit = (page: number, write: () => void) => {
+  const emit = (pagesOfLines: (index: number) => number, write: () => void) => {
+    const start = writer.lineCount();
     write();
-    while (linePages.length < writer.lineCount()) linePages.push(page);
+    while (linePages.length < writer.lineCount()) linePages.push(pagesOfLines(linePages.length - start));
   };
-  let paragraph: { text: string; page: number; bullet: boolean } | undefined;
+  let paragraph: { text: string; page: number; prefix: string; indent: number } | undefined;
+  // The list items open above the line, outermost first: where each starts and where its content is indented to in the markdown.
+  let items: Array<{ x: number; content: number }> = [];
   let previous: PdfLine | undefined;
   const endParagraph = () => {
     if (paragraph === undefined) return;
-    const { text, page, bullet } = paragraph;
-    emit(page, () => writer.paragraph(text, bullet ? '- ' : ''));
+    const { text, page, prefix, indent } = paragraph;
+    emit(() => page, () => writer.paragraph(text, prefix, indent));
     paragraph = undefined;
   };
   for (let at = 0; at < lines.length; at++) {
     const line = lines[at]!;
-    const level = levels.get(line.size);
-    if (level !== undefined && line.text.length <= 160) {
+    const level = headingLevel(line);
+    if (level !== undefined) {
       endParagraph();
       let text = line.text;
       // A heading wrapped onto the next line(s): same size, close below.
       while (lines[at + 1]?.size === line.size && lines[at + 1]!.page === line.page && lines[at]!.y - lines[at + 1]!.y < line.size * 1.8) text += ` ${lines[++at]!.text}`;
-      emit(line.page, () => writer.heading(level, text));
-      previous = undefined;
+      emit(() => line.page, () => writer.heading(level, text));
+      [previous, items] = [undefined, []];
       continue;
     }
-    // A body line's text keeps its links (a heading's is its text alone, as in HTML).
-    const lineText = line.markdown ?? line.text;
-    const bullet = /^[•◦▪●○■–]\s*/.exec(lineText);
-    const text = bullet ? lineText.slice(bullet[0].length) : lineText;
     const samePage = previous !== undefined && previous.page === line.page;
-    const gap = samePage ? previous!.y - line.y : 0;
+    // Right below the line before, as the lines of a paragraph are.
+    const below = samePage && previous!.y - line.y <= spacing * 1.3 && Math.abs(line.x - previous!.x) < line.size * 3;
+    // A line all in code below a line that ends in code is inline code wrapped onto it, not a code block.
+    if (isCode(line) && !(below && paragraph?.text.endsWith('`'))) {
+      endParagraph();
+      const block = pdfCodeBlock(lines, at, { isCode, spacing: codeSpacing });
+      // The opening fence (and the blank line before it) on the first line's page, each line of code on its own, the closing fence on the last.
+      const fence = writer.lineCount() === 0 ? 1 : 2;
+      emit((index) => block.pages[Math.min(Math.max(0, index - fence), block.pages.length - 1)]!, () => writer.code(block.text));
+      at = block.end - 1;
+      [previous, items] = [undefined, []];
+      continue;
+    }
+    // A body line's text keeps its links and code (a heading's is its text alone, as in HTML).
+    const lineText = line.markdown ?? line.text;
+    const marker = listMarker(line, lineText);
+    const text = marker === undefined ? lineText : lineText.slice(marker.length);
     const continues =
-      paragraph !== undefined &&
-      bullet === null &&
-      (samePage ? gap <= spacing * 1.3 && Math.abs(line.x - previous!.x) < line.size * 3 : !/[.!?:;]["')\]]?$/.test(paragraph.text) && /^[a-z]/.test(text));
+      paragraph !== undefined && marker === undefined && (samePage ? below : !/[.!?:;]["')\]]?$/.test(paragraph.text) && /^[a-z]/.test(text));
     if (continues) paragraph!.text = joinLine(paragraph!.text, text);
     else {
       endParagraph();
-      paragraph = { text, page: line.page, bullet: bullet !== null };
+      if (marker === undefined) {
+        items = [];
+        paragraph = { text, page: line.page, prefix: '', indent: 0 };
+      } else {
+        // Close the items at or right of this one: what is left are the items it is nested in.
+        while (items.length > 0 && items.at(-1)!.x > line.x - line.size * 0.5) items.pop();
+        const indent = items.at(-1)?.content ?? 0;
+        items.push({ x: line.x, content: indent + marker.prefix.length });
+        paragraph = { text, page: line.page, prefix: marker.prefix, indent };
+      }
     }
     previous = line;
   }
@@ -73,9 +105,46 @@ export function pdfLinesToMarkdown(pages: PdfLine[][], title?: string): Pick<Con
   return { markdown: writer.text(), linePages };
 }
 
-/** `stor-` + `age` -> `storage`; else the two joined with a space. */
+/** Bullet glyphs that start a list item: the round, square and triangular ones, and Symbol's and Wingdings' bullets as Word exports them. */
+const BULLET = /^[•◦▪▫●○■□‣⁃∙\uf0b7\uf0a7](?:\s+|(?=\S))|^[-–*]\s+/;
+const NUMBER = /^(\d{1,3})[.)]\s+(?=\S)/;
+
+/**
+ * The list item a line starts, if any: its markdown prefix (`- `, `2. `) and how much of the line's
+ * text is its label (the bullet glyph or number); a line after a drawn bullet has no label in its text.
+ */
+function listMarker(line: PdfLine, text: string): { prefix: string; length: number } | undefined {
+  const number = NUMBER.exec(text);
+  if (number !== null) return { prefix: `${Number(number[1])}. `, length: number[0].length };
+  const bullet = BULLET.exec(text);
+  if (bullet !== null) return { prefix: '- ', length: bullet[0].length };
+  return line.listItem === true ? { prefix: '- ', length: 0 } : undefined;
+}
+
+/**
+ * Lines with the size of a line all in a monospace font set as the body text around inline code
+ * is: its monospace size divided by the usual ratio of inline code to the text of its line (the
+ * most common, over the lines with both), so that code set at 85% is sized as the text it stands in.
+ */
+function withMonospaceSizes(lines: PdfLine[]): PdfLine[] {
+  const ratios = new Map<number, number>();
+  for (const line of lines) {
+    if (line.code !== undefined || line.monospaceSize === undefined || line.size <= 0) continue;
+    const ratio = Math.round((line.monospaceSize / line.size) * 100) / 100;
+    ratios.set(ratio, (ratios.get(ratio) ?? 0) + 1);
+  }
+  const ratio = [...ratios].sort((left, right) => right[1] - left[1] || left[0] - right[0])[0]?.[0] ?? 1;
+  if (ratio === 1) return lines;
+  return lines.map((line) => (line.code === undefined ? line : { ...line, size: Math.round((line.monospaceSize! / ratio) * 2) / 2 }));
+}
+
+/**
+ * `stor-` + `age` -> `storage`; a code span wrapped onto the next line, one again (`` `five` `` +
+ * `` `days` `` -> `` `five days` ``, without the space after a hyphen); else the two joined with a space.
+ */
 function joinLine(text: string, next: string): string {
   if (/[A-Za-z]-$/.test(text) && /^[a-z]/.test(next)) return text.slice(0, -1) + next;
+  if (/(?:^|[^`])`$/.test(text) && /^`[^`]/.test(next)) return `${text.slice(0, -1)}${text.endsWith('-`') ? '' : ' '}${next.slice(1)}`;
   return `${text} ${next}`;
 }
 
@@ -95,16 +164,16 @@ function headingLevels(lines: PdfLine[], body: number): Map<number, number> {
   return new Map(sizes.slice(0, 6).map((size, rank) => [size, rank + 1]));
 }
 
-/** The usual distance between the baselines of two body lines in a row (the median), for telling paragraphs apart. */
-function lineSpacing(lines: PdfLine[], body: number): number {
+/** The usual distance between the baselines of two lines in a row that `counts` (the median), for telling paragraphs apart; undefined when no two are. */
+function lineSpacing(lines: PdfLine[], body: number, counts: (line: PdfLine) => boolean): number | undefined {
   const gaps: number[] = [];
   for (let at = 1; at < lines.length; at++) {
     const [above, below] = [lines[at - 1]!, lines[at]!];
-    if (above.page === below.page && above.size === body && below.size === body) {
+    if (above.page === below.page && counts(above) && counts(below)) {
       const gap = above.y - below.y;
       if (gap > 0 && gap < body * 3) gaps.push(gap);
     }
   }
   gaps.sort((left, right) => left - right);
-  return gaps[Math.floor(gaps.length / 2)] ?? body * 1.2;
+  return gaps[Math.floor(gaps.length / 2)];
 }

@@ -11,6 +11,10 @@ export interface PdfTextItem {
   width: number;
   /** The target of the link the item is the text of (a link annotation over it), if any. */
   href?: string;
+  /** Set in a monospace font. */
+  monospace?: boolean;
+  /** The first text of a list item whose label (a bullet) is drawn, not written (see `textItems`). */
+  listLabel?: boolean;
 }
 
 /** A link annotation of a page: its rectangle (x1, y1, x2, y2 in PDF units) and its target. */
@@ -78,10 +82,20 @@ export interface PdfLine {
   text: string;
   x: number;
   y: number;
+  /** The type size of most of its characters, those in a monospace font left out when it has others. */
   size: number;
   page: number;
-  /** The text with its links as markdown links, when it has links. */
+  /** The text with its links as markdown links and its monospace runs as code spans, when it has either. */
   markdown?: string;
+  /** The type size of most of its monospace characters (not rounded), when it has some. */
+  monospaceSize?: number;
+  /**
+   * When every run of the line is in a monospace font: its text laid out in columns (a run's
+   * place from the left edge in characters, spaces between), and the width of a character.
+   */
+  code?: { text: string; charWidth: number };
+  /** It starts a list item whose bullet is drawn (see `textItems`). */
+  listItem?: boolean;
 }
 
 /**
@@ -104,44 +118,83 @@ export function pageLines(items: PdfTextItem[], page: number): PdfLine[] {
   return groups.map((group) => lineOf(group.sort((left, right) => left.x - right.x), page));
 }
 
+/** A run of a line's text: its items' text with the space before it, all of one link and font kind. */
+interface Run {
+  text: string;
+  href?: string;
+  monospace: boolean;
+}
+
 function lineOf(items: PdfTextItem[], page: number): PdfLine {
-  let text = '';
-  // The same text with links: the runs of items of one link, each as a markdown link.
-  let markdown = '';
-  let linkText = '';
-  let href: string | undefined;
-  const endLink = () => {
-    if (href !== undefined) markdown += markdownLink(linkText, href);
-    linkText = '';
-    href = undefined;
-  };
+  const runs: Run[] = [];
   let end = -Infinity;
+  for (const item of items) {
+    const gap = item.x - end;
+    const last = runs.at(-1);
+    const space = last !== undefined && gap > item.size * 0.2 && !last.text.endsWith(' ') && !item.text.startsWith(' ') ? ' ' : '';
+    const monospace = item.monospace === true;
+    if (last !== undefined && last.href === item.href && last.monospace === monospace) last.text += space + item.text;
+    else runs.push({ text: space + item.text, href: item.href, monospace });
+    end = item.x + item.width;
+  }
+  const text = runs.map((run) => run.text).join('');
+  const proportional = items.filter((item) => item.monospace !== true);
+  const line: PdfLine = { text: text.replace(/\s+/g, ' ').trim(), x: items[0]!.x, y: items[0]!.y, size: Math.round(mostCharsSize(proportional.length > 0 ? proportional : items) * 2) / 2, page };
+  if (proportional.length < items.length) line.monospaceSize = mostCharsSize(items.filter((item) => item.monospace === true));
+  if (proportional.length === 0) line.code = codeColumns(items);
+  if (items.some((item) => item.listLabel === true)) line.listItem = true;
+  if (runs.some((run) => run.href !== undefined || run.monospace)) line.markdown = runsMarkdown(runs).replace(/\s+/g, ' ').trim();
+  return line;
+}
+
+/** The type size of the item with the most characters. */
+function mostCharsSize(items: PdfTextItem[]): number {
   let sizeChars = 0;
   let size = 0;
   for (const item of items) {
-    const gap = item.x - end;
-    const space = text !== '' && gap > item.size * 0.2 && !text.endsWith(' ') && !item.text.startsWith(' ') ? ' ' : '';
-    if (item.href !== href) endLink();
-    text += space + item.text;
-    if (item.href === undefined) markdown += space + item.text;
-    else {
-      if (href === undefined) markdown += space;
-      else linkText += space;
-      href = item.href;
-      linkText += item.text;
-    }
-    end = item.x + item.width;
-    // The line's type size: that of most of its characters.
     const chars = item.text.trim().length;
-    if (chars > sizeChars) {
-      sizeChars = chars;
-      size = item.size;
-    }
+    if (chars > sizeChars) [sizeChars, size] = [chars, item.size];
   }
-  endLink();
-  const line: PdfLine = { text: text.replace(/\s+/g, ' ').trim(), x: items[0]!.x, y: items[0]!.y, size: Math.round(size * 2) / 2, page };
-  if (items.some((item) => item.href !== undefined)) line.markdown = markdown.replace(/\s+/g, ' ').trim();
-  return line;
+  return size;
+}
+
+/** A monospace line laid out in columns: each item at its place from the line's left edge, counted in characters. */
+function codeColumns(items: PdfTextItem[]): { text: string; charWidth: number } {
+  const chars = items.reduce((sum, item) => sum + item.text.length, 0);
+  const charWidth = items.reduce((sum, item) => sum + item.width, 0) / Math.max(1, chars);
+  let text = '';
+  for (const item of items) {
+    const column = charWidth > 0 ? Math.round((item.x - items[0]!.x) / charWidth) : text.length;
+    text += ' '.repeat(Math.max(0, column - text.length)) + item.text;
+  }
+  return { text: text.trimEnd(), charWidth };
+}
+
+/** Runs as markdown: a monospace run as a code span, the runs of one link as a markdown link (the whitespace around each kept outside). */
+function runsMarkdown(runs: Run[]): string {
+  let markdown = '';
+  for (let at = 0; at < runs.length; ) {
+    const href = runs[at]!.href;
+    let text = '';
+    for (; at < runs.length && runs[at]!.href === href; at++) text += runs[at]!.monospace ? codeSpan(runs[at]!.text) : runs[at]!.text;
+    markdown += href === undefined ? text : markdownLink(text, href);
+  }
+  return markdown;
+}
+
+/**
+ * Text as an inline code span, the whitespace around it kept outside: fenced with one backtick
+ * more than its longest run of backticks, padded with a space when it starts or ends with one.
+ *
+ * @example
+ * codeSpan(' vi.fn() '); // ' `vi.fn()` '
+ */
+export function codeSpan(text: string): string {
+  const code = text.trim();
+  if (code === '') return text;
+  const fence = '`'.repeat(Math.max(0, ...(code.match(/`+/g) ?? []).map((run) => run.length)) + 1);
+  const pad = code.startsWith('`') || code.endsWith('`') ? ' ' : '';
+  return `${/^\s*/.exec(text)![0]}${fence}${pad}${code}${pad}${fence}${/\s*$/.exec(text)![0]}`;
 }
 
 const PAGE_NUMBER = /^(?:(?:page|p\.|seite|página)\s*)?(?:\d{1,5}|[ivxlcdm]{1,7})(?:\s*(?:of|\/|von|de)\s*\d{1,5})?$/i;
@@ -150,6 +203,10 @@ const PAGE_NUMBER = /^(?:(?:page|p\.|seite|página)\s*)?(?:\d{1,5}|[ivxlcdm]{1,7
  * Pages without their running headers and footers and page numbers: a line among the first two
  * or last two of a page is dropped when it is a page number ("12", "Page 3 of 40", "iv") or when
  * the same text (digits aside) stands at the top or bottom of at least half the pages (and two).
+ * A document of one page has no such repetition: there a line at the top or bottom that ends with
+ * the page's own place (`file:///site/mode.html 1/1`, as a browser prints its footer) is dropped,
+ * and with it a line at the other end in its type size when that is smaller than the page's text
+ * (the header printed with it: the date and the title).
  *
  * @example
  * dropRunningLines([[line('Handbook'), line('Text one.'), line('1')], [line('Handbook'), line('Text two.'), line('2')]]);
@@ -161,8 +218,28 @@ export function dropRunningLines(pages: PdfLine[][]): PdfLine[][] {
   const counts = new Map<string, number>();
   for (const lines of pages) for (const seen of new Set([...edges(lines)].map(key))) counts.set(seen, (counts.get(seen) ?? 0) + 1);
   const least = Math.max(2, Math.ceil(pages.length / 2));
-  return pages.map((lines) => {
+  return pages.map((lines, index) => {
     const edge = edges(lines);
-    return lines.filter((line) => !(edge.has(line) && (PAGE_NUMBER.test(line.text) || (counts.get(key(line)) ?? 0) >= least)));
+    const placed = pages.length === 1 ? placeLines(lines) : new Set<PdfLine>();
+    return lines.filter((line) => !placed.has(line) && !(edge.has(line) && (PAGE_NUMBER.test(line.text) || (counts.get(key(line)) ?? 0) >= least)));
   });
+}
+
+/** `... 1/1`, `Page 1 of 1`: the place of the only page of a document at the end of a line. */
+const ONLY_PAGE = /(?:^|\s)(?:page\s*)?1\s*(?:\/|of)\s*1$/i;
+
+/** The lines of a document's only page that are its running footer (ending with its place) and the header in the footer's type size. */
+function placeLines(lines: PdfLine[]): Set<PdfLine> {
+  const [top, bottom] = [lines.slice(0, 2), lines.slice(-2)];
+  for (const [ends, other] of [[bottom, top], [top, bottom]] as const) {
+    const footer = ends.find((line) => ONLY_PAGE.test(line.text));
+    if (footer === undefined) continue;
+    // The page's text size: that of most characters outside the footer's size.
+    const chars = new Map<number, number>();
+    for (const line of lines) if (line.size !== footer.size) chars.set(line.size, (chars.get(line.size) ?? 0) + line.text.length);
+    const text = [...chars].sort((left, right) => right[1] - left[1])[0]?.[0] ?? 0;
+    const header = footer.size < text ? other.find((line) => line !== footer && line.size === footer.size) : undefined;
+    return new Set(header === undefined ? [footer] : [footer, header]);
+  }
+  return new Set();
 }

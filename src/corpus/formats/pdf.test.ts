@@ -65,6 +65,26 @@ describe('convertPdf', () => {
   });
 });
 
+describe('convertPdf running lines', () => {
+  it('drops the footer of a document of one page that ends with its place (as a browser prints the URL and 1/1) and the header in its smaller size', async () => {
+    const page = (footer: string): TinyPdfLine[] => [
+      { text: '12/6/26, 4:04 PM Guide', size: 8, y: 580 },
+      { text: 'Guide', size: 18, y: 540 },
+      { text: 'Read the guide first, then the reference pages.', size: 10, y: 510 },
+      { text: footer, size: 8, y: 20 },
+    ];
+    expect(await convertPdf(createTinyPdf([page('file:///site/guide.html 1/1')]), DEFAULT_FORMAT_LIMITS)).toEqual({
+      ok: true,
+      page: { markdown: '# Guide\n\nRead the guide first, then the reference pages.\n', linePages: [1, 1, 1] },
+    });
+    // A last line that does not end with the page's place is text, and so is the first.
+    expect(await convertPdf(createTinyPdf([page('See the site.')]), DEFAULT_FORMAT_LIMITS)).toEqual({
+      ok: true,
+      page: { markdown: '12/6/26, 4:04 PM Guide\n\n# Guide\n\nRead the guide first, then the reference pages.\n\nSee the site.\n', linePages: [1, 1, 1, 1, 1, 1, 1] },
+    });
+  });
+});
+
 describe('convertPdf links', () => {
   it('keeps link annotations as markdown links: a web URL as it is, a file URL as its path (a page printed from disk links the files beside it)', async () => {
     const pdf = createTinyPdf([
@@ -82,6 +102,87 @@ describe('convertPdf links', () => {
       page: {
         markdown: '# Jobs\n\nSee [the job key](/site/library/job-key.md#modes) and [the source.](https://github.com/graphile/worker)\n\nNo link here.\n',
         linePages: [1, 1, 1, 1, 1],
+      },
+    });
+  });
+});
+
+describe('convertPdf code and lists', () => {
+  it('makes code blocks of lines all in a monospace font (line breaks, indentation and blank lines kept, across a page break) and code spans of monospace runs in a line', async () => {
+    const mono = (text: string, x: number, y: number, size = 8.5): TinyPdfLine => ({ text, size, x, y, monospace: true });
+    const pdf = createTinyPdf([
+      [
+        { text: 'Queues', size: 18, y: 560 },
+        { text: 'Call', size: 10, y: 530 },
+        mono('addJob()', 62, 530),
+        { text: 'to queue a job in', size: 10, x: 106, y: 530 },
+        { text: 'the order given.', size: 10, y: 518 },
+        mono('await addJob({', 40, 490),
+        // Two characters (5.1 points each at 8.5) to the right.
+        mono("queue: 'emails',", 50.2, 478),
+        mono('maxAttempts: 5,', 50.2, 466),
+        mono('});', 40, 454),
+        // Two line spacings below: a blank line between.
+        mono('run(); // and', 40, 430),
+        // 1.67 line spacings below: no blank line but the margin between two blocks.
+        mono('next();', 40, 410),
+        { text: 'Pass', size: 10, y: 300 },
+        mono('{ retry: 2,', 66, 300),
+        // Inline code wrapped onto a line of its own, right below: still inline code.
+        mono('repeats: 3 }', 40, 288),
+        { text: 'to retry.', size: 10, x: 104, y: 288 },
+        { text: 'Write', size: 10, y: 60 },
+        mono('await', 72, 60),
+        { text: 'before each one.', size: 10, x: 102, y: 60 },
+        mono('then();', 40, 30),
+      ],
+      [
+        mono('done();', 40, 560),
+        { text: 'Options', size: 14, y: 520 },
+        // A heading of code, at 85% of the heading size as inline code is of the text: at the heading's level.
+        mono('addJob', 40, 490, 11.9),
+        { text: 'It takes a task name.', size: 10, y: 470 },
+      ],
+    ]);
+    expect(await convertPdf(pdf, DEFAULT_FORMAT_LIMITS)).toEqual({
+      ok: true,
+      page: {
+        markdown:
+          '# Queues\n\nCall `addJob()` to queue a job in the order given.\n\n```\nawait addJob({\n  queue: \'emails\',\n  maxAttempts: 5,\n});\n\nrun(); // and\n```\n\n```\nnext();\n```\n\n' +
+          'Pass `{ retry: 2, repeats: 3 }` to retry.\n\n' +
+          'Write `await` before each one.\n\n```\nthen();\ndone();\n```\n\n## Options\n\n## addJob\n\nIt takes a task name.\n',
+        // The code block across the page break: `then();` on page 1, `done();` and the closing fence on page 2.
+        linePages: [...Array.from({ length: 23 }, () => 1), 2, 2, 2, 2, 2, 2, 2, 2],
+      },
+    });
+  });
+
+  it('makes list items of lines after a drawn bullet (a tagged label, as Chromium prints) or that start with a bullet glyph or a number, continuation lines joined, a deeper item nested', async () => {
+    const pdf = createTinyPdf([
+      [
+        { text: 'Steps', size: 18, y: 560 },
+        { text: 'Before you start:', size: 10, y: 530 },
+        { text: 'Install the worker and', size: 10, x: 52, y: 510, listLabel: true },
+        { text: 'its schema.', size: 10, x: 52, y: 498 },
+        { text: 'Run the migrations', size: 10, x: 64, y: 486, listLabel: true },
+        { text: 'Start it.', size: 10, x: 52, y: 474, listLabel: true },
+        { text: 'Then:', size: 10, y: 446 },
+        { text: '• Add a job', size: 10, y: 426 },
+        { text: '• Wait for', size: 10, y: 414 },
+        { text: 'it to run.', size: 10, x: 48, y: 402 },
+        { text: 'Last:', size: 10, y: 374 },
+        { text: '1. Stop the worker.', size: 10, y: 354 },
+        { text: '2. Drop the schema.', size: 10, y: 342 },
+        { text: '- A dash item', size: 10, y: 314 },
+      ],
+    ]);
+    expect(await convertPdf(pdf, DEFAULT_FORMAT_LIMITS)).toEqual({
+      ok: true,
+      page: {
+        markdown:
+          '# Steps\n\nBefore you start:\n\n- Install the worker and its schema.\n\n  - Run the migrations\n\n- Start it.\n\nThen:\n\n- Add a job\n\n- Wait for it to run.\n\n' +
+          'Last:\n\n1. Stop the worker.\n\n2. Drop the schema.\n\n- A dash item\n',
+        linePages: Array.from({ length: 23 }, () => 1),
       },
     });
   });

@@ -57,16 +57,53 @@ export async function convertPdf(bytes: Uint8Array, limits: FormatLimits): Promi
 
 async function pageItems(pdf: PdfDocument, number: number): Promise<PdfTextItem[]> {
   const page = await pdf.getPage(number);
-  const content = await page.getTextContent();
+  const content = await page.getTextContent({ includeMarkedContent: true });
   const links = pageLinks(await page.getAnnotations().catch(() => []));
   page.cleanup();
+  return linkItems(textItems(content.items, content.styles), links);
+}
+
+/** What pdf.js's `getTextContent({ includeMarkedContent: true })` gives: text runs and the marked-content sequences around them. */
+type PdfContentItem = { str: string; transform: number[]; width: number; fontName: string } | { type: string; tag?: string };
+
+/**
+ * The text runs of a page as {@link PdfTextItem}s: each with whether its font is monospace (pdf.js
+ * names the family of a font with the FixedPitch flag, or of Courier, `monospace`) and, for the first
+ * run after a list label that has no text (a marked-content sequence tagged `Lbl`, the label of a
+ * tagged PDF's list item, whose bullet Chromium draws as a shape), `listLabel`.
+ *
+ * @example
+ * textItems([{ type: 'beginMarkedContentProps', tag: 'Lbl' }, { type: 'endMarkedContent' }, { str: 'First', transform: [10, 0, 0, 10, 60, 500], width: 22, fontName: 'f1' }], { f1: { fontFamily: 'serif' } });
+ * // [{ text: 'First', x: 60, y: 500, size: 10, width: 22, listLabel: true }]
+ */
+export function textItems(content: readonly PdfContentItem[], styles: Record<string, { fontFamily?: string }>): PdfTextItem[] {
   const items: PdfTextItem[] = [];
-  for (const item of content.items) {
-    if (!('str' in item) || item.str === '') continue;
-    const [a, b, c, d, x, y] = item.transform as number[];
-    items.push({ text: item.str, x: x!, y: y!, size: Math.hypot(c!, d!) || Math.hypot(a!, b!), width: item.width });
+  // The tags of the marked-content sequences the run is in, and whether a label without text has just ended.
+  const tags: string[] = [];
+  let labelText = false;
+  let drawnLabel = false;
+  for (const item of content) {
+    if ('type' in item) {
+      if (item.type === 'endMarkedContent') {
+        if (tags.pop() === 'Lbl' && !labelText) drawnLabel = true;
+      } else if (item.type.startsWith('beginMarkedContent')) {
+        tags.push(item.tag ?? '');
+        if (item.tag === 'Lbl') labelText = false;
+      }
+      continue;
+    }
+    if (item.str.trim() === '') continue;
+    if (tags.includes('Lbl')) labelText = true;
+    const [a, b, c, d, x, y] = item.transform;
+    const text: PdfTextItem = { text: item.str, x: x!, y: y!, size: Math.hypot(c!, d!) || Math.hypot(a!, b!), width: item.width };
+    if (styles[item.fontName]?.fontFamily === 'monospace') text.monospace = true;
+    if (drawnLabel && !tags.includes('Lbl')) {
+      text.listLabel = true;
+      drawnLabel = false;
+    }
+    items.push(text);
   }
-  return linkItems(items, links);
+  return items;
 }
 
 /**
