@@ -150,17 +150,19 @@ describe('run limits and failed runs (issue 9 items 2 and 12)', () => {
 
   it('--timeout cuts a server that never answers (one request, no retry), exits 1 and names the timeout', async () => {
     // The server never answers: without the timeout this test would run into vitest's own limit.
-    const { spec, code } = await askOverLoopback([hangResponse()], ['--timeout', '0.05']);
+    // Half a second, so the request reaches the loopback server first even on a loaded machine
+    // (at 0.05 s the call was cut before it was sent once in CI).
+    const { spec, code } = await askOverLoopback([hangResponse()], ['--timeout', '0.5']);
     expect(code).toBe(1);
     const run = JSON.parse(stdout());
     expect([run.trace.stopReason, run.trace.errors, run.answer.abstained]).toEqual([
       'timeout',
-      ['model call 1 timed out after 0.05 s (per-call timeout, retries included)'],
+      ['model call 1 timed out after 0.5 s (per-call timeout, retries included)'],
       true,
     ]);
     expect(server?.requests()).toHaveLength(1);
     expect(stderr().endsWith(
-      `Atlas: the run of model "${spec}" failed (stop: timeout): model call 1 timed out after 0.05 s (per-call timeout, retries included). Raise --timeout (or ATLAS_TIMEOUT, in seconds), or check that the model server answers.\n`,
+      `Atlas: the run of model "${spec}" failed (stop: timeout): model call 1 timed out after 0.5 s (per-call timeout, retries included). Raise --timeout (or ATLAS_TIMEOUT, in seconds), or check that the model server answers.\n`,
     )).toBe(true);
   });
 
