@@ -61,10 +61,12 @@ describe('askInConversation (offline planner, Orbit)', () => {
       ['and how do I cancel it? Orbit enqueue job', 2, 5],
     ]);
     expect(run.trace.steps.every((step) => step.filter.version === '3.x')).toBe(true);
-    // The answer is chosen with the earlier turn's topic (Orbit, enqueueing jobs): the sentence that
-    // holds it with "cancels" is the client's, on the page that lists the calls.
-    expect(run.answer.text).toBe('`orbit.Client` is the entry point for application code that produces work: it enqueues jobs, starts flows, looks jobs up and cancels them. [1]');
-    expect(run.answer.citations.map((citation) => [citation.chunkId, citation.headingPath])).toEqual([['api-client#0', ['Client API']]]);
+    // The answer says what cancelling does to the earlier turn's subject (a queued job): its code
+    // names the call asked for (`cancel`), which outranks the client's opening sentence ("... it
+    // enqueues jobs, starts flows, looks jobs up and cancels them"), and one sentence holding the
+    // asked word with the subject is a direct answer.
+    expect(run.answer.text).toBe('`cancel` removes a queued job; a job that is already running finishes its attempt but is not retried, and its outcome is discarded. [1]');
+    expect(run.answer.citations.map((citation) => [citation.chunkId, citation.headingPath])).toEqual([['api-client#4', ['Client API', 'Looking up and cancelling jobs']]]);
     // Nothing the first turn was shown is shown again.
     const firstSeen = new Set(first!.run.trace.evidence.map((item) => item.chunkId));
     expect(run.trace.evidence.filter((item) => firstSeen.has(item.chunkId))).toEqual([]);

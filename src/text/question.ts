@@ -21,6 +21,11 @@ export interface QuestionAnalysis {
   version?: string;
   /** True when the question composes facts (relative clauses, possessives, several parts). */
   compositional: boolean;
+  /**
+   * The terms a follow-up borrowed from the conversation's earlier questions (its subject: "orbit
+   * enqueue job" of "and how do I cancel it?"), also in `terms`; set by the offline planner.
+   */
+  carriedTerms?: string[];
 }
 
 const PART_SPLIT =

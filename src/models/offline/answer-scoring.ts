@@ -2,10 +2,43 @@ import type { Conversation } from './conversation.ts';
 import type { EvidenceView, Sentence } from './evidence-view.ts';
 import { statesRelation, type Relation } from './relations.ts';
 import { isPlaceholderNote } from './plain-text.ts';
-import { identifiers, words } from '../../text/text.ts';
+import { identifiers, stem, words } from '../../text/text.ts';
 
 /** Scores how well a sentence answers a set of question terms and relations; 0 means "not at all". */
 export type SentenceScore = (sentence: Sentence, terms: string[], relations: Relation[]) => number;
+
+/** What a sentence gains when its code names the action a "how do I ..." question asks for (`cancel` of "how do I cancel it?"). */
+const ACTION_BONUS = 2;
+
+/** Verbs too general to say what is asked ("how do I use it?", "and how do I fix it?"), stemmed. */
+export const GENERAL_ACTIONS: ReadonlySet<string> = new Set(
+  ['be', 'do', 'get', 'have', 'make', 'use', 'set', 'know', 'tell', 'see', 'find', 'go', 'fix', 'solve', 'resolve', 'avoid', 'handle', 'deal', 'work', 'happen'].map(stem),
+);
+
+/**
+ * The action a "how do I ..." question asks how to perform, stemmed: "cancel" of "and how do I
+ * cancel it?"; undefined for other questions and for general verbs.
+ *
+ * @example
+ * askedAction('How can I retry a failed job?'); // 'retry'
+ */
+export function askedAction(question: string): string | undefined {
+  const verb = /\bhow (?:do|can|could|should|would|to)(?: (?:i|we|you|one))? (?:best |then |also )?([a-z]+)\b/i.exec(question)?.[1];
+  if (verb === undefined) return undefined;
+  const stemmed = stem(verb.toLowerCase());
+  return GENERAL_ACTIONS.has(stemmed) ? undefined : stemmed;
+}
+
+/** Whether a code span or identifier of `text` has `action` as one of its words (`Client.cancel`, `cancel()`, `retryJob`). */
+function namesAction(text: string, action: string): boolean {
+  return identifiers(text).some((identifier) =>
+    identifier
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .some((word) => word !== '' && stem(word) === action),
+  );
+}
 
 /** Share of its weight a question term (other than a name) keeps when it is found only in the headings above a sentence. */
 const CONTEXT_SHARE = 0.5;
@@ -28,6 +61,7 @@ export function createSentenceScorer(view: EvidenceView, conversation: Conversat
   const total = Math.max(1, view.sentences.length);
   const specificity = (term: string) => Math.log(1 + total / (frequency.get(term) ?? 1)) / Math.log(1 + total);
   const wants = answerType(view.analysis.question);
+  const action = askedAction(view.analysis.question);
   // The question's names and identifiers in a heading name the subject of every sentence under it.
   const keys = new Set(view.analysis.keyTerms);
   // A sentence repeated on several pages is boilerplate (a sponsor note, a shared warning).
@@ -53,6 +87,7 @@ export function createSentenceScorer(view: EvidenceView, conversation: Conversat
     const namedHere = named.filter((identifier) => lower.includes(identifier)).length;
     const namedAbove = named.filter((identifier) => !lower.includes(identifier) && sentence.contextText.includes(identifier)).length;
     score += 3 * namedHere + 3 * namedAbove;
+    if (action !== undefined && namesAction(sentence.text, action)) score += ACTION_BONUS;
     const stated = relations.filter((relation) => statesRelation(relation, sentence.text)).length;
     if (relations.length > 0) score *= 1 + (0.5 * stated) / relations.length;
     score += Math.min(identifiers(sentence.text).length, 2) * (wants === 'name' ? 1 : 0.25);

@@ -7,7 +7,7 @@
  * docs/calibration.md "Direct answers").
  */
 import type { EvidenceView, Sentence } from './evidence-view.ts';
-import { answerType } from './answer-scoring.ts';
+import { answerType, GENERAL_ACTIONS } from './answer-scoring.ts';
 import { holdsTerm } from './related-terms.ts';
 import { relationsOf, statesRelation } from './relations.ts';
 import { identifiers, stem, words } from '../../text/text.ts';
@@ -57,10 +57,20 @@ export function directnessFeatures(view: EvidenceView, sentences: Sentence[], re
   const { analysis } = view;
   // The words of the question's form ("how long", "what does X mean") ask for an answer; they are not its topic.
   const asking = new Set(interrogativeTerms(analysis.question));
-  const terms = [...new Set(analysis.terms)].filter((term) => !asking.has(term));
+  const questionTerms = [...new Set(analysis.terms)].filter((term) => !asking.has(term));
+  // A follow-up that asks something of its own ("and how do I cancel it?", not "and how do I fix
+  // it?") is answered by a sentence that does it to the conversation's subject: the subject's
+  // borrowed terms ("orbit enqueue job") count as one term, held by a sentence that holds any of
+  // them ("a queued job"), and one sentence must hold it all.
+  const borrowed = new Set(analysis.carriedTerms ?? []);
+  const asksOwn = questionTerms.some((term) => !borrowed.has(term) && !GENERAL_ACTIONS.has(term));
+  const subject = asksOwn ? questionTerms.filter((term) => borrowed.has(term)) : [];
+  const terms = questionTerms.filter((term) => !subject.includes(term));
   const weight = (term: string) => view.weight(term) || 1;
-  const total = terms.reduce((sum, term) => sum + weight(term), 0) || 1;
-  const share = (has: (term: string) => boolean) => terms.filter(has).reduce((sum, term) => sum + weight(term), 0) / total;
+  const subjectWeight = Math.max(0, ...subject.map(weight));
+  const total = terms.reduce((sum, term) => sum + weight(term), 0) + subjectWeight || 1;
+  const share = (has: (term: string) => boolean) =>
+    (terms.filter(has).reduce((sum, term) => sum + weight(term), 0) + (subject.some(has) ? subjectWeight : 0)) / total;
   // A term is held when the sentence holds it or a word docs use for it ("large" for "big").
   const holds = holdsTerm;
   const first = sentences[0];
@@ -70,9 +80,13 @@ export function directnessFeatures(view: EvidenceView, sentences: Sentence[], re
   const flat = ` ${words(text).join(' ')} ${words(context).join(' ')} `;
   const relations = [...new Set(analysis.parts.flatMap((part) => relationsOf(part.text)))];
   const joined = sentences.map((sentence) => sentence.text).join(' ');
+  const cover = (holder: (sentence: Sentence, term: string) => boolean) =>
+    subject.length === 0
+      ? share((term) => sentences.some((sentence) => holder(sentence, term)))
+      : Math.max(0, ...sentences.map((sentence) => share((term) => holder(sentence, term))));
   return {
-    ownCover: share((term) => sentences.some((sentence) => holds(sentence.terms, term))),
-    contextCover: share((term) => sentences.some((sentence) => holds(sentence.terms, term) || holds(sentence.context, term))),
+    ownCover: cover((sentence, term) => holds(sentence.terms, term)),
+    contextCover: cover((sentence, term) => holds(sentence.terms, term) || holds(sentence.context, term)),
     firstCover: first === undefined ? 0 : share((term) => holds(first.terms, term)),
     anchors: anchors.length === 0 ? 1 : anchors.filter((anchor) => flat.includes(` ${anchor} `)).length / anchors.length,
     relations: relations.length === 0 ? 1 : relations.filter((relation) => statesRelation(relation, joined)).length / relations.length,

@@ -5,6 +5,7 @@ import { EvidenceView } from './evidence-view.ts';
 import { statesAnswer } from './directness.ts';
 import { coverage, extractAnswer } from './extract-answer.ts';
 import { analyzeQuestion } from '../../text/question.ts';
+import { answerAnalysis, withEarlierTurns } from './follow-up.ts';
 
 type Result = { chunk_id: string; doc_id: string; heading: string; snippet: string; score?: number };
 
@@ -242,6 +243,45 @@ describe('directness of the answer', () => {
     const answer = extractAnswer(analyzeQuestion(question), readConversation(promptOf(question, [queue, retries])));
     // Both sentences do not fit in 100 words; the one kept does not say how many times: no direct answer.
     expect([answer.abstained, answer.abstain_reason, answer.closest?.map((passage) => passage.doc_id)]).toEqual([true, 'no direct answer', ['queue', 'retries']]);
+  });
+});
+
+describe('a follow-up\'s direct answer', () => {
+  /** The offline planner's answer to `followUp` after `earlier`, shown `results` by the search of the expanded follow-up. */
+  function answerFollowUp(earlier: string, followUp: string, results: Result[]) {
+    const asked = analyzeQuestion(followUp);
+    const searched = withEarlierTurns(asked, { earlierQuestions: [earlier] });
+    return extractAnswer(answerAnalysis(asked, searched), readConversation(promptOf(searched.question, results)));
+  }
+  const intro: Result = { chunk_id: 'api-client#0', doc_id: 'api-client', heading: 'Client API', snippet: '' };
+  const cancel: Result = {
+    chunk_id: 'api-client#4',
+    doc_id: 'api-client',
+    heading: 'Looking up and cancelling jobs',
+    snippet: '`cancel` removes a queued job; a job that is already running finishes its attempt but is not retried.',
+  };
+
+  it('is one sentence that does what the follow-up asks to the earlier subject: one borrowed word is enough of the subject', () => {
+    // "`cancel` removes a queued job" holds "job", not "orbit" or "enqueue": the borrowed words count as one term.
+    expect(answerFollowUp('How do I enqueue a job in Orbit 3.x?', 'and how do I cancel it?', [cancel])).toEqual({
+      text: '`cancel` removes a queued job; a job that is already running finishes its attempt but is not retried. [1]',
+      citations: [{ doc_id: 'api-client', quote: cancel.snippet }],
+      abstained: false,
+    });
+  });
+
+  it('prefers the sentence whose code names the call asked for to one that lists it among the subject\'s words', () => {
+    const lists: Result = { ...intro, snippet: '`orbit.Client` is the entry point for application code: it looks jobs up and cancels them.' };
+    const top: Result = { chunk_id: 'api-client#1', doc_id: 'api-client', heading: 'Creating a client', snippet: 'A client takes the URL of the broker it talks to.' };
+    const answer = answerFollowUp('How do I enqueue a job in Orbit 3.x?', 'and how do I cancel it?', [top, lists, cancel]);
+    expect(answer.citations.map((citation) => citation.quote)).toEqual([cancel.snippet]);
+  });
+
+  it('needs all of the subject when the follow-up asks nothing of its own ("and how do I fix it?")', () => {
+    const raises: Result = { chunk_id: 'flows#2', doc_id: 'flows', heading: 'Results', snippet: 'A flow step whose result is too big raises `ORB-1202`.' };
+    const fixed: Result = { chunk_id: 'notes#4', doc_id: 'notes', heading: 'Fixes', snippet: 'Fixed expired results not being removed from the results backend.' };
+    const answer = answerFollowUp('Which error does a flow step raise when its result is too big?', 'and how do I fix it?', [raises, fixed]);
+    expect([answer.abstained, answer.abstain_reason, answer.closest?.map((passage) => passage.doc_id)]).toEqual([true, 'no direct answer', ['flows', 'notes']]);
   });
 });
 

@@ -44,6 +44,7 @@ describe('follow-up questions', () => {
     const chosen = answerAnalysis(asked, searched);
     expect([chosen.question, chosen.anchors, chosen.parts.length]).toEqual(['and how do I read its logs?', [], 1]);
     expect(chosen.terms).toEqual([...asked.terms, 'orbit', 'deploy', 'systemd']);
+    expect(chosen.carriedTerms).toEqual(['orbit', 'deploy', 'systemd']);
     expect(answerAnalysis(asked, asked)).toBe(asked);
   });
 });

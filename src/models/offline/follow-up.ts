@@ -87,6 +87,7 @@ export function answerAnalysis(asked: QuestionAnalysis, searched: QuestionAnalys
   return {
     ...asked,
     terms: [...asked.terms, ...carried],
+    carriedTerms: carried,
     parts: asked.parts.map((part) => ({ ...part, terms: [...part.terms, ...carried.filter((term) => !part.terms.includes(term))] })),
   };
 }

@@ -7,6 +7,7 @@ import { createSentenceScorer } from './answer-scoring.ts';
 import { readConversation } from './conversation.ts';
 import { EvidenceView } from './evidence-view.ts';
 import { answerType, coverage, extractAnswer } from './extract-answer.ts';
+import { askedAction } from './answer-scoring.ts';
 import { rankBridges } from './bridges.ts';
 import { answersPart, learnedBridges } from './learned-bridges.ts';
 import { DEFAULT_PLANNER_OPTIONS, nextAction } from './planner.ts';
@@ -284,6 +285,19 @@ describe('answerType', () => {
     ['Why do my jobs run twice?', 'other'],
   ])('%s -> %s', (question, expected) => {
     expect(answerType(question)).toBe(expected);
+  });
+});
+
+describe('askedAction', () => {
+  it.each([
+    ['and how do I cancel it?', 'cancel'],
+    ['How can I retry a failed job?', 'retry'],
+    ['how do we best purge them?', 'purg'],
+    ['and how do I fix it?', undefined],
+    ['How do I use the CLI?', undefined],
+    ['What does ORB-1202 mean?', undefined],
+  ])('%s -> %s', (question, expected) => {
+    expect(askedAction(question)).toBe(expected);
   });
 });
 
