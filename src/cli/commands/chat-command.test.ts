@@ -31,9 +31,9 @@ describe('atlas chat and atlas ask --conversation', () => {
     expect(stderr).toContain(`atlas chat: conversation ${id} saved; continue it with atlas ask --conversation ${id} "..."`);
     const turns = io.out.join('').split('\n\n').filter((text) => text.trim() !== '');
     expect(turns.length).toBe(2);
-    // The follow-up finds the client page, whose opening sentence says it "looks jobs up and cancels
-    // them" (the first turn stopped after one search, so that passage was not shown before).
-    expect(turns[1]).toMatch(/^ {2}\[1\] Client API — api-client\.md:10-11$/m);
+    // The follow-up finds the client page's section on cancelling and answers from it (the first
+    // turn stopped after one search, so that passage was not shown before).
+    expect(turns[1]).toMatch(/^ {2}\[1\] Client API > Looking up and cancelling jobs — api-client\.md:114-115$/m);
     expect(turns[1]).toContain('(searches: "and how do I cancel it? Orbit enqueue job"');
     // Each turn's searches stream to stderr as atlas ask prints them, the first turn's before the follow-up's.
     const searching = io.err.filter((line) => line.startsWith('searching: '));
