@@ -23,7 +23,9 @@ import type { PdfLine } from './pdf-lines.ts';
  */
 export function pdfLinesToMarkdown(pages: PdfLine[][], title?: string): Pick<ConvertedPage, 'markdown' | 'linePages'> {
   const lines = withMonospaceSizes(pages.flat());
-  const body = bodySize(lines.filter((line) => line.code === undefined));
+  // The body size of the text that is not code (of the code, in a document of code only).
+  const text = lines.filter((line) => line.code === undefined);
+  const body = bodySize(text.length > 0 ? text : lines);
   const levels = headingLevels(lines, body);
   // A document titled in its properties whose first heading is not that title: its headings are sections under the title.
   const first = lines.find((line) => levels.has(line.size));

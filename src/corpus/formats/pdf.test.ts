@@ -157,6 +157,14 @@ describe('convertPdf code and lists', () => {
     });
   });
 
+  it('reads a document of code only as a code block (no text to take the body size from)', async () => {
+    const pdf = createTinyPdf([[{ text: 'function run<T>(id: string): Promise<T>', size: 8.5, y: 560, monospace: true }]]);
+    expect(await convertPdf(pdf, DEFAULT_FORMAT_LIMITS)).toEqual({
+      ok: true,
+      page: { markdown: '```\nfunction run<T>(id: string): Promise<T>\n```\n', linePages: [1, 1, 1] },
+    });
+  });
+
   it('makes list items of lines after a drawn bullet (a tagged label, as Chromium prints) or that start with a bullet glyph or a number, continuation lines joined, a deeper item nested', async () => {
     const pdf = createTinyPdf([
       [
