@@ -171,6 +171,30 @@ describe('the closest passages weigh how high the search ranked them', () => {
     // Half the score is a relevance of 0.5: its sentence counts 0.5^4 of what it would at the top.
     expect([answer.abstained, answer.closest?.map((passage) => passage.doc_id)]).toEqual([true, ['shutdown', 'deploys']]);
   });
+
+  it('counts a passage no search ranked (a section read by id) as ranked at 3/4 of the top: behind the top passage here', () => {
+    const question = 'How do I stop a worker from taking new jobs during a deploy?';
+    const prompt = promptOf(question, [
+      { chunk_id: 'shutdown#0', doc_id: 'shutdown', heading: 'Shutdown', snippet: 'Send SIGTERM to a worker: it finishes its current jobs and exits.', score: 10 },
+    ]);
+    prompt.push(
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'read-0', toolName: 'read_section', input: { chunk_id: 'deploys#0' } }] },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 'read-0',
+            toolName: 'read_section',
+            output: { type: 'json', value: { chunk_id: 'deploys#0', doc_id: 'deploys', heading: 'Deploys', applies_to: 'all', offset: 0, next_offset: null, complete: true, text: 'A deploy restarts every worker and its jobs.' } },
+          },
+        ],
+      },
+    );
+    const answer = extractAnswer(analyzeQuestion(question), readConversation(prompt));
+    // Counted as the top (as before), the read section's sentence, with one more of the question's words, came first.
+    expect([answer.abstained, answer.closest?.map((passage) => passage.doc_id)]).toEqual([true, ['shutdown', 'deploys']]);
+  });
 });
 
 describe('extractAnswer abstains when no sentence names the thing a part asks about', () => {

@@ -57,6 +57,14 @@ const CLOSEST_SECOND_SHARE = 0.5;
  * fewer than with 0 (docs/calibration.md "Closest passages").
  */
 const CLOSEST_RANK_POWER = 4;
+/**
+ * The relevance among the closest passages of a passage no search ranked (a link followed, a
+ * neighbour read): read on purpose, but not judged by a ranking against the question. Measured
+ * at 1, 0.84, 0.8, 0.75, 0.67, 0.56 (factors 1, 0.5, 0.4, 0.3, 0.2, 0.1) on the four dev sets: 0.75 shows
+ * the most facts (docs/calibration.md, Session 15); 1 (as ranked first) let a neighbour's
+ * sentence push out the question's own passages.
+ */
+const UNRANKED_RELEVANCE = 0.75;
 
 /**
  * Writes the final answer from the evidence alone, precision first. For each part of the
@@ -149,10 +157,10 @@ function withinWords(text: string, limit: number): string {
 /**
  * `score` weighed by the relevance of the sentence's passage to the power
  * {@link CLOSEST_RANK_POWER}; a passage no search ranked (a link followed, a neighbour read) was
- * read on purpose and keeps its score.
+ * read on purpose and counts as ranked at {@link UNRANKED_RELEVANCE} of its search's best.
  */
 function rankWeighted(score: SentenceScore, relevance: (sentence: Sentence) => number): SentenceScore {
-  return (sentence, terms, relations) => score(sentence, terms, relations) * (sentence.passage.score > 0 ? relevance(sentence) ** CLOSEST_RANK_POWER : 1);
+  return (sentence, terms, relations) => score(sentence, terms, relations) * (sentence.passage.score > 0 ? relevance(sentence) : UNRANKED_RELEVANCE) ** CLOSEST_RANK_POWER;
 }
 
 /**
