@@ -1,4 +1,4 @@
-import { createMarkdownWriter } from './markdown-writer.ts';
+import { createMarkdownWriter, type MarkdownWriter } from './markdown-writer.ts';
 import type { ConvertedPage } from './converted.ts';
 import { pdfCodeBlock } from './pdf-code.ts';
 import type { PdfLine } from './pdf-lines.ts';
@@ -40,71 +40,94 @@ export function pdfLinesToMarkdown(pages: PdfLine[][], title?: string): Pick<Con
   const codeSpacing = lineSpacing(lines, body, isCode) ?? spacing;
   const writer = createMarkdownWriter();
   const linePages: number[] = [];
-  const emit = (pagesOfLines: (index: number) => number, write: () => void) => {
+  const emit: Emit = (pageOf, write) => {
     const start = writer.lineCount();
     write();
-    while (linePages.length < writer.lineCount()) linePages.push(pagesOfLines(linePages.length - start));
+    while (linePages.length < writer.lineCount()) linePages.push(pageOf(linePages.length - start));
   };
-  let paragraph: { text: string; page: number; prefix: string; indent: number } | undefined;
-  // The list items open above the line, outermost first: where each starts and where its content is indented to in the markdown.
-  let items: Array<{ x: number; content: number }> = [];
-  let previous: PdfLine | undefined;
-  const endParagraph = () => {
-    if (paragraph === undefined) return;
-    const { text, page, prefix, indent } = paragraph;
-    emit(() => page, () => writer.paragraph(text, prefix, indent));
-    paragraph = undefined;
-  };
+  const paragraphs = createParagraphs(writer, emit, spacing);
   for (let at = 0; at < lines.length; at++) {
     const line = lines[at]!;
     const level = headingLevel(line);
     if (level !== undefined) {
-      endParagraph();
+      paragraphs.close();
       let text = line.text;
       // A heading wrapped onto the next line(s): same size, close below.
       while (lines[at + 1]?.size === line.size && lines[at + 1]!.page === line.page && lines[at]!.y - lines[at + 1]!.y < line.size * 1.8) text += ` ${lines[++at]!.text}`;
       emit(() => line.page, () => writer.heading(level, text));
-      [previous, items] = [undefined, []];
       continue;
     }
-    const samePage = previous !== undefined && previous.page === line.page;
-    // Right below the line before, as the lines of a paragraph are.
-    const below = samePage && previous!.y - line.y <= spacing * 1.3 && Math.abs(line.x - previous!.x) < line.size * 3;
     // A line all in code below a line that ends in code is inline code wrapped onto it, not a code block.
-    if (isCode(line) && !(below && paragraph?.text.endsWith('`'))) {
-      endParagraph();
+    if (isCode(line) && !(paragraphs.below(line) && paragraphs.endsInCode())) {
+      paragraphs.close();
       const block = pdfCodeBlock(lines, at, { isCode, spacing: codeSpacing });
       // The opening fence (and the blank line before it) on the first line's page, each line of code on its own, the closing fence on the last.
       const fence = writer.lineCount() === 0 ? 1 : 2;
       emit((index) => block.pages[Math.min(Math.max(0, index - fence), block.pages.length - 1)]!, () => writer.code(block.text));
       at = block.end - 1;
-      [previous, items] = [undefined, []];
       continue;
     }
-    // A body line's text keeps its links and code (a heading's is its text alone, as in HTML).
-    const lineText = line.markdown ?? line.text;
-    const marker = listMarker(line, lineText);
-    const text = marker === undefined ? lineText : lineText.slice(marker.length);
-    const continues =
-      paragraph !== undefined && marker === undefined && (samePage ? below : !/[.!?:;]["')\]]?$/.test(paragraph.text) && /^[a-z]/.test(text));
-    if (continues) paragraph!.text = joinLine(paragraph!.text, text);
-    else {
-      endParagraph();
-      if (marker === undefined) {
-        items = [];
-        paragraph = { text, page: line.page, prefix: '', indent: 0 };
-      } else {
-        // Close the items at or right of this one: what is left are the items it is nested in.
-        while (items.length > 0 && items.at(-1)!.x > line.x - line.size * 0.5) items.pop();
-        const indent = items.at(-1)?.content ?? 0;
-        items.push({ x: line.x, content: indent + marker.prefix.length });
-        paragraph = { text, page: line.page, prefix: marker.prefix, indent };
-      }
-    }
-    previous = line;
+    paragraphs.add(line);
   }
-  endParagraph();
+  paragraphs.close();
   return { markdown: writer.text(), linePages };
+}
+
+/** Writes with `write`, then gives each markdown line it wrote the page `pageOf` its index among them. */
+type Emit = (pageOf: (index: number) => number, write: () => void) => void;
+
+/**
+ * The paragraph or list item being read, which body lines join or end: a line right below the
+ * one before (or the first of a page, when the paragraph had not ended) goes on with it, a line
+ * that starts a list item starts one, nested under the items further left.
+ */
+function createParagraphs(writer: MarkdownWriter, emit: Emit, spacing: number) {
+  let paragraph: { text: string; page: number; prefix: string; indent: number } | undefined;
+  // The list items open above the line, outermost first: where each starts and where its content is indented to in the markdown.
+  let items: Array<{ x: number; content: number }> = [];
+  let previous: PdfLine | undefined;
+  const end = () => {
+    if (paragraph === undefined) return;
+    const { text, page, prefix, indent } = paragraph;
+    emit(() => page, () => writer.paragraph(text, prefix, indent));
+    paragraph = undefined;
+  };
+  // Right below the line before on its page, as the lines of a paragraph are.
+  const below = (line: PdfLine) =>
+    previous !== undefined && previous.page === line.page && previous.y - line.y <= spacing * 1.3 && Math.abs(line.x - previous.x) < line.size * 3;
+  return {
+    below,
+    endsInCode: () => paragraph?.text.endsWith('`') === true,
+    /** Ends the paragraph and the lists (at a heading or a code block). */
+    close() {
+      end();
+      [previous, items] = [undefined, []];
+    },
+    add(line: PdfLine) {
+      // A body line's text keeps its links and code (a heading's is its text alone, as in HTML).
+      const lineText = line.markdown ?? line.text;
+      const marker = listMarker(line, lineText);
+      const text = marker === undefined ? lineText : lineText.slice(marker.length);
+      const samePage = previous !== undefined && previous.page === line.page;
+      const continues =
+        paragraph !== undefined && marker === undefined && (samePage ? below(line) : !/[.!?:;]["')\]]?$/.test(paragraph.text) && /^[a-z]/.test(text));
+      if (continues) paragraph!.text = joinLine(paragraph!.text, text);
+      else {
+        end();
+        if (marker === undefined) {
+          items = [];
+          paragraph = { text, page: line.page, prefix: '', indent: 0 };
+        } else {
+          // Close the items at or right of this one: what is left are the items it is nested in.
+          while (items.length > 0 && items.at(-1)!.x > line.x - line.size * 0.5) items.pop();
+          const indent = items.at(-1)?.content ?? 0;
+          items.push({ x: line.x, content: indent + marker.prefix.length });
+          paragraph = { text, page: line.page, prefix: marker.prefix, indent };
+        }
+      }
+      previous = line;
+    },
+  };
 }
 
 /** Bullet glyphs that start a list item: the round, square and triangular ones, and Symbol's and Wingdings' bullets as Word exports them. */
