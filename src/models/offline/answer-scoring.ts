@@ -29,15 +29,9 @@ export function askedAction(question: string): string | undefined {
   return GENERAL_ACTIONS.has(stemmed) ? undefined : stemmed;
 }
 
-/** Whether a code span or identifier of `text` has `action` as one of its words (`Client.cancel`, `cancel()`, `retryJob`). */
-function namesAction(text: string, action: string): boolean {
-  return identifiers(text).some((identifier) =>
-    identifier
-      .replace(/([a-z])([A-Z])/g, '$1 $2')
-      .toLowerCase()
-      .split(/[^a-z]+/)
-      .some((word) => word !== '' && stem(word) === action),
-  );
+/** Whether one of a sentence's code spans or identifiers has `action` as one of its words (`Client.cancel`, `cancel()`, `retryJob`). */
+function namesAction(sentenceIdentifiers: string[], action: string): boolean {
+  return sentenceIdentifiers.some((identifier) => words(identifier.replace(/([a-z])([A-Z])/g, '$1 $2')).some((word) => stem(word) === action));
 }
 
 /** Share of its weight a question term (other than a name) keeps when it is found only in the headings above a sentence. */
@@ -87,10 +81,11 @@ export function createSentenceScorer(view: EvidenceView, conversation: Conversat
     const namedHere = named.filter((identifier) => lower.includes(identifier)).length;
     const namedAbove = named.filter((identifier) => !lower.includes(identifier) && sentence.contextText.includes(identifier)).length;
     score += 3 * namedHere + 3 * namedAbove;
-    if (action !== undefined && namesAction(sentence.text, action)) score += ACTION_BONUS;
+    const sentenceIdentifiers = identifiers(sentence.text);
+    if (action !== undefined && namesAction(sentenceIdentifiers, action)) score += ACTION_BONUS;
     const stated = relations.filter((relation) => statesRelation(relation, sentence.text)).length;
     if (relations.length > 0) score *= 1 + (0.5 * stated) / relations.length;
-    score += Math.min(identifiers(sentence.text).length, 2) * (wants === 'name' ? 1 : 0.25);
+    score += Math.min(sentenceIdentifiers.length, 2) * (wants === 'name' ? 1 : 0.25);
     if (wants === 'quantity' && /\d/.test(sentence.text)) score += 1;
     score /= 1 + Math.max(0, words(sentence.text).length - 40) / 40;
     score *= 0.6 + 0.4 * relevanceOf(sentence);
