@@ -9,9 +9,9 @@ import { answerAnalysis, withEarlierTurns } from './follow-up.ts';
 
 type Result = { chunk_id: string; doc_id: string; heading: string; snippet: string; score?: number };
 
-/** The prompt of a run that searched the question once and was shown `results`. */
-function promptOf(question: string, results: Result[]): LanguageModelV3Prompt {
-  return [
+/** The prompt of a run that searched the question once, was shown `results`, then read `reads` whole by id. */
+function promptOf(question: string, results: Result[], reads: Array<Omit<Result, 'snippet'> & { text: string }> = []): LanguageModelV3Prompt {
+  const prompt: LanguageModelV3Prompt = [
     { role: 'user', content: [{ type: 'text', text: question }] },
     { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call-0', toolName: 'search_docs', input: { query: question } }] },
     {
@@ -26,6 +26,14 @@ function promptOf(question: string, results: Result[]): LanguageModelV3Prompt {
       ],
     },
   ];
+  reads.forEach((read, position) => {
+    const toolCallId = `read-${position}`;
+    prompt.push(
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId, toolName: 'read_section', input: { chunk_id: read.chunk_id } }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId, toolName: 'read_section', output: { type: 'json', value: { applies_to: 'all', offset: 0, next_offset: null, complete: true, ...read } } }] },
+    );
+  });
+  return prompt;
 }
 
 function measure(question: string, results: Result[]) {
@@ -174,22 +182,10 @@ describe('the closest passages weigh how high the search ranked them', () => {
 
   it('counts a passage no search ranked (a section read by id) as ranked at 3/4 of the top: behind the top passage here', () => {
     const question = 'How do I stop a worker from taking new jobs during a deploy?';
-    const prompt = promptOf(question, [
-      { chunk_id: 'shutdown#0', doc_id: 'shutdown', heading: 'Shutdown', snippet: 'Send SIGTERM to a worker: it finishes its current jobs and exits.', score: 10 },
-    ]);
-    prompt.push(
-      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'read-0', toolName: 'read_section', input: { chunk_id: 'deploys#0' } }] },
-      {
-        role: 'tool',
-        content: [
-          {
-            type: 'tool-result',
-            toolCallId: 'read-0',
-            toolName: 'read_section',
-            output: { type: 'json', value: { chunk_id: 'deploys#0', doc_id: 'deploys', heading: 'Deploys', applies_to: 'all', offset: 0, next_offset: null, complete: true, text: 'A deploy restarts every worker and its jobs.' } },
-          },
-        ],
-      },
+    const prompt = promptOf(
+      question,
+      [{ chunk_id: 'shutdown#0', doc_id: 'shutdown', heading: 'Shutdown', snippet: 'Send SIGTERM to a worker: it finishes its current jobs and exits.', score: 10 }],
+      [{ chunk_id: 'deploys#0', doc_id: 'deploys', heading: 'Deploys', text: 'A deploy restarts every worker and its jobs.' }],
     );
     const answer = extractAnswer(analyzeQuestion(question), readConversation(prompt));
     // Counted as the top (as before), the read section's sentence, with one more of the question's words, came first.
