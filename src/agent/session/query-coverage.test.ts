@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryIndex, makeDoc } from '../../testing/memory-index.ts';
-import { queryCoverage } from './query-coverage.ts';
+import { pageStrength, queryCoverage } from './query-coverage.ts';
 
 const index = createMemoryIndex([
   makeDoc('jobs', 'all', [
@@ -30,5 +30,17 @@ describe('queryCoverage', () => {
     const restricted = createMemoryIndex([{ ...vault, labels: { acl: ['admins'] }, chunks: vault.chunks.map((chunk) => ({ ...chunk, labels: { acl: ['admins'] } })) }]);
     expect(await restricted.documentFrequencies?.(['hush'])).toBeUndefined();
     expect(await index.documentFrequencies?.(['jobs', 'kubernetes', 'evicted'])).toEqual({ chunks: 4, frequencies: [3, 1, 0] });
+  });
+});
+
+describe('pageStrength', () => {
+  it('is weak with no match, under the score threshold, or under the coverage threshold; strong otherwise', async () => {
+    const thresholds = { weakScore: 2, weakCoverage: 0.4 };
+    const [deploying] = await index.search('kubernetes', { k: 1 });
+    const shown = [deploying!];
+    expect(await pageStrength('jobs evicted on kubernetes', shown, 5, thresholds, index)).toEqual({ coverage: { share: 0.323 }, uncovered: true, weak: true });
+    expect(await pageStrength('workers on kubernetes', shown, 5, thresholds, index)).toEqual({ coverage: { share: 1 }, uncovered: false, weak: false });
+    expect(await pageStrength('workers on kubernetes', shown, 1, thresholds, index)).toEqual({ coverage: { share: 1 }, uncovered: false, weak: true });
+    expect(await pageStrength('workers on kubernetes', [], undefined, thresholds, index)).toEqual({ uncovered: false, weak: true });
   });
 });

@@ -4,7 +4,7 @@
  * (a page on Kubernetes for a question about retrying jobs evicted by Kubernetes) while holding
  * none of the rest; its BM25 score says nothing of that, its coverage does.
  */
-import type { IndexBackend } from '../../index/types.ts';
+import type { Hit, IndexBackend } from '../../index/types.ts';
 import { stem, STOPWORDS, words } from '../../text/text.ts';
 
 /** Under this weighted share of the query's words, a page of results is flagged "weak matches" (docs/calibration.md). */
@@ -45,6 +45,34 @@ export async function queryCoverage(query: string, passages: readonly string[], 
     if (held.has(key)) covered += weights[position]!;
   });
   return { share: total === 0 ? 1 : Math.round((covered / total) * 1000) / 1000 };
+}
+
+/** Whether a page of search results is weak: its best score under `weakScore`, or its passages covering under `weakCoverage` of the query. */
+export interface PageStrength {
+  /** What the page's passages cover of the query; undefined for a page with no passage. */
+  coverage?: QueryCoverage;
+  /** The passages cover under `weakCoverage` of the query. */
+  uncovered: boolean;
+  weak: boolean;
+}
+
+/**
+ * How strong a page of search results is (see {@link PageStrength}); `bestScore` is the best
+ * hit's score before passages already seen were skipped, undefined when nothing matched.
+ *
+ * @example
+ * await pageStrength('retry evicted jobs', hits, 7.2, { weakScore: 1, weakCoverage: 0.4 }, index); // { coverage: { share: 0.31 }, uncovered: true, weak: true }
+ */
+export async function pageStrength(
+  query: string,
+  shown: readonly Hit[],
+  bestScore: number | undefined,
+  thresholds: { weakScore: number; weakCoverage: number },
+  index?: Pick<IndexBackend, 'documentFrequencies'>,
+): Promise<PageStrength> {
+  const coverage = shown.length === 0 ? undefined : await queryCoverage(query, shown.map((hit) => `${hit.headingPath.join(' ')}\n${hit.text}`), index);
+  const uncovered = coverage !== undefined && coverage.share < thresholds.weakCoverage;
+  return { ...(coverage === undefined ? {} : { coverage }), uncovered, weak: bestScore === undefined || bestScore < thresholds.weakScore || uncovered };
 }
 
 /**

@@ -6,10 +6,10 @@ import { EvidenceSet, type EvidenceSource } from '../trust/evidence.ts';
 import { narrowLabels } from '../policy/model-labels.ts';
 import { DEFAULT_PAGE_DIVERSITY, diversePage } from './page-diversity.ts';
 import { queryKey } from './query-key.ts';
-import { queryCoverage } from './query-coverage.ts';
+import { pageStrength } from './query-coverage.ts';
 import { contextNeighbors } from './section-context.ts';
 import { lineMatches, queryHasTerms } from './section-matches.ts';
-import { tableParts } from './table-parts.ts';
+import { tableParts, tablePartsByChunk } from './table-parts.ts';
 import { createLinkResolver, type LinkResolver } from './passage-links.ts';
 import { RESULT_TEXT_BUDGET, resultLinks, resultPages, skippedHits } from './result-page.ts';
 import { DEFAULT_READ_TOKENS, offsetError, sectionPage, type SectionPage } from './section-page.ts';
@@ -18,9 +18,7 @@ import { DEFAULT_WEAK_COVERAGE, DEFAULT_WEAK_SCORE, type SearchSessionOptions } 
 import { contextValue, linksValue, matchesNote, neighborValue, passageValue, searchResultValue, type ToolOutcome, type ToolValue } from './tool-values.ts';
 
 export type { ToolOutcome, ToolValue } from './tool-values.ts';
-
 export type { ReadStep, SearchStep } from './search-steps.ts';
-
 export { DEFAULT_WEAK_COVERAGE, DEFAULT_WEAK_SCORE, type SearchSessionOptions } from './search-session-options.ts';
 
 /**
@@ -172,9 +170,7 @@ export class SearchSession {
       else this.evidence.add(stripHit(hit), hit.snippet, stepIndex, 'search');
     }
     const bestScore = hits[0]?.score;
-    const coverage = fresh.length === 0 ? undefined : await queryCoverage(args.query, fresh.map((hit) => `${hit.headingPath.join(' ')}\n${hit.text}`), this.#options.index);
-    const uncovered = coverage !== undefined && coverage.share < this.#options.weakCoverage;
-    const weak = bestScore === undefined || bestScore < this.#options.weakScore || uncovered;
+    const { coverage, uncovered, weak } = await pageStrength(args.query, fresh, bestScore, this.#options, this.#options.index);
     const note = fresh.length === 0 ? 'no-new-results' : weak ? 'weak-matches' : undefined;
     this.steps.push({
       ...base,
@@ -187,17 +183,12 @@ export class SearchSession {
       note,
       ...(conflicts.length > 0 ? { labelConflicts: conflicts } : {}),
     });
-    const tables = new Map<string, string[]>();
-    for (const hit of fresh) {
-      const parts = await tableParts(hit, this.#options.index, filter);
-      if (parts) tables.set(hit.chunkId, parts);
-    }
     // Passages skipped because an earlier turn was shown them are named, so the model can re-read one (a turn's prompt holds only earlier answers).
     const earlier = this.#options.memory?.shownEarlier(hits, this.evidence, k) ?? [];
     const value = searchResultValue(fresh, {
       skipped: passedOver,
       ...(weak ? { weak: uncovered ? { coverage } : {} } : {}),
-      tables,
+      tables: await tablePartsByChunk(fresh, this.#options.index, filter),
       shownEarlier: new Set(passedOver.filter((hit) => !this.evidence.has(hit.chunkId)).map((hit) => hit.chunkId)),
       pages,
       ...(options.fullText === true ? { fullText: true } : {}),

@@ -66,3 +66,19 @@ function endsWithRow(text: string): boolean {
   const last = text.trimEnd();
   return last.slice(last.lastIndexOf('\n') + 1).includes('|');
 }
+
+/**
+ * The table parts (see {@link tableParts}) of each hit that is a part of a table split over
+ * chunks, by chunk id.
+ *
+ * @example
+ * await tablePartsByChunk(hits, index, filter); // Map { 'migration-2-to-3#3' => ['migration-2-to-3#3', 'migration-2-to-3#4'] }
+ */
+export async function tablePartsByChunk(chunks: readonly Chunk[], index: Pick<IndexBackend, 'getChunk'>, filter?: SearchFilter): Promise<Map<string, string[]>> {
+  const tables = new Map<string, string[]>();
+  for (const chunk of chunks) {
+    const parts = await tableParts(chunk, index, filter);
+    if (parts) tables.set(chunk.chunkId, parts);
+  }
+  return tables;
+}
