@@ -31,6 +31,10 @@ describe('entities', () => {
       'Treaty of Rome',
     ]);
   });
+
+  it('does not take the pronoun I with a contraction for a name', () => {
+    expect(entities("On Travis CI I'd like it to stop. A function I'm testing calls Redis, and I've seen I’ll.")).toEqual(['Travis CI', 'Redis']);
+  });
 });
 
 describe('sentences', () => {

@@ -152,6 +152,8 @@ const NOT_ENTITIES = new Set([
   'september', 'october', 'november', 'december', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday',
   'saturday', 'sunday', 'yes', 'no', 'not', 'default', 'example', 'true', 'false', 'none', 'null', 'tip',
   'warning', 'important', 'caution', 'info', 'danger', 'see also',
+  // The pronoun I with its contractions ("On CI I'd like ...", "A function I'm testing").
+  "i'm", "i'd", "i've", "i'll", 'i’m', 'i’d', 'i’ve', 'i’ll',
   // Imperatives that open sentences in technical docs.
   'put', 'set', 'run', 'add', 'make', 'keep', 'check', 'pass', 'call', 'create', 'start', 'stop', 'install',
   'enable', 'disable', 'configure', 'read', 'write', 'remember', 'avoid', 'try', 'open', 'close', 'give', 'take',
