@@ -5,6 +5,7 @@ import type { ClosestPassage, Citation } from '../../agent/trust/answer.ts';
 import { markUnsupported } from '../../agent/trust/claims.ts';
 import type { AgentRun } from '../../agent/run-types.ts';
 import { modelFailed } from '../../agent/stop-conditions.ts';
+import { plainText } from '../../models/offline/plain-text.ts';
 
 /** The heading of the closest passages, wherever they are printed. */
 export const CLOSEST_HEADING = 'Closest passages in the docs';
@@ -64,6 +65,11 @@ function placeText(place: { headingPath: string[]; heading: string; sourcePath: 
   return `${path} — ${locatorText(place)}`;
 }
 
+/**
+ * A quote as a reader reads it: the markdown rendered as plain text (entities decoded, link
+ * targets and emphasis markers dropped, code spans and values kept: plain-text.ts), between
+ * double quotes. The answer JSON keeps the quote verbatim.
+ */
 function quoted(text: string): string {
-  return `"${text.replace(/\s+/g, ' ').trim()}"`;
+  return `"${plainText(text)}"`;
 }
