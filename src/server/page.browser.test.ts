@@ -15,6 +15,7 @@ import { createApp, type AppOptions } from './app.ts';
 import { conversationsApp } from './conversations.ts';
 import { listenOnLoopback, type ListeningApp } from './test-listen.ts';
 import type { ServerDeps } from './types.ts';
+import { quoteText } from './page/render.js';
 
 /** The README's multi-hop demo question. */
 const QUESTION =
@@ -88,9 +89,10 @@ function expectedShown(answer: Answer) {
     heading: !answer.abstained ? 'Answer' : closest.length > 0 ? 'Abstained: no direct answer in the docs' : 'Abstained: the docs do not say',
     text: answer.text,
     citations: answer.citations.map((citation, position) => `[${position + 1}] ${citation.headingPath.join(' › ')} ${place(citation)} verified`),
-    quotes: answer.citations.map((citation) => citation.quote),
+    // The page shows a quote's markdown rendered (link targets dropped): render.js quoteText.
+    quotes: answer.citations.map((citation) => quoteText(citation.quote)),
     closest: closest.map((passage) => `${passage.headingPath.join(' › ')} ${place(passage)}`),
-    sentences: closest.flatMap((passage) => passage.sentences),
+    sentences: closest.flatMap((passage) => passage.sentences.map(quoteText)),
   };
 }
 

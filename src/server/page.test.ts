@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPageApp, PAGE_CSP } from './page.ts';
+import { quoteText } from './page/render.js';
 
 describe('createPageApp', () => {
   const app = createPageApp();
@@ -54,6 +55,14 @@ describe('createPageApp', () => {
     await writeFile(join(folder, 'index.html'), '<!doctype html>');
     expect(() => createPageApp({ assetsDir: folder })).toThrow(
       `Atlas: the web page file ${join(folder, 'page.css')} cannot be read (ENOENT: no such file or directory, open '${join(folder, 'page.css')}'). Reinstall the package, or pass assetsDir to createPageApp.`,
+    );
+  });
+});
+
+describe('quoteText (render.js)', () => {
+  it('drops link targets and bold markers, decodes entities, and keeps code, placeholders and values', () => {
+    expect(quoteText('See [**the** guide](g.md "Guide") &amp; ![a chart](c.png): `a*b` for <queue>, 2*3 &#39;x&#x2019; &bogus; &constructor;')).toBe(
+      "See the guide & a chart: `a*b` for <queue>, 2*3 'x\u2019 &bogus; &constructor;",
     );
   });
 });

@@ -31,6 +31,36 @@ function code(text) {
   return element;
 }
 
+/**
+ * A quote's markdown as a reader reads it, still set as text: link targets dropped (`[the
+ * guide](g.md)` -> `the guide`), `**bold**` markers dropped, HTML entities decoded (`&apos;`,
+ * `&mdash;`); code spans, placeholders (`<queue>`) and a `*` or `_` in a value kept as written.
+ */
+export function quoteText(markdown) {
+  return markdown
+    .replace(/!?\[([^\]\n]*)\]\([^)\s]*(?:\s+"[^"\n]*")?\)/g, '$1')
+    .replace(/\*\*(?=\S)([^*\n]+?)\*\*/g, '$1')
+    .replace(/&(?:#\d{1,7}|#x[0-9a-f]{1,6}|[a-z][a-z0-9]{1,31});/gi, decodeEntity);
+}
+
+/** Named entities docs write (an unknown one stays as written). */
+const ENTITIES = {
+  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', mdash: '\u2014', ndash: '\u2013', hellip: '\u2026',
+  lsquo: '\u2018', rsquo: '\u2019', ldquo: '\u201c', rdquo: '\u201d', laquo: '\u00ab', raquo: '\u00bb', copy: '\u00a9',
+  reg: '\u00ae', trade: '\u2122', times: '\u00d7', divide: '\u00f7', deg: '\u00b0', plusmn: '\u00b1', middot: '\u00b7',
+  bull: '\u2022', rarr: '\u2192', larr: '\u2190', harr: '\u2194', uarr: '\u2191', darr: '\u2193', shy: '',
+};
+
+/** One HTML entity as its character: `&#39;`, `&#x2014;`, or a name of {@link ENTITIES}. */
+function decodeEntity(entity) {
+  const body = entity.slice(1, -1);
+  if (body.startsWith('#')) {
+    const code = body[1] === 'x' || body[1] === 'X' ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+  }
+  return Object.hasOwn(ENTITIES, body) ? ENTITIES[body] : entity;
+}
+
 function plural(count, word) {
   return `${count} ${word}${count === 1 ? '' : word.endsWith('h') ? 'es' : 's'}`;
 }
@@ -228,7 +258,7 @@ function citationCard(turn, citation, number) {
   if (citation.stale) verified.title = citation.stale.reason;
   head.append(`[${number}] ${citation.headingPath.join(' › ')} `, sourceLink(citation), ' ', verified);
   const quote = document.createElement('blockquote');
-  quote.textContent = citation.quote;
+  quote.textContent = quoteText(citation.quote);
   item.append(head, quote);
   return item;
 }
@@ -242,7 +272,7 @@ function closestItem(passage) {
   const quote = document.createElement('blockquote');
   for (const sentence of passage.sentences) {
     const line = document.createElement('p');
-    line.textContent = sentence;
+    line.textContent = quoteText(sentence);
     quote.append(line);
   }
   item.append(head, quote);
