@@ -10,6 +10,16 @@ export type SentenceScore = (sentence: Sentence, terms: string[], relations: Rel
 /** What a sentence gains when its code names the action a "how do I ..." question asks for (`cancel` of "how do I cancel it?"). */
 const ACTION_BONUS = 2;
 
+/**
+ * What the first prose sentence of a section named after the thing a "what is X?" / "what does X
+ * do?" question asks about gains: reference docs open a section with what its subject is or does
+ * ("Make an iterator that returns consecutive keys and groups from the iterable." under
+ * `itertools.groupby(iterable, key=None)`), and the sentence does not repeat the name its heading
+ * gives. Twice a name the question writes (3). Measured with bench/definitions.ts (4, 6, 8 alike
+ * on three doc sets; 10 lost an Orbit answer): docs/calibration.md, Session 16.
+ */
+const LEAD_BONUS = 6;
+
 /** Verbs too general to say what is asked ("how do I use it?", "and how do I fix it?"), stemmed. */
 export const GENERAL_ACTIONS: ReadonlySet<string> = new Set(
   ['be', 'do', 'get', 'have', 'make', 'use', 'set', 'know', 'tell', 'see', 'find', 'go', 'fix', 'solve', 'resolve', 'avoid', 'handle', 'deal', 'work', 'happen'].map(stem),
@@ -29,6 +39,11 @@ export function askedAction(question: string): string | undefined {
   return GENERAL_ACTIONS.has(stemmed) ? undefined : stemmed;
 }
 
+/** "What is X?", "What does X do?", "What is X for?", "What does X mean?": a question that asks what its subject is or does. */
+function asksDefinition(question: string): boolean {
+  return /^\s*what(?:'s| is| are| does| do)\s+[^,;?]+?(?:\s+(?:do|mean|for|control|controls))?\s*\??\s*$/i.test(question);
+}
+
 /** Whether one of a sentence's code spans or identifiers has `action` as one of its words (`Client.cancel`, `cancel()`, `retryJob`). */
 function namesAction(sentenceIdentifiers: string[], action: string): boolean {
   return sentenceIdentifiers.some((identifier) => words(identifier.replace(/([a-z])([A-Z])/g, '$1 $2')).some((word) => stem(word) === action));
@@ -41,7 +56,8 @@ const CONTEXT_SHARE = 0.5;
  * Scores a sentence for answering: the question terms it holds (terms found only in the headings
  * above it count half: "Default value: 5_000" under "worker.gracefulShutdownAbortTimeout"), the
  * identifiers the question names, the relations asked ("default", "instead", "why") worded in the
- * sentence, more for passages the searches ranked high; less for long sentences, code lines,
+ * sentence, the lead sentence of the section a "what does X do?" question names
+ * ({@link LEAD_BONUS}), more for passages the searches ranked high; less for long sentences, code lines,
  * table rows that name nothing the question does, TODO notes, and sentences about another
  * release line than the run's; nothing for headings and for sentences repeated on several pages.
  */
@@ -56,6 +72,7 @@ export function createSentenceScorer(view: EvidenceView, conversation: Conversat
   const specificity = (term: string) => Math.log(1 + total / (frequency.get(term) ?? 1)) / Math.log(1 + total);
   const wants = answerType(view.analysis.question);
   const action = askedAction(view.analysis.question);
+  const definitional = asksDefinition(view.analysis.question);
   // The question's names and identifiers in a heading name the subject of every sentence under it.
   const keys = new Set(view.analysis.keyTerms);
   // A sentence repeated on several pages is boilerplate (a sponsor note, a shared warning).
@@ -83,6 +100,8 @@ export function createSentenceScorer(view: EvidenceView, conversation: Conversat
     score += 3 * namedHere + 3 * namedAbove;
     const sentenceIdentifiers = identifiers(sentence.text);
     if (action !== undefined && namesAction(sentenceIdentifiers, action)) score += ACTION_BONUS;
+    const leadOf = sentence.leadOf;
+    if (definitional && leadOf !== undefined && named.some((identifier) => leadOf.includes(identifier))) score += LEAD_BONUS;
     const stated = relations.filter((relation) => statesRelation(relation, sentence.text)).length;
     if (relations.length > 0) score *= 1 + (0.5 * stated) / relations.length;
     score += Math.min(sentenceIdentifiers.length, 2) * (wants === 'name' ? 1 : 0.25);

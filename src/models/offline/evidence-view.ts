@@ -25,6 +25,12 @@ export interface Sentence {
   introducesCode: boolean;
   /** A table row's header row, so the row can be read with its column names. */
   tableHeader?: string;
+  /**
+   * When the sentence is the first prose sentence of a section (under a heading line of its text,
+   * or the first of its chunk when the chunk was read from its start), that section's heading,
+   * lower-cased: reference docs open a section with what its subject is or does.
+   */
+  leadOf?: string;
 }
 
 /** Weak, generic words: they count half when matching a question. */
@@ -67,6 +73,7 @@ export class EvidenceView {
       const base = `${passage.headingPath ?? passage.title ?? ''} ${passage.heading}`;
       const notes = passage.texts.flatMap(placeholderNotes);
       const units = uniqueSentences(passage);
+      const leads = leadSentences(passage, units);
       return units.map(({ text, code, heading, isHeading, tableHeader }, order) => {
         const contextText = `${base} ${heading ?? ''}`;
         const context = termSet(contextText);
@@ -75,7 +82,7 @@ export class EvidenceView {
         for (const term of example) if (!keys.has(term)) context.add(term);
         const flat = text.replace(/\s+/g, ' ').trim();
         const placeholder = notes.some((note) => note.includes(flat));
-        return { text, passage, terms: termSet(text), code, heading: isHeading === true, context, contextText: contextText.toLowerCase(), order, placeholder, introducesCode: example.size > 0, ...(tableHeader === undefined ? {} : { tableHeader }) };
+        return { text, passage, terms: termSet(text), code, heading: isHeading === true, context, contextText: contextText.toLowerCase(), order, placeholder, introducesCode: example.size > 0, ...(leads.has(order) ? { leadOf: (heading ?? passage.heading).toLowerCase() } : {}), ...(tableHeader === undefined ? {} : { tableHeader }) };
       });
     });
     for (const term of analysis.terms) {
@@ -138,6 +145,25 @@ function introducedCodeTerms(units: SentenceUnit[], order: number): Set<string> 
   if (unit === undefined || unit.code || !/:\s*$/.test(unit.text)) return terms;
   for (let next = order + 1; next < units.length && units[next]!.code; next++) for (const term of termSet(units[next]!.text)) terms.add(term);
   return terms;
+}
+
+/** A field of a reference entry ("**Type:** `number`", "**Default:** `0`"): what the section is comes after them. */
+const FIELD_LINE = /^(?:[-*+]\s+)?\*\*[^*\n]{1,40}?(?::\*\*|\*\*:)/;
+
+/**
+ * The positions of the units that lead a section: the first prose unit (not code, a table row
+ * or a field line: a signature or the option's type and default may come first) under each heading line of the text, and under the chunk's
+ * own heading when its first page was read.
+ */
+function leadSentences(passage: Passage, units: SentenceUnit[]): Set<number> {
+  const leads = new Set<number>();
+  const seen = new Set<string | undefined>(passage.pages.has(0) ? [] : [undefined]);
+  units.forEach((unit, order) => {
+    if (unit.isHeading === true || unit.code || unit.text.startsWith('|') || FIELD_LINE.test(unit.text)) return;
+    if (!seen.has(unit.heading)) leads.add(order);
+    seen.add(unit.heading);
+  });
+  return leads;
 }
 
 function uniqueSentences(passage: Passage): SentenceUnit[] {

@@ -377,3 +377,46 @@ describe('statesAnswer', () => {
     expect([statesAnswer(features), statesAnswer({ ...features, anchors: 0.49 }), statesAnswer({ ...features, contextCover: 0.89 }), statesAnswer({ ...features, answerKind: 0 })]).toEqual([true, false, false, false]);
   });
 });
+
+describe('a question that asks what something is or does', () => {
+  const text = [
+    '```ts',
+    'function fn(fn?: Procedure | Constructable): Mock',
+    '```',
+    '',
+    '- **Type:** `Mock`',
+    '',
+    'Creates a spy on a function, but can also be initiated without one. Every time a function is invoked, it stores its call arguments, returns, and instances.',
+    'If no function is given, mock will return `undefined` when invoked.',
+    '',
+    'You can also pass down a class to `vi.fn`:',
+    '',
+    '### Classes',
+    '',
+    'A class passed to `vi.fn` keeps its prototype chain.',
+  ].join('\n');
+  const read = { chunk_id: 'api-vi#17', doc_id: 'api-vi', heading: 'vi.fn', heading_path: 'Vi > Mocking Functions and Objects > vi.fn', text };
+
+  it('marks the first prose sentence under each heading as a lead, past a signature and field lines', () => {
+    const analysis = analyzeQuestion('What does `vi.fn` do?');
+    const conversation = readConversation(promptOf(analysis.question, [{ chunk_id: read.chunk_id, doc_id: read.doc_id, heading: read.heading, snippet: 'If no function is given' }], [read]));
+    const view = new EvidenceView(analysis, conversation, undefined);
+    expect(view.sentences.filter((sentence) => sentence.leadOf !== undefined).map((sentence) => [sentence.leadOf, sentence.text])).toEqual([
+      ['vi.fn', 'Creates a spy on a function, but can also be initiated without one.'],
+      ['classes', 'A class passed to `vi.fn` keeps its prototype chain.'],
+    ]);
+  });
+
+  it('answers with the lead sentence of the section its heading names, not a later sentence or a subsection\'s lead that repeats the name', () => {
+    const question = 'What does `vi.fn` do?';
+    const conversation = readConversation(promptOf(question, [{ chunk_id: read.chunk_id, doc_id: read.doc_id, heading: read.heading, snippet: 'If no function is given' }], [read]));
+    const answer = extractAnswer(analyzeQuestion(question), conversation);
+    expect(answer.text.split(' [1]')[0]).toBe('Creates a spy on a function, but can also be initiated without one.');
+  });
+
+  it('has no lead under the chunk\'s own heading when only a snippet of it was shown', () => {
+    const analysis = analyzeQuestion('What does `vi.fn` do?');
+    const conversation = readConversation(promptOf(analysis.question, [{ chunk_id: read.chunk_id, doc_id: read.doc_id, heading: read.heading, snippet: 'Every time a function is invoked, it stores its call arguments.' }]));
+    expect(new EvidenceView(analysis, conversation, undefined).sentences.filter((sentence) => sentence.leadOf !== undefined)).toEqual([]);
+  });
+});
