@@ -15,8 +15,8 @@ const ACTION_BONUS = 2;
  * do?" question asks about gains: reference docs open a section with what its subject is or does
  * ("Make an iterator that returns consecutive keys and groups from the iterable." under
  * `itertools.groupby(iterable, key=None)`), and the sentence does not repeat the name its heading
- * gives. Twice a name the question writes (3). Measured with bench/definitions.ts (4, 6, 8 alike
- * on three doc sets; 10 lost an Orbit answer): docs/calibration.md, Session 16.
+ * gives. Twice a name the question writes (3). Measured with bench/definitions.ts (4 to 10 alike
+ * on four doc sets): docs/calibration.md, Session 16.
  */
 const LEAD_BONUS = 6;
 
