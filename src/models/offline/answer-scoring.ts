@@ -7,7 +7,11 @@ import { identifiers, stem, words } from '../../text/text.ts';
 /** Scores how well a sentence answers a set of question terms and relations; 0 means "not at all". */
 export type SentenceScore = (sentence: Sentence, terms: string[], relations: Relation[]) => number;
 
-/** What a sentence gains when its code names the action a "how do I ..." question asks for (`cancel` of "how do I cancel it?"). */
+/**
+ * What a sentence gains when its code names the action a "how do I ..." question asks for
+ * (`cancel` of "how do I cancel it?"), and again when it opens with that action as its purpose
+ * ("To cancel a job, ...").
+ */
 const ACTION_BONUS = 2;
 
 /**
@@ -15,7 +19,7 @@ const ACTION_BONUS = 2;
  * do?" question asks about gains: reference docs open a section with what its subject is or does
  * ("Make an iterator that returns consecutive keys and groups from the iterable." under
  * `itertools.groupby(iterable, key=None)`), and the sentence does not repeat the name its heading
- * gives. Twice a name the question writes (3). Measured with bench/definitions.ts (4 to 10 alike
+ * gives. Twice a name the question writes (3). Measured with bench/question-forms.ts (4 to 10 alike
  * on four doc sets): docs/calibration.md, Session 16.
  */
 const LEAD_BONUS = 6;
@@ -42,6 +46,17 @@ export function askedAction(question: string): string | undefined {
 /** "What is X?", "What does X do?", "What is X for?", "What does X mean?": a question that asks what its subject is or does. */
 function asksDefinition(question: string): boolean {
   return /^\s*what(?:'s| is| are| does| do)\s+[^,;?]+?(?:\s+(?:do|mean|for|control|controls))?\s*\??\s*$/i.test(question);
+}
+
+/**
+ * Whether a sentence opens by naming the action as its purpose ("To mock a module completely,
+ * you can use the `vi.mock` API."): how-to docs state how to do a thing in that form, and a
+ * sentence that mentions the thing in passing ("In this example, if `original` calls `mocked`
+ * ...") holds the same words.
+ */
+function opensWithPurpose(text: string, action: string): boolean {
+  const verb = /^\s*(?:[-*]\s+)?(?:\*\*)?(?:to|in order to)\s+([a-z]+)/i.exec(text)?.[1];
+  return verb !== undefined && stem(verb.toLowerCase()) === action;
 }
 
 /** Whether one of a sentence's code spans or identifiers has `action` as one of its words (`Client.cancel`, `cancel()`, `retryJob`). */
@@ -100,6 +115,7 @@ export function createSentenceScorer(view: EvidenceView, conversation: Conversat
     score += 3 * namedHere + 3 * namedAbove;
     const sentenceIdentifiers = identifiers(sentence.text);
     if (action !== undefined && namesAction(sentenceIdentifiers, action)) score += ACTION_BONUS;
+    if (action !== undefined && opensWithPurpose(sentence.text, action)) score += ACTION_BONUS;
     const leadOf = sentence.leadOf;
     if (definitional && leadOf !== undefined && named.some((identifier) => leadOf.includes(identifier))) score += LEAD_BONUS;
     const stated = relations.filter((relation) => statesRelation(relation, sentence.text)).length;

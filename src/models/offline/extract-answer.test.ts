@@ -420,3 +420,15 @@ describe('a question that asks what something is or does', () => {
     expect(new EvidenceView(analysis, conversation, undefined).sentences.filter((sentence) => sentence.leadOf !== undefined)).toEqual([]);
   });
 });
+
+describe('a how-to question', () => {
+  it('answers with the sentence that opens with the action asked as its purpose ("To mock a module ..."), not one that mentions it in passing', () => {
+    const question = 'How do I mock a module?';
+    const results: Result[] = [
+      { chunk_id: 'mocking#5', doc_id: 'mocking', heading: 'Mock part of a module', score: 12, snippet: 'In this example, if `original` calls `mocked` internally, it will always call the function defined in the module, not in the mock factory.' },
+      { chunk_id: 'mocking-modules#1', doc_id: 'mocking-modules', heading: 'Mocking Modules', score: 10, snippet: 'To mock a module completely, you can use the `vi.mock` API.' },
+    ];
+    const answer = extractAnswer(analyzeQuestion(question), readConversation(promptOf(question, results)));
+    expect(answer.citations.map((citation) => citation.quote)).toEqual(['To mock a module completely, you can use the `vi.mock` API.']);
+  });
+});
