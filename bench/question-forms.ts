@@ -13,8 +13,11 @@
  *   <object>, <instruction>." (the object at most 60 characters): the expected sentence is that
  *   one. The question's words are the sentence's own, so this measures whether the answer picks
  *   the sentence that states the instruction among the others that share its words.
+ * - **default**: "What is the default value of X?" for each section named after an identifier
+ *   that gives its default as a field line (`- **Default:** \`5\``), and for each row keyed by an
+ *   identifier of a table with a Default column: the value is expected.
  *
- * A case counts when the answer quotes the expected sentence (first, or anywhere), or, for an
+ * A case counts when the answer quotes the expected sentence or holds the value (first, or anywhere), or, for an
  * abstention, when its closest passages show it; for definitions also when it cites the
  * section's page. On Orbit (datasets/orbit), and when present the Graphile Worker and Vitest docs
  * of the shared folder (`../shared` beside the checkout, or ATLAS_SHARED_DIR) and the Python docs
@@ -27,6 +30,7 @@ import { agenticRun } from '../src/agent/run.ts';
 import { loadCorpus } from '../src/corpus/index.ts';
 import type { Chunk } from '../src/corpus/types.ts';
 import { createSqliteIndex } from '../src/index/sqlite/sqlite.ts';
+import { isFieldLine } from '../src/models/offline/evidence-view.ts';
 import { createOfflineModel } from '../src/models/offline/model.ts';
 import { ORBIT_DOCS } from '../src/testing/orbit-index.ts';
 import { sharedFolder } from '../src/testing/shared-folder.ts';
@@ -43,16 +47,16 @@ interface FormCase {
 /** The counts of one question form on one set. */
 export interface FormResult {
   set: string;
-  form: 'definition' | 'how-to';
+  form: 'definition' | 'how-to' | 'default';
   /** Cases the docs give (before sampling). */
   cases: number;
   asked: number;
   answered: number;
   /** Answers citing the expected sentence's page. */
   pageCited: number;
-  /** Answers whose first quote is the expected sentence. */
+  /** Answers whose first quote is (or holds) the expected sentence or value. */
   first: number;
-  /** Answers that quote it anywhere. */
+  /** Answers that hold it anywhere (text or quotes). */
   quoted: number;
   /** Abstentions whose closest passages show it. */
   inClosest: number;
@@ -60,8 +64,6 @@ export interface FormResult {
 
 /** A heading that is an identifier: dotted (`vi.fn`, `os.path.join(a, *p)`), camelCase (`maxWorkers`) or snake_case with a dot. */
 const IDENTIFIER_HEADING = /^@?([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[a-z]+[A-Z]\w*)(?:\(|$|\s*\{#)/;
-/** A field of a reference entry (`**Type:** ...`): the opening sentence comes after them. */
-const FIELD_LINE = /^(?:[-*+]\s+)?\*\*[^*\n]{1,40}?(?::\*\*|\*\*:)/;
 
 /** "What does X do?" for each section named after an identifier, with its opening sentence. */
 function definitionCases(chunks: Chunk[]): FormCase[] {
@@ -73,11 +75,45 @@ function definitionCases(chunks: Chunk[]): FormCase[] {
     const name = IDENTIFIER_HEADING.exec(chunk.heading.trim())?.[1];
     if (name === undefined) continue;
     const lead = sentenceUnits(chunk.text).find(
-      (unit) => !unit.code && unit.isHeading !== true && !unit.text.startsWith('|') && !FIELD_LINE.test(unit.text) && unit.text.split(/\s+/).length >= 3,
+      (unit) => !unit.code && unit.isHeading !== true && !unit.text.startsWith('|') && !isFieldLine(unit.text) && unit.text.split(/\s+/).length >= 3,
     );
     if (lead !== undefined) sections.push({ question: `What does ${name} do?`, docId: chunk.docId, expected: lead.text });
   }
   return sections;
+}
+
+/** A field line giving a default: "- **Default:** `5`". */
+const DEFAULT_FIELD = /^\s*[-*+]\s+\*\*Default:?\*\*:?\s*(.+)$/m;
+
+/** "What is the default value of X?" for each section named after an identifier with a field line "**Default:** V": the value is expected. */
+function defaultCases(chunks: Chunk[]): FormCase[] {
+  const cases: FormCase[] = [];
+  for (const chunk of chunks) {
+    const name = IDENTIFIER_HEADING.exec(chunk.heading.trim())?.[1];
+    const value = DEFAULT_FIELD.exec(chunk.text)?.[1];
+    if (name !== undefined && value !== undefined) cases.push({ question: `What is the default value of ${name}?`, docId: chunk.docId, expected: valueOf(value) });
+    // A table with a Default column: "What is the default value of <the row's key>?" for each row keyed by an identifier.
+    for (const unit of sentenceUnits(chunk.text)) {
+      const header = unit.tableHeader === undefined ? [] : cellsOf(unit.tableHeader);
+      const column = header.findIndex((cell) => /^default/i.test(cell));
+      if (column <= 0 || !unit.text.startsWith('|')) continue;
+      const cells = cellsOf(unit.text);
+      const key = /^`([A-Za-z_][\w.]*)`$/.exec(cells[0] ?? '')?.[1];
+      const cell = cells[column] === undefined ? undefined : valueOf(cells[column]);
+      if (key !== undefined && cell !== undefined && cell !== '') cases.push({ question: `What is the default value of ${key}?`, docId: chunk.docId, expected: cell });
+    }
+  }
+  return cases;
+}
+
+/** A default as an answer would write it: the text of its first code span (`` `'v8'` `` -> `'v8'`), else its words before a note in brackets; at most 20 characters. */
+function valueOf(written: string): string {
+  const code = /^\s*`([^`]+)`/.exec(written)?.[1];
+  return (code ?? written.split(' (')[0] ?? written).trim().slice(0, 20);
+}
+
+function cellsOf(row: string): string[] {
+  return row.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((cell) => cell.trim());
 }
 
 /** A sentence that opens with its purpose: "To <verb> <object>, <instruction>." */
@@ -102,13 +138,13 @@ async function measure(set: string, folder: string, limit: number): Promise<Form
   await index.ingest(docs);
   const results: FormResult[] = [];
   try {
-    for (const [form, cases] of [['definition', definitionCases(chunks)], ['how-to', howToCases(chunks)]] as const) {
+    for (const [form, cases] of [['definition', definitionCases(chunks)], ['how-to', howToCases(chunks)], ['default', defaultCases(chunks)]] as const) {
       const step = Math.max(1, Math.floor(cases.length / limit));
       const sample = cases.filter((_, position) => position % step === 0).slice(0, limit);
       const result: FormResult = { set, form, cases: cases.length, asked: sample.length, answered: 0, pageCited: 0, first: 0, quoted: 0, inClosest: 0 };
       for (const item of sample) {
         const run = await agenticRun(item.question, { model: createOfflineModel(), index });
-        // The sentence's first 40 characters: a quote may be the sentence or the sentence and the next.
+        // The sentence's first 40 characters (a quote may be the sentence and the next), or a default's value.
         const key = item.expected.slice(0, 40);
         if (run.answer.abstained) {
           if ((run.answer.closest ?? []).some((passage) => passage.sentences.some((sentence) => sentence.includes(key)))) result.inClosest++;
@@ -118,7 +154,7 @@ async function measure(set: string, folder: string, limit: number): Promise<Form
         const quotes = run.answer.citations.map((citation) => citation.quote);
         if (run.answer.citations.some((citation) => citation.docId === item.docId)) result.pageCited++;
         if (quotes[0]?.includes(key)) result.first++;
-        if (quotes.some((quote) => quote.includes(key))) result.quoted++;
+        if ([run.answer.text, ...quotes].some((quote) => quote.includes(key))) result.quoted++;
       }
       results.push(result);
     }

@@ -1,5 +1,5 @@
 import type { Conversation } from './conversation.ts';
-import type { EvidenceView, Sentence } from './evidence-view.ts';
+import { isFieldLine, type EvidenceView, type Sentence } from './evidence-view.ts';
 import type { SentenceScore } from './answer-scoring.ts';
 import type { QuestionAnalysis } from '../../text/question.ts';
 import { relationsOf, statesRelation, type Relation } from './relations.ts';
@@ -18,6 +18,16 @@ const TOP_PASSAGE_SHARE = 0.8;
 export const MIN_SENTENCE_WORDS = 4;
 
 /**
+ * Whether a sentence can be quoted as an answer: not a heading, and a sentence of some words, or a
+ * field line that states a relation asked ("**Default:** ..." for a question that asks the default).
+ */
+export function quotableSentence(sentence: Sentence, relations: Relation[]): boolean {
+  if (sentence.heading) return false;
+  if (words(sentence.text).length >= MIN_SENTENCE_WORDS) return true;
+  return isFieldLine(sentence.text) && relations.some((relation) => statesRelation(relation, sentence.text));
+}
+
+/**
  * Up to 3 sentences that together answer the question: the best sentence of any part first, then
  * greedily the sentence that best answers what the chosen ones do not hold yet (the question's
  * terms and the terms its hops learned, the relations asked and not yet worded), a sentence of
@@ -25,7 +35,8 @@ export const MIN_SENTENCE_WORDS = 4;
  * it scores {@link NEXT_SHARE} of the first.
  */
 export function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, score: SentenceScore, conversation: Conversation): Sentence[] {
-  const quotable = (sentence: Sentence) => !sentence.heading && words(sentence.text).length >= MIN_SENTENCE_WORDS;
+  const asked = [...new Set(analysis.parts.flatMap((part) => relationsOf(part.text)))];
+  const quotable = (sentence: Sentence) => quotableSentence(sentence, asked);
   let first: { sentence: Sentence; score: number } | undefined;
   for (const part of analysis.parts) {
     const found = bestSentence(view, part.terms, relationsOf(part.text), score, [], quotable);

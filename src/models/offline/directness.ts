@@ -112,9 +112,17 @@ function interrogativeTerms(question: string): string[] {
   return [...english, ...Array.from(question.matchAll(CHINESE_INTERROGATIVE), (match) => match[1]!)];
 }
 
+/** A value written as code or a literal (`false`, `'stack'`, `[]`, true, null): what a default may be besides a number. */
+const LITERAL = /`[^`]+`|\b(?:true|false|null|none|undefined|unset|empty)\b/i;
+
+/** "What is the default ...": asks for a value, which may be a number or a literal. */
+const ASKS_DEFAULT = /\bwhat(?:'s| is) the default\b/i;
+
 function answerKindHeld(question: string, text: string): number {
   switch (answerType(question)) {
     case 'quantity':
+      // A table row's default cell says nothing of "default" itself: any number or literal counts.
+      if (ASKS_DEFAULT.test(question)) return NUMBER.test(text) || LITERAL.test(text) ? 1 : 0;
       return !ASKS_NUMBER.test(question) || NUMBER.test(text) ? 1 : 0;
     case 'name':
       return identifiers(text).length > 0 || /`[^`]+`/.test(text) ? 1 : 0;

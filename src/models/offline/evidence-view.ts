@@ -147,8 +147,17 @@ function introducedCodeTerms(units: SentenceUnit[], order: number): Set<string> 
   return terms;
 }
 
-/** A field of a reference entry ("**Type:** `number`", "**Default:** `0`"): what the section is comes after them. */
-const FIELD_LINE = /^(?:[-*+]\s+)?\*\*[^*\n]{1,40}?(?::\*\*|\*\*:)/;
+/**
+ * Whether a text is a field of a reference entry: a bold label and its value on a line of its own
+ * ("**Default:** `1 / maxWorkers`", "- **Type:** `string`"). It says one thing about the section
+ * it sits in, as a table row says it about its key; what the section is comes after the fields.
+ *
+ * @example
+ * isFieldLine('**Default:** `0`'); // true
+ */
+export function isFieldLine(text: string): boolean {
+  return /^\s*(?:[-*+]\s+)?\*\*[^*\n]{1,40}?(?::\*\*|\*\*:)\s*\S/.test(text);
+}
 
 /**
  * The positions of the units that lead a section: the first prose unit (not code, a table row
@@ -159,7 +168,7 @@ function leadSentences(passage: Passage, units: SentenceUnit[]): Set<number> {
   const leads = new Set<number>();
   const seen = new Set<string | undefined>(passage.pages.has(0) ? [] : [undefined]);
   units.forEach((unit, order) => {
-    if (unit.isHeading === true || unit.code || unit.text.startsWith('|') || FIELD_LINE.test(unit.text)) return;
+    if (unit.isHeading === true || unit.code || unit.text.startsWith('|') || isFieldLine(unit.text)) return;
     if (!seen.has(unit.heading)) leads.add(order);
     seen.add(unit.heading);
   });

@@ -432,3 +432,27 @@ describe('a how-to question', () => {
     expect(answer.citations.map((citation) => citation.quote)).toEqual(['To mock a module completely, you can use the `vi.mock` API.']);
   });
 });
+
+describe('a question that asks a default', () => {
+  const read = {
+    chunk_id: 'config-benchmark#3',
+    doc_id: 'config-benchmark',
+    heading: 'benchmark.enabled',
+    heading_path: 'benchmark | Config > benchmark.enabled',
+    text: '- **Type:** `boolean`\n- **Default:** `false`\n\nInclude benchmark files when running tests in watch mode.',
+  };
+  const ask = (question: string) => extractAnswer(analyzeQuestion(question), readConversation(promptOf(question, [{ chunk_id: read.chunk_id, doc_id: read.doc_id, heading: read.heading, snippet: 'Include benchmark files' }], [read])));
+
+  it('answers with the field line that gives it first, a literal as much a value as a number', () => {
+    const answer = ask('What is the default value of `benchmark.enabled`?');
+    expect([answer.text, answer.citations.map((citation) => citation.quote)]).toEqual([
+      'Default: `false` [1] Include benchmark files when running tests in watch mode. [2]',
+      ['**Default:** `false`', 'Include benchmark files when running tests in watch mode.'],
+    ]);
+  });
+
+  it('does not quote a field line that states nothing asked (the type, for a question about the default)', () => {
+    const answer = ask('What is the default value of `benchmark.enabled`?');
+    expect(answer.citations.some((citation) => citation.quote.includes('Type'))).toBe(false);
+  });
+});

@@ -8,7 +8,7 @@ import { versionInPlay } from './planner.ts';
 import type { QuestionAnalysis } from '../../text/question.ts';
 import { relationsOf, statesRelation } from './relations.ts';
 import { placeholderNotes, plainText, withoutPlaceholderNotes } from './plain-text.ts';
-import { bestSentence, MIN_SENTENCE_WORDS, selectSentences } from './answer-sentences.ts';
+import { bestSentence, quotableSentence, selectSentences } from './answer-sentences.ts';
 import { stem, termSet, words } from '../../text/text.ts';
 
 export { answerType, mentionsOtherVersion } from './answer-scoring.ts';
@@ -178,7 +178,7 @@ function closestPassages(analysis: QuestionAnalysis, view: EvidenceView, score: 
     terms: terms.filter((term) => !shown.some((sentence) => sentence.terms.has(term))),
     relations: relations.filter((relation) => !shown.some((sentence) => statesRelation(relation, sentence.text))),
   });
-  const quotable = (sentence: Sentence) => !sentence.code && !sentence.placeholder && !sentence.heading && words(sentence.text).length >= MIN_SENTENCE_WORDS;
+  const quotable = (sentence: Sentence) => !sentence.code && !sentence.placeholder && quotableSentence(sentence, relations);
   const passages: NonNullable<ModelAnswer['closest']> = [];
   const used = new Set<Passage>();
   while (passages.length < MAX_CLOSEST) {
