@@ -90,7 +90,7 @@ export function directnessFeatures(view: EvidenceView, sentences: Sentence[], re
     firstCover: first === undefined ? 0 : share((term) => holds(first.terms, term)),
     anchors: anchors.length === 0 ? 1 : anchors.filter((anchor) => flat.includes(` ${anchor} `)).length / anchors.length,
     relations: relations.length === 0 ? 1 : relations.filter((relation) => statesRelation(relation, joined)).length / relations.length,
-    answerKind: answerKindHeld(analysis.question, joined),
+    answerKind: answerKindHeld(analysis.question, joined, sentences),
     rank: first === undefined ? 0 : relevance(first),
   };
 }
@@ -118,11 +118,13 @@ const LITERAL = /`[^`]+`|\b(?:true|false|null|none|undefined|unset|empty)\b/i;
 /** "What is the default ...": asks for a value, which may be a number or a literal. */
 const ASKS_DEFAULT = /\bwhat(?:'s| is) the default\b/i;
 
-function answerKindHeld(question: string, text: string): number {
+function answerKindHeld(question: string, text: string, sentences: Sentence[]): number {
   switch (answerType(question)) {
     case 'quantity':
-      // A table row's default cell says nothing of "default" itself: any number or literal counts.
-      if (ASKS_DEFAULT.test(question)) return NUMBER.test(text) || LITERAL.test(text) ? 1 : 0;
+      // A value in a sentence that says it is the default, or in a table row under a Default column.
+      if (ASKS_DEFAULT.test(question)) {
+        return sentences.some((sentence) => statesRelation('default', `${sentence.text} ${sentence.tableHeader ?? ''}`) && (NUMBER.test(sentence.text) || LITERAL.test(sentence.text))) ? 1 : 0;
+      }
       return !ASKS_NUMBER.test(question) || NUMBER.test(text) ? 1 : 0;
     case 'name':
       return identifiers(text).length > 0 || /`[^`]+`/.test(text) ? 1 : 0;
