@@ -1,12 +1,12 @@
 /**
  * `npx tsx bench/question-forms.ts [--limit 60] [--json]`
  *
- * Two common question forms asked of the offline planner, each made from the docs themselves,
+ * Three common question forms asked of the offline planner, each made from the docs themselves,
  * so that any docs folder can be measured without a judged eval set:
  *
  * - **definition**: "What does X do?", where X names a section of reference docs: every section
- *   whose heading is an identifier (`itertools.groupby(iterable, key=None)`, `vi.fn`, `bail`,
- *   `graphile_worker.add_job`), its first chunk. Reference docs open such a section with what X
+ *   whose heading is a dotted or camelCase identifier (`itertools.groupby(iterable, key=None)`,
+ *   `vi.fn`, `maxWorkers`, `graphile_worker.add_job`), its first chunk. Reference docs open such a section with what X
  *   is or does: the expected sentence is that opening sentence (the first prose sentence of the
  *   section past its signature, field lines such as `**Type:** ...` and tables).
  * - **how-to**: "How do I <verb> <object>?" made from a sentence of the docs "To <verb>
@@ -17,12 +17,12 @@
  *   that gives its default as a field line (`- **Default:** \`5\``), and for each row keyed by an
  *   identifier of a table with a Default column: the value is expected.
  *
- * A case counts when the answer quotes the expected sentence or holds the value (first, or anywhere), or, for an
- * abstention, when its closest passages show it; for definitions also when it cites the
- * section's page. On Orbit (datasets/orbit), and when present the Graphile Worker and Vitest docs
+ * A case counts when the answer quotes the expected sentence or holds the value (first, or
+ * anywhere), or, for an abstention, when its closest passages show it; and the answers citing
+ * the expected sentence's page are counted. On Orbit (datasets/orbit), and when present the Graphile Worker and Vitest docs
  * of the shared folder (`../shared` beside the checkout, or ATLAS_SHARED_DIR) and the Python docs
  * of Debian's python3.11-doc. Up to `--limit` cases a form and set, spread evenly over them in
- * document order. A sanity check of two question forms, not an eval set.
+ * document order. A sanity check of three question forms, not an eval set.
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';

@@ -161,8 +161,8 @@ export function isFieldLine(text: string): boolean {
 
 /**
  * The positions of the units that lead a section: the first prose unit (not code, a table row
- * or a field line: a signature or the option's type and default may come first) under each heading line of the text, and under the chunk's
- * own heading when its first page was read.
+ * or a field line: a signature or the option's type and default may come first) under each
+ * heading line of the text, and under the chunk's own heading when its first page was read.
  */
 function leadSentences(passage: Passage, units: SentenceUnit[]): Set<number> {
   const leads = new Set<number>();
