@@ -15,6 +15,7 @@ import { createApp, type AppOptions } from './app.ts';
 import { conversationsApp } from './conversations.ts';
 import { listenOnLoopback, type ListeningApp } from './test-listen.ts';
 import type { ServerDeps } from './types.ts';
+// @ts-expect-error render.js is the page's own script, plain JavaScript without types.
 import { quoteText } from './page/render.js';
 
 /** The README's multi-hop demo question. */

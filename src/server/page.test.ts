@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPageApp, PAGE_CSP } from './page.ts';
+// @ts-expect-error render.js is the page's own script, plain JavaScript without types.
 import { quoteText } from './page/render.js';
 
 describe('createPageApp', () => {
