@@ -32,6 +32,15 @@ describe('splitCamelCase', () => {
     expect(splitCamelCase('ORB1202')).toEqual(['orb', '1202']);
     expect(splitCamelCase('plain')).toEqual(['plain']);
   });
+
+  it('splits ASCII (read without regular expressions) as it splits other text', () => {
+    expect(splitCamelCase('ABCDe')).toEqual(['abc', 'de']);
+    expect(splitCamelCase('IPv6')).toEqual(['i', 'pv', '6']);
+    expect(splitCamelCase('a1B2c')).toEqual(['a', '1', 'b', '2', 'c']);
+    expect(splitCamelCase('XMLHttp ABC')).toEqual(['xml', 'http', 'abc']);
+    expect(splitCamelCase('ÀBCDé')).toEqual(['àbc', 'dé']);
+    expect(words('__init__ os.path-Join2')).toEqual(['init', 'os', 'path', 'join2']);
+  });
 });
 
 describe('normalizeIdentifier', () => {

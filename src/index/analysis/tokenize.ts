@@ -51,6 +51,7 @@ export function isPlainWord(run: string, lower: string): boolean {
  * words('See max_payload_kb.') // ['see', 'max', 'payload', 'kb']
  */
 export function words(text: string): string[] {
+  if (isAsciiText(text)) return asciiParts(text, false);
   return Array.from(text.matchAll(WORD), (match) => match[0].toLowerCase());
 }
 
@@ -62,7 +63,59 @@ export function words(text: string): string[] {
  * splitCamelCase('HTTPServer2')     // ['http', 'server', '2']
  */
 export function splitCamelCase(segment: string): string[] {
+  if (isAsciiText(segment)) return asciiParts(segment, true);
   return Array.from(segment.matchAll(SUBWORD), (match) => match[0].toLowerCase());
+}
+
+function isAsciiText(text: string): boolean {
+  for (let at = 0; at < text.length; at += 1) if (text.charCodeAt(at) >= 128) return false;
+  return true;
+}
+
+/**
+ * {@link words} (`camel` false) or {@link splitCamelCase} (`camel` true) of ASCII text, without
+ * the regular expressions (Unicode classes, a match object per part): in ASCII {@link WORD} is
+ * `[A-Za-z0-9]+`, and {@link SUBWORD} splits such a run before a digit after a letter, before a
+ * letter after a digit, before a capital after a lower-case letter, and before the last capital
+ * of several followed by a lower-case letter (`HTTPServer` -> `HTTP`, `Server`).
+ */
+function asciiParts(text: string, camel: boolean): string[] {
+  const parts: string[] = [];
+  let start = -1;
+  for (let at = 0; at <= text.length; at += 1) {
+    const kind = at < text.length ? asciiKind(text.charCodeAt(at)) : 0;
+    if (kind === 0) {
+      if (start >= 0) parts.push(text.slice(start, at).toLowerCase());
+      start = -1;
+      continue;
+    }
+    if (start < 0) {
+      start = at;
+      continue;
+    }
+    if (!camel) continue;
+    const previous = asciiKind(text.charCodeAt(at - 1));
+    const breaks =
+      (previous === DIGIT_KIND) !== (kind === DIGIT_KIND) ||
+      (previous === LOWER_KIND && kind === UPPER_KIND) ||
+      (previous === UPPER_KIND && kind === UPPER_KIND && at + 1 < text.length && asciiKind(text.charCodeAt(at + 1)) === LOWER_KIND);
+    if (breaks) {
+      parts.push(text.slice(start, at).toLowerCase());
+      start = at;
+    }
+  }
+  return parts;
+}
+
+const LOWER_KIND = 1;
+const UPPER_KIND = 2;
+const DIGIT_KIND = 3;
+
+/** 1 for a-z, 2 for A-Z, 3 for 0-9, 0 for any other ASCII character. */
+function asciiKind(code: number): number {
+  if (code >= 97 && code <= 122) return LOWER_KIND;
+  if (code >= 65 && code <= 90) return UPPER_KIND;
+  return code >= 48 && code <= 57 ? DIGIT_KIND : 0;
 }
 
 /**
