@@ -2,6 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { htmlToMarkdown } from './html-markdown.ts';
 import { markdownLink } from './markdown-writer.ts';
 
+describe('htmlToMarkdown titles', () => {
+  const body = '<div role="main"><h1>Retries</h1><p>Text.</p></div>';
+  const titles = (head: string) => {
+    const { declaredTitle, firstHeading } = htmlToMarkdown(`${head}${body}`, { role: 'main', start: head.length });
+    return { declaredTitle, firstHeading };
+  };
+
+  it('reads the first <title> and the first og:title before the main element, wherever they stand in it', () => {
+    expect(titles('<head><title>Retries | Docs</title><meta name="viewport"></head>')).toEqual({ declaredTitle: 'Retries | Docs', firstHeading: 'Retries' });
+    expect(titles('<head><title>A</title><meta charset="utf-8"><title>B</title><META property="og:title" content="OG"/></head>')).toEqual({ declaredTitle: 'OG', firstHeading: 'Retries' });
+    expect(titles('<head><title></title></head><header><title>Late &amp; only</title><meta name="title" content="Meta"><meta property="og:title" content="Second"></header>')).toEqual({ declaredTitle: 'Meta', firstHeading: 'Retries' });
+    expect(titles('<head><script>"<meta name=title content=x>"</script><title>T</title></head>')).toEqual({ declaredTitle: 'T', firstHeading: 'Retries' });
+  });
+});
+
 // What a converted page keeps of the markdown it was rendered from (format parity, issue 40).
 describe('htmlToMarkdown fidelity', () => {
   it('keeps links to other pages as markdown links (the offline planner follows them), anchors and scripts as text', () => {

@@ -73,16 +73,30 @@ export class HtmlTooDeepError extends Error {
   }
 }
 
-/** The `<title>` and `og:title` of what comes before the main element (the head, the page header): only those tags are read. */
+/**
+ * The `<title>` and `og:title` of what comes before the main element (the head, the page header):
+ * only those tags are read, and only until both are known, or the title is and no `<meta` follows
+ * (the first of each counts, so nothing after can change them). A Sphinx page's header and
+ * sidebar before its main element are a tenth of its bytes.
+ */
 function readHead(state: State, head: string): void {
+  const stopWhenKnown = () => {
+    if (state.title === undefined || state.inTitle) return;
+    if (state.metaTitle !== undefined || !META_TAG.test(head.slice(parser.endIndex + 1))) throw HEAD_READ;
+  };
   const parser = new Parser(
     {
       onopentag: (name, attributes) => {
         if (name === 'title' && state.title === undefined) state.inTitle = true;
-        if (name === 'meta') readMeta(state, attributes);
+        if (name === 'meta') {
+          readMeta(state, attributes);
+          stopWhenKnown();
+        }
       },
       onclosetag: (name) => {
-        if (name === 'title') state.inTitle = false;
+        if (name !== 'title') return;
+        state.inTitle = false;
+        stopWhenKnown();
       },
       ontext: (text) => {
         if (state.inTitle) state.title = (state.title ?? '') + text;
@@ -90,9 +104,17 @@ function readHead(state: State, head: string): void {
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
-  parser.end(head);
+  try {
+    parser.end(head);
+  } catch (error) {
+    if (error !== HEAD_READ) throw error;
+  }
   state.inTitle = false;
 }
+
+const HEAD_READ = Symbol('head read');
+/** A `<meta>` start tag (or text that looks like one: then the head is read on, as before). */
+const META_TAG = /<meta[\s/>]/i;
 
 function createState(region: MainRegion | 'all') {
   return {
