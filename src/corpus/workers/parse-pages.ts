@@ -49,6 +49,12 @@ export interface PageWorker {
   url: URL;
   /** Passed to the worker beside the chunking options (`workerData.data`). */
   data?: unknown;
+  /**
+   * Whether the thread reading the batches parses pages too while the next batch is not ready
+   * (`thisThreadParses`; default true). A worker whose reader has other work for its thread says
+   * false (see `ingestPageWorker`); `thisThreadParses` in the options wins over it.
+   */
+  thisThreadParses?: boolean;
 }
 
 /** Options of {@link parsePagesStream}. */
@@ -179,8 +185,9 @@ async function* parseInWorkers(
   sources: DocumentSource[],
   options: ResolvedChunkingOptions,
   threads: number,
-  { onWorkerError, batchPages, batchBytes, thisThreadParses = true, worker: pageWorker, releaseParsed = false }: ParsePagesStreamOptions & { batchPages: number; batchBytes: number },
+  { onWorkerError, batchPages, batchBytes, thisThreadParses: parsesHere, worker: pageWorker, releaseParsed = false }: ParsePagesStreamOptions & { batchPages: number; batchBytes: number },
 ): AsyncGenerator<ParsedBatch> {
+  const thisThreadParses = parsesHere ?? pageWorker?.thisThreadParses ?? true;
   const done = new Map<number, ParsedBatch>();
   const orphans: ParseBatch[] = [];
   let next = 0;

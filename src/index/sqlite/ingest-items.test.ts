@@ -104,6 +104,17 @@ describe('ingestPageWorker', () => {
     await Promise.all([index.close(), fresh.close()]);
   });
 
+  it('leaves every page to its worker: the writing thread parses none while the worker runs', async () => {
+    const { sources } = await readPages(orbit);
+    const batches: boolean[] = [];
+    // No thisThreadParses in the options: the PageWorker's own setting decides.
+    for await (const batch of parsePagesStream(sources, { threads: 2, batchPages: 5, worker: ingestPageWorker(DEFAULT_TOKENIZER) })) {
+      batches.push(batch.extras !== undefined);
+    }
+    expect(batches.length).toBe(Math.ceil(sources.length / 5));
+    expect(batches.every((byWorker) => byWorker)).toBe(true);
+  });
+
   it('leaves values derived with other settings to the index', () => {
     const doc = { docId: 'a', chunks: [{}] } as unknown as Doc;
     const values = [{ headingPathJson: '[]', labelsJson: '{}', definitionsJson: '', definitionKeys: '', terms: { ids: new Uint32Array([0]), counts: new Uint32Array(5), length: 1 } }];
