@@ -102,8 +102,8 @@ function isAscii(text: string, start: number, end: number): boolean {
 
 /**
  * {@link addRunExpansions} of the ASCII piece text[start..end), read character by character: the
- * runs {@link IDENTIFIER_RUN} would match (`[A-Za-z0-9_]+` joined by single separators), and a
- * string made only of a run that may expand. Most runs of a piece that may expand do not (`os`
+ * runs {@link IDENTIFIER_RUN} would match (`[A-Za-z0-9_]+` joined by single separators), making a
+ * string only of a run that may expand. Most runs of a piece that may expand do not (`os`
  * and `path` of `[os.path](os.path.html)`), and in ASCII a run expands to nothing exactly when
  * {@link NEVER_EXPANDS_ASCII} matches it (a lower-case run without separators or digits is one
  * of those). The Python docs' 15,121 chunks (177,000 pieces that may expand, 316,000 runs in

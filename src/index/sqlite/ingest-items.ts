@@ -79,7 +79,7 @@ export function ingestPageWorker(tokenizer: TokenizerOptions, options: IngestPag
   // a worker runs: when both threads parse and derive, V8 compiles the parsers and the deriving
   // code in each (about a quarter of the CPU of an ingest of the Python docs is V8's background
   // compiling). Their ingest, CPU of all threads, 3 alternating runs: 9.1-9.2 s instead of
-  // 9.8-11.3 (V8's background threads 2.1-2.2 s instead of 2.7-3.3); see docs/performance.md.
+  // 9.8-11.3 (V8's background threads 2.1-2.3 s instead of 2.7-3.3); see docs/performance.md.
   return { url: new URL(`./ingest-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url), data, thisThreadParses: false };
 }
 
