@@ -1,6 +1,7 @@
 import { Parser } from 'htmlparser2';
 import { CHROME_LINK_TEXT, isMainElement, isSkippedElement, type MainRegion } from './html-skip.ts';
 import { collapseSpace, createMarkdownWriter, markdownLink, type MarkdownWriter } from './markdown-writer.ts';
+import { readHeadTitles, titleTagOpened, titleText, type PageTitles } from './html-titles.ts';
 
 /** What {@link htmlToMarkdown} made of a page: its content as markdown, and the titles it declares. */
 export interface HtmlMarkdown {
@@ -34,7 +35,7 @@ export function htmlToMarkdown(html: string, region: MainRegion | 'all'): HtmlMa
   const state = createState(region);
   // The head (title, meta) and what comes before the main element need no parsing: read the titles from the text.
   const start = region === 'all' ? 0 : region.start;
-  if (start > 0) readHead(state, html.slice(0, start));
+  if (start > 0) readHeadTitles(state.titles, html.slice(0, start));
   const parser = new Parser(
     {
       onopentag: (name, attributes) => open(state, name, attributes),
@@ -51,7 +52,7 @@ export function htmlToMarkdown(html: string, region: MainRegion | 'all'): HtmlMa
   }
   flush(state);
   const result: HtmlMarkdown = { markdown: state.writer.text() };
-  const declared = collapseSpace(state.metaTitle ?? state.title ?? '');
+  const declared = collapseSpace(state.titles.metaTitle ?? state.titles.title ?? '');
   if (declared !== '') result.declaredTitle = declared;
   if (state.firstHeading !== undefined) result.firstHeading = state.firstHeading;
   return result;
@@ -72,49 +73,6 @@ export class HtmlTooDeepError extends Error {
     this.name = 'HtmlTooDeepError';
   }
 }
-
-/**
- * The `<title>` and `og:title` of what comes before the main element (the head, the page header):
- * only those tags are read, and only until both are known, or the title is and no `<meta` follows
- * (the first of each counts, so nothing after can change them). A Sphinx page's header and
- * sidebar before its main element are a tenth of its bytes.
- */
-function readHead(state: State, head: string): void {
-  const stopWhenKnown = () => {
-    if (state.title === undefined || state.inTitle) return;
-    if (state.metaTitle !== undefined || !META_TAG.test(head.slice(parser.endIndex + 1))) throw HEAD_READ;
-  };
-  const parser = new Parser(
-    {
-      onopentag: (name, attributes) => {
-        if (name === 'title' && state.title === undefined) state.inTitle = true;
-        if (name === 'meta') {
-          readMeta(state, attributes);
-          stopWhenKnown();
-        }
-      },
-      onclosetag: (name) => {
-        if (name !== 'title') return;
-        state.inTitle = false;
-        stopWhenKnown();
-      },
-      ontext: (text) => {
-        if (state.inTitle) state.title = (state.title ?? '') + text;
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  try {
-    parser.end(head);
-  } catch (error) {
-    if (error !== HEAD_READ) throw error;
-  }
-  state.inTitle = false;
-}
-
-const HEAD_READ = Symbol('head read');
-/** A `<meta>` start tag (or text that looks like one: then the head is read on, as before). */
-const META_TAG = /<meta[\s/>]/i;
 
 function createState(region: MainRegion | 'all') {
   return {
@@ -142,9 +100,7 @@ function createState(region: MainRegion | 'all') {
     linkStart: -1,
     /** The target of the link being read, kept as a markdown link when it closes ('' for none: an anchor on the page, a script). */
     linkHref: '',
-    inTitle: false,
-    title: undefined as string | undefined,
-    metaTitle: undefined as string | undefined,
+    titles: { inTitle: false } as PageTitles,
   };
 }
 type State = ReturnType<typeof createState>;
@@ -152,8 +108,7 @@ type State = ReturnType<typeof createState>;
 function open(state: State, name: string, attributes: Record<string, string>): void {
   const frame: Frame = { name, skip: false, main: false };
   if (state.stack.push(frame) > MAX_HTML_DEPTH) throw new HtmlTooDeepError();
-  if (name === 'title' && state.title === undefined) state.inTitle = true;
-  if (name === 'meta') readMeta(state, attributes);
+  titleTagOpened(state.titles, name, attributes);
   if (state.skipDepth > 0) return;
   if (!state.inMain) {
     if (state.region !== 'all' && isMainElement(state.region, name, attributes)) {
@@ -224,7 +179,7 @@ function close(state: State, name: string): void {
 
 function closeFrame(state: State, frame: Frame): void {
   const { name } = frame;
-  if (name === 'title') state.inTitle = false;
+  if (name === 'title') state.titles.inTitle = false;
   if (frame.skip) {
     state.skipDepth -= 1;
     return;
@@ -273,7 +228,7 @@ function closeContent(state: State, name: string): void {
 }
 
 function addText(state: State, text: string): void {
-  if (state.inTitle) state.title = (state.title ?? '') + text;
+  titleText(state.titles, text);
   if (state.skipDepth > 0 || !state.inMain) return;
   if (state.pre !== undefined) state.pre += text;
   else if (state.table !== undefined) {
@@ -297,11 +252,6 @@ function flush(state: State): void {
     state.writer.paragraph(text, state.itemPrefix, depth * 3);
     state.itemPrefix = '';
   } else state.writer.paragraph(text, '', state.lists.length > 0 ? depth * 3 + 3 : 0);
-}
-
-function readMeta(state: State, attributes: Record<string, string>): void {
-  const key = (attributes.property ?? attributes.name ?? '').toLowerCase();
-  if ((key === 'og:title' || key === 'title') && attributes.content) state.metaTitle ??= attributes.content;
 }
 
 /**
