@@ -255,58 +255,56 @@ describe('reading the answer on a 390 px phone', () => {
     }
   });
 
-  it.skipIf(!installed)(reason('shows a quote as a reader reads it: link targets, bold markers and entities rendered, code spans and values kept'), async () => {
-    const markdown = 'It&apos;s **capped**: use [`maxPoolSize`](/config/pool) &mdash; `65536*1024` for <queue>, *not* more.';
-    const markdownIndex = createMemoryIndex([makeDoc('pool', 'all', [['Pool', markdown]])]);
-    const model = createScriptedModel([
-      { toolCalls: [{ toolName: 'search_docs', input: { query: 'pool cap' } }] },
-      { answer: { text: 'It is capped. [1]', citations: [{ doc_id: 'pool', quote: markdown }] } },
-    ]);
-    const deps: ServerDeps = { index: markdownIndex, model, modelSpec: 'scripted', price: null, now: () => 0 };
-    const server = await listenOnLoopback(createApp(deps));
+  /**
+   * Serves an index of one doc (`docId`, one section holding `text`) to a scripted model that
+   * plays `turns`, asks `question` on a phone-sized page and hands the page to `check`; then
+   * checks that nothing foreign was loaded and no page error occurred, and closes it all.
+   */
+  async function askAboutOneDoc(docId: string, text: string, turns: ScriptedTurn[], question: string, check: (page: Page) => Promise<void>) {
+    const oneDoc = createMemoryIndex([makeDoc(docId, 'all', [[docId, text]])]);
+    const server = await serve(createScriptedModel(turns), { index: oneDoc });
     const { page, foreign, problems } = await openGuardedPage(browser!, server.url, PHONE);
     try {
       await page.goto(`${server.url}/`);
-      await ask(page, 'Is the pool capped?');
-      const quote = page.locator('.turn li.citation blockquote');
-      await expect.poll(() => quote.count(), { timeout: 20_000 }).toBe(1);
-      expect(await quote.innerText()).toBe("It's capped: use `maxPoolSize` \u2014 `65536*1024` for <queue>, *not* more.");
-      expect(await page.locator('.turn li.citation queue, .turn li.citation a:not(.source)').count()).toBe(0);
+      await ask(page, question);
+      await check(page);
       expect(foreign).toEqual([]);
       expect(problems).toEqual([]);
     } finally {
       await page.close();
       await server.close();
-      await markdownIndex.close();
+      await oneDoc.close();
     }
+  }
+
+  it.skipIf(!installed)(reason('shows a quote as a reader reads it: link targets, bold markers and entities rendered, code spans and values kept'), async () => {
+    const markdown = 'It&apos;s **capped**: use [`maxPoolSize`](/config/pool) &mdash; `65536*1024` for <queue>, *not* more.';
+    const turns: ScriptedTurn[] = [
+      { toolCalls: [{ toolName: 'search_docs', input: { query: 'pool cap' } }] },
+      { answer: { text: 'It is capped. [1]', citations: [{ doc_id: 'pool', quote: markdown }] } },
+    ];
+    await askAboutOneDoc('pool', markdown, turns, 'Is the pool capped?', async (page) => {
+      const quote = page.locator('.turn li.citation blockquote');
+      await expect.poll(() => quote.count(), { timeout: 20_000 }).toBe(1);
+      expect(await quote.innerText()).toBe("It's capped: use `maxPoolSize` \u2014 `65536*1024` for <queue>, *not* more.");
+      expect(await page.locator('.turn li.citation queue, .turn li.citation a:not(.source)').count()).toBe(0);
+    });
   });
 
   it.skipIf(!installed)(reason('sets quotes and document text as text, never as HTML'), async () => {
     const unsafe = 'Use <img src=x onerror="alert(1)"> to <b>break</b> pages.';
-    const htmlIndex = createMemoryIndex([makeDoc('unsafe', 'all', [['Unsafe', unsafe]])]);
-    const model = createScriptedModel([
+    const turns: ScriptedTurn[] = [
       { toolCalls: [{ toolName: 'search_docs', input: { query: 'break pages' } }] },
       { toolCalls: [{ toolName: 'read_section', input: { chunk_id: 'unsafe#0' } }] },
       { answer: { text: 'It breaks pages. [1]', citations: [{ doc_id: 'unsafe', quote: unsafe }] } },
-    ]);
-    const deps: ServerDeps = { index: htmlIndex, model, modelSpec: 'scripted', price: null, now: () => 0 };
-    const server = await listenOnLoopback(createApp(deps));
-    const { page, foreign, problems } = await openGuardedPage(browser!, server.url, PHONE);
-    try {
-      await page.goto(`${server.url}/`);
-      await ask(page, 'How do I break pages?');
+    ];
+    await askAboutOneDoc('unsafe', unsafe, turns, 'How do I break pages?', async (page) => {
       const quote = page.locator('.turn li.citation blockquote');
       await expect.poll(() => quote.count(), { timeout: 20_000 }).toBe(1);
       expect(await quote.innerText()).toBe(unsafe);
       await page.locator('.turn li.citation a.source').click();
       await expect.poll(() => page.locator('#doc-viewer .doc-text').innerText()).toBe(unsafe);
       expect(await page.locator('img, b').count()).toBe(0);
-      expect(foreign).toEqual([]);
-      expect(problems).toEqual([]);
-    } finally {
-      await page.close();
-      await server.close();
-      await htmlIndex.close();
-    }
+    });
   });
 });
