@@ -176,7 +176,7 @@ function linkShare(text: string): number {
  */
 export function answerType(question: string): 'name' | 'quantity' | 'other' {
   const text = question.toLowerCase();
-  if (/\b(?:how (?:many|much|long|often|big|large)|what(?:'s| is) the (?:default|limit|maximum|minimum)|which (?:version|release)|when)\b/.test(text)) return 'quantity';
+  if (/\b(?:how (?:many|much|long|often|big|large)|what(?:'s| is) (?:the (?:default|limit|maximum|minimum)|(?:its|their) default)|which (?:version|release)|when)\b/.test(text)) return 'quantity';
   if (/\b(?:which|what)\s+(?:\w+\s+)?(?:setting|option|key|variable|env(?:ironment)? var\w*|flag|parameter|field|error|code|exception|command|metric|endpoint|method|function|header|section|value|name)s?\b/.test(text)) return 'name';
   return 'other';
 }

@@ -9,7 +9,7 @@
 import type { EvidenceView, Sentence } from './evidence-view.ts';
 import { answerType, GENERAL_ACTIONS } from './answer-scoring.ts';
 import { holdsTerm } from './related-terms.ts';
-import { relationsOf, statesRelation } from './relations.ts';
+import { asksDefaultValue, relationsOf, statesRelation } from './relations.ts';
 import { identifiers, stem, words } from '../../text/text.ts';
 
 /** The features of a candidate answer, each in [0, 1]. */
@@ -96,7 +96,7 @@ export function directnessFeatures(view: EvidenceView, sentences: Sentence[], re
 }
 
 /** The question forms that ask for a number ("when" and "which version" may be answered in words). */
-const ASKS_NUMBER = /\bhow (?:many|much|long|often|big|large)\b|\bwhat(?:'s| is) the (?:default|limit|maximum|minimum)\b/i;
+const ASKS_NUMBER = /\bhow (?:many|much|long|often|big|large)\b|\bwhat(?:'s| is) (?:the (?:default|limit|maximum|minimum)|(?:its|their) default)\b/i;
 
 /** A number, in digits or in words ("sixty seconds", "twice"). */
 const NUMBER = /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|once|twice|dozen)\b/i;
@@ -115,14 +115,11 @@ function interrogativeTerms(question: string): string[] {
 /** A value written as code or a literal (`false`, `'stack'`, `[]`, true, null): what a default may be besides a number. */
 const LITERAL = /`[^`]+`|\b(?:true|false|null|none|undefined|unset|empty)\b/i;
 
-/** "What is the default ...": asks for a value, which may be a number or a literal. */
-const ASKS_DEFAULT = /\bwhat(?:'s| is) the default\b/i;
-
 function answerKindHeld(question: string, text: string, sentences: Sentence[]): number {
   switch (answerType(question)) {
     case 'quantity':
       // A value in a sentence that says it is the default, or in a table row under a Default column.
-      if (ASKS_DEFAULT.test(question)) {
+      if (asksDefaultValue(question)) {
         return sentences.some((sentence) => statesRelation('default', `${sentence.text} ${sentence.tableHeader ?? ''}`) && (NUMBER.test(sentence.text) || LITERAL.test(sentence.text))) ? 1 : 0;
       }
       return !ASKS_NUMBER.test(question) || NUMBER.test(text) ? 1 : 0;

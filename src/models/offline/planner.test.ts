@@ -281,6 +281,7 @@ describe('answerType', () => {
     ['Which setting controls the lease in Orbit 3?', 'name'],
     ['What error code does a too-large step result raise?', 'name'],
     ['How many times is a job retried by default?', 'quantity'],
+    ['What does `vmMemoryLimit` do, and what is its default?', 'quantity'],
     ['Which release added ORBIT_MAX_TASKS_PER_CHILD?', 'quantity'],
     ['Why do my jobs run twice?', 'other'],
   ])('%s -> %s', (question, expected) => {

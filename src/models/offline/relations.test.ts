@@ -3,7 +3,9 @@ import { relationsOf, statesRelation } from './relations.ts';
 
 describe('relationsOf', () => {
   it.each([
-    ['what is its default value?', ['default']],
+    ['what is its default value?', ['default value']],
+    ['What is the default value of `maxWorkers`?', ['default value']],
+    ['Are retries enabled by default?', ['default']],
     ['what should the step return instead?', ['instead']],
     ['Why not, and what should I do', ['instead', 'cause']],
     ['How do I set that up when I enqueue it?', ['how']],
@@ -20,6 +22,10 @@ describe('relationsOf', () => {
 describe('statesRelation', () => {
   it('recognises how documentation words a relation', () => {
     expect(statesRelation('default', 'Default value: `5_000`')).toBe(true);
+    expect(statesRelation('default', 'By default, the total system memory is split evenly between workers.')).toBe(true);
+    expect(statesRelation('default value', 'By default, the total system memory is split evenly between workers.')).toBe(false);
+    expect(statesRelation('default value', '**Default:** `1 / maxWorkers`')).toBe(true);
+    expect(statesRelation('default value', 'It defaults to 10 seconds.')).toBe(true);
     expect(statesRelation('instead', 'Return a reference instead, and let the downstream step load it.')).toBe(true);
     expect(statesRelation('cause', 'It is unsafe because identifiers are deleted.')).toBe(true);
     expect(statesRelation('quantity', 'The lease lasts 30 seconds.')).toBe(true);

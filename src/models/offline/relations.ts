@@ -5,9 +5,27 @@
  */
 
 /** What a part of a question asks for, beyond its topic words. */
-export type Relation = 'default' | 'instead' | 'cause' | 'how' | 'condition' | 'quantity' | 'effect';
+export type Relation = 'default' | 'default value' | 'instead' | 'cause' | 'how' | 'condition' | 'quantity' | 'effect';
+
+/**
+ * A part that asks what a default is ("what is its default?", "the default value of X"): a value,
+ * not a behaviour ("is it enabled by default?"). A sentence states it only with the value.
+ */
+const ASKS_DEFAULT_VALUE = /\bwhat(?:'s| is| are) (?:the|its|their) defaults?\b|\bdefault values?\b|\bdefaults? to what\b|\bwhat does .+ default to\b/i;
+
+/**
+ * True when a question or its part asks for a default value.
+ *
+ * @example
+ * asksDefaultValue('What is its default?'); // true
+ * asksDefaultValue('Are retries enabled by default?'); // false
+ */
+export function asksDefaultValue(text: string): boolean {
+  return ASKS_DEFAULT_VALUE.test(text);
+}
 
 const ASKS: Array<[Relation, RegExp]> = [
+  ['default value', ASKS_DEFAULT_VALUE],
   ['default', /\bdefaults?\b|\bout of the box\b|\bleft (?:at|alone)\b|\bnever changed\b|\benabled\b|\bdisabled\b/i],
   ['instead', /\binstead\b|\brather\b|\balternative\b|\bwhat should (?:i|we|it|the \w+) (?:do|use|return|call|set)\b|\bbetter\b|\brecommend/i],
   ['cause', /\bwhy\b|\bwhat(?:'s| is) (?:going on|wrong|happening)\b|\bcause[sd]?\b|\breason\b|\bwhat am i doing wrong\b/i],
@@ -17,8 +35,14 @@ const ASKS: Array<[Relation, RegExp]> = [
   ['effect', /\bwhat (?:does|do|will|would) (?:it|this|that|the \S+(?: \S+)?) do\b|\bwhat (?:happens|gets worse|changes)\b|\bwhat (?:is|are) (?:it|they|the \S+) for\b|\bwhat does\b.*\bcontrol\b|^what (?:is|are) (?:the |a |an )?(?!its\b|their\b)\S+(?: \S+){0,2}$/i],
 ];
 
-const STATES: Record<Relation, RegExp> = {
-  default: /\bdefaults?\b|\bby default\b|\bunless\b|\bis (?:enabled|disabled|on|off)\b/i,
+const STATES_DEFAULT = /\bdefaults?\b|\bby default\b|\bunless\b|\bis (?:enabled|disabled|on|off)\b/i;
+
+/** A value a default may be: a number, code, or a literal (`false`, true, null, ...). */
+const VALUE = /\d|`[^`]+`|\b(?:true|false|null|none|undefined|unset|empty)\b/i;
+
+const STATES: Record<Relation, RegExp | ((sentence: string) => boolean)> = {
+  default: STATES_DEFAULT,
+  'default value': (sentence) => STATES_DEFAULT.test(sentence) && VALUE.test(sentence),
   instead: /\binstead\b|\brather than\b|\buse\b|\bprefer\b|\brecommend|\bshould\b|\bbetter\b|\balternatively\b/i,
   cause: /\bbecause\b|\bsince\b|\bdue to\b|\bso that\b|\bcaus|\bmeans\b|\botherwise\b|\bresult(?:s|ing)? in\b|\bthis is why\b|\bif\b/i,
   how: /\b(?:set|use|call|pass|add|run|enable|configure|install|specify|provide|create)\b|\byou (?:can|should|must|need)\b|\bto do (?:this|so)\b|`[^`]+`/i,
@@ -35,7 +59,9 @@ const STATES: Record<Relation, RegExp> = {
  * relationsOf('why do the docs warn against relying on it?'); // ['cause']
  */
 export function relationsOf(text: string): Relation[] {
-  return ASKS.filter(([, pattern]) => pattern.test(text)).map(([relation]) => relation);
+  const asked = ASKS.filter(([, pattern]) => pattern.test(text)).map(([relation]) => relation);
+  // Asking for the default value asks for a default: one relation, the stricter.
+  return asked.includes('default value') ? asked.filter((relation) => relation !== 'default') : asked;
 }
 
 /**
@@ -45,5 +71,6 @@ export function relationsOf(text: string): Relation[] {
  * statesRelation('default', 'Default value: `5_000`'); // true
  */
 export function statesRelation(relation: Relation, sentence: string): boolean {
-  return STATES[relation].test(sentence);
+  const states = STATES[relation];
+  return typeof states === 'function' ? states(sentence) : states.test(sentence);
 }
