@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Answer } from '../agent/trust/answer.ts';
 import type { AgentRun, EvidenceRecord } from '../agent/run-types.ts';
-import { compareCases, scoreRun, thrownRun, type EvalCase } from './cases.ts';
+import { answerWords, compareCases, scoreRun, thrownRun, type EvalCase } from './cases.ts';
 import { answerRows } from './compare-rows.ts';
 
 describe('compareCases', () => {
@@ -146,5 +146,12 @@ describe('answers per arm (answerRows)', () => {
         maxWords: 7,
       },
     ]);
+  });
+});
+
+describe('answerWords', () => {
+  it('counts words as a reader does, markers left out, Chinese by its words rather than its spaces', () => {
+    expect(answerWords('Leases last 30 s. [1] Heartbeats extend them. [2]')).toBe(7);
+    expect(answerWords('《战国无双3》是由光荣和ω-force开发的。 [1]')).toBe(11);
   });
 });

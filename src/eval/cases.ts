@@ -6,6 +6,7 @@ import type { Dataset } from './dataset/dataset.ts';
 import { checkFacts, type Fact } from './facts.ts';
 import { citedDocIds, docRecall, evidenceDocIds, readEvidenceDocIds, searchCount } from './metrics.ts';
 import { modelFailed } from '../agent/stop-conditions.ts';
+import { wordCount } from '../text/text.ts';
 
 /** One question of the compare eval: one line of retrieval_queries.jsonl or of qa_gold.jsonl. */
 export interface EvalCase {
@@ -229,11 +230,12 @@ export function thrownRun(question: string, error: unknown): AgentRun {
 }
 
 /**
- * Words of an answer text, its citation markers (`[1]`) not counted.
+ * Words of an answer text as a reader counts them (text.ts `wordCount`: in Chinese or Japanese the
+ * words of `Intl.Segmenter`), its citation markers (`[1]`) not counted.
  *
  * @example
  * answerWords('Leases last 30 s. [1]'); // 4
  */
 export function answerWords(text: string): number {
-  return text.split(/\s+/).filter((word) => word !== '' && !/^\[\d+\][.,;:]?$/.test(word)).length;
+  return wordCount(text.replace(/\[\d+\]/g, ' '));
 }

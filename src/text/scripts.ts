@@ -122,6 +122,20 @@ export function wordBigrams(run: string): string[] {
   return found;
 }
 
+/**
+ * The words of a run as a reader counts them: `Intl.Segmenter`'s word-like segments
+ * (`光荣和ω开发` -> 光荣, 和, ω, 开发), for Han and kana as for Thai.
+ *
+ * @example
+ * segmentedWordCount('是由光荣开发的'); // 5 (是, 由, 光荣, 开发, 的)
+ */
+export function segmentedWordCount(run: string): number {
+  segmenter ??= new Intl.Segmenter('und', { granularity: 'word' });
+  let count = 0;
+  for (const part of segmenter.segment(run)) if (part.isWordLike) count++;
+  return count;
+}
+
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentTerms, entities, identifiers, linkTexts, sentences, sentenceUnits, stem, words } from './text.ts';
+import { contentTerms, entities, identifiers, linkTexts, sentences, sentenceUnits, stem, wordCount, words } from './text.ts';
 
 describe('identifiers', () => {
   it('finds error codes, TOML keys, env vars, snake_case, dotted names and CamelCase', () => {
@@ -124,5 +124,16 @@ describe('text without spaces', () => {
   it('splits Chinese sentences at 。！？, a closing quote kept with its sentence, each an exact substring', () => {
     const text = '锣鼓经是常用的打击乐记谱方法。常用的节奏型称为「锣鼓点」。他说：“真好听！”然后走了很远很远？';
     expect(sentences(text)).toEqual(['锣鼓经是常用的打击乐记谱方法。', '常用的节奏型称为「锣鼓点」。', '他说：“真好听！”', '然后走了很远很远？']);
+  });
+});
+
+describe('wordCount', () => {
+  it('counts the words between spaces, and the words of Intl.Segmenter in text without spaces', () => {
+    expect(wordCount('Leases last 30 s.')).toBe(4);
+    expect(wordCount('Set `max_payload_kb` to 5_000 — at most.')).toBe(6); // an identifier and a number are one word each; a dash is none
+    // ICU cuts the Han runs 战国|无|双, 是|由|光荣|和, 开发|的|战国|无|双|系列|的|正统|第三|续|作; `3》` and `ω-force` are a word each
+    expect(wordCount('《战国无双3》是由光荣和ω-force开发的战国无双系列的正统第三续作。')).toBe(20);
+    expect(wordCount('東京です')).toBe(2);
+    expect(wordCount('')).toBe(0);
   });
 });

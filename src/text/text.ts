@@ -2,7 +2,7 @@
  * Text utilities of the offline planner: words, light stemming, identifiers and named-entity-like
  * phrases; sentences (sentences.ts, re-exported here). Pure functions, no state.
  */
-import { runWords, SPACELESS_CHAR, splitSpaceless, wordBigrams } from './scripts.ts';
+import { runWords, segmentedWordCount, SPACELESS_CHAR, splitSpaceless, wordBigrams } from './scripts.ts';
 
 export { sentences, sentenceUnits, type SentenceUnit } from './sentences.ts';
 
@@ -31,6 +31,34 @@ export const STOPWORDS = new Set(
  */
 export function words(text: string): string[] {
   return wordsWith(text, (run) => runWords(run, false).map((word) => word.word));
+}
+
+/**
+ * How many words a reader counts in a text (an answer's length): the pieces between spaces,
+ * and in text written without spaces (Chinese, Japanese, Thai) the words `Intl.Segmenter` finds,
+ * so that a Chinese sentence of 30 characters is about 18 words, not 1. Unlike {@link words}, an
+ * identifier (`max_payload_kb`) or a number (`5_000`) is one word.
+ *
+ * @example
+ * wordCount('Leases last 30 s.'); // 4
+ * wordCount('是由光荣开发的 ω-force'); // 6
+ */
+export function wordCount(text: string): number {
+  if (!SPACELESS_CHAR.test(text)) return spacedCount(text);
+  let count = 0;
+  splitSpaceless(
+    text,
+    (other) => (count += spacedCount(other)),
+    (run) => (count += segmentedWordCount(run)),
+  );
+  return count;
+}
+
+/** The pieces between spaces that hold a letter or digit. */
+function spacedCount(text: string): number {
+  let count = 0;
+  for (const piece of text.split(/\s+/)) if (/[\p{L}\p{N}]/u.test(piece)) count++;
+  return count;
 }
 
 /** {@link words} with `runWords` reading the runs of text without spaces. */

@@ -9,7 +9,7 @@ import type { QuestionAnalysis } from '../../text/question.ts';
 import { relationsOf, statesRelation } from './relations.ts';
 import { placeholderNotes, plainText, withoutPlaceholderNotes } from './plain-text.ts';
 import { bestSentence, quotableSentence, selectSentences } from './answer-sentences.ts';
-import { stem, termSet, words } from '../../text/text.ts';
+import { stem, termSet, wordCount, words } from '../../text/text.ts';
 
 export { answerType, mentionsOtherVersion } from './answer-scoring.ts';
 
@@ -124,7 +124,7 @@ function withinAnswerWords(selected: Sentence[]): Sentence[] {
   const kept: Sentence[] = [];
   let count = 0;
   for (const sentence of selected) {
-    const length = words(rendered(sentence)).length;
+    const length = wordCount(rendered(sentence));
     if (kept.length > 0 && count + length > MAX_WORDS) continue;
     kept.push(sentence);
     count += length;
