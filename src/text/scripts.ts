@@ -123,17 +123,17 @@ export function wordBigrams(run: string): string[] {
 }
 
 /**
- * The words of a run as a reader counts them: `Intl.Segmenter`'s word-like segments
- * (`光荣和ω开发` -> 光荣, 和, ω, 开发), for Han and kana as for Thai.
+ * Where the words of a run end, as a reader counts them: after each of `Intl.Segmenter`'s
+ * word-like segments (`是由光荣` -> 是, 由, 光荣), for Han and kana as for Thai.
  *
  * @example
- * segmentedWordCount('是由光荣开发的'); // 5 (是, 由, 光荣, 开发, 的)
+ * segmentedWordEnds('是由光荣开发的'); // [1, 2, 4, 6, 7]
  */
-export function segmentedWordCount(run: string): number {
+export function segmentedWordEnds(run: string): number[] {
   segmenter ??= new Intl.Segmenter('und', { granularity: 'word' });
-  let count = 0;
-  for (const part of segmenter.segment(run)) if (part.isWordLike) count++;
-  return count;
+  const ends: number[] = [];
+  for (const part of segmenter.segment(run)) if (part.isWordLike) ends.push(part.index + part.segment.length);
+  return ends;
 }
 
 function isHighSurrogate(code: number): boolean {

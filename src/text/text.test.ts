@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentTerms, entities, identifiers, linkTexts, sentences, sentenceUnits, stem, wordCount, words } from './text.ts';
+import { contentTerms, entities, identifiers, linkTexts, sentences, sentenceUnits, stem, withinWordLimit, wordCount, words } from './text.ts';
 
 describe('identifiers', () => {
   it('finds error codes, TOML keys, env vars, snake_case, dotted names and CamelCase', () => {
@@ -135,5 +135,12 @@ describe('wordCount', () => {
     expect(wordCount('《战国无双3》是由光荣和ω-force开发的战国无双系列的正统第三续作。')).toBe(20);
     expect(wordCount('東京です')).toBe(2);
     expect(wordCount('')).toBe(0);
+  });
+
+  it('cuts a text after its n-th word, in any script', () => {
+    expect(withinWordLimit('Leases last 30 s.', 2)).toBe('Leases last …');
+    expect(withinWordLimit('Leases last 30 s.', 4)).toBe('Leases last 30 s.');
+    expect(withinWordLimit('是由光荣开发的 ω-force', 3)).toBe('是由光荣 …');
+    expect(withinWordLimit('设置max_payload_kb为10', 2)).toBe('设置max_payload_kb …');
   });
 });

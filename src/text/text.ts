@@ -2,7 +2,7 @@
  * Text utilities of the offline planner: words, light stemming, identifiers and named-entity-like
  * phrases; sentences (sentences.ts, re-exported here). Pure functions, no state.
  */
-import { runWords, segmentedWordCount, SPACELESS_CHAR, splitSpaceless, wordBigrams } from './scripts.ts';
+import { runWords, segmentedWordEnds, SPACELESS_CHAR, splitSpaceless, wordBigrams } from './scripts.ts';
 
 export { sentences, sentenceUnits, type SentenceUnit } from './sentences.ts';
 
@@ -34,31 +34,42 @@ export function words(text: string): string[] {
 }
 
 /**
- * How many words a reader counts in a text (an answer's length): the pieces between spaces,
- * and in text written without spaces (Chinese, Japanese, Thai) the words `Intl.Segmenter` finds,
- * so that a Chinese sentence of 30 characters is about 18 words, not 1. Unlike {@link words}, an
- * identifier (`max_payload_kb`) or a number (`5_000`) is one word.
+ * How many words a reader counts in a text (an answer's length): the pieces between spaces that
+ * hold a letter or digit, and in text written without spaces (Chinese, Japanese, Thai) the words
+ * `Intl.Segmenter` finds, so that a Chinese sentence of 30 characters is about 18 words, not 1.
+ * Unlike {@link words}, an identifier (`max_payload_kb`) or a number (`5_000`) is one word.
  *
  * @example
  * wordCount('Leases last 30 s.'); // 4
  * wordCount('是由光荣开发的 ω-force'); // 6
  */
 export function wordCount(text: string): number {
-  if (!SPACELESS_CHAR.test(text)) return spacedCount(text);
-  let count = 0;
-  splitSpaceless(
-    text,
-    (other) => (count += spacedCount(other)),
-    (run) => (count += segmentedWordCount(run)),
-  );
-  return count;
+  return wordEnds(text).length;
 }
 
-/** The pieces between spaces that hold a letter or digit. */
-function spacedCount(text: string): number {
-  let count = 0;
-  for (const piece of text.split(/\s+/)) if (/[\p{L}\p{N}]/u.test(piece)) count++;
-  return count;
+/**
+ * `text` cut after its `limit`-th word as {@link wordCount} counts them, marked with an ellipsis
+ * when cut; the whole text when it has no more words.
+ *
+ * @example
+ * withinWordLimit('Leases last 30 s.', 2); // 'Leases last …'
+ */
+export function withinWordLimit(text: string, limit: number): string {
+  const ends = wordEnds(text);
+  return ends.length <= limit ? text : `${text.slice(0, ends[limit - 1]).trimEnd()} …`;
+}
+
+/** Where each word of {@link wordCount} ends in `text`, in order. */
+function wordEnds(text: string): number[] {
+  const ends: number[] = [];
+  const spaced = (other: string, offset: number) => {
+    for (const piece of other.matchAll(/\S+/g)) if (/[\p{L}\p{N}]/u.test(piece[0])) ends.push(offset + piece.index + piece[0].length);
+  };
+  if (!SPACELESS_CHAR.test(text)) spaced(text, 0);
+  else splitSpaceless(text, spaced, (run, offset) => {
+    for (const end of segmentedWordEnds(run)) ends.push(offset + end);
+  });
+  return ends;
 }
 
 /** {@link words} with `runWords` reading the runs of text without spaces. */

@@ -9,7 +9,7 @@ import type { QuestionAnalysis } from '../../text/question.ts';
 import { relationsOf, statesRelation } from './relations.ts';
 import { placeholderNotes, plainText, withoutPlaceholderNotes } from './plain-text.ts';
 import { bestSentence, quotableSentence, selectSentences } from './answer-sentences.ts';
-import { stem, termSet, wordCount, words } from '../../text/text.ts';
+import { stem, termSet, withinWordLimit, wordCount, words } from '../../text/text.ts';
 
 export { answerType, mentionsOtherVersion } from './answer-scoring.ts';
 
@@ -134,7 +134,7 @@ function withinAnswerWords(selected: Sentence[]): Sentence[] {
 
 /** The answer text (each sentence as plain text with its marker, the first cut at {@link MAX_WORDS}) and one citation per sentence. */
 function composeAnswer(kept: Sentence[]): ModelAnswer {
-  const text = kept.map((sentence, index) => `${withinWords(rendered(sentence), MAX_WORDS)} [${index + 1}]`).join(' ');
+  const text = kept.map((sentence, index) => `${withinWordLimit(rendered(sentence), MAX_WORDS)} [${index + 1}]`).join(' ');
   return { text, citations: kept.map((sentence) => ({ doc_id: sentence.passage.docId, quote: sentence.text })), abstained: false };
 }
 
@@ -146,12 +146,6 @@ function composeAnswer(kept: Sentence[]): ModelAnswer {
 function rendered(sentence: Sentence): string {
   const text = plainText(sentence.text, sentence.tableHeader === undefined ? {} : { tableHeader: sentence.tableHeader });
   return sentence.introducesCode ? text.replace(/\s*:\s*$/, '.') : text;
-}
-
-/** A text cut after `limit` words, marked with an ellipsis when cut. */
-function withinWords(text: string, limit: number): string {
-  const pieces = text.split(/(?<=\S)\s+/);
-  return pieces.length <= limit ? text : `${pieces.slice(0, limit).join(' ')} …`;
 }
 
 /**
