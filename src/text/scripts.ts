@@ -102,23 +102,46 @@ export function runWords(run: string, unigrams: boolean): RunWord[] {
 }
 
 /**
+ * Characters that are words of their own in Chinese and Japanese grammar (particles, copulas,
+ * pronouns, measure words, question words; Japanese hiragana): a run of single characters
+ * {@link wordBigrams} joins stops at them.
+ */
+const FUNCTION_CHARACTER = /[的了是在有和与與及或由被把对對从從向到给給为為于於以而也都就又还還很最更不没沒吗嗎呢吧呀啊嘛么麼之其此这這那哪谁誰何啥几幾多个個两兩一上下中里裡让讓将將所会會能要可该該得地着著过過等每各些种種位年月日号號说說叫\u3040-\u309f]/;
+
+/**
  * The words of a run as a reader of sentences wants them: Han and kana as the bigrams inside
  * each `Intl.Segmenter` word (a word of one character as itself), so that no bigram straddles
  * two words (`大帝本名` -> `大帝 本名`, not `帝本`), which a passage would seldom hold; other runs
- * as {@link runWords}. The offline planner's text analysis reads these (text.ts), the index the
- * plain bigrams (a search ranks by many bigrams, a sentence is judged by few).
+ * as {@link runWords}. A name the segmenter's dictionary does not know comes out as single
+ * characters (`吴|淞|路|闸|桥`, `艾|蒂|安`): consecutive single characters that are not function
+ * words ({@link FUNCTION_CHARACTER}) are read as one word, so the name gives its bigrams
+ * (`吴淞 淞路 路闸 闸桥`) instead of nothing. The offline planner's text analysis reads these
+ * (text.ts), the index the plain bigrams (a search ranks by many bigrams, a sentence is judged by
+ * few).
  *
  * @example
- * wordBigrams('真君大帝本名叫什么'); // ['真君', '君大', '大帝', '本名', '叫', '什么']
+ * wordBigrams('真君大帝本名叫什么'); // ['真君', '大帝', '本', '名叫', '什么']
+ * wordBigrams('吴淞路闸桥原来的地址'); // ['吴淞', '淞路', '路闸', '闸桥', '原来', '的', '地址']
  */
 export function wordBigrams(run: string): string[] {
   // A run of two characters is one bigram already (words joined by spaces, as a claim's are).
   if (scriptAt(run, 0) !== BIGRAM_SCRIPT || [...run].length <= 2) return runWords(run, false).map((word) => word.word);
   segmenter ??= new Intl.Segmenter('und', { granularity: 'word' });
   const found: string[] = [];
+  let singles = '';
+  const flush = () => {
+    if (singles !== '') for (const word of runWords(singles, false)) found.push(word.word);
+    singles = '';
+  };
   for (const part of segmenter.segment(run)) {
+    if (part.isWordLike && [...part.segment].length === 1 && !FUNCTION_CHARACTER.test(part.segment)) {
+      singles += part.segment;
+      continue;
+    }
+    flush();
     if (part.isWordLike) for (const word of runWords(part.segment, false)) found.push(word.word);
   }
+  flush();
   return found;
 }
 

@@ -116,9 +116,11 @@ describe('text without spaces', () => {
   it('reads Chinese and Japanese as bigrams beside the words of other text', () => {
     expect(words('Set max_payload_kb 设置负载')).toEqual(['set', 'max', 'payload', 'kb', '设置', '置负', '负载']);
     expect(words('東京です')).toEqual(['東京', '京で', 'です']);
-    // Content terms: bigrams inside ICU's words (its dictionary cuts 战国|无|双|3|是|由|哪|两个|公司|开发|的), no question word.
-    expect(contentTerms('战国无双3是由哪两个公司开发的？')).toEqual(['战国', '公司', '开发']);
-    expect(contentTerms('真君大帝本名叫什么？')).toEqual(['大帝']); // 真|君 cut apart by ICU, 名叫 a function word
+    // Content terms: bigrams inside ICU's words (its dictionary cuts 战国|无|双|3|是|由|哪|两个|公司|开发|的), no question word;
+    // single characters in a row that are not function words (无|双) read as one word, a name ICU does not know.
+    expect(contentTerms('战国无双3是由哪两个公司开发的？')).toEqual(['战国', '无双', '公司', '开发']);
+    expect(contentTerms('真君大帝本名叫什么？')).toEqual(['真君', '大帝']); // 真|君 joined again, 本 alone, 名叫 a function word
+    expect(contentTerms('吴淞路闸桥原来的地址在哪里？')).toEqual(['吴淞', '淞路', '路闸', '闸桥', '原来', '地址']); // ICU: 吴|淞|路|闸|桥
   });
 
   it('splits Chinese sentences at 。！？, a closing quote kept with its sentence, each an exact substring', () => {
