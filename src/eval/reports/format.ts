@@ -61,7 +61,7 @@ export function formatCompareReport(report: Omit<CompareReport, 'cases'>): strin
     `Classic vs agentic on ${report.dataset} (model ${report.model}; fair classic k = ${report.fairK}, the agent's mean chunks seen)\n`,
     formatTableData(resultsTable(report.rows, { calls: false })),
     resultsLegend(report.rows).map((line) => `  ${line}\n`).join(''),
-    ...(report.answers ? ['\nAnswers (correct: answerable cases with every fact; wrong: answered and not correct, unanswerable ones included; closest useful: abstained answerable cases whose closest passages hold the facts):\n', formatTableData(answersTable(report.answers))] : []),
+    ...(report.answers ? ['\nAnswers (correct: answerable cases with every fact; wrong: answered and not correct, unanswerable ones included; closest useful: abstained answerable cases whose closest passages hold the facts; words: as a reader counts them, in Chinese or Japanese the words Intl.Segmenter finds):\n', formatTableData(answersTable(report.answers))] : []),
     `\nFailed agentic cases by bucket: ${FAILURE_BUCKETS.map((bucket) => `${bucket} ${report.buckets[bucket]}`).join(', ')}\n`,
   ];
   for (const bucket of FAILURE_BUCKETS) {
