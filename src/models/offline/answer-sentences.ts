@@ -22,7 +22,8 @@ export const MIN_SENTENCE_WORDS = 4;
  * field line that states a relation asked ("**Default:** ..." for a question that asks the default).
  */
 export function quotableSentence(sentence: Sentence, relations: Relation[]): boolean {
-  if (sentence.heading) return false;
+  // A placeholder note ("TODO: which options should we recommend?") says the docs do not know.
+  if (sentence.heading || sentence.placeholder) return false;
   if (words(sentence.text).length >= MIN_SENTENCE_WORDS) return true;
   return isFieldLine(sentence.text) && relations.some((relation) => statesRelation(relation, sentence.text));
 }

@@ -69,6 +69,25 @@ describe('extractAnswer abstains when a placeholder note asks the question', () 
     });
   });
 
+  it('never quotes a TODO note as a sentence of the answer: without it the rest does not state the answer', () => {
+    // The note holds under 40% of the question's weighted terms, so the question is not refused;
+    // as a sentence it held VACUUM and "options" and made the answer cover the question.
+    const { answer } = measure("Which VACUUM options or autovacuum settings are recommended for Graphile Worker's jobs table?", [
+      { ...vacuum, snippet: 'The jobs table has extremely high churn; find a quiet period and give it a nice `VACUUM` from time to time.\n\nTODO: which `VACUUM` options should we recommend?' },
+      { chunk_id: 'config#2', doc_id: 'config', heading: 'Presets', snippet: 'In the case of Graphile Worker, a preset also contains the `worker` key which contains settings specific to Graphile Worker.' },
+    ]);
+    expect(answer).toEqual({
+      text: '',
+      citations: [],
+      abstained: true,
+      abstain_reason: 'no direct answer',
+      closest: [
+        { doc_id: 'config', sentences: ['In the case of Graphile Worker, a preset also contains the `worker` key which contains settings specific to Graphile Worker.'] },
+        { doc_id: 'scaling', sentences: ['The jobs table has extremely high churn; find a quiet period and give it a nice `VACUUM` from time to time.'] },
+      ],
+    });
+  });
+
   it('counts a name written only in the hard-wrapped line of a TODO note as absent: the plain abstention, no closest passages', () => {
     const perf: Result = {
       chunk_id: 'performance#9',
