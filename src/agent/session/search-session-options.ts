@@ -1,6 +1,11 @@
+import { AtlasError } from '../../errors.ts';
+import { withPrincipal } from '../../index/filter.ts';
 import type { IndexBackend, Principal, SearchFilter } from '../../index/types.ts';
-import type { PageDiversity } from './page-diversity.ts';
+import { DEFAULT_PAGE_DIVERSITY, type PageDiversity } from './page-diversity.ts';
+import { DEFAULT_WEAK_COVERAGE } from './query-coverage.ts';
+import { RESULT_TEXT_BUDGET } from './result-page.ts';
 import type { SearchMemory } from './search-memory.ts';
+import { DEFAULT_READ_TOKENS } from './section-page.ts';
 
 /** What a `SearchSession` searches, for whom, and within which budgets (search-session.ts). */
 export interface SearchSessionOptions {
@@ -57,7 +62,46 @@ export interface SearchSessionOptions {
   pageDiversity?: PageDiversity | false;
 }
 
-export { DEFAULT_WEAK_COVERAGE } from './query-coverage.ts';
+export { DEFAULT_WEAK_COVERAGE };
 
 /** Default weak-match threshold on the sqlite index's BM25 scores (docs/calibration.md). */
 export const DEFAULT_WEAK_SCORE = 9.2;
+
+/** {@link SearchSessionOptions} with every default filled in and the principal merged into the filter. */
+export type ResolvedSessionOptions = Required<Omit<SearchSessionOptions, 'filter' | 'maxChunks' | 'principal' | 'memory'>> &
+  Pick<SearchSessionOptions, 'filter' | 'maxChunks' | 'memory'>;
+
+/**
+ * The options a session runs with: the defaults filled in, the principal merged into the filter
+ * (`withPrincipal`). Throws a usage `AtlasError` naming the value and a fix for a `readTokens` that
+ * is not a positive whole number or a `resultChars` that is not a whole number from 0.
+ *
+ * @example
+ * resolveSessionOptions({ index }).readTokens; // 800
+ */
+export function resolveSessionOptions(options: SearchSessionOptions): ResolvedSessionOptions {
+  const { principal, ...rest } = options;
+  const resolved: ResolvedSessionOptions = {
+    maxSearches: 6,
+    searchesBefore: 0,
+    k: 5,
+    weakScore: DEFAULT_WEAK_SCORE,
+    weakCoverage: DEFAULT_WEAK_COVERAGE,
+    ...rest,
+    filter: withPrincipal(options.filter, principal),
+    readTokens: options.readTokens ?? DEFAULT_READ_TOKENS,
+    resultChars: options.resultChars ?? RESULT_TEXT_BUDGET,
+    pageDiversity: options.pageDiversity ?? DEFAULT_PAGE_DIVERSITY,
+  };
+  const { readTokens, resultChars } = resolved;
+  if (!Number.isInteger(readTokens) || readTokens < 1) {
+    throw new AtlasError(
+      'usage',
+      `Atlas: SearchSession readTokens must be a positive whole number of tokens, got ${String(readTokens)}. Pass e.g. readTokens: ${DEFAULT_READ_TOKENS}.`,
+    );
+  }
+  if (!Number.isInteger(resultChars) || resultChars < 0) {
+    throw new AtlasError('usage', `Atlas: SearchSession resultChars must be a whole number of characters from 0, got ${String(resultChars)}. Pass e.g. resultChars: ${RESULT_TEXT_BUDGET}, or 0 for snippets only.`);
+  }
+  return resolved;
+}

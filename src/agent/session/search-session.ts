@@ -1,20 +1,18 @@
 import type { Chunk } from '../../corpus/types.ts';
-import { AtlasError } from '../../errors.ts';
-import { withPrincipal } from '../../index/filter.ts';
 import type { Hit, SearchFilter } from '../../index/types.ts';
 import { EvidenceSet, type EvidenceSource } from '../trust/evidence.ts';
 import { narrowLabels } from '../policy/model-labels.ts';
-import { DEFAULT_PAGE_DIVERSITY, diversePage } from './page-diversity.ts';
+import { diversePage } from './page-diversity.ts';
 import { queryKey } from './query-key.ts';
 import { pageStrength } from './query-coverage.ts';
 import { contextNeighbors } from './section-context.ts';
 import { lineMatches, queryHasTerms } from './section-matches.ts';
 import { tableParts, tablePartsByChunk } from './table-parts.ts';
 import { createLinkResolver, type LinkResolver } from './passage-links.ts';
-import { RESULT_TEXT_BUDGET, resultLinks, resultPages, skippedHits } from './result-page.ts';
-import { DEFAULT_READ_TOKENS, offsetError, sectionPage, type SectionPage } from './section-page.ts';
+import { resultLinks, resultPages, skippedHits } from './result-page.ts';
+import { offsetError, sectionPage, type SectionPage } from './section-page.ts';
 import type { ReadStep, SearchStep } from './search-steps.ts';
-import { DEFAULT_WEAK_COVERAGE, DEFAULT_WEAK_SCORE, type SearchSessionOptions } from './search-session-options.ts';
+import { resolveSessionOptions, type ResolvedSessionOptions, type SearchSessionOptions } from './search-session-options.ts';
 import { contextValue, linksValue, matchesNote, neighborValue, passageValue, searchResultValue, type ToolOutcome, type ToolValue } from './tool-values.ts';
 
 export type { ToolOutcome, ToolValue } from './tool-values.ts';
@@ -39,8 +37,7 @@ export class SearchSession {
   readonly evidence = new EvidenceSet();
   readonly steps: SearchStep[] = [];
   readonly reads: ReadStep[] = [];
-  readonly #options: Required<Omit<SearchSessionOptions, 'filter' | 'maxChunks' | 'principal' | 'memory'>> &
-    Pick<SearchSessionOptions, 'filter' | 'maxChunks' | 'memory'>;
+  readonly #options: ResolvedSessionOptions;
   readonly #queryKeys = new Set<string>();
   /** Character ranges of each chunk shown so far, so line matches point only at unseen text. */
   readonly #shownRanges = new Map<string, Array<[start: number, end: number]>>();
@@ -48,30 +45,8 @@ export class SearchSession {
   readonly #links: LinkResolver;
 
   constructor(options: SearchSessionOptions) {
-    const { principal, ...rest } = options;
-    this.#options = {
-      maxSearches: 6,
-      searchesBefore: 0,
-      k: 5,
-      weakScore: DEFAULT_WEAK_SCORE,
-      weakCoverage: DEFAULT_WEAK_COVERAGE,
-      ...rest,
-      filter: withPrincipal(options.filter, principal),
-      readTokens: options.readTokens ?? DEFAULT_READ_TOKENS,
-      resultChars: options.resultChars ?? RESULT_TEXT_BUDGET,
-      pageDiversity: options.pageDiversity ?? DEFAULT_PAGE_DIVERSITY,
-    };
+    this.#options = resolveSessionOptions(options);
     this.#links = createLinkResolver(this.#options.index, this.#options.filter);
-    const { readTokens, resultChars } = this.#options;
-    if (!Number.isInteger(readTokens) || readTokens < 1) {
-      throw new AtlasError(
-        'usage',
-        `Atlas: SearchSession readTokens must be a positive whole number of tokens, got ${String(readTokens)}. Pass e.g. readTokens: ${DEFAULT_READ_TOKENS}.`,
-      );
-    }
-    if (!Number.isInteger(resultChars) || resultChars < 0) {
-      throw new AtlasError('usage', `Atlas: SearchSession resultChars must be a whole number of characters from 0, got ${String(resultChars)}. Pass e.g. resultChars: ${RESULT_TEXT_BUDGET}, or 0 for snippets only.`);
-    }
   }
 
   /** The filter every tool call is held to (the principal merged in); model-chosen labels only narrow it. */
