@@ -236,6 +236,18 @@ describe('run limits and failed runs (issue 9 items 2 and 12)', () => {
   });
 });
 
+describe('atlas eval --every', () => {
+  it('runs every n-th case of each eval file, and the report names the sample', async () => {
+    expect(await runCli(['eval', 'retrieval', '--data', TINY, '--arms', 'classic', '--every', '3', '--json'], io)).toBe(0);
+    const report = JSON.parse(stdout());
+    expect(report.dataset).toBe('tiny (every 3rd case)');
+    expect(report.cases.map((item: { id: string }) => item.id)).toEqual(['exact-1', 'none-1']);
+    io.err.length = 0;
+    expect(await runCli(['eval', 'retrieval', '--data', TINY, '--every', '0'], io)).toBe(2);
+    expect(stderr()).toContain('--every must be a positive integer, got "0" (e.g. --every 5).');
+  });
+});
+
 describe('empty options and unknown release lines (issue 9 item 11)', () => {
   it('rejects an empty --version, --model, --db or --data with exit 2', async () => {
     await runCli(['ingest', 'docs'], io);

@@ -3,6 +3,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { compareCases } from '../../eval/cases.ts';
 import { runCompare } from '../../eval/compare.ts';
 import { loadDataset, requireFile, type Dataset } from '../../eval/dataset/dataset.ts';
+import { everyNth } from '../../eval/dataset/sample.ts';
 import { runDecisionEval } from '../../eval/decisions.ts';
 import { formatCompareReport, formatDecisionReport, formatRetrievalReport } from '../../eval/reports/format.ts';
 import type { Sleep } from '../../eval/pool.ts';
@@ -50,6 +51,7 @@ interface CommonOptions extends RetrievalCliOptions {
   label?: Record<string, string[]>;
   groups?: string[];
   config?: string;
+  every?: number;
 }
 
 /** The config of an eval: `--config`, `ATLAS_CONFIG`, the dataset folder's atlas.config.yaml, then the cwd's. */
@@ -62,13 +64,13 @@ function configRunOptions(config: Awaited<ReturnType<typeof evalConfig>>) {
   return config && config.modelLabels.length > 0 ? { modelLabels: config.modelLabels } : {};
 }
 
-/** Loads `--data`, listing on stderr the pages `--skip-invalid` left out. */
+/** Loads `--data` (every `--every`-th case), listing on stderr the pages `--skip-invalid` left out. */
 async function loadData(io: CliIO, options: CommonOptions): Promise<Dataset> {
   const dataset = await loadDataset(path.resolve(io.cwd, options.data), { skipInvalidPages: options.skipInvalid === true });
   for (const problem of dataset.skippedPages) {
     io.stderr(`skipped ${problem.file}${problem.line === undefined ? '' : `:${problem.line}`}: ${problem.field}: ${problem.message}\n`);
   }
-  return dataset;
+  return options.every === undefined ? dataset : everyNth(dataset, options.every);
 }
 
 /**
@@ -118,7 +120,8 @@ function withCommonOptions(command: Command): Command {
     .addOption(modeOption())
     .addOption(rerankOption())
     .option('--concurrency <n>', 'runs in flight at once (default 4; 1 for the in-process offline model)', positiveInt('--concurrency'))
-    .option('--skip-invalid', 'leave invalid pages of docs/ out (listed on stderr) instead of failing');
+    .option('--skip-invalid', 'leave invalid pages of docs/ out (listed on stderr) instead of failing')
+    .option('--every <n>', 'run every n-th case of each eval file (the 1st, the n+1-th, ...), a quick measure of a large set; the report names the sample', positiveInt('--every'));
 }
 
 function registerRetrieval(evalCommand: Command, { io, deps, resolve }: EvalContext): void {
