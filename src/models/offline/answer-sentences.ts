@@ -2,7 +2,7 @@ import type { Conversation } from './conversation.ts';
 import { isFieldLine, type EvidenceView, type Sentence } from './evidence-view.ts';
 import type { SentenceScore } from './answer-scoring.ts';
 import type { QuestionAnalysis } from '../../text/question.ts';
-import { relationsOf, statesRelation, type Relation } from './relations.ts';
+import { askedRelations, relationsOf, statesRelation, type Relation } from './relations.ts';
 import { holdsTerm } from './related-terms.ts';
 import { contentTerms, words } from '../../text/text.ts';
 
@@ -36,15 +36,14 @@ export function quotableSentence(sentence: Sentence, relations: Relation[]): boo
  * it scores {@link NEXT_SHARE} of the first.
  */
 export function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, score: SentenceScore, conversation: Conversation): Sentence[] {
-  const asked = [...new Set(analysis.parts.flatMap((part) => relationsOf(part.text)))];
-  const quotable = (sentence: Sentence) => quotableSentence(sentence, asked);
+  const relations = askedRelations(analysis.parts);
+  const quotable = (sentence: Sentence) => quotableSentence(sentence, relations);
   let first: { sentence: Sentence; score: number } | undefined;
   for (const part of analysis.parts) {
     const found = bestSentence(view, part.terms, relationsOf(part.text), score, [], quotable);
     if (found && (first === undefined || found.score > first.score)) first = found;
   }
   if (first === undefined) return [];
-  const relations = [...new Set(analysis.parts.flatMap((part) => relationsOf(part.text)))];
   // The passage the question itself ranked first is most often the home of the fact: its best
   // sentence leads when it answers nearly as well.
   const top = conversation.searches[0]?.chunkIds[0];

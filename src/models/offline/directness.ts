@@ -9,7 +9,7 @@
 import type { EvidenceView, Sentence } from './evidence-view.ts';
 import { answerType, GENERAL_ACTIONS } from './answer-scoring.ts';
 import { holdsTerm } from './related-terms.ts';
-import { asksDefaultValue, relationsOf, statesRelation } from './relations.ts';
+import { askedRelations, asksDefaultValue, holdsValue, statesRelation } from './relations.ts';
 import { identifiers, stem, words } from '../../text/text.ts';
 
 /** The features of a candidate answer, each in [0, 1]. */
@@ -78,7 +78,7 @@ export function directnessFeatures(view: EvidenceView, sentences: Sentence[], re
   const context = sentences.map((sentence) => sentence.contextText).join(' ');
   const anchors = analysis.anchors.map((anchor) => words(anchor).join(' ')).filter((anchor) => anchor !== '');
   const flat = ` ${words(text).join(' ')} ${words(context).join(' ')} `;
-  const relations = [...new Set(analysis.parts.flatMap((part) => relationsOf(part.text)))];
+  const relations = askedRelations(analysis.parts);
   const joined = sentences.map((sentence) => sentence.text).join(' ');
   const cover = (holder: (sentence: Sentence, term: string) => boolean) =>
     subject.length === 0
@@ -112,15 +112,12 @@ function interrogativeTerms(question: string): string[] {
   return [...english, ...Array.from(question.matchAll(CHINESE_INTERROGATIVE), (match) => match[1]!)];
 }
 
-/** A value written as code or a literal (`false`, `'stack'`, `[]`, true, null): what a default may be besides a number. */
-const LITERAL = /`[^`]+`|\b(?:true|false|null|none|undefined|unset|empty)\b/i;
-
 function answerKindHeld(question: string, text: string, sentences: Sentence[]): number {
   switch (answerType(question)) {
     case 'quantity':
       // A value in a sentence that says it is the default, or in a table row under a Default column.
       if (asksDefaultValue(question)) {
-        return sentences.some((sentence) => statesRelation('default', `${sentence.text} ${sentence.tableHeader ?? ''}`) && (NUMBER.test(sentence.text) || LITERAL.test(sentence.text))) ? 1 : 0;
+        return sentences.some((sentence) => statesRelation('default', `${sentence.text} ${sentence.tableHeader ?? ''}`) && (NUMBER.test(sentence.text) || holdsValue(sentence.text))) ? 1 : 0;
       }
       return !ASKS_NUMBER.test(question) || NUMBER.test(text) ? 1 : 0;
     case 'name':

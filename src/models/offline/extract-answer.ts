@@ -6,7 +6,7 @@ import { EvidenceView, type Sentence } from './evidence-view.ts';
 import { focusShare, questionFocus } from './focus.ts';
 import { versionInPlay } from './planner.ts';
 import type { QuestionAnalysis } from '../../text/question.ts';
-import { relationsOf, statesRelation } from './relations.ts';
+import { askedRelations, statesRelation } from './relations.ts';
 import { placeholderNotes, plainText, withoutPlaceholderNotes } from './plain-text.ts';
 import { bestSentence, quotableSentence, selectSentences } from './answer-sentences.ts';
 import { stem, termSet, withinWordLimit, wordCount, words } from '../../text/text.ts';
@@ -165,14 +165,14 @@ function rankWeighted(score: SentenceScore, relevance: (sentence: Sentence) => n
  * {@link CLOSEST_SECOND_SHARE} of it, else the sentence after it (in passage order).
  */
 function closestPassages(analysis: QuestionAnalysis, view: EvidenceView, score: SentenceScore): NonNullable<ModelAnswer['closest']> {
-  const relations = [...new Set(analysis.parts.flatMap((part) => relationsOf(part.text)))];
+  const relations = askedRelations(analysis.parts);
   const terms = [...new Set(analysis.terms)];
   const shown: Sentence[] = [];
   const missing = () => ({
     terms: terms.filter((term) => !shown.some((sentence) => sentence.terms.has(term))),
     relations: relations.filter((relation) => !shown.some((sentence) => statesRelation(relation, sentence.text))),
   });
-  const quotable = (sentence: Sentence) => !sentence.code && !sentence.placeholder && quotableSentence(sentence, relations);
+  const quotable = (sentence: Sentence) => !sentence.code && quotableSentence(sentence, relations);
   const passages: NonNullable<ModelAnswer['closest']> = [];
   const used = new Set<Passage>();
   while (passages.length < MAX_CLOSEST) {

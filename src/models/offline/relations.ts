@@ -37,12 +37,23 @@ const ASKS: Array<[Relation, RegExp]> = [
 
 const STATES_DEFAULT = /\bdefaults?\b|\bby default\b|\bunless\b|\bis (?:enabled|disabled|on|off)\b/i;
 
-/** A value a default may be: a number, code, or a literal (`false`, true, null, ...). */
+/** A value a default may be: a number, code, or a literal (`false`, `'stack'`, `[]`, true, null, ...). */
 const VALUE = /\d|`[^`]+`|\b(?:true|false|null|none|undefined|unset|empty)\b/i;
+
+/**
+ * Whether a text gives a value in digits, as code or as a literal.
+ *
+ * @example
+ * holdsValue('**Default:** `1 / maxWorkers`'); // true
+ * holdsValue('By default, memory is split evenly.'); // false
+ */
+export function holdsValue(text: string): boolean {
+  return VALUE.test(text);
+}
 
 const STATES: Record<Relation, RegExp | ((sentence: string) => boolean)> = {
   default: STATES_DEFAULT,
-  'default value': (sentence) => STATES_DEFAULT.test(sentence) && VALUE.test(sentence),
+  'default value': (sentence) => STATES_DEFAULT.test(sentence) && holdsValue(sentence),
   instead: /\binstead\b|\brather than\b|\buse\b|\bprefer\b|\brecommend|\bshould\b|\bbetter\b|\balternatively\b/i,
   cause: /\bbecause\b|\bsince\b|\bdue to\b|\bso that\b|\bcaus|\bmeans\b|\botherwise\b|\bresult(?:s|ing)? in\b|\bthis is why\b|\bif\b/i,
   how: /\b(?:set|use|call|pass|add|run|enable|configure|install|specify|provide|create)\b|\byou (?:can|should|must|need)\b|\bto do (?:this|so)\b|`[^`]+`/i,
@@ -62,6 +73,16 @@ export function relationsOf(text: string): Relation[] {
   const asked = ASKS.filter(([, pattern]) => pattern.test(text)).map(([relation]) => relation);
   // Asking for the default value asks for a default: one relation, the stricter.
   return asked.includes('default value') ? asked.filter((relation) => relation !== 'default') : asked;
+}
+
+/**
+ * The relations the parts of a question ask about, each once, in the order the parts ask them.
+ *
+ * @example
+ * askedRelations([{ text: 'Which error is it' }, { text: 'what should the step return instead' }]); // ['instead']
+ */
+export function askedRelations(parts: ReadonlyArray<{ text: string }>): Relation[] {
+  return [...new Set(parts.flatMap((part) => relationsOf(part.text)))];
 }
 
 /**
