@@ -1,6 +1,6 @@
 import type { Conversation } from './conversation.ts';
 import type { EvidenceView, Sentence } from './evidence-view.ts';
-import { statesRelation, type Relation } from './relations.ts';
+import { asksDefaultValue, statesRelation, type Relation } from './relations.ts';
 import { isPlaceholderNote } from './plain-text.ts';
 import { identifiers, stem, words } from '../../text/text.ts';
 
@@ -176,7 +176,7 @@ function linkShare(text: string): number {
  */
 export function answerType(question: string): 'name' | 'quantity' | 'other' {
   const text = question.toLowerCase();
-  if (/\b(?:how (?:many|much|long|often|big|large)|what(?:'s| is) (?:the (?:default|limit|maximum|minimum)|(?:its|their) default)|which (?:version|release)|when)\b/.test(text)) return 'quantity';
+  if (asksDefaultValue(text) || /\b(?:how (?:many|much|long|often|big|large)|what(?:'s| is) the (?:limit|maximum|minimum)|which (?:version|release)|when)\b/.test(text)) return 'quantity';
   if (/\b(?:which|what)\s+(?:\w+\s+)?(?:setting|option|key|variable|env(?:ironment)? var\w*|flag|parameter|field|error|code|exception|command|metric|endpoint|method|function|header|section|value|name)s?\b/.test(text)) return 'name';
   return 'other';
 }

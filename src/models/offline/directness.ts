@@ -95,8 +95,8 @@ export function directnessFeatures(view: EvidenceView, sentences: Sentence[], re
   };
 }
 
-/** The question forms that ask for a number ("when" and "which version" may be answered in words). */
-const ASKS_NUMBER = /\bhow (?:many|much|long|often|big|large)\b|\bwhat(?:'s| is) (?:the (?:default|limit|maximum|minimum)|(?:its|their) default)\b/i;
+/** The question forms that ask for a number ("when" and "which version" may be answered in words; a default value by {@link asksDefaultValue}). */
+const ASKS_NUMBER = /\bhow (?:many|much|long|often|big|large)\b|\bwhat(?:'s| is) the (?:limit|maximum|minimum)\b/i;
 
 /** A number, in digits or in words ("sixty seconds", "twice"). */
 const NUMBER = /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|once|twice|dozen)\b/i;

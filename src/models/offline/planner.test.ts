@@ -282,6 +282,7 @@ describe('answerType', () => {
     ['What error code does a too-large step result raise?', 'name'],
     ['How many times is a job retried by default?', 'quantity'],
     ['What does `vmMemoryLimit` do, and what is its default?', 'quantity'],
+    ['What does `retryDelay` default to?', 'quantity'],
     ['Which release added ORBIT_MAX_TASKS_PER_CHILD?', 'quantity'],
     ['Why do my jobs run twice?', 'other'],
   ])('%s -> %s', (question, expected) => {
