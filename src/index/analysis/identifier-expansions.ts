@@ -4,6 +4,7 @@
 // rules in tokenize.ts (expandIdentifier says what one run expands to).
 import { expandIdentifier, IDENTIFIER_RUN, isPlainWord } from './tokenize.ts';
 import { SPACELESS_CHAR, splitSpaceless } from '../../text/scripts.ts';
+import { ASCII_CLASS, DIGIT, isAscii, LOWER, OTHER, SEPARATOR, UNDERSCORE, UPPER } from './ascii-classes.ts';
 
 /**
  * Runs that provably expand to nothing: one segment of one sub-word, i.e. a lower-case word,
@@ -95,11 +96,6 @@ function addRunExpansions(piece: string, seen: Set<string>, cache: Map<string, s
   }
 }
 
-function isAscii(text: string, start: number, end: number): boolean {
-  for (let position = start; position < end; position += 1) if (text.charCodeAt(position) >= 128) return false;
-  return true;
-}
-
 /**
  * {@link addRunExpansions} of the ASCII piece text[start..end), read character by character: the
  * runs {@link IDENTIFIER_RUN} would match (`[A-Za-z0-9_]+` joined by single separators), making a
@@ -160,26 +156,8 @@ const SPACE = 32;
 const NEWLINE = 10;
 const TAB = 9;
 const RETURN = 13;
-/** Character classes of {@link mayExpand}. */
-const OTHER = 0;
-const LOWER = 1;
-const UPPER = 2;
-const DIGIT = 3;
-const UNDERSCORE = 4;
-const SEPARATOR = 5;
+/** Character classes of {@link mayExpand}: those of ascii-classes.ts, and one for a non-ASCII character other than a letter. */
 const NON_ASCII = 6;
-const ASCII_CLASS = (() => {
-  const classes = new Uint8Array(128);
-  for (let code = 0; code < 128; code += 1) {
-    const char = String.fromCharCode(code);
-    if (char >= 'a' && char <= 'z') classes[code] = LOWER;
-    else if (char >= 'A' && char <= 'Z') classes[code] = UPPER;
-    else if (char >= '0' && char <= '9') classes[code] = DIGIT;
-    else if (char === '_') classes[code] = UNDERSCORE;
-    else if ('-.:/'.includes(char)) classes[code] = SEPARATOR;
-  }
-  return classes;
-})();
 
 /** A non-ASCII letter's case (so `café` and `Straße` stay prose), else {@link NON_ASCII}. */
 function nonAsciiClass(code: number): number {

@@ -9,6 +9,7 @@
  * identifier is found whether it is typed exactly, without separators, or as words.
  */
 import { runWords, SPACELESS_CHAR, splitSpaceless } from '../../text/scripts.ts';
+import { DIGIT, isAscii, LOWER, OTHER, UPPER } from './ascii-classes.ts';
 
 /** How text becomes searchable terms. Fixed per index (stored in it) because ingest depends on it. */
 export interface TokenizerOptions {
@@ -51,7 +52,7 @@ export function isPlainWord(run: string, lower: string): boolean {
  * words('See max_payload_kb.') // ['see', 'max', 'payload', 'kb']
  */
 export function words(text: string): string[] {
-  if (isAsciiText(text)) return asciiParts(text, false);
+  if (isAscii(text)) return asciiParts(text, false);
   return Array.from(text.matchAll(WORD), (match) => match[0].toLowerCase());
 }
 
@@ -63,13 +64,8 @@ export function words(text: string): string[] {
  * splitCamelCase('HTTPServer2')     // ['http', 'server', '2']
  */
 export function splitCamelCase(segment: string): string[] {
-  if (isAsciiText(segment)) return asciiParts(segment, true);
+  if (isAscii(segment)) return asciiParts(segment, true);
   return Array.from(segment.matchAll(SUBWORD), (match) => match[0].toLowerCase());
-}
-
-function isAsciiText(text: string): boolean {
-  for (let at = 0; at < text.length; at += 1) if (text.charCodeAt(at) >= 128) return false;
-  return true;
 }
 
 /**
@@ -83,8 +79,8 @@ function asciiParts(text: string, camel: boolean): string[] {
   const parts: string[] = [];
   let start = -1;
   for (let at = 0; at <= text.length; at += 1) {
-    const kind = at < text.length ? asciiKind(text.charCodeAt(at)) : 0;
-    if (kind === 0) {
+    const kind = at < text.length ? asciiKind(text.charCodeAt(at)) : OTHER;
+    if (kind === OTHER) {
       if (start >= 0) parts.push(text.slice(start, at).toLowerCase());
       start = -1;
       continue;
@@ -96,9 +92,9 @@ function asciiParts(text: string, camel: boolean): string[] {
     if (!camel) continue;
     const previous = asciiKind(text.charCodeAt(at - 1));
     const breaks =
-      (previous === DIGIT_KIND) !== (kind === DIGIT_KIND) ||
-      (previous === LOWER_KIND && kind === UPPER_KIND) ||
-      (previous === UPPER_KIND && kind === UPPER_KIND && at + 1 < text.length && asciiKind(text.charCodeAt(at + 1)) === LOWER_KIND);
+      (previous === DIGIT) !== (kind === DIGIT) ||
+      (previous === LOWER && kind === UPPER) ||
+      (previous === UPPER && kind === UPPER && at + 1 < text.length && asciiKind(text.charCodeAt(at + 1)) === LOWER);
     if (breaks) {
       parts.push(text.slice(start, at).toLowerCase());
       start = at;
@@ -107,15 +103,11 @@ function asciiParts(text: string, camel: boolean): string[] {
   return parts;
 }
 
-const LOWER_KIND = 1;
-const UPPER_KIND = 2;
-const DIGIT_KIND = 3;
-
-/** 1 for a-z, 2 for A-Z, 3 for 0-9, 0 for any other ASCII character. */
+/** {@link LOWER} for a-z, {@link UPPER} for A-Z, {@link DIGIT} for 0-9 (ascii-classes.ts), {@link OTHER} for any other ASCII character. */
 function asciiKind(code: number): number {
-  if (code >= 97 && code <= 122) return LOWER_KIND;
-  if (code >= 65 && code <= 90) return UPPER_KIND;
-  return code >= 48 && code <= 57 ? DIGIT_KIND : 0;
+  if (code >= 97 && code <= 122) return LOWER;
+  if (code >= 65 && code <= 90) return UPPER;
+  return code >= 48 && code <= 57 ? DIGIT : OTHER;
 }
 
 /**
