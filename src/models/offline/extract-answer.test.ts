@@ -188,6 +188,33 @@ describe('extractAnswer shows the closest passages when no sentences state the a
   });
 });
 
+describe('a closest passage shows its two sentences that best match the whole question', () => {
+  it('shows the second best for the question beside the best, not a sentence for the words the best left out', () => {
+    const question = 'What does the memory limit of a worker do on a laptop, and which pools does it affect?';
+    const { answer } = measure(question, [
+      {
+        chunk_id: 'memory#0',
+        doc_id: 'memory',
+        heading: 'Settings',
+        snippet:
+          'The memory limit sets how much memory a worker may use before it is recycled. Browser pools are affected by the settings of the browser. The limit of a worker applies in the threads and forks pools, which it affects alone.',
+      },
+    ]);
+    // No sentence words "laptop": no answer. The best sentence holds limit, worker, pool and affect;
+    // what it leaves out ("memory", "laptop") is held by the first sentence alone, which holds
+    // memory, limit and worker of the question: it is shown beside the best, in passage order.
+    expect(answer.closest).toEqual([
+      {
+        doc_id: 'memory',
+        sentences: [
+          'The memory limit sets how much memory a worker may use before it is recycled.',
+          'The limit of a worker applies in the threads and forks pools, which it affects alone.',
+        ],
+      },
+    ]);
+  });
+});
+
 describe('the closest passages weigh how high the search ranked them', () => {
   it('shows the top-ranked passage before a low-ranked one whose sentence shares one more word with the question', () => {
     const question = 'How do I stop a worker from taking new jobs during a deploy?';

@@ -73,7 +73,7 @@ describe('offline planner through the real loop and the sqlite index', () => {
     // pages of 3.x and of every release line, never 2.x.
     expect(run.answer).toMatchObject({ text: "I couldn't find a direct answer in the docs.", citations: [], abstained: true });
     const closest = run.answer.closest ?? [];
-    expect(closest.map((passage) => passage.chunkId)).toEqual(['config-reference-3x#1', 'worker-heartbeats#1', 'timeouts#1']);
+    expect(closest.map((passage) => passage.chunkId)).toEqual(['config-reference-3x#1', 'toml-config#3', 'security#1']);
     const chunks = await Promise.all(closest.map((passage) => index.getChunk(passage.chunkId)));
     expect(chunks.map((chunk) => chunk?.appliesTo)).toEqual(['3.x', '3.x', 'all']);
   });
