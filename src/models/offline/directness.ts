@@ -101,8 +101,8 @@ const ASKS_NUMBER = /\bhow (?:many|much|long|often|big|large)\b|\bwhat(?:'s| is)
 /** A number, in digits or in words ("sixty seconds", "twice"). */
 const NUMBER = /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|once|twice|dozen)\b/i;
 
-/** Words of the interrogative phrase that asks for the answer: "long" of "how long", "mean" of "what does X mean", "happen" of "what happens". */
-const INTERROGATIVE = /\bhow (many|much|long|often|big|large|soon)\b|\bwhat (?:does|do) .+? (mean)\b|\bwhat (happens?)\b/gi;
+/** Words of the interrogative phrase that asks for the answer: "long" of "how long", "mean" of "what does X mean", "control" of "what does X control" (what X does), "happen" of "what happens". */
+const INTERROGATIVE = /\bhow (many|much|long|often|big|large|soon)\b|\bwhat (?:does|do) .+? (mean|control)\b|\bwhat (happens?)\b/gi;
 
 /** The same in Chinese: the noun a question word asks for, the answer's kind ("球队" of "哪个球队", "公司" of "什么公司"). */
 const CHINESE_INTERROGATIVE = /(?:哪[个些种位家所座部条]?|什么|多少|几[个种位])(\p{sc=Han}{2})/gu;

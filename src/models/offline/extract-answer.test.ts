@@ -295,6 +295,14 @@ describe('directness of the answer', () => {
     });
   });
 
+  it('does not ask the answer for "control" of "what does X control?", a question about what X does', () => {
+    const question = 'What does `lease_seconds` control?';
+    const lease: Result = { chunk_id: 'config#2', doc_id: 'config', heading: 'Worker settings', snippet: '`lease_seconds` is how long a worker holds a job before it is redelivered.' };
+    expect(extractAnswer(analyzeQuestion(question), readConversation(promptOf(question, [lease]))).text).toBe(
+      '`lease_seconds` is how long a worker holds a job before it is redelivered. [1]',
+    );
+  });
+
   it('takes a number written in words for a "how long" question', () => {
     const question = 'How long does a worker lease last?';
     const words: Result = { chunk_id: 'leases#0', doc_id: 'leases', heading: 'Leases', snippet: 'A worker lease lasts sixty seconds.' };
