@@ -303,6 +303,12 @@ describe('directness of the answer', () => {
     );
   });
 
+  it('takes "disable" for "switch off" (related-terms.ts)', () => {
+    const question = 'How do I switch off the retries of a task?';
+    const retries: Result = { chunk_id: 'retries#1', doc_id: 'retries', heading: 'Retries', snippet: 'Set `max_attempts` of a task to 1 to disable its retries.' };
+    expect(extractAnswer(analyzeQuestion(question), readConversation(promptOf(question, [retries]))).text).toBe('Set `max_attempts` of a task to 1 to disable its retries. [1]');
+  });
+
   it('takes a number written in words for a "how long" question', () => {
     const question = 'How long does a worker lease last?';
     const words: Result = { chunk_id: 'leases#0', doc_id: 'leases', heading: 'Leases', snippet: 'A worker lease lasts sixty seconds.' };

@@ -78,6 +78,7 @@ const PHRASINGS: Record<string, string> = {
   logs: 'logger logging',
   error: 'fail failure exception',
   fails: 'error failure',
+  switch: 'disable enable toggle',
   setting: 'option config configuration',
   option: 'setting config',
   configure: 'config option setting',
