@@ -125,6 +125,13 @@ const CHINESE_FUNCTION_WORDS = new Set(
 );
 
 /**
+ * A word of hiragana alone: in Japanese the particles, auxiliaries and verb endings (`です`, `した`,
+ * `ている`) and the question words (`いつ`, `どこ`), which name no topic; content words are
+ * written in kanji or katakana (`標高`, `メートル`) far more often.
+ */
+const HIRAGANA_ONLY = /^[\u3041-\u309f]+$/;
+
+/**
  * Content terms of a text: non-stopword words of 2+ characters, stemmed, in order, unique.
  * Chinese and Japanese give the bigrams inside their words (scripts.ts `wordBigrams`): a
  * question's `大帝本名` gives `大帝 本名`, not the `帝本` no passage holds, while a passage's
@@ -134,7 +141,7 @@ const CHINESE_FUNCTION_WORDS = new Set(
 export function contentTerms(text: string): string[] {
   const terms: string[] = [];
   for (const word of wordsWith(text, wordBigrams)) {
-    if (STOPWORDS.has(word) || word.length < 2 || ASKING_CHARACTER.test(word) || CHINESE_FUNCTION_WORDS.has(word)) continue;
+    if (STOPWORDS.has(word) || word.length < 2 || ASKING_CHARACTER.test(word) || CHINESE_FUNCTION_WORDS.has(word) || HIRAGANA_ONLY.test(word)) continue;
     const stemmed = stem(word);
     if (!terms.includes(stemmed)) terms.push(stemmed);
   }
