@@ -134,8 +134,28 @@ describe('atlas ingest of other formats', () => {
     expect(io.err.join('')).toBe(
       'atlas: note: a.html: content: left out: the page has no text in its main content (a search page or a redirect has none). Nothing to do if that is intended.\n' +
         'atlas: note: b.html: content: left out: the page has no text in its main content (a search page or a redirect has none). Nothing to do if that is intended.\n' +
-        'Atlas: site has no page Atlas reads: found 2 .html files and 1 .png file, 0 pages Atlas reads (2 left out with no text of their own). Atlas reads .md, .mdx, .txt, .html, .htm, .adoc, .asciidoc, .pdf, .docx files. Nothing was indexed. Pass the folder that holds your docs, or pass --allow-empty to make an empty index.\n',
+        'Atlas: site has no page Atlas reads: found 2 .html files and 1 .png file, 0 pages Atlas reads (2 left out as the notes above say). Atlas reads .md, .mdx, .txt, .html, .htm, .adoc, .asciidoc, .pdf, .docx files. Nothing was indexed. Pass the folder that holds your docs, or pass --allow-empty to make an empty index.\n',
     );
+  });
+
+  it('leaves out an HTML page that asks search engines not to index it (an mdBook print view), with a note', () => {
+    const print = '<html><head><title>Book</title><meta content="noindex" name="robots"></head><body><main><h1>Intro</h1><p>Every page again.</p></main></body></html>';
+    expect(parseDocument({ path: 'print.html', bytes: Buffer.from(print) })).toEqual({
+      ok: false,
+      problems: [],
+      skipped: {
+        file: 'print.html',
+        field: 'content',
+        message:
+          'left out: the page asks search engines not to index it (<meta name="robots" content="noindex">), as a site\'s print view of every page, its table of contents or its search page does. Nothing to do if that is intended.',
+      },
+    });
+    // Only the head counts: the same tag shown in the body (a page about robots meta tags) is text.
+    const about = '<html><head><title>SEO</title></head><body><main><h1>SEO</h1><p>Write <code>&lt;meta name="robots" content="noindex"&gt;</code>.</p><meta name="robots" content="noindex"></main></body></html>';
+    expect(parseDocument({ path: 'seo.html', bytes: Buffer.from(about) })).toMatchObject({ ok: true, doc: { docId: 'seo', chunks: [{ text: 'Write `<meta name="robots" content="noindex">`.' }] } });
+    // "nofollow" alone does not ask to leave the page out.
+    const follow = '<html><head><meta name="ROBOTS" content="nofollow"><title>A</title></head><body><main><p>Kept.</p></main></body></html>';
+    expect(parseDocument({ path: 'a.html', bytes: Buffer.from(follow) }).ok).toBe(true);
   });
 
   it('parses an HTML page that breaks nothing but has no main text as left out, not as a problem', () => {

@@ -24,6 +24,8 @@ export interface PageBody {
   declaredTitle?: string;
   /** PDF: the page of every body line. */
   linePages?: number[];
+  /** HTML: the page asks not to be indexed (see `ConvertedPage.noindex`); the body is empty. */
+  noindex?: true;
 }
 
 /**
@@ -52,8 +54,8 @@ export function readPageBody(source: { path: string; bytes: Buffer; converted?: 
   if (format === 'text') return page(decoded.text);
   if (format === 'html' || format === 'asciidoc') {
     try {
-      const { markdown, title } = convertTextPage(format, decoded.text);
-      return page(markdown, title ? { declaredTitle: title } : {});
+      const { markdown, title, noindex } = convertTextPage(format, decoded.text);
+      return page(markdown, { ...(title ? { declaredTitle: title } : {}), ...(noindex ? { noindex } : {}) });
     } catch (error) {
       const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       return { ok: false, problem: { file, field: 'content', message: `the ${format === 'html' ? 'HTML' : 'AsciiDoc'} could not be converted (${reason}). Fix the file, or pass --skip-invalid to leave it out.` } };

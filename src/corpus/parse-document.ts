@@ -55,7 +55,9 @@ export type ParseDocumentResult =
  * markdown into sections and chunks (see `chunkSections` and docs/chunking.md). Problems are
  * values, not exceptions; all problems of the page are reported together. A page with no text
  * besides its title is a problem, unless its body holds markup that renders no text here (a
- * VitePress home page: `layout: home` and `<Home />`): that page is `skipped`, with a note.
+ * VitePress home page: `layout: home` and `<Home />`): that page is `skipped`, with a note, as is
+ * an HTML page that asks search engines not to index it (an mdBook site's `print.html`, a copy of
+ * every page, would otherwise double every search result).
  * Throws an `AtlasError` only for invalid options.
  *
  * @example
@@ -67,6 +69,10 @@ export function parseDocument(source: DocumentSource, options: ChunkingOptions =
   const file = source.path;
   const read = readPageBody(source);
   if (!read.ok) return { ok: false, problems: [read.problem] };
+  if (read.page.noindex) {
+    const message = 'left out: the page asks search engines not to index it (<meta name="robots" content="noindex">), as a site\'s print view of every page, its table of contents or its search page does. Nothing to do if that is intended.';
+    return { ok: false, problems: [], skipped: { file, field: 'content', message } };
+  }
   const { format, yaml, body, bodyStartLine, declaredTitle, linePages } = read.page;
   const derivedId = slugFromPath(file);
   const problems: CorpusProblem[] = [];

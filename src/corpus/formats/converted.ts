@@ -9,6 +9,12 @@ export interface ConvertedPage {
   title?: string;
   /** PDF: the page each line of `markdown` comes from (index 0 is line 1), for citations by page. */
   linePages?: number[];
+  /**
+   * HTML: the page asks search engines not to index it (`<meta name="robots" content="noindex">`),
+   * as a generated site's print view of the whole book, its table of contents or its search page
+   * does: a copy of other pages or no content of its own. `markdown` is then empty.
+   */
+  noindex?: true;
 }
 
 /** A file that could not be converted: the aspect at fault and the message (what, and the fix). */

@@ -17,6 +17,7 @@ import type { ConvertedPage } from './converted.ts';
  * // { markdown: '# Install\n\nRun it.\n', title: 'Install' }
  */
 export function convertHtml(html: string): ConvertedPage {
+  if (asksNoIndex(html)) return { markdown: '', noindex: true };
   const region = findMainRegion(html);
   let converted: HtmlMarkdown | undefined = region === undefined ? undefined : htmlToMarkdown(html, region);
   if (converted === undefined || converted.markdown === '') {
@@ -28,6 +29,27 @@ export function convertHtml(html: string): ConvertedPage {
   const title = pageTitle(converted);
   if (title !== undefined) page.title = title;
   return page;
+}
+
+/** A `<meta>` start tag. */
+const META = /<meta\b[^>]*>/gi;
+/** Where a page's head ends (`</head>`, else its `<body>`). */
+const HEAD_END = /<\/head\s*>|<body[\s>]/i;
+
+/**
+ * Whether the page's head holds `<meta name="robots" content="...noindex...">` (any attribute
+ * order, any case). Only the head is read: a meta tag in the body's text (an example) does not count.
+ *
+ * @example
+ * asksNoIndex('<head><meta name="robots" content="noindex"></head><body>...'); // true
+ */
+export function asksNoIndex(html: string): boolean {
+  const end = html.search(HEAD_END);
+  if (end < 0) return false;
+  for (const [tag] of html.slice(0, end).matchAll(META)) {
+    if (/\bname\s*=\s*["']?robots["'\s/>]/i.test(tag) && /\bcontent\s*=\s*["'][^"']*\bnoindex\b/i.test(tag)) return true;
+  }
+  return false;
 }
 
 function pageTitle({ declaredTitle, firstHeading }: HtmlMarkdown): string | undefined {
