@@ -74,7 +74,8 @@ const CONTEXT_SHARE = 0.5;
  * sentence, the lead sentence of the section a "what does X do?" question names
  * ({@link LEAD_BONUS}), more for passages the searches ranked high; less for long sentences, code lines,
  * table rows that name nothing the question does, TODO notes, and sentences about another
- * release line than the run's; nothing for headings and for sentences repeated on several pages.
+ * release line than the run's; nothing for headings and for sentences repeated on several pages under
+ * different headings (boilerplate).
  */
 export function createSentenceScorer(view: EvidenceView, conversation: Conversation, version: string | undefined): SentenceScore {
   const relevanceOf = createRelevance(conversation);
@@ -90,15 +91,22 @@ export function createSentenceScorer(view: EvidenceView, conversation: Conversat
   const definitional = asksDefinition(view.analysis.question);
   // The question's names and identifiers in a heading name the subject of every sentence under it.
   const keys = new Set(view.analysis.keyTerms);
-  // A sentence repeated on several pages is boilerplate (a sponsor note, a shared warning).
-  const docsOf = new Map<string, Set<string>>();
+  // A sentence repeated on several pages under different headings is boilerplate (a sponsor note,
+  // a shared warning). Under the same heading it is a copy of the section (a site's print view, a
+  // README copied into the docs, the section in two releases): each copy scores as any sentence.
+  const placesOf = new Map<string, { docs: Set<string>; headings: Set<string> }>();
   for (const sentence of view.sentences) {
-    const docs = docsOf.get(sentence.text) ?? new Set<string>();
-    docs.add(sentence.passage.docId);
-    docsOf.set(sentence.text, docs);
+    const places = placesOf.get(sentence.text) ?? { docs: new Set<string>(), headings: new Set<string>() };
+    places.docs.add(sentence.passage.docId);
+    places.headings.add(sentence.passage.heading);
+    placesOf.set(sentence.text, places);
   }
+  const boilerplate = (text: string) => {
+    const places = placesOf.get(text);
+    return places !== undefined && places.docs.size > 1 && places.headings.size > 1;
+  };
   return (sentence, terms, relations) => {
-    if (sentence.heading || (docsOf.get(sentence.text)?.size ?? 0) > 1) return 0;
+    if (sentence.heading || boilerplate(sentence.text)) return 0;
     let score = 0;
     let own = 0;
     for (const term of terms) {

@@ -326,6 +326,31 @@ describe('directness of the answer', () => {
   });
 });
 
+describe('a sentence on several pages', () => {
+  const question = 'How long does a worker lease last?';
+  const leases: Result = { chunk_id: 'leases#0', doc_id: 'leases', heading: 'Leases', snippet: 'A worker lease lasts 30 minutes by default.' };
+
+  it('answers from a section copied to another page under its heading (a print view of the whole site)', () => {
+    const copy: Result = { ...leases, chunk_id: 'print#12', doc_id: 'print' };
+    expect(extractAnswer(analyzeQuestion(question), readConversation(promptOf(question, [copy, leases])))).toEqual({
+      text: 'A worker lease lasts 30 minutes by default. [1]',
+      citations: [{ doc_id: 'print', quote: 'A worker lease lasts 30 minutes by default.' }],
+      abstained: false,
+    });
+  });
+
+  it('never quotes a note repeated under other headings (a sponsor note, a shared warning)', () => {
+    const note = 'How long a worker lease lasts is asked often: ask on the forum.';
+    const pages: Result[] = [
+      { chunk_id: 'retries#2', doc_id: 'retries', heading: 'Retries', snippet: note },
+      { chunk_id: 'deploys#4', doc_id: 'deploys', heading: 'Deploys', snippet: note },
+      { ...leases, snippet: 'Leases are renewed by heartbeats.' },
+    ];
+    const answer = extractAnswer(analyzeQuestion(question), readConversation(promptOf(question, pages)));
+    expect([answer.abstained, answer.closest?.flatMap((passage) => passage.sentences)]).toEqual([true, ['Leases are renewed by heartbeats.']]);
+  });
+});
+
 describe('a follow-up\'s direct answer', () => {
   /** The offline planner's answer to `followUp` after `earlier`, shown `results` by the search of the expanded follow-up. */
   function answerFollowUp(earlier: string, followUp: string, results: Result[]) {
