@@ -108,6 +108,9 @@ export function runWords(run: string, unigrams: boolean): RunWord[] {
  */
 const FUNCTION_CHARACTER = /[的了是在有和与與及或由被把对對从從向到给給为為于於以而也都就又还還很最更不没沒吗嗎呢吧呀啊嘛么麼之其此这這那哪谁誰何啥几幾多个個两兩一上下中里裡让讓将將所会會能要可该該得地着著过過等每各些种種位年月日号號说說叫\u3040-\u309f]/;
 
+/** A word of katakana alone (with ー and the half-width forms). */
+const KATAKANA_WORD = /^[\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff\uff66-\uff9f]+$/;
+
 /**
  * The words of a run as a reader of sentences wants them: Han and kana as the bigrams inside
  * each `Intl.Segmenter` word (a word of one character as itself), so that no bigram straddles
@@ -115,31 +118,41 @@ const FUNCTION_CHARACTER = /[的了是在有和与與及或由被把对對从從
  * as {@link runWords}. A name the segmenter's dictionary does not know comes out as single
  * characters (`吴|淞|路|闸|桥`, `艾|蒂|安`): consecutive single characters that are not function
  * words ({@link FUNCTION_CHARACTER}) are read as one word, so the name gives its bigrams
- * (`吴淞 淞路 路闸 闸桥`) instead of nothing. The offline planner's text analysis reads these
+ * (`吴淞 淞路 路闸 闸桥`) instead of nothing. Katakana in a row is one word too: a loanword the
+ * dictionary does not know comes out cut (`ク|ロー|ジャ`), and its first character alone would be
+ * lost (`クロ ロー ージ ジャ`, not `ロー ジャ`). The offline planner's text analysis reads these
  * (text.ts), the index the plain bigrams (a search ranks by many bigrams, a sentence is judged by
  * few).
  *
  * @example
  * wordBigrams('真君大帝本名叫什么'); // ['真君', '大帝', '本', '名叫', '什么']
  * wordBigrams('吴淞路闸桥原来的地址'); // ['吴淞', '淞路', '路闸', '闸桥', '原来', '的', '地址']
+ * wordBigrams('クロージャとは'); // ['クロ', 'ロー', 'ージ', 'ジャ', 'と', 'は']
  */
 export function wordBigrams(run: string): string[] {
   // A run of two characters is one bigram already (words joined by spaces, as a claim's are).
   if (scriptAt(run, 0) !== BIGRAM_SCRIPT || [...run].length <= 2) return runWords(run, false).map((word) => word.word);
   segmenter ??= new Intl.Segmenter('und', { granularity: 'word' });
   const found: string[] = [];
-  let singles = '';
+  // Segments read as one word: katakana in a row (a loanword, or a compound of them, however the
+  // dictionary cut it), or single characters in a row that are not function words (a name).
+  let joined = '';
+  let joinedKatakana = false;
   const flush = () => {
-    if (singles !== '') for (const word of runWords(singles, false)) found.push(word.word);
-    singles = '';
+    if (joined !== '') for (const word of runWords(joined, false)) found.push(word.word);
+    joined = '';
   };
   for (const part of segmenter.segment(run)) {
-    if (part.isWordLike && [...part.segment].length === 1 && !FUNCTION_CHARACTER.test(part.segment)) {
-      singles += part.segment;
+    const katakana = part.isWordLike && KATAKANA_WORD.test(part.segment);
+    const single = part.isWordLike && !katakana && [...part.segment].length === 1 && !FUNCTION_CHARACTER.test(part.segment);
+    if (!katakana && !single) {
+      flush();
+      if (part.isWordLike) for (const word of runWords(part.segment, false)) found.push(word.word);
       continue;
     }
-    flush();
-    if (part.isWordLike) for (const word of runWords(part.segment, false)) found.push(word.word);
+    if (joined !== '' && joinedKatakana !== katakana) flush();
+    joined += part.segment;
+    joinedKatakana = katakana;
   }
   flush();
   return found;

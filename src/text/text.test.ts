@@ -124,6 +124,8 @@ describe('text without spaces', () => {
     // Japanese hiragana words are grammar (です, した, の) or question words (いつ): no content term.
     expect(contentTerms('富士山の標高は何メートルですか？')).toEqual(['富士', '士山', '標高', 'メー', 'ート', 'トル']);
     expect(contentTerms('東京タワーを設計したのはいつですか？')).toEqual(['東京', '京タ', 'タワ', 'ワー', '設計']);
+    // Katakana in a row is one word: ICU cuts the loanword クロージャ (closure) as ク|ロー|ジャ.
+    expect(contentTerms('Rustにおけるクロージャとは何ですか？')).toEqual(['rust', 'クロ', 'ロー', 'ージ', 'ジャ']);
   });
 
   it('splits Chinese sentences at 。！？, a closing quote kept with its sentence, each an exact substring', () => {
