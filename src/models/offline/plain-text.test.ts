@@ -72,4 +72,16 @@ describe('placeholder notes', () => {
     expect(placeholderNotes('TODO: document the\n- first option')).toEqual(['TODO: document the']);
     expect(placeholderNotes('No notes here.')).toEqual([]);
   });
+
+  it('ends a note at a full-width sentence end (。！？) as at a period', () => {
+    expect(placeholderNotes('TODO: 例を追加する。\nクロージャは外側の環境を捕捉した関数です。')).toEqual(['TODO: 例を追加する。']);
+  });
+
+  it('takes no note from fenced code: a TODO of an example is an exercise for the reader', () => {
+    const text = 'Closures capture their environment.\n\n```rust\n// TODO: uncomment the line above\n// closures borrow here\nlet c = || x;\n```\n\nTODO: document move closures.';
+    expect(placeholderNotes(text)).toEqual(['TODO: document move closures.']);
+    expect(withoutPlaceholderNotes(text)).toBe('Closures capture their environment.\n\n```rust\n// TODO: uncomment the line above\n// closures borrow here\nlet c = || x;\n```\n\n');
+    // A block cut off at the end of a passage is code to its end.
+    expect(placeholderNotes('Intro.\n~~~js\n// TODO: try it\n')).toEqual([]);
+  });
 });

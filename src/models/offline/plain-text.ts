@@ -8,10 +8,36 @@ import { renderInline } from './inline-markdown.ts';
 /**
  * A note that a page is unfinished ("TODO: which VACUUM options should we recommend?"): it says
  * the docs do not know. It runs to the end of its line, and on across hard wraps: while a line
- * does not end a sentence, the next line of the same paragraph (not blank, not a list item,
- * quote, table row, heading or fence) still belongs to the note.
+ * does not end a sentence (`.`, `!`, `?`, or the full-width `。！？` of Chinese and Japanese), the
+ * next line of the same paragraph (not blank, not a list item, quote, table row, heading or
+ * fence) still belongs to the note.
  */
-const PLACEHOLDER_NOTE = /\b(?:TODO|FIXME|TBD)\b[^\n]*(?:(?<![.!?][ \t]*)\n(?![ \t]*(?:\n|$|[-*+>|#]|\d+\.\s|```|~~~))[^\n]*)*/g;
+const PLACEHOLDER_NOTE = /\b(?:TODO|FIXME|TBD)\b[^\n]*(?:(?<![.!?。！？][ \t]*)\n(?![ \t]*(?:\n|$|[-*+>|#]|\d+\.\s|```|~~~))[^\n]*)*/g;
+
+/** A fence line of a markdown code block (its marker: three or more backticks or tildes). */
+const FENCE_LINE = /^[ \t]*(`{3,}|~{3,})[^\n]*$/gm;
+
+/**
+ * The placeholder notes of a text outside its fenced code blocks: a `// TODO: uncomment this
+ * line` of an example is an exercise for the reader, not a gap of the docs.
+ */
+function proseNotes(text: string): RegExpExecArray[] {
+  const notes = [...text.matchAll(PLACEHOLDER_NOTE)];
+  if (notes.length === 0) return notes;
+  const blocks: Array<[start: number, end: number]> = [];
+  let open: { start: number; marker: string } | undefined;
+  for (const line of text.matchAll(FENCE_LINE)) {
+    const marker = line[1]!.charAt(0);
+    if (open === undefined) open = { start: line.index, marker };
+    else if (marker === open.marker) {
+      blocks.push([open.start, line.index + line[0].length]);
+      open = undefined;
+    }
+  }
+  // A block cut off at the end of a passage runs to its end.
+  if (open !== undefined) blocks.push([open.start, text.length]);
+  return notes.filter((note) => !blocks.some(([start, end]) => note.index >= start && note.index < end));
+}
 
 /**
  * True when a sentence is a placeholder note, not documentation.
@@ -24,23 +50,30 @@ export function isPlaceholderNote(sentence: string): boolean {
 }
 
 /**
- * The placeholder notes of a text, each as one line (hard wraps joined).
+ * The placeholder notes of a text, each as one line (hard wraps joined); none inside fenced code.
  *
  * @example
  * placeholderNotes('Intro.\nTODO: post results on an\nRDS server.\nEnd.'); // ['TODO: post results on an RDS server.']
  */
 export function placeholderNotes(text: string): string[] {
-  return [...text.matchAll(PLACEHOLDER_NOTE)].map((match) => match[0].replace(/\s+/g, ' ').trim());
+  return proseNotes(text).map((match) => match[0].replace(/\s+/g, ' ').trim());
 }
 
 /**
- * A text without its placeholder notes (from "TODO" to the end of the note, hard wraps included).
+ * A text without its placeholder notes (from "TODO" to the end of the note, hard wraps included;
+ * a TODO in fenced code is kept).
  *
  * @example
  * withoutPlaceholderNotes('Intro.\nTODO: write this.'); // 'Intro.\n'
  */
 export function withoutPlaceholderNotes(text: string): string {
-  return text.replace(PLACEHOLDER_NOTE, '');
+  let kept = '';
+  let from = 0;
+  for (const note of proseNotes(text)) {
+    kept += text.slice(from, note.index);
+    from = note.index + note[0].length;
+  }
+  return kept + text.slice(from);
 }
 
 /** Options of {@link plainText}. */
