@@ -90,14 +90,14 @@ describe('askInConversation (offline planner, Orbit)', () => {
       ['and how do I fix it? error flow step raise result big', 2],
     ]);
     // The sentences hold too little of the question and its carried words for a direct answer; the
-    // closest passages are about ORB-1202, the one in the middle the payload limit's section, which
-    // says that raising the limit is rarely the fix (the passage with the durable fix follows it).
+    // closest passages are about ORB-1202, the last one the results module's, which says how to
+    // move data too big for the limit (the durable fix).
     expect(run.answer).toMatchObject({ abstained: true, citations: [] });
-    expect(run.answer.closest?.map((passage) => passage.chunkId)).toEqual(['api-testing#7', 'results-backend#3', 'retries#3']);
-    const fix = run.answer.closest?.[1];
+    expect(run.answer.closest?.map((passage) => passage.chunkId)).toEqual(['api-testing#7', 'retries#3', 'api-results#0']);
+    const fix = run.answer.closest?.[2];
     expect(fix?.sentences).toEqual([
-      'Raising the limit is rarely the right fix.',
-      'Every result is held in worker memory for the size check and copied through the broker and the backend.',
+      'Job results and flow step results are kept in the results backend, and like job arguments they are bounded by the payload limit.',
+      'The `orbit.results` module is how you move data that is too big for that limit: you write it to a blob store, get back a small `ResultRef`, and pass the reference around instead of the data.',
     ]);
   });
 
