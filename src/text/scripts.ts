@@ -143,7 +143,7 @@ export function wordBigrams(run: string): string[] {
     joined = '';
   };
   for (const part of segmenter.segment(run)) {
-    const katakana = part.isWordLike && KATAKANA_WORD.test(part.segment);
+    const katakana = part.isWordLike === true && KATAKANA_WORD.test(part.segment);
     const single = part.isWordLike && !katakana && [...part.segment].length === 1 && !FUNCTION_CHARACTER.test(part.segment);
     if (!katakana && !single) {
       flush();
