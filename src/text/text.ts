@@ -140,12 +140,25 @@ const HIRAGANA_ONLY = /^[\u3041-\u309f]+$/;
  */
 export function contentTerms(text: string): string[] {
   const terms: string[] = [];
-  for (const word of wordsWith(text, wordBigrams)) {
-    if (STOPWORDS.has(word) || word.length < 2 || ASKING_CHARACTER.test(word) || CHINESE_FUNCTION_WORDS.has(word) || HIRAGANA_ONLY.test(word)) continue;
+  for (const word of contentWords(text)) {
     const stemmed = stem(word);
     if (!terms.includes(stemmed)) terms.push(stemmed);
   }
   return terms;
+}
+
+/**
+ * The words of a text that {@link contentTerms} keeps, as written (not stemmed, repeats kept), in
+ * order: what a query asks for, as a search's coverage of it is measured.
+ *
+ * @example
+ * contentWords('How do leases expire?'); // ['leases', 'expire']
+ * contentWords('富士山の標高は？'); // ['富士', '士山', '標高']
+ */
+export function contentWords(text: string): string[] {
+  return wordsWith(text, wordBigrams).filter(
+    (word) => !STOPWORDS.has(word) && word.length >= 2 && !ASKING_CHARACTER.test(word) && !CHINESE_FUNCTION_WORDS.has(word) && !HIRAGANA_ONLY.test(word),
+  );
 }
 
 /** The set of stemmed words of a text. */

@@ -25,6 +25,13 @@ describe('queryCoverage', () => {
     expect(await queryCoverage('what is it', ['anything'])).toEqual({ share: 1 });
   });
 
+  it('reads a Chinese or Japanese query as its content words: no bigram across two words, no question or function word', async () => {
+    // 富士山の標高は何メートルですか: 富士 士山 標高 メー ート トル, not の標, 高は, です ... which no page holds.
+    expect(await queryCoverage('富士山の標高は何メートルですか？', ['富士山\n標高は3776メートルで、日本最高峰の山である。'])).toEqual({ share: 1 });
+    // 战国无双3是由哪两个公司开发的: 战国 无双 公司 开发; the page holds three of them.
+    expect(await queryCoverage('战国无双3是由哪两个公司开发的？', ['《战国无双3》是由光荣和ω-force开发的战国无双系列的正统第三作。'])).toEqual({ share: 0.75 });
+  });
+
   it('gives no counts for an index with restricted pages (they would tell of their words)', async () => {
     const vault = makeDoc('vault', 'all', [['Vault', 'hush words']]);
     const restricted = createMemoryIndex([{ ...vault, labels: { acl: ['admins'] }, chunks: vault.chunks.map((chunk) => ({ ...chunk, labels: { acl: ['admins'] } })) }]);

@@ -5,7 +5,7 @@
  * none of the rest; its BM25 score says nothing of that, its coverage does.
  */
 import type { Hit, IndexBackend } from '../../index/types.ts';
-import { stem, STOPWORDS, words } from '../../text/text.ts';
+import { contentWords, stem, words } from '../../text/text.ts';
 
 /** Under this weighted share of the query's words, a page of results is flagged "weak matches" (docs/calibration.md). */
 export const DEFAULT_WEAK_COVERAGE = 0.4;
@@ -17,8 +17,9 @@ export interface QueryCoverage {
 }
 
 /**
- * The weighted share of the query's content words (stopwords out, each word once by its stem:
- * "leases" meets "lease") that the passages hold, each word weighing its inverse document
+ * The weighted share of the query's content words (text.ts `contentWords`: stopwords out, in
+ * Chinese and Japanese the bigrams inside words and no question or function word; each word once
+ * by its stem: "leases" meets "lease") that the passages hold, each word weighing its inverse document
  * frequency in the index, `ln(1 + chunks / (1 + chunks holding it))`, when the index can tell
  * (`IndexBackend.documentFrequencies`): a rare word weighs more than a common one. Without it
  * (or for an index with restricted pages), every word weighs 1. A passage is its heading path and
@@ -30,8 +31,7 @@ export interface QueryCoverage {
  */
 export async function queryCoverage(query: string, passages: readonly string[], index?: Pick<IndexBackend, 'documentFrequencies'>): Promise<QueryCoverage> {
   const spelled = new Map<string, string>();
-  for (const word of words(query)) {
-    if (word.length < 2 || STOPWORDS.has(word)) continue;
+  for (const word of contentWords(query)) {
     const key = stem(word);
     if (!spelled.has(key)) spelled.set(key, word);
   }
