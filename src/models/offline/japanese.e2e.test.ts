@@ -28,7 +28,8 @@ describe('the offline planner in Japanese', () => {
   // A question's hiragana (です, した, いつ) are its grammar, not its topic: held by no answer
   // written in the plain form (である), they used to keep every answer under the 90% rule.
   it.each([
-    ['富士山の標高は何メートルですか？', '標高は3776メートルで、日本最高峰の山である。 [1] 富士山は、静岡県と山梨県にまたがる活火山である。 [2]'],
+    // 何メートル asks for a number: the sentence that gives one answers alone.
+    ['富士山の標高は何メートルですか？', '標高は3776メートルで、日本最高峰の山である。 [1]'],
     ['富士山が世界文化遺産に登録されたのはいつですか？', '富士山は2013年に世界文化遺産に登録された。 [1]'],
     ['鮒寿司の材料になる魚は何ですか？', 'ニゴロブナは鮒寿司の材料として知られる。 [1]'],
     ['東京タワーを設計したのは誰ですか？', '設計は内藤多仲が担当した。 [1] 東京タワーは東京都港区芝公園にある総合電波塔である。 [2]'],

@@ -285,6 +285,12 @@ describe('answerType', () => {
     ['What does `retryDelay` default to?', 'quantity'],
     ['Which release added ORBIT_MAX_TASKS_PER_CHILD?', 'quantity'],
     ['Why do my jobs run twice?', 'other'],
+    ['列挙型Option<T>にはいくつの値がありますか？', 'quantity'],
+    ['富士山の標高は何メートルですか？', 'quantity'],
+    ['富士山が世界文化遺産に登録されたのはいつですか？', 'quantity'],
+    ['鮒寿司の材料になる魚は何ですか？', 'other'],
+    // Chinese number forms are not read (they cost precision on cmrc2018-dev).
+    ['银纹笛鲷有多少颗大犬齿？', 'other'],
   ])('%s -> %s', (question, expected) => {
     expect(answerType(question)).toBe(expected);
   });
