@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/question-forms.ts [--limit 60] [--json]`
+ * `npx tsx bench/question-forms.ts [--limit 60] [--dir <docs folder> ...] [--json]`
  *
  * Three common question forms asked of the offline planner, each made from the docs themselves,
  * so that any docs folder can be measured without a judged eval set:
@@ -165,7 +165,7 @@ async function measure(set: string, folder: string, limit: number): Promise<Form
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { limit: { type: 'string', default: '60' }, json: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({ options: { limit: { type: 'string', default: '60' }, json: { type: 'boolean', default: false }, dir: { type: 'string', multiple: true, default: [] } } });
   const limit = Number(values.limit);
   const sets: Array<[string, string]> = [['orbit', ORBIT_DOCS]];
   for (const set of ['graphile-worker-dev', 'vitest-dev']) {
@@ -174,6 +174,8 @@ async function main(): Promise<void> {
     else process.stderr.write(`question forms: ${set} skipped: ${folder.absent}\n`);
   }
   if (existsSync(PYTHON_DOCS)) sets.push(['python3.11-doc', PYTHON_DOCS]);
+  // Any other docs folder: --dir <folder> (repeatable), named by its last folder.
+  for (const dir of values.dir) sets.push([dir.replace(/\/+$/, '').split('/').pop() ?? dir, dir]);
   const results: FormResult[] = [];
   for (const [set, folder] of sets) {
     process.stderr.write(`question forms: ${set}\n`);
