@@ -88,7 +88,8 @@ export function createSentenceScorer(view: EvidenceView, conversation: Conversat
   const specificity = (term: string) => Math.log(1 + total / (frequency.get(term) ?? 1)) / Math.log(1 + total);
   const wants = answerType(view.analysis.question);
   const action = askedAction(view.analysis.question);
-  const definitional = asksDefinition(view.analysis.question);
+  // "What is the default value of X?" asks for a value, not for what X is.
+  const definitional = asksDefinition(view.analysis.question) && !asksDefaultValue(view.analysis.question);
   // The question's names and identifiers in a heading name the subject of every sentence under it.
   const keys = new Set(view.analysis.keyTerms);
   // A sentence repeated on several pages under different headings is boilerplate (a sponsor note,
@@ -118,14 +119,14 @@ export function createSentenceScorer(view: EvidenceView, conversation: Conversat
     }
     if (score === 0) return 0;
     const lower = sentence.text.toLowerCase();
-    const namedHere = named.filter((identifier) => lower.includes(identifier)).length;
-    const namedAbove = named.filter((identifier) => !lower.includes(identifier) && sentence.contextText.includes(identifier)).length;
+    const namedHere = named.filter((identifier) => mentionsIdentifier(lower, identifier)).length;
+    const namedAbove = named.filter((identifier) => !mentionsIdentifier(lower, identifier) && mentionsIdentifier(sentence.contextText, identifier)).length;
     score += 3 * namedHere + 3 * namedAbove;
     const sentenceIdentifiers = identifiers(sentence.text);
     if (action !== undefined && namesAction(sentenceIdentifiers, action)) score += ACTION_BONUS;
     if (action !== undefined && opensWithPurpose(sentence.text, action)) score += ACTION_BONUS;
     const leadOf = sentence.leadOf;
-    if (definitional && leadOf !== undefined && named.some((identifier) => leadOf.includes(identifier))) score += LEAD_BONUS;
+    if (definitional && leadOf !== undefined && named.some((identifier) => mentionsIdentifier(leadOf, identifier))) score += LEAD_BONUS;
     const stated = relations.filter((relation) => statesRelation(relation, sentence.text)).length;
     if (relations.length > 0) score *= 1 + (0.5 * stated) / relations.length;
     score += Math.min(sentenceIdentifiers.length, 2) * (wants === 'name' ? 1 : 0.25);
@@ -142,6 +143,26 @@ export function createSentenceScorer(view: EvidenceView, conversation: Conversat
     if (sentence.text.startsWith('|') && namedHere === 0 && own < 2) score *= 0.4;
     return score;
   };
+}
+
+/**
+ * Whether `text` names `identifier` itself, not a longer one it begins or ends
+ * (`build.rustc-wrapper`, `my_build.rustc`): no letter, digit, `_` or `-` around it but a plural
+ * `s` ("DataFrames"), and no `.` followed by more of a name after it. A dotted name may stand
+ * before it (`options.retryDelay` names `retryDelay`). Both lower-cased.
+ *
+ * @example
+ * mentionsIdentifier('#### `build.rustc-wrapper`', 'build.rustc'); // false
+ * mentionsIdentifier('set `build.rustc`.', 'build.rustc'); // true
+ * mentionsIdentifier('returning dataframes', 'dataframe'); // true
+ */
+export function mentionsIdentifier(text: string, identifier: string): boolean {
+  for (let at = text.indexOf(identifier); at >= 0; at = text.indexOf(identifier, at + 1)) {
+    const end = at + identifier.length;
+    const after = text.slice(end, end + 4);
+    if (!/[\w-]/.test(text.charAt(at - 1)) && (!/^(?:[\w-]|\.\w)/.test(after) || /^e?s(?![\w-])/.test(after))) return true;
+  }
+  return false;
 }
 
 /**

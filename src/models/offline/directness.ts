@@ -9,7 +9,7 @@
 import type { EvidenceView, Sentence } from './evidence-view.ts';
 import { answerType, GENERAL_ACTIONS } from './answer-scoring.ts';
 import { holdsTerm } from './related-terms.ts';
-import { askedRelations, asksDefaultValue, holdsValue, statesRelation } from './relations.ts';
+import { askedRelations, asksDefaultValue, holdsValue, isDefaultField, statesRelation } from './relations.ts';
 import { identifiers, stem, words } from '../../text/text.ts';
 
 /** The features of a candidate answer, each in [0, 1]. */
@@ -117,7 +117,11 @@ function answerKindHeld(question: string, text: string, sentences: Sentence[]): 
     case 'quantity':
       // A value in a sentence that says it is the default, or in a table row under a Default column.
       if (asksDefaultValue(question)) {
-        return sentences.some((sentence) => statesRelation('default', `${sentence.text} ${sentence.tableHeader ?? ''}`) && (NUMBER.test(sentence.text) || holdsValue(sentence.text))) ? 1 : 0;
+        return sentences.some(
+          (sentence) => isDefaultField(sentence.text) || (statesRelation('default', `${sentence.text} ${sentence.tableHeader ?? ''}`) && (NUMBER.test(sentence.text) || holdsValue(sentence.text))),
+        )
+          ? 1
+          : 0;
       }
       return !ASKS_NUMBER.test(question) || NUMBER.test(text) ? 1 : 0;
     case 'name':

@@ -74,8 +74,13 @@ export class EvidenceView {
       const notes = passage.texts.flatMap(placeholderNotes);
       const units = uniqueSentences(passage);
       const leads = leadSentences(passage, units);
+      // A hit labelled with a section inside its chunk (where the search matched, `build.jobs`):
+      // the chunk's other sentences are not under that heading, only under the chunk's own.
+      const label = plainHeading(passage.heading);
+      const labelsSection = units.some((unit) => unit.heading !== undefined && plainHeading(unit.heading) === label);
+      const chunkBase = labelsSection ? `${withoutLastHeading(passage.headingPath ?? passage.title ?? '', passage.heading)}` : base;
       return units.map(({ text, code, heading, isHeading, tableHeader }, order) => {
-        const contextText = `${base} ${heading ?? ''}`;
+        const contextText = `${labelsSection && (heading === undefined || plainHeading(heading) !== label) ? chunkBase : base} ${heading ?? ''}`;
         const context = termSet(contextText);
         // The question's key names must be said in prose or headings: an example only adds the other words.
         const example = introducedCodeTerms(units, order);
@@ -148,15 +153,18 @@ function introducedCodeTerms(units: SentenceUnit[], order: number): Set<string> 
 }
 
 /**
- * Whether a text is a field of a reference entry: a bold label and its value on a line of its own
- * ("**Default:** `1 / maxWorkers`", "- **Type:** `string`"). It says one thing about the section
- * it sits in, as a table row says it about its key; what the section is comes after the fields.
+ * Whether a text is a field of a reference entry: a label and its value on a line of its own,
+ * the label bold ("**Default:** `1 / maxWorkers`", "- **Type:** `string`") or a capitalised word
+ * or three ("Default: number of logical CPUs", "Environment: `CARGO_BUILD_JOBS`", as Cargo's
+ * reference writes them). It says one thing about the section it sits in, as a table row says it
+ * about its key; what the section is comes after the fields.
  *
  * @example
  * isFieldLine('**Default:** `0`'); // true
+ * isFieldLine('- Default: number of logical CPUs'); // true
  */
 export function isFieldLine(text: string): boolean {
-  return /^\s*(?:[-*+]\s+)?\*\*[^*\n]{1,40}?(?::\*\*|\*\*:)\s*\S/.test(text);
+  return /^\s*(?:[-*+]\s+)?(?:\*\*[^*\n]{1,40}?(?::\*\*|\*\*:)|\p{Lu}\p{Ll}+(?: \p{L}+){0,2}:)[ \t]*\S/u.test(text);
 }
 
 /**
@@ -164,6 +172,17 @@ export function isFieldLine(text: string): boolean {
  * or a field line: a signature or the option's type and default may come first) under each
  * heading line of the text, and under the chunk's own heading when its first page was read.
  */
+/** A heading as compared: no code or emphasis marks, lower-cased. */
+function plainHeading(heading: string): string {
+  return heading.replace(/[`*_]/g, '').trim().toLowerCase();
+}
+
+/** A heading path ("Configuration > [build] > build.jobs") without its last heading when that is `heading`. */
+function withoutLastHeading(path: string, heading: string): string {
+  const parts = path.split(' > ');
+  return parts.length > 1 && plainHeading(parts[parts.length - 1]!) === plainHeading(heading) ? parts.slice(0, -1).join(' > ') : path;
+}
+
 function leadSentences(passage: Passage, units: SentenceUnit[]): Set<number> {
   const leads = new Set<number>();
   const seen = new Set<string | undefined>(passage.pages.has(0) ? [] : [undefined]);

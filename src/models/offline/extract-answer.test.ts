@@ -7,7 +7,7 @@ import { coverage, extractAnswer } from './extract-answer.ts';
 import { analyzeQuestion } from '../../text/question.ts';
 import { answerAnalysis, withEarlierTurns } from './follow-up.ts';
 
-type Result = { chunk_id: string; doc_id: string; heading: string; snippet: string; score?: number };
+type Result = { chunk_id: string; doc_id: string; heading: string; heading_path?: string; snippet: string; score?: number };
 
 /** The prompt of a run that searched the question once, was shown `results`, then read `reads` whole by id. */
 function promptOf(question: string, results: Result[], reads: Array<Omit<Result, 'snippet'> & { text: string }> = []): LanguageModelV3Prompt {
@@ -348,6 +348,46 @@ describe('a sentence on several pages', () => {
     ];
     const answer = extractAnswer(analyzeQuestion(question), readConversation(promptOf(question, pages)));
     expect([answer.abstained, answer.closest?.flatMap((passage) => passage.sentences)]).toEqual([true, ['Leases are renewed by heartbeats.']]);
+  });
+});
+
+describe('a reference of keys written as fields (Cargo\'s configuration reference)', () => {
+  const text = [
+    'The `[build]` table controls build-time operations and compiler settings.',
+    '',
+    '#### `build.jobs`',
+    '',
+    '- Type: integer or string',
+    '',
+    '- Default: number of logical CPUs',
+    '',
+    'Sets the maximum number of compiler processes to run in parallel.',
+    '',
+    '#### `build.rustc`',
+    '',
+    '- Type: string (program path)',
+    '',
+    '- Default: `"rustc"`',
+    '',
+    'Sets the executable to use for `rustc`.',
+    '',
+    '#### `build.rustc-wrapper`',
+    '',
+    '- Default: none',
+    '',
+    'Sets a wrapper to execute instead of `rustc`.',
+  ].join('\n');
+  // The search labelled the chunk with the section where it matched (`build.jobs`): that heading is
+  // not above the chunk's other sections.
+  const read = { chunk_id: 'config#15', doc_id: 'config', heading: 'build.jobs', heading_path: 'Configuration > [build] > build.jobs', text };
+
+  it.each([
+    ['What is the default value of build.jobs?', 'Default: number of logical CPUs'],
+    ['What is the default value of build.rustc?', 'Default: `"rustc"`'],
+  ])('answers %s with its own field line, in words or as code', (question, first) => {
+    const prompt = promptOf(question, [{ chunk_id: 'config#15', doc_id: 'config', heading: 'build.jobs', heading_path: 'Configuration > [build] > build.jobs', snippet: 'Sets the maximum number' }], [read]);
+    const answer = extractAnswer(analyzeQuestion(question), readConversation(prompt));
+    expect([answer.abstained, answer.citations[0]?.quote]).toEqual([false, first]);
   });
 });
 

@@ -7,6 +7,7 @@ import { createSentenceScorer } from './answer-scoring.ts';
 import { readConversation } from './conversation.ts';
 import { EvidenceView } from './evidence-view.ts';
 import { answerType, coverage, extractAnswer } from './extract-answer.ts';
+import { mentionsIdentifier } from './answer-scoring.ts';
 import { askedAction } from './answer-scoring.ts';
 import { rankBridges } from './bridges.ts';
 import { answersPart, learnedBridges } from './learned-bridges.ts';
@@ -273,6 +274,21 @@ describe('quotes of the extractive answer', () => {
     const session = new SearchSession({ index: createMemoryIndex([makeDoc('leases', 'all', [['Experimental lease setting', leases.snippet]])]) });
     await session.readSection({ chunk_id: 'leases#0' });
     expect(verifyCitations(answer.citations, session.evidence).dropped).toEqual([]);
+  });
+});
+
+describe('mentionsIdentifier', () => {
+  it('finds a name itself, not a longer one it begins or ends; a plural or a dotted prefix is the same name', () => {
+    expect(
+      [
+        ['#### `build.rustc-wrapper`', 'build.rustc'],
+        ['set `build.rustc`.', 'build.rustc'],
+        ['my_build.rustc is set', 'build.rustc'],
+        ['build.rustc.path', 'build.rustc'],
+        ['returning dataframes', 'dataframe'],
+        ['options.retrydelay', 'retrydelay'],
+      ].map(([text, identifier]) => mentionsIdentifier(text!, identifier!)),
+    ).toEqual([false, true, false, false, true, true]);
   });
 });
 

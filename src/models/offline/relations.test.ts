@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { relationsOf, statesRelation } from './relations.ts';
+import { isDefaultField, relationsOf, statesRelation } from './relations.ts';
 
 describe('relationsOf', () => {
   it.each([
@@ -30,5 +30,14 @@ describe('statesRelation', () => {
     expect(statesRelation('cause', 'It is unsafe because identifiers are deleted.')).toBe(true);
     expect(statesRelation('quantity', 'The lease lasts 30 seconds.')).toBe(true);
     expect(statesRelation('quantity', 'The lease lasts a while.')).toBe(false);
+  });
+});
+
+describe('isDefaultField', () => {
+  it('reads a field line that gives a default, bold or not, whatever its value', () => {
+    expect(['- Default: number of logical CPUs', '**Default:** `5`', 'Default value: `480_000`', 'By default, memory is split evenly.', 'Defaults to 5.'].map(isDefaultField)).toEqual([true, true, true, false, false]);
+    // A field line states the default value even in words; a sentence needs a value.
+    expect(statesRelation('default value', 'Default: number of logical CPUs')).toBe(true);
+    expect(statesRelation('default value', 'By default, memory is split evenly.')).toBe(false);
   });
 });

@@ -51,9 +51,24 @@ export function holdsValue(text: string): boolean {
   return VALUE.test(text);
 }
 
+/** A field line that gives a default: `Default: number of logical CPUs`, `- **Default:** \`5\``, `Default value: 480_000`. */
+const DEFAULT_FIELD = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?defaults?(?: value)?(?:\*\*|__)?\s*:(?:\*\*|__)?\s*\S/i;
+
+/**
+ * Whether a text gives a default as a field line (`Default: number of logical CPUs`): what follows
+ * the label is the default value, in words or not.
+ *
+ * @example
+ * isDefaultField('- Default: number of logical CPUs'); // true
+ * isDefaultField('By default, memory is split evenly.'); // false
+ */
+export function isDefaultField(text: string): boolean {
+  return DEFAULT_FIELD.test(text);
+}
+
 const STATES: Record<Relation, RegExp | ((sentence: string) => boolean)> = {
   default: STATES_DEFAULT,
-  'default value': (sentence) => STATES_DEFAULT.test(sentence) && holdsValue(sentence),
+  'default value': (sentence) => (STATES_DEFAULT.test(sentence) && holdsValue(sentence)) || isDefaultField(sentence),
   instead: /\binstead\b|\brather than\b|\buse\b|\bprefer\b|\brecommend|\bshould\b|\bbetter\b|\balternatively\b/i,
   cause: /\bbecause\b|\bsince\b|\bdue to\b|\bso that\b|\bcaus|\bmeans\b|\botherwise\b|\bresult(?:s|ing)? in\b|\bthis is why\b|\bif\b/i,
   how: /\b(?:set|use|call|pass|add|run|enable|configure|install|specify|provide|create)\b|\byou (?:can|should|must|need)\b|\bto do (?:this|so)\b|`[^`]+`/i,
