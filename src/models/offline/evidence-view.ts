@@ -78,9 +78,10 @@ export class EvidenceView {
       // the chunk's other sentences are not under that heading, only under the chunk's own.
       const label = plainHeading(passage.heading);
       const labelsSection = units.some((unit) => unit.heading !== undefined && plainHeading(unit.heading) === label);
-      const chunkBase = labelsSection ? `${withoutLastHeading(passage.headingPath ?? passage.title ?? '', passage.heading)}` : base;
+      const chunkBase = withoutLastHeading(passage.headingPath ?? passage.title ?? '', passage.heading);
       return units.map(({ text, code, heading, isHeading, tableHeader }, order) => {
-        const contextText = `${labelsSection && (heading === undefined || plainHeading(heading) !== label) ? chunkBase : base} ${heading ?? ''}`;
+        const underLabel = !labelsSection || (heading !== undefined && plainHeading(heading) === label);
+        const contextText = `${underLabel ? base : chunkBase} ${heading ?? ''}`;
         const context = termSet(contextText);
         // The question's key names must be said in prose or headings: an example only adds the other words.
         const example = introducedCodeTerms(units, order);
