@@ -14,7 +14,7 @@
  *   one. The question's words are the sentence's own, so this measures whether the answer picks
  *   the sentence that states the instruction among the others that share its words.
  * - **default**: "What is the default value of X?" for each section named after an identifier
- *   that gives its default as a field line (`- **Default:** \`5\``), and for each row keyed by an
+ *   that gives its default as a field line (`- **Default:** \`5\``, `- Default: \`5\``), and for each row keyed by an
  *   identifier of a table with a Default column: the value is expected.
  *
  * A case counts when the answer quotes the expected sentence or holds the value (first, or
@@ -82,8 +82,8 @@ function definitionCases(chunks: Chunk[]): FormCase[] {
   return sections;
 }
 
-/** A field line giving a default: "- **Default:** `5`". */
-const DEFAULT_FIELD = /^\s*[-*+]\s+\*\*Default:?\*\*:?\s*(.+)$/m;
+/** A field line giving a default: "- **Default:** `5`", or with a plain label as Cargo writes it, "- Default: `"rustc"`". */
+const DEFAULT_FIELD = /^\s*[-*+]\s+(?:\*\*Default:?\*\*:?|Default:)\s*(.+)$/m;
 
 /** "What is the default value of X?" for each section named after an identifier with a field line "**Default:** V": the value is expected. */
 function defaultCases(chunks: Chunk[]): FormCase[] {

@@ -1,8 +1,8 @@
-import type { Conversation } from './conversation.ts';
+import type { Conversation, Passage } from './conversation.ts';
 import type { EvidenceView, Sentence } from './evidence-view.ts';
 import { asksDefaultValue, statesRelation, type Relation } from './relations.ts';
 import { isPlaceholderNote } from './plain-text.ts';
-import { identifiers, stem, words } from '../../text/text.ts';
+import { contentTerms, identifiers, stem, termSet, words } from '../../text/text.ts';
 
 /** Scores how well a sentence answers a set of question terms and relations; 0 means "not at all". */
 export type SentenceScore = (sentence: Sentence, terms: string[], relations: Relation[]) => number;
@@ -43,9 +43,21 @@ export function askedAction(question: string): string | undefined {
   return GENERAL_ACTIONS.has(stemmed) ? undefined : stemmed;
 }
 
-/** "What is X?", "What does X do?", "What is X for?", "What does X mean?": a question that asks what its subject is or does. */
+/**
+ * The subject of a question that asks what its subject is or does ("What is X?", "What does X
+ * do?", "What is X for?", "What does X mean?"), lower-cased and without an article; undefined for
+ * other questions.
+ *
+ * @example
+ * definitionSubject('What does cargo yank do?'); // 'cargo yank'
+ */
+function definitionSubject(question: string): string | undefined {
+  const subject = /^\s*what(?:'s| is| are| does| do)\s+([^,;?]+?)(?:\s+(?:do|mean|for|control|controls))?\s*\??\s*$/i.exec(question)?.[1];
+  return subject?.replace(/^(?:a|an|the)\s+/i, '').toLowerCase();
+}
+
 function asksDefinition(question: string): boolean {
-  return /^\s*what(?:'s| is| are| does| do)\s+[^,;?]+?(?:\s+(?:do|mean|for|control|controls))?\s*\??\s*$/i.test(question);
+  return definitionSubject(question) !== undefined;
 }
 
 /**
@@ -90,6 +102,18 @@ export function createSentenceScorer(view: EvidenceView, conversation: Conversat
   const action = askedAction(view.analysis.question);
   // "What is the default value of X?" asks for a value, not for what X is.
   const definitional = asksDefinition(view.analysis.question) && !asksDefaultValue(view.analysis.question);
+  // A subject in plain words ("What does cargo yank do?"): the page titled with it opens with what it
+  // is or does (a man page's NAME line, a guide's first sentence).
+  const plainSubject = definitional && named.length === 0 ? contentTerms(definitionSubject(view.analysis.question) ?? '') : [];
+  const pageLeads = new Map<Passage, number>();
+  for (const sentence of view.sentences) {
+    if (sentence.leadOf === undefined || !sentence.passage.chunkId.endsWith('#0')) continue;
+    pageLeads.set(sentence.passage, Math.min(sentence.order, pageLeads.get(sentence.passage) ?? Infinity));
+  }
+  const opensPageOnSubject = (sentence: Sentence) =>
+    plainSubject.length > 0 &&
+    pageLeads.get(sentence.passage) === sentence.order &&
+    plainSubject.every((term) => termSet(sentence.passage.title ?? sentence.passage.headingPath?.split(' > ')[0] ?? '').has(term));
   // The question's names and identifiers in a heading name the subject of every sentence under it.
   const keys = new Set(view.analysis.keyTerms);
   // A sentence repeated on several pages under different headings is boilerplate (a sponsor note,
@@ -127,6 +151,7 @@ export function createSentenceScorer(view: EvidenceView, conversation: Conversat
     if (action !== undefined && opensWithPurpose(sentence.text, action)) score += ACTION_BONUS;
     const leadOf = sentence.leadOf;
     if (definitional && leadOf !== undefined && named.some((identifier) => mentionsIdentifier(leadOf, identifier))) score += LEAD_BONUS;
+    if (opensPageOnSubject(sentence)) score += LEAD_BONUS;
     const stated = relations.filter((relation) => statesRelation(relation, sentence.text)).length;
     if (relations.length > 0) score *= 1 + (0.5 * stated) / relations.length;
     score += Math.min(sentenceIdentifiers.length, 2) * (wants === 'name' ? 1 : 0.25);

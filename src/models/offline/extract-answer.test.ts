@@ -391,6 +391,23 @@ describe('a reference of keys written as fields (Cargo\'s configuration referenc
   });
 });
 
+describe('"What does X do?" of a subject in plain words', () => {
+  it('answers with the first sentence of the page titled with it (a man page\'s NAME line), not its usage line', () => {
+    const question = 'What does cargo yank do?';
+    const answer = extractAnswer(
+      analyzeQuestion(question),
+      readConversation(
+        promptOf(question, [
+          { chunk_id: 'cargo-yank#1', doc_id: 'cargo-yank', heading: 'SYNOPSIS', heading_path: 'cargo yank > SYNOPSIS', snippet: '`cargo yank` [options] crate@version `cargo yank` [options] `--version` version [crate]' },
+          { chunk_id: 'registry-api#5', doc_id: 'registry-api', heading: 'Yank', heading_path: 'Registry Web API > Yank', snippet: 'The yank endpoint will set the `yank` field of the given version of a crate to `true` in the index.' },
+          { chunk_id: 'cargo-yank#0', doc_id: 'cargo-yank', heading: 'NAME', heading_path: 'cargo yank > NAME', snippet: 'cargo-yank — Remove a pushed crate' },
+        ], [{ chunk_id: 'cargo-yank#0', doc_id: 'cargo-yank', heading: 'NAME', text: 'cargo-yank — Remove a pushed crate from the index' }]),
+      ),
+    );
+    expect(answer.citations.map((citation) => citation.quote)).toEqual(['cargo-yank — Remove a pushed crate from the index']);
+  });
+});
+
 describe('a follow-up\'s direct answer', () => {
   /** The offline planner's answer to `followUp` after `earlier`, shown `results` by the search of the expanded follow-up. */
   function answerFollowUp(earlier: string, followUp: string, results: Result[]) {
