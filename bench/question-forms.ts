@@ -82,16 +82,23 @@ function definitionCases(chunks: Chunk[]): FormCase[] {
   return sections;
 }
 
-/** A field line giving a default: "- **Default:** `5`", or with a plain label as Cargo writes it, "- Default: `"rustc"`". */
-const DEFAULT_FIELD = /^\s*[-*+]\s+(?:\*\*Default:?\*\*:?|Default:)\s*(.+)$/m;
+/** A field line giving a default: "**Default:** `5`", or with a plain label as Cargo writes it, "Default: `"rustc"`" (a list item's text). */
+const DEFAULT_FIELD = /^\s*(?:[-*+]\s+)?(?:\*\*Default:?\*\*:?|Default:)\s*(.+)$/;
 
 /** "What is the default value of X?" for each section named after an identifier with a field line "**Default:** V": the value is expected. */
 function defaultCases(chunks: Chunk[]): FormCase[] {
   const cases: FormCase[] = [];
   for (const chunk of chunks) {
-    const name = IDENTIFIER_HEADING.exec(chunk.heading.trim())?.[1];
-    const value = DEFAULT_FIELD.exec(chunk.text)?.[1];
-    if (name !== undefined && value !== undefined) cases.push({ question: `What is the default value of ${name}?`, docId: chunk.docId, expected: valueOf(value) });
+    // Each section named after an identifier, the chunk's own or one inside its text (a reference
+    // of several keys a chunk: `#### build.jobs`, `#### build.rustc`), with its first default line.
+    const named = new Set<string>();
+    for (const unit of sentenceUnits(chunk.text)) {
+      const name = IDENTIFIER_HEADING.exec((unit.heading ?? chunk.heading).replace(/`/g, '').trim())?.[1];
+      const value = unit.code ? undefined : DEFAULT_FIELD.exec(unit.text)?.[1];
+      if (name === undefined || value === undefined || named.has(name)) continue;
+      named.add(name);
+      cases.push({ question: `What is the default value of ${name}?`, docId: chunk.docId, expected: valueOf(value) });
+    }
     // A table with a Default column: "What is the default value of <the row's key>?" for each row keyed by an identifier.
     for (const unit of sentenceUnits(chunk.text)) {
       const header = unit.tableHeader === undefined ? [] : cellsOf(unit.tableHeader);
