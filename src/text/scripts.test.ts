@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { BIGRAM_SCRIPT, OTHER_SCRIPT, runWords, scriptAt, SEGMENTED_SCRIPT, splitSpaceless } from './scripts.ts';
 
 describe('scripts', () => {
-  it('classes Han, kana, Thai and the rest', () => {
-    expect(['中', 'か', 'カ', 'ー', '・', 'ก', 'a', '한', '。'].map((char) => scriptAt(char, 0))).toEqual([
-      BIGRAM_SCRIPT, BIGRAM_SCRIPT, BIGRAM_SCRIPT, BIGRAM_SCRIPT, OTHER_SCRIPT, SEGMENTED_SCRIPT, OTHER_SCRIPT, OTHER_SCRIPT, OTHER_SCRIPT,
+  it('classes Han, kana, Hangul, Thai and the rest', () => {
+    expect(['中', 'か', 'カ', 'ー', '・', 'ก', 'a', '한', 'ㄱ', '。'].map((char) => scriptAt(char, 0))).toEqual([
+      BIGRAM_SCRIPT, BIGRAM_SCRIPT, BIGRAM_SCRIPT, BIGRAM_SCRIPT, OTHER_SCRIPT, SEGMENTED_SCRIPT, OTHER_SCRIPT, BIGRAM_SCRIPT, BIGRAM_SCRIPT, OTHER_SCRIPT,
     ]);
   });
 

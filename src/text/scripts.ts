@@ -2,9 +2,11 @@
  * Words of text written without spaces, the one mechanism every reader of Atlas shares (the
  * index's tokenizer, queries, snippets, the offline planner, the claim checks):
  *
- * - Han, Hiragana and Katakana (Chinese, Japanese): a run is read as its overlapping character
- *   bigrams, as Lucene's CJKAnalyzer does (`北京大学` -> `北京 京大 大学`); a run of one
- *   character is that character. With `unigrams` (the index's ingest) every character is a term
+ * - Han, Hiragana, Katakana and Hangul (Chinese, Japanese, Korean): a run is read as its
+ *   overlapping character bigrams, as Lucene's CJKAnalyzer does (`北京大学` -> `北京 京大 大学`);
+ *   a run of one character is that character. Korean writes spaces, but a particle or an ending
+ *   is written onto its word (`수도는`, `수도이자`, `수도로`): as whole words they never met, as
+ *   bigrams they share `수도`. With `unigrams` (the index's ingest) every character is a term
  *   as well, so that a query of a single character (`茶`) finds the passages holding it.
  * - Thai, Lao, Khmer and Myanmar: a run is split into words by `Intl.Segmenter` (ICU's
  *   dictionaries, shipped with Node), whose vowel signs and tone marks stay in the word.
@@ -15,7 +17,7 @@
 
 /** A code point no script of this module claims. */
 export const OTHER_SCRIPT = 0;
-/** Han, Hiragana, Katakana: read as character bigrams. */
+/** Han, Hiragana, Katakana, Hangul: read as character bigrams. */
 export const BIGRAM_SCRIPT = 1;
 /** Thai, Lao, Khmer, Myanmar: read as the words of `Intl.Segmenter`. */
 export const SEGMENTED_SCRIPT = 2;
@@ -27,15 +29,18 @@ const BMP_RANGES: ReadonlyArray<readonly [number, number, number]> = [
   [0x1000, 0x109f, SEGMENTED_SCRIPT], // Myanmar
   [0x1780, 0x17ff, SEGMENTED_SCRIPT], // Khmer
   [0x19e0, 0x19ff, SEGMENTED_SCRIPT], // Khmer symbols
+  [0x1100, 0x11ff, BIGRAM_SCRIPT], // Hangul Jamo
   [0x3005, 0x3007, BIGRAM_SCRIPT], // 々 〆 〇
   [0x3041, 0x309f, BIGRAM_SCRIPT], // Hiragana (with the voiced sound marks)
   [0x30a1, 0x30fa, BIGRAM_SCRIPT], // Katakana (not ・, the middle dot)
   [0x30fc, 0x30ff, BIGRAM_SCRIPT], // ー and the iteration marks
+  [0x3131, 0x318e, BIGRAM_SCRIPT], // Hangul compatibility Jamo
   [0x31f0, 0x31ff, BIGRAM_SCRIPT], // Katakana phonetic extensions
   [0x3400, 0x4dbf, BIGRAM_SCRIPT], // CJK extension A
   [0x4e00, 0x9fff, BIGRAM_SCRIPT], // CJK unified ideographs
   [0xa9e0, 0xa9ff, SEGMENTED_SCRIPT], // Myanmar extended B
   [0xaa60, 0xaa7f, SEGMENTED_SCRIPT], // Myanmar extended A
+  [0xac00, 0xd7a3, BIGRAM_SCRIPT], // Hangul syllables
   [0xf900, 0xfaff, BIGRAM_SCRIPT], // CJK compatibility ideographs
   [0xff66, 0xff9f, BIGRAM_SCRIPT], // half-width Katakana
 ];
@@ -49,11 +54,11 @@ export const SCRIPT_CLASS: Uint8Array = (() => {
 })();
 
 /** Some character of a script this module reads (a quick test before the slower path). */
-export const SPACELESS_CHAR = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u19e0-\u19ff\u3005-\u3007\u3041-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua9e0-\ua9ff\uaa60-\uaa7f\uf900-\ufaff\uff66-\uff9f\u{20000}-\u{3ffff}]/u;
+export const SPACELESS_CHAR = /[\u0e00-\u0eff\u1000-\u109f\u1100-\u11ff\u1780-\u17ff\u19e0-\u19ff\u3005-\u3007\u3041-\u309f\u30a1-\u30fa\u30fc-\u30ff\u3131-\u318e\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua9e0-\ua9ff\uaa60-\uaa7f\uac00-\ud7a3\uf900-\ufaff\uff66-\uff9f\u{20000}-\u{3ffff}]/u;
 
 /** A run of one script class of this module; the caller reads its class from its first unit. */
 export const SPACELESS_RUN =
-  /[\u3005-\u3007\u3041-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\u{20000}-\u{3ffff}]+|[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u19e0-\u19ff\ua9e0-\ua9ff\uaa60-\uaa7f]+/gu;
+  /[\u1100-\u11ff\u3005-\u3007\u3041-\u309f\u30a1-\u30fa\u30fc-\u30ff\u3131-\u318e\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff66-\uff9f\u{20000}-\u{3ffff}]+|[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u19e0-\u19ff\ua9e0-\ua9ff\uaa60-\uaa7f]+/gu;
 
 /** The script class of the character at `index` of `text` ({@link OTHER_SCRIPT} past the end). */
 export function scriptAt(text: string, index: number): number {
@@ -130,6 +135,7 @@ const KATAKANA_WORD = /^[\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff\uff66-\uff9f]+$
  * wordBigrams('クロージャとは'); // ['クロ', 'ロー', 'ージ', 'ジャ', 'と', 'は']
  */
 export function wordBigrams(run: string): string[] {
+  if (HANGUL_WORD.test(run)) return koreanWordBigrams(run);
   // A run of two characters is one bigram already (words joined by spaces, as a claim's are).
   if (scriptAt(run, 0) !== BIGRAM_SCRIPT || [...run].length <= 2) return runWords(run, false).map((word) => word.word);
   segmenter ??= new Intl.Segmenter('und', { granularity: 'word' });
@@ -156,6 +162,27 @@ export function wordBigrams(run: string): string[] {
   }
   flush();
   return found;
+}
+
+/** A Korean word (Hangul syllables; Korean writes spaces, so a run is one word). */
+const HANGUL_WORD = /^[\uac00-\ud7a3]+$/;
+
+/** Particles and copula endings written onto a Korean word (`수도는`, `서울의`, `어디인가`), longest first. */
+const KOREAN_PARTICLE = /(?:에서는|에게서|으로는|이라는|입니까|인가요|에서|에게|으로|부터|까지|처럼|보다|라는|인가|인지|이다|이며|이자|은|는|이|가|을|를|의|에|로|와|과|도|만)$/;
+
+/** Korean question words: they ask, they name no topic. */
+const KOREAN_QUESTION_WORDS = new Set(['어디', '무엇', '누구', '언제', '얼마', '몇', '어느', '어떤', '어떻게', '왜', '무슨']);
+
+/**
+ * A Korean word's bigrams without the particle or ending written onto it (`수도는` -> `수도`,
+ * `대한민국의` -> `대한 한민 민국`) when two syllables or more remain; none for a question word
+ * (`어디인가`, `몇`). A reader's terms: the index keeps every bigram.
+ */
+function koreanWordBigrams(word: string): string[] {
+  const stripped = word.replace(KOREAN_PARTICLE, '');
+  if (KOREAN_QUESTION_WORDS.has(stripped)) return [];
+  // Two syllables or more remain, or the word is kept whole (`수도`: its 도 is no particle).
+  return runWords(stripped.length >= 2 ? stripped : word, false).map((part) => part.word);
 }
 
 /**

@@ -126,8 +126,9 @@ const MIN_SPACELESS_UNIT = 6;
 function pushPieces(units: SentenceUnit[], line: string, code: boolean, heading: string | undefined, isHeading: boolean): void {
   // Prose splits after sentence ends, a snippet's collapsed list at its " - " markers and its
   // collapsed table between rows ("| |").
-  // Chinese and Japanese sentences end at 。！？ (a closing quote or bracket stays with them), spaces or not.
-  const pieces = line.split(/(?<=[.!?:])\s+[-*]\s+(?=\S)|(?<=[.!?])\s+(?=[A-Z`"'(\[*_])|(?<=\|)\s+(?=\|)|(?<=[。！？][」』”’）]?)(?![」』”’）。！？])\s*/);
+  // Chinese and Japanese sentences end at 。！？ (a closing quote or bracket stays with them), spaces or not;
+  // a Korean one at . ! ? before the next sentence's first syllable (Hangul has no capitals).
+  const pieces = line.split(/(?<=[.!?:])\s+[-*]\s+(?=\S)|(?<=[.!?])\s+(?=[A-Z`"'(\[*_\uac00-\ud7a3])|(?<=\|)\s+(?=\|)|(?<=[。！？][」』”’）]?)(?![」』”’）。！？])\s*/);
   for (const piece of pieces) {
     // A piece cut off by a snippet's "…" is a fragment, not something to quote or learn from.
     if (/…\s*$/.test(piece)) continue;

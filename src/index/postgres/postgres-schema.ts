@@ -9,8 +9,10 @@ import { DEFAULT_TOKENIZER, type TokenizerOptions } from '../analysis/tokenize.t
  * bump it, and say how to rebuild, whenever it changes.
  * 3: text without spaces is indexed as words (issue 41, analysis/spaceless-tokens.ts): a
  *    version 2 index holds a clause of Chinese as one token.
+ * 4: Hangul is read as bigrams too (scripts.ts): a version 3 index holds each Korean word with
+ *    its particle as one token.
  */
-export const POSTGRES_SCHEMA_VERSION = 3;
+export const POSTGRES_SCHEMA_VERSION = 4;
 
 /** The tables of an index, in the order they are dropped (dependents first); the vector tables (postgres-vectors.ts) exist once a sync made them. */
 const TABLE_NAMES = ['chunk_vectors', 'embeddings', 'lexemes', 'postings', 'postings_terms', 'postings_totals', 'chunk_labels', 'chunk_search', 'chunks', 'docs', 'meta'];

@@ -11,9 +11,11 @@ import { POSTINGS_TABLE_NAMES, POSTINGS_TABLES } from '../engine/postings-store.
  * 4: text without spaces is indexed as words (Han and kana bigrams and characters, Thai, Lao,
  *    Khmer, Myanmar through Intl.Segmenter: analysis/spaceless-tokens.ts); an index of version 3
  *    holds whole clauses as one token, which no query would match.
+ * 5: Hangul is read as bigrams too (scripts.ts): a version 4 index holds each Korean word with
+ *    its particle (`수도는`) as one token, which a query of the word alone (`수도`) never matched.
  * Changing what definitions.ts reads as a definition changes stored content: bump it then too.
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /**
  * The secondary indexes of `chunks`, by name: a bulk ingest drops them and builds them again

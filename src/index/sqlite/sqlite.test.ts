@@ -56,7 +56,7 @@ describe('createSqliteIndex on disk', () => {
     expect([existsSync(`${path}-wal`), existsSync(`${path}-shm`)]).toEqual([false, false]);
     const raw = new Database(path, { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('delete');
-    expect(raw.prepare(`SELECT value FROM meta WHERE key = 'schemaVersion'`).pluck().get()).toBe('4');
+    expect(raw.prepare(`SELECT value FROM meta WHERE key = 'schemaVersion'`).pluck().get()).toBe('5');
     raw.close();
     const second = openIndex();
     expect(await second.indexVersion()).toBe(report.indexVersion);
@@ -84,7 +84,7 @@ describe('createSqliteIndex on disk', () => {
     const error = thrown(() => createSqliteIndex({ path }));
     expect(error.code).toBe('index-schema');
     expect(error.message).toBe(
-      `Atlas: the index at ${path} has schema version 7 but this Atlas needs 4. ${rebuildHint(path)}`,
+      `Atlas: the index at ${path} has schema version 7 but this Atlas needs 5. ${rebuildHint(path)}`,
     );
     const rebuilt = openIndex({ rebuild: true });
     expect(await rebuilt.stats()).toEqual({ docs: 0, chunks: 0 });
@@ -97,11 +97,26 @@ describe('createSqliteIndex on disk', () => {
     raw.prepare(`UPDATE meta SET value = '3' WHERE key = 'schemaVersion'`).run();
     raw.close();
     expect(thrown(() => createSqliteIndex({ path })).message).toBe(
-      `Atlas: the index at ${path} has schema version 3 but this Atlas needs 4. ${rebuildHint(path)}`,
+      `Atlas: the index at ${path} has schema version 3 but this Atlas needs 5. ${rebuildHint(path)}`,
     );
     const rebuilt = openIndex({ rebuild: true });
     await rebuilt.ingest([chinese]);
     expect((await rebuilt.search('打击乐', { k: 1 }))[0]?.chunkId).toBe('gongs#0');
+  });
+
+  it('refuses an index whose tokens kept each Korean word with its particle (schema 4), and finds the word alone once rebuilt', async () => {
+    const korean = createTestDoc({ docId: 'seoul', sections: ['서울특별시는 대한민국의 수도이자 최대 도시이다.'] });
+    await openIndex().close();
+    const raw = new Database(path);
+    raw.prepare(`UPDATE meta SET value = '4' WHERE key = 'schemaVersion'`).run();
+    raw.close();
+    expect(thrown(() => createSqliteIndex({ path })).message).toBe(
+      `Atlas: the index at ${path} has schema version 4 but this Atlas needs 5. ${rebuildHint(path)}`,
+    );
+    const rebuilt = openIndex({ rebuild: true });
+    await rebuilt.ingest([korean]);
+    // 수도 (capital) is written 수도이자 ("the capital and"): its bigram 수도 is a token now.
+    expect((await rebuilt.search('수도', { k: 1 }))[0]?.chunkId).toBe('seoul#0');
   });
 
   it('refuses an index built before heading paths and definitions were indexed (schema 1)', async () => {
@@ -110,7 +125,7 @@ describe('createSqliteIndex on disk', () => {
     raw.prepare(`UPDATE meta SET value = '1' WHERE key = 'schemaVersion'`).run();
     raw.close();
     expect(thrown(() => createSqliteIndex({ path })).message).toBe(
-      `Atlas: the index at ${path} has schema version 1 but this Atlas needs 4. ${rebuildHint(path)}`,
+      `Atlas: the index at ${path} has schema version 1 but this Atlas needs 5. ${rebuildHint(path)}`,
     );
     const rebuilt = openIndex({ rebuild: true });
     await rebuilt.ingest([retries]);
