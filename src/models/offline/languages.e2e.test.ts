@@ -6,22 +6,27 @@ import { createSqliteIndex } from '../../index/sqlite/sqlite.ts';
 import type { IndexBackend } from '../../index/types.ts';
 import { createOfflineModel } from './model.ts';
 
-/** Three short Japanese pages written for this test (src/testing/__fixtures__/japanese): Mount Fuji, Lake Biwa, Tokyo Tower. */
-const JAPANESE_DOCS = fileURLToPath(new URL('../../testing/__fixtures__/japanese', import.meta.url));
-
-let index: IndexBackend;
+/**
+ * Short pages written for these tests, one folder a language (src/testing/__fixtures__):
+ * Japanese (Mount Fuji, Lake Biwa, Tokyo Tower) and Korean (Seoul, Busan).
+ */
+const FIXTURES = { japanese: 'japanese', korean: 'korean' } as const;
+const indexes = new Map<string, IndexBackend>();
 
 beforeAll(async () => {
-  index = createSqliteIndex({ path: ':memory:' });
-  await index.ingest((await loadCorpus(JAPANESE_DOCS)).docs);
+  for (const folder of Object.values(FIXTURES)) {
+    const index = createSqliteIndex({ path: ':memory:' });
+    await index.ingest((await loadCorpus(fileURLToPath(new URL(`../../testing/__fixtures__/${folder}`, import.meta.url)))).docs);
+    indexes.set(folder, index);
+  }
 });
 
 afterAll(async () => {
-  await index.close();
+  for (const index of indexes.values()) await index.close();
 });
 
-async function ask(question: string) {
-  return (await agenticRun(question, { model: createOfflineModel(), index })).answer;
+async function ask(folder: string, question: string) {
+  return (await agenticRun(question, { model: createOfflineModel(), index: indexes.get(folder)! })).answer;
 }
 
 describe('the offline planner in Japanese', () => {
@@ -34,7 +39,7 @@ describe('the offline planner in Japanese', () => {
     ['鮒寿司の材料になる魚は何ですか？', 'ニゴロブナは鮒寿司の材料として知られる。 [1]'],
     ['東京タワーを設計したのは誰ですか？', '設計は内藤多仲が担当した。 [1] 東京タワーは東京都港区芝公園にある総合電波塔である。 [2]'],
   ])('answers %s', async (question, text) => {
-    const answer = await ask(question);
+    const answer = await ask(FIXTURES.japanese, question);
     expect([answer.abstained, answer.text]).toEqual([false, text]);
   });
 
@@ -43,7 +48,24 @@ describe('the offline planner in Japanese', () => {
     ['琵琶湖の最大水深は何メートルですか？', "I couldn't find a direct answer in the docs.", ['biwa#0']],
     ['大阪城を建てたのは誰ですか？', "I couldn't find this in the docs.", []],
   ])('abstains on %s, which the pages do not answer', async (question, text, closest) => {
-    const answer = await ask(question);
+    const answer = await ask(FIXTURES.japanese, question);
     expect([answer.abstained, answer.text, (answer.closest ?? []).map((passage) => passage.chunkId)]).toEqual([true, text, closest]);
+  });
+});
+
+describe('the offline planner in Korean', () => {
+  // Korean writes a particle onto its word (수도는, 수도이자): the index reads bigrams, the
+  // planner a word without its particle, and no question word (어디, 얼마) as a topic.
+  it.each([
+    ['대한민국의 수도는 어디인가?', '서울특별시는 대한민국의 수도이자 최대 도시이다. [1]'],
+    ['부산의 인구는 얼마인가?', '부산광역시는 대한민국 남동부에 있는 항구 도시로, 인구는 약 330만 명이다. [1]'],
+  ])('answers %s', async (question, text) => {
+    const answer = await ask(FIXTURES.korean, question);
+    expect([answer.abstained, answer.text]).toEqual([false, text]);
+  });
+
+  it('abstains on a page the docs do not have', async () => {
+    const answer = await ask(FIXTURES.korean, '제주도의 면적은?');
+    expect([answer.abstained, answer.text]).toEqual([true, "I couldn't find this in the docs."]);
   });
 });
