@@ -18,7 +18,8 @@ export interface QueryCoverage {
 
 /**
  * The weighted share of the query's content words (text.ts `contentWords`: stopwords out, in
- * Chinese and Japanese the bigrams inside words and no question or function word; each word once
+ * Chinese, Japanese and Korean the bigrams inside words and no question or function word (nor a
+ * particle written onto a Korean word); each word once
  * by its stem: "leases" meets "lease") that the passages hold, each word weighing its inverse document
  * frequency in the index, `ln(1 + chunks / (1 + chunks holding it))`, when the index can tell
  * (`IndexBackend.documentFrequencies`): a rare word weighs more than a common one. Without it
