@@ -22,7 +22,7 @@ export const BIGRAM_SCRIPT = 1;
 /** Thai, Lao, Khmer, Myanmar: read as the words of `Intl.Segmenter`. */
 export const SEGMENTED_SCRIPT = 2;
 
-/** [first, last, class] of the BMP ranges this module claims. */
+/** [first, last, class] of the BMP ranges this module claims: the one list, {@link SCRIPT_CLASS}, {@link SPACELESS_CHAR} and {@link SPACELESS_RUN} are made from it. */
 const BMP_RANGES: ReadonlyArray<readonly [number, number, number]> = [
   [0x0e00, 0x0e7f, SEGMENTED_SCRIPT], // Thai
   [0x0e80, 0x0eff, SEGMENTED_SCRIPT], // Lao
@@ -53,12 +53,22 @@ export const SCRIPT_CLASS: Uint8Array = (() => {
   return table;
 })();
 
-/** Some character of a script this module reads (a quick test before the slower path). */
-export const SPACELESS_CHAR = /[\u0e00-\u0eff\u1000-\u109f\u1100-\u11ff\u1780-\u17ff\u19e0-\u19ff\u3005-\u3007\u3041-\u309f\u30a1-\u30fa\u30fc-\u30ff\u3131-\u318e\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua9e0-\ua9ff\uaa60-\uaa7f\uac00-\ud7a3\uf900-\ufaff\uff66-\uff9f\u{20000}-\u{3ffff}]/u;
+/** The planes above the BMP read as {@link BIGRAM_SCRIPT}: U+20000..U+3FFFF, CJK extensions B and later. */
+const ASTRAL_HAN = '\\u{20000}-\\u{3ffff}';
 
-/** A run of one script class of this module; the caller reads its class from its first unit. */
-export const SPACELESS_RUN =
-  /[\u1100-\u11ff\u3005-\u3007\u3041-\u309f\u30a1-\u30fa\u30fc-\u30ff\u3131-\u318e\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff66-\uff9f\u{20000}-\u{3ffff}]+|[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u19e0-\u19ff\ua9e0-\ua9ff\uaa60-\uaa7f]+/gu;
+/** A regular-expression class body of the ranges of `cls` in {@link BMP_RANGES} (`\u3041-\u309f...`). */
+function rangesOf(cls: number): string {
+  const hex = (code: number) => `\\u${code.toString(16).padStart(4, '0')}`;
+  return BMP_RANGES.filter((range) => range[2] === cls)
+    .map(([first, last]) => `${hex(first)}-${hex(last)}`)
+    .join('');
+}
+
+/** Some character of a script this module reads (a quick test before the slower path). Made from {@link BMP_RANGES}. */
+export const SPACELESS_CHAR = new RegExp(`[${rangesOf(BIGRAM_SCRIPT)}${rangesOf(SEGMENTED_SCRIPT)}${ASTRAL_HAN}]`, 'u');
+
+/** A run of one script class of this module; the caller reads its class from its first unit. Made from {@link BMP_RANGES}. */
+export const SPACELESS_RUN = new RegExp(`[${rangesOf(BIGRAM_SCRIPT)}${ASTRAL_HAN}]+|[${rangesOf(SEGMENTED_SCRIPT)}]+`, 'gu');
 
 /** The script class of the character at `index` of `text` ({@link OTHER_SCRIPT} past the end). */
 export function scriptAt(text: string, index: number): number {
