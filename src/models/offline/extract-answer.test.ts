@@ -42,6 +42,11 @@ function measure(question: string, results: Result[]) {
   return { coverage: coverage(analysis, new EvidenceView(analysis, conversation, undefined)), answer: extractAnswer(analysis, conversation) };
 }
 
+/** The answer that shows `closest` for want of a sentence that states the answer. */
+function noDirectAnswer(closest: Array<{ doc_id: string; sentences: string[] }>) {
+  return { text: '', citations: [], abstained: true, abstain_reason: 'no direct answer', closest };
+}
+
 const vacuum: Result = {
   chunk_id: 'scaling#4',
   doc_id: 'scaling',
@@ -76,16 +81,10 @@ describe('extractAnswer abstains when a placeholder note asks the question', () 
       { ...vacuum, snippet: 'The jobs table has extremely high churn; find a quiet period and give it a nice `VACUUM` from time to time.\n\nTODO: which `VACUUM` options should we recommend?' },
       { chunk_id: 'config#2', doc_id: 'config', heading: 'Presets', snippet: 'In the case of Graphile Worker, a preset also contains the `worker` key which contains settings specific to Graphile Worker.' },
     ]);
-    expect(answer).toEqual({
-      text: '',
-      citations: [],
-      abstained: true,
-      abstain_reason: 'no direct answer',
-      closest: [
+    expect(answer).toEqual(noDirectAnswer([
         { doc_id: 'config', sentences: ['In the case of Graphile Worker, a preset also contains the `worker` key which contains settings specific to Graphile Worker.'] },
         { doc_id: 'scaling', sentences: ['The jobs table has extremely high churn; find a quiet period and give it a nice `VACUUM` from time to time.'] },
-      ],
-    });
+      ]));
   });
 
   it('counts a name written only in the hard-wrapped line of a TODO note as absent: the plain abstention, no closest passages', () => {
@@ -156,13 +155,7 @@ describe('extractAnswer shows the closest passages when no sentences state the a
     const { answer } = measure('How often should the jobs table get a VACUUM?', [
       { ...vacuum, snippet: 'The jobs table has extremely high churn; give it a nice `VACUUM` from time to time.\n\nTODO: document the cron presets.' },
     ]);
-    expect(answer).toEqual({
-      text: '',
-      citations: [],
-      abstained: true,
-      abstain_reason: 'no direct answer',
-      closest: [{ doc_id: 'scaling', sentences: ['The jobs table has extremely high churn; give it a nice `VACUUM` from time to time.'] }],
-    });
+    expect(answer).toEqual(noDirectAnswer([{ doc_id: 'scaling', sentences: ['The jobs table has extremely high churn; give it a nice `VACUUM` from time to time.'] }]));
   });
 
   it('shows the passage that best answers the question first, then a passage for what the shown ones do not hold', () => {
@@ -175,16 +168,10 @@ describe('extractAnswer shows the closest passages when no sentences state the a
     // No sentence words the runtime, the versions or "current": 5 of 9 weighted terms, no answer.
     // The storage sentence scores above the requirements one for the whole question, but holds only
     // "database server", which the first passage shows already; "release" is what the requirements add.
-    expect(answer).toEqual({
-      text: '',
-      citations: [],
-      abstained: true,
-      abstain_reason: 'no direct answer',
-      closest: [
+    expect(answer).toEqual(noDirectAnswer([
         { doc_id: 'index', sentences: ['Designed to be used both from JavaScript or directly in the database server.'] },
         { doc_id: 'requirements', sentences: ['Each release needs PostgreSQL 12+ and Node 22.18+.'] },
-      ],
-    });
+      ]));
   });
 });
 
@@ -273,13 +260,7 @@ describe('extractAnswer abstains when no sentence names the thing a part asks ab
       { ...backoff, snippet: 'Each task can set its own retry delay with the `backoff` option.' },
     ]);
     expect(measured.focusShare).toBe(1);
-    expect(answer).toEqual({
-      text: '',
-      citations: [],
-      abstained: true,
-      abstain_reason: 'no direct answer',
-      closest: [{ doc_id: 'exponential-backoff', sentences: ['Each task can set its own retry delay with the `backoff` option.'] }],
-    });
+    expect(answer).toEqual(noDirectAnswer([{ doc_id: 'exponential-backoff', sentences: ['Each task can set its own retry delay with the `backoff` option.'] }]));
   });
 });
 
@@ -503,13 +484,7 @@ describe('what a direct answer needs (Session 13, docs/calibration.md)', () => {
     const { answer } = measure('How many minutes does a worker lease last by default, and what renews a lease?', [pointer]);
     // The pointer would hold "renew": without it the sentence holds too little, so the closest passage
     // is shown, where the pointer follows its sentence as a reader reads on: it says where to look.
-    expect(answer).toEqual({
-      text: '',
-      citations: [],
-      abstained: true,
-      closest: [{ doc_id: 'leases', sentences: ['A worker lease lasts 30 minutes by default.', 'Lease renewal and expiry are described in [Heartbeats](heartbeats.md).'] }],
-      abstain_reason: 'no direct answer',
-    });
+    expect(answer).toEqual(noDirectAnswer([{ doc_id: 'leases', sentences: ['A worker lease lasts 30 minutes by default.', 'Lease renewal and expiry are described in [Heartbeats](heartbeats.md).'] }]));
   });
 });
 
