@@ -2,24 +2,12 @@
  * Text utilities of the offline planner: words, light stemming, identifiers and named-entity-like
  * phrases; sentences (sentences.ts, re-exported here). Pure functions, no state.
  */
+import { functionWordsOf, STOPWORDS } from './function-words.ts';
 import { runWords, segmentedWordEnds, SPACELESS_CHAR, splitSpaceless, wordBigrams } from './scripts.ts';
 
 export { sentences, sentenceUnits, type SentenceUnit } from './sentences.ts';
 
-/** English function words and question words; never search terms on their own. */
-export const STOPWORDS = new Set(
-  (
-    'a about above after again against all also am an and any are as at be because been before being below ' +
-    'between both but by can could did do does doing done down during each either else ever every few for from ' +
-    'further get gets got had has have having he her here hers herself him himself his how i if in into is it its ' +
-    'itself just let like make makes many may me might more most much must my myself need needs no nor not now of ' +
-    'off on once one only or other our ours ourselves out over own per please same shall she should so some such ' +
-    'than that the their theirs them themselves then there these they this those through thus to too under until ' +
-    'up upon us use used uses using very via was we were what whatever when where whereas whether which while who ' +
-    'whom whose why will with within without would yet you your yours yourself yourselves instead still really ' +
-    'tell know want way ways thing things something anything happen happens happened exactly actually'
-  ).split(' '),
-);
+export { STOPWORDS } from './function-words.ts';
 
 /**
  * Lowercased word tokens (letters and digits), identifiers split at punctuation; text written
@@ -156,8 +144,11 @@ export function contentTerms(text: string): string[] {
  * contentWords('富士山の標高は？'); // ['富士', '士山', '標高']
  */
 export function contentWords(text: string): string[] {
+  // A text in another language written with spaces loses its function words as English loses its own.
+  const other = functionWordsOf(text);
   return wordsWith(text, wordBigrams).filter(
-    (word) => !STOPWORDS.has(word) && word.length >= 2 && !ASKING_CHARACTER.test(word) && !CHINESE_FUNCTION_WORDS.has(word) && !HIRAGANA_ONLY.test(word),
+    (word) =>
+      !STOPWORDS.has(word) && !other.has(word) && word.length >= 2 && !ASKING_CHARACTER.test(word) && !CHINESE_FUNCTION_WORDS.has(word) && !HIRAGANA_ONLY.test(word),
   );
 }
 

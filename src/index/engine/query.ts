@@ -1,5 +1,6 @@
 import { queryIdentifiers, type QueryIdentifier } from '../analysis/identifiers.ts';
 import { STOPWORDS, searchTerms, type TokenizerOptions } from '../analysis/tokenize.ts';
+import { fold, functionWordsOf } from '../../text/function-words.ts';
 
 /** At most this many terms go into one FTS5 query; the rest of a very long query is ignored. */
 export const MAX_QUERY_TERMS = 64;
@@ -8,14 +9,17 @@ export const MAX_IDENTIFIER_KEYS = 16;
 
 /**
  * The terms of a user query: its words and identifier expansions, lower-cased, stopwords
- * dropped (unless every term is a stopword), each once, in order, at most {@link MAX_QUERY_TERMS}.
+ * dropped (English's, and those of the language the query is written in: text/function-words.ts;
+ * unless every term is a stopword), each once, in order, at most {@link MAX_QUERY_TERMS}.
  *
  * @example
  * queryTerms('What is max_payload_kb?', DEFAULT_TOKENIZER) // ['max', 'payload', 'kb', 'maxpayloadkb']
  */
 export function queryTerms(query: string, tokenizer: TokenizerOptions): string[] {
   const all = [...new Set(searchTerms(query, tokenizer).map((positioned) => positioned.term))];
-  const content = all.filter((term) => !STOPWORDS.has(term));
+  // A query in another language written with spaces loses its function words too ("le", "de", "ist").
+  const other = functionWordsOf(query);
+  const content = all.filter((term) => !STOPWORDS.has(term) && !other.has(fold(term)));
   return (content.length > 0 ? content : all).slice(0, MAX_QUERY_TERMS);
 }
 
