@@ -8,9 +8,9 @@ import { createOfflineModel } from './model.ts';
 
 /**
  * Short pages written for these tests, one folder a language (src/testing/__fixtures__):
- * Japanese (Mount Fuji, Lake Biwa, Tokyo Tower) and Korean (Seoul, Busan).
+ * Japanese (Mount Fuji, Lake Biwa, Tokyo Tower), Korean (Seoul, Busan) and French (backups, network).
  */
-const FIXTURES = { japanese: 'japanese', korean: 'korean' } as const;
+const FIXTURES = { japanese: 'japanese', korean: 'korean', french: 'french' } as const;
 const indexes = new Map<string, IndexBackend>();
 
 beforeAll(async () => {
@@ -67,5 +67,29 @@ describe('the offline planner in Korean', () => {
   it('abstains on a page the docs do not have', async () => {
     const answer = await ask(FIXTURES.korean, '제주도의 면적은?');
     expect([answer.abstained, answer.text]).toEqual([true, "I couldn't find this in the docs."]);
+  });
+});
+
+describe('the offline planner in French', () => {
+  // A French question's function words (quel, les, aux, sont, du) are its grammar: read as topic
+  // words, no answer held 90% of them, and every question got the closest passages.
+  it.each([
+    ["Quel fichier associe les noms d'hôtes aux adresses IP ?", "Le fichier `/etc/hosts` associe des noms d'hôtes à des adresses IP sans passer par le DNS. [1]"],
+    ["Quelle commande vérifie qu'un hôte répond ?", "La commande `ping` vérifie qu'un hôte répond sur le réseau. [1]"],
+    [
+      'Dans quel fichier sont enregistrées les règles du pare-feu ?',
+      'Elles sont enregistrées dans le fichier `/etc/nftables.conf`. [1] Les règles du pare-feu sont gérées par `nftables` dans les versions récentes de Debian. [2]',
+    ],
+  ])('answers %s', async (question, text) => {
+    const answer = await ask(FIXTURES.french, question);
+    expect([answer.abstained, answer.text]).toEqual([false, text]);
+  });
+
+  it.each([
+    ['Comment vérifier la liste des fichiers avant de restaurer une sauvegarde ?', "I couldn't find a direct answer in the docs.", ['sauvegardes#1', 'reseau#0']],
+    ['Comment configurer un VPN WireGuard ?', "I couldn't find this in the docs.", []],
+  ])('abstains on %s', async (question, text, closest) => {
+    const answer = await ask(FIXTURES.french, question);
+    expect([answer.abstained, answer.text, (answer.closest ?? []).map((passage) => passage.chunkId)]).toEqual([true, text, closest]);
   });
 });
