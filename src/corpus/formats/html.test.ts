@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HtmlTooDeepError } from './html-markdown.ts';
-import { convertHtml } from './html.ts';
+import { convertHtml, isXhtml, withXhtmlEmptyElements } from './html.ts';
 import { collapseSpace } from './markdown-writer.ts';
 
 const SITE_PAGE = `<!doctype html>
@@ -91,6 +91,24 @@ describe('convertHtml', () => {
 <div id="content"><h1>Cron</h1><p>${words.repeat(4)}</p><p>${words.repeat(3)}</p></div>
 <div class="site-footer">Imprint</div></body></html>`;
     expect(convertHtml(page)).toEqual({ title: 'Cron', markdown: `${words.repeat(4).trim()}\n\n${words.repeat(3).trim()}\n` });
+  });
+
+  it("reads an XHTML page's empty elements as empty: a DocBook page keeps its section headings, not its navigation header", () => {
+    const words = 'The boot loader starts the kernel with the parameters of its configuration file. ';
+    const page = `<?xml version="1.0" encoding="UTF-8" standalone="no"?>
+<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Chapter 3. Boot</title><link rel="stylesheet" href="s.css"/></head><body>
+<div class="navheader"><table width="100%"><tr><th colspan="3" align="center">Chapter 3. Boot</th></tr><tr><td><a accesskey="p" href="ch02.html">Prev</a></td><td> </td><td><a accesskey="n" href="ch04.html">Next</a></td></tr></table><hr/></div>
+<div class="chapter"><div class="titlepage"><div><div><h1 class="title"><a id="_boot"/>Chapter 3. Boot</h1></div></div></div>
+<p>${words.repeat(3)}</p>
+<div class="section"><div class="titlepage"><div><div><h2 class="title"><a id="_loader"/>3.1. The boot loader</h2></div></div></div>
+<p>${words.repeat(2)}<br/>It reads <code class="filename">/boot/grub/grub.cfg</code>.</p></div></div>
+<div class="navfooter"><a href="ch02.html">Prev</a> <a href="index.html">Home</a></div></body></html>`;
+    expect(convertHtml(page)).toEqual({
+      title: 'Chapter 3. Boot',
+      markdown: `${words.repeat(3).trim()}\n\n## 3.1. The boot loader\n\n${words.repeat(2).trim()} It reads \`/boot/grub/grub.cfg\`.\n`,
+    });
+    expect(withXhtmlEmptyElements('<h2><a id="s1"/>Overview</h2><br/><img src="x.png" />')).toBe('<h2><a id="s1"></a>Overview</h2><br/><img src="x.png" />');
+    expect([isXhtml(page), isXhtml('<!doctype html><html lang="en"><body><a id="x"/>A</body></html>')]).toEqual([true, false]);
   });
 
   it('converts a page nested 1,900 deep, and refuses one nested 100,000 deep (with or without a main element) at once, by name', () => {

@@ -16,8 +16,9 @@ import type { ConvertedPage } from './converted.ts';
  * convertHtml('<title>Install | Site</title><main><h1>Install</h1><p>Run it.</p></main>');
  * // { markdown: '# Install\n\nRun it.\n', title: 'Install' }
  */
-export function convertHtml(html: string): ConvertedPage {
-  if (asksNoIndex(html)) return { markdown: '', noindex: true };
+export function convertHtml(source: string): ConvertedPage {
+  if (asksNoIndex(source)) return { markdown: '', noindex: true };
+  const html = isXhtml(source) ? withXhtmlEmptyElements(source) : source;
   const region = findMainRegion(html);
   let converted: HtmlMarkdown | undefined = region === undefined ? undefined : htmlToMarkdown(html, region);
   if (converted === undefined || converted.markdown === '') {
@@ -29,6 +30,33 @@ export function convertHtml(html: string): ConvertedPage {
   const title = pageTitle(converted);
   if (title !== undefined) page.title = title;
   return page;
+}
+
+/** An XML declaration, or the XHTML namespace on the `<html>` element. */
+const XHTML = /^\s*<\?xml\b|<html\b[^>]*\bxmlns\s*=\s*["']http:\/\/www\.w3\.org\/1999\/xhtml["']/i;
+
+/** Whether a page is written as XHTML (DocBook's and other XSLT-made sites are), where `<a id="x"/>` is an empty element. */
+export function isXhtml(html: string): boolean {
+  return XHTML.test(html.slice(0, 2000));
+}
+
+/** Elements HTML knows to be empty: `<br/>` is read as one either way. */
+const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+
+/**
+ * An XHTML page with each empty element written `<x/>` written `<x></x>`. Read as HTML, `<a
+ * id="x"/>` opens a link that never closes: a DocBook page's section headings (`<h2><a
+ * id="..."/>3.1. Overview</h2>`) became link text, and Readability left every one out as a
+ * block of links. XHTML escapes every `<` of its text, so a tag of the form is a tag.
+ *
+ * @example
+ * withXhtmlEmptyElements('<h2><a id="s1"/>Overview</h2><br/>'); // '<h2><a id="s1"></a>Overview</h2><br/>'
+ */
+export function withXhtmlEmptyElements(html: string): string {
+  // Greedy up to the tag's end, then back to its `/`: linear in the tag's length, whatever its spaces.
+  return html.replace(/<([a-zA-Z][\w:-]*)((?:\s[^<>]*)?)\/>/g, (tag, name: string, attributes: string) =>
+    VOID_ELEMENTS.has(name.toLowerCase()) ? tag : `<${name}${attributes.trimEnd()}></${name}>`,
+  );
 }
 
 /** A `<meta>` start tag. */
