@@ -19,7 +19,17 @@ interface Frame {
   name: string;
   skip: boolean;
   main: boolean;
+  /** An element whose class names an admonition (`note`, `tip`, `warning`): a table right inside it lays the admonition out. */
+  admonition?: boolean;
+  /** A table that lays content out rather than holding data (see {@link isLayoutTable}). */
+  layout?: boolean;
 }
+
+/** Class tokens of an admonition (DocBook, Sphinx, AsciiDoc): DocBook lays its icon, title and text out in a table. */
+const ADMONITION = /(?:^|\s)(?:note|tip|hint|warning|caution|important|danger|admonition|admonitionblock)(?:\s|$)/i;
+
+/** Cells and rows of a layout table: read as blocks. */
+const LAYOUT_PARTS = new Set(['tr', 'td', 'th', 'tbody', 'thead', 'tfoot']);
 
 /**
  * Converts HTML to markdown in one streaming pass (htmlparser2, no DOM): headings, paragraphs,
@@ -97,6 +107,8 @@ function createState(region: MainRegion | 'all') {
     pre: undefined as string | undefined,
     preLanguage: '',
     table: undefined as { rows: string[][]; cell: string | undefined; depth: number } | undefined,
+    /** Layout tables open around the text (their cells are blocks, their icons no text). */
+    layoutTables: 0,
     linkStart: -1,
     /** The target of the link being read, kept as a markdown link when it closes ('' for none: an anchor on the page, a script). */
     linkHref: '',
@@ -107,6 +119,7 @@ type State = ReturnType<typeof createState>;
 
 function open(state: State, name: string, attributes: Record<string, string>): void {
   const frame: Frame = { name, skip: false, main: false };
+  if (attributes.class !== undefined && ADMONITION.test(attributes.class)) frame.admonition = true;
   if (state.stack.push(frame) > MAX_HTML_DEPTH) throw new HtmlTooDeepError();
   titleTagOpened(state.titles, name, attributes);
   if (state.skipDepth > 0) return;
@@ -123,7 +136,24 @@ function open(state: State, name: string, attributes: Record<string, string>): v
     state.skipDepth += 1;
     return;
   }
+  if (name === 'table' && state.table === undefined && state.pre === undefined && isLayoutTable(attributes, state.stack.at(-2))) {
+    frame.layout = true;
+    state.layoutTables += 1;
+    flush(state);
+    return;
+  }
   openContent(state, name, attributes);
+}
+
+/**
+ * Whether a table lays content out rather than holding data: it says so (`role="presentation"`),
+ * or it is an admonition's (DocBook writes a note as `<div class="note"><table summary="Note">`
+ * of its icon, its title and its text; a table of data inside a note has no `summary` naming an
+ * admonition). Its cells are read as blocks, so a note's text is prose, not a row of a table.
+ */
+function isLayoutTable(attributes: Record<string, string>, parent: Frame | undefined): boolean {
+  if (attributes.role === 'presentation' || attributes.role === 'none') return true;
+  return parent?.admonition === true && attributes.summary !== undefined && ADMONITION.test(attributes.summary);
 }
 
 function openContent(state: State, name: string, attributes: Record<string, string>): void {
@@ -152,7 +182,7 @@ function openContent(state: State, name: string, attributes: Record<string, stri
   } else if (name === 'table') {
     flush(state);
     state.table = { rows: [], cell: undefined, depth: 1 };
-  } else if (BLOCKS.has(name)) {
+  } else if (BLOCKS.has(name) || (state.layoutTables > 0 && LAYOUT_PARTS.has(name))) {
     flush(state);
     if (name === 'ul' || name === 'ol') state.lists.push({ ordered: name === 'ol', count: 0 });
     if (name === 'li') {
@@ -166,7 +196,7 @@ function openContent(state: State, name: string, attributes: Record<string, stri
     state.linkStart = state.heading > 0 ? -1 : state.inline.length;
     state.linkHref = keptHref(attributes.href);
   }
-  else if (name === 'img' && attributes.alt) appendInline(state, ` ${attributes.alt} `);
+  else if (name === 'img' && attributes.alt && state.layoutTables === 0) appendInline(state, ` ${attributes.alt} `);
 }
 
 function close(state: State, name: string): void {
@@ -186,6 +216,11 @@ function closeFrame(state: State, frame: Frame): void {
   }
   if (state.skipDepth > 0 || !state.inMain) return;
   if (frame.main) throw MAIN_ENDED;
+  if (frame.layout === true) {
+    state.layoutTables -= 1;
+    flush(state);
+    return;
+  }
   closeContent(state, name);
 }
 
@@ -215,7 +250,7 @@ function closeContent(state: State, name: string): void {
     if (name !== 'dt') state.lastLevel = state.heading;
     if (state.heading === 1 && state.firstHeading === undefined && text !== '') state.firstHeading = text.replace(/`/g, '');
     state.heading = 0;
-  } else if (BLOCKS.has(name)) {
+  } else if (BLOCKS.has(name) || (state.layoutTables > 0 && LAYOUT_PARTS.has(name))) {
     flush(state);
     if (name === 'ul' || name === 'ol') state.lists.pop();
   } else if (name === 'code' || name === 'kbd' || name === 'tt') appendInline(state, '`');

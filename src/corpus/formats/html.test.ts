@@ -111,6 +111,16 @@ describe('convertHtml', () => {
     expect([isXhtml(page), isXhtml('<!doctype html><html lang="en"><body><a id="x"/>A</body></html>')]).toEqual([true, false]);
   });
 
+  it('reads a table that lays a note out as its text, and a table of data inside a note as a table', () => {
+    const words = 'Keep a rescue medium at hand before you change the boot loader of a machine. ';
+    const docbook = `<html><head><title>Boot</title></head><body><div class="chapter"><p>${words.repeat(4)}</p>
+<div class="warning" style="margin-left: 0.5in"><table border="0" summary="Warning"><tr><td rowspan="2"><img alt="[Warning]" src="images/warning.png"/></td><th align="left">Warning</th></tr>
+<tr><td align="left"><p>${words.repeat(2)}</p><p>Run <code>grub-install</code> again after it.</p></td></tr></table></div></div></body></html>`;
+    expect(convertHtml(docbook).markdown).toBe(`${words.repeat(4).trim()}\n\nWarning\n\n${words.repeat(2).trim()}\n\nRun \`grub-install\` again after it.\n`);
+    const data = '<main><p>Limits:</p><div class="note"><table><tr><th>Key</th><th>Default</th></tr><tr><td>max</td><td>5</td></tr></table></div><table role="presentation"><tr><td>Layout text.</td></tr></table></main>';
+    expect(convertHtml(data).markdown).toBe('Limits:\n\n| Key | Default |\n| --- | --- |\n| max | 5 |\n\nLayout text.\n');
+  });
+
   it('converts a page nested 1,900 deep, and refuses one nested 100,000 deep (with or without a main element) at once, by name', () => {
     const nested = (depth: number) => `${'<div>'.repeat(depth)}deep text${'</div>'.repeat(depth)}<p>After.</p>`;
     expect(convertHtml(`<main>${nested(1900)}</main>`)).toEqual({ markdown: 'deep text\n\nAfter.\n' });

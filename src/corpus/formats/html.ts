@@ -103,7 +103,7 @@ function readabilityModules(): ReadabilityModules {
 function readabilityMarkdown(html: string): HtmlMarkdown | undefined {
   const { parseHTML, Readability } = readabilityModules();
   const { document } = parseHTML(html);
-  const article = new Readability(document, { charThreshold: 100 }).parse();
+  const article = new Readability(document, { charThreshold: 100, keepClasses: true }).parse();
   if (!article?.content) return undefined;
   const converted = htmlToMarkdown(article.content, 'all');
   if (converted.markdown === '') return undefined;
