@@ -50,7 +50,7 @@ export const searchDocsOutput = z.looseObject({
       links,
     }),
   ),
-  note: z.string().optional().describe('Already-seen passages skipped (named), weak matches (how much of the query the passages cover), no new passages.'),
+  note: z.string().optional().describe('Already-seen passages skipped (named), weak matches (how much of the query the passages cover), no new passages, or no passage matching the query at all.'),
   ...budgetFields,
 });
 

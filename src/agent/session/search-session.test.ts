@@ -26,6 +26,15 @@ describe('SearchSession', () => {
     expect(session.rankedDocIds()).toEqual(['guide', 'new']);
   });
 
+  it('says a query matched no passage at all apart from a page with nothing new', async () => {
+    const session = new SearchSession({ index, k: 5, weakScore: 0 });
+    const nothing = await session.searchDocs({ query: 'kubernetes cluster' });
+    expect(nothing).toEqual({ ok: true, value: { results: [], note: 'no passage matches the query: search with other words, or answer that the docs do not say' } });
+    await session.searchDocs({ query: 'lease' });
+    const further = await session.searchDocs({ query: 'lease', page: 2 });
+    expect(further.ok && further.value.note).toBe('no new passages: search for something else or answer');
+  });
+
   it('refuses a query with the same words and version, and counts it toward the budget', async () => {
     const session = new SearchSession({ index, maxSearches: 3, weakScore: 0 });
     await session.searchDocs({ query: 'Lease timeout' });

@@ -169,6 +169,7 @@ export class SearchSession {
       ...(options.fullText === true ? { fullText: true } : {}),
       links: await resultLinks(fresh, pages, this.#links),
       ...(conflicts.length > 0 ? { conflicts } : {}),
+      ...(page === 1 && ranked.length === 0 ? { matchedNothing: true } : {}),
     });
     if (earlier.length > 0) value.shown_earlier = earlier;
     return { ok: true, value };

@@ -120,6 +120,8 @@ export interface SearchResultOptions {
   links?: Map<string, PassageLink[]>;
   /** Model labels the enforced filter did not allow (one message each). */
   conflicts?: string[];
+  /** The query's first page matched no passage at all (none skipped either): the note says so, not "no new passages". */
+  matchedNothing?: boolean;
 }
 
 /**
@@ -136,7 +138,8 @@ export interface SearchResultOptions {
 export function searchResultValue(fresh: Hit[], options: SearchResultOptions): ToolValue {
   const notes: string[] = [...(options.conflicts ?? [])];
   if (options.skipped.length > 0) notes.push(skippedNote(options.skipped, options.shownEarlier ?? new Set()));
-  if (fresh.length === 0) notes.push('no new passages: search for something else or answer');
+  if (fresh.length === 0 && options.matchedNothing === true) notes.push('no passage matches the query: search with other words, or answer that the docs do not say');
+  else if (fresh.length === 0) notes.push('no new passages: search for something else or answer');
   else if (options.weak) notes.push(weakNote(options.weak));
   return {
     results: fresh.map((hit) => {
