@@ -3,9 +3,11 @@
  *
  * French, German and Spanish questions asked of the offline planner over real docs in those
  * languages: the Debian Reference as Debian's packages `debian-reference-fr`, `-de` and `-es`
- * install it (one HTML page per chapter and language, `ch02.fr.html`). For each language, 15
- * questions written from its pages as a reader of that language asks them, each with a string a
- * right answer holds, and 3 it does not answer. The three languages ask different questions. A
+ * install it (one HTML page per chapter and language, `ch02.fr.html`, DocBook's XHTML), and
+ * English ones over the original (`debian-reference-en`) beside them. For each language, 15
+ * questions (English: 20) written from its pages as a reader of that language asks them, each
+ * with a string a right answer holds, and 3 (English: 4) it does not answer. The languages ask
+ * different questions. A
  * case counts as right when the answer holds the string, as closest useful when the run abstained
  * and its closest passages hold it. A sanity check of languages written with spaces other than
  * English, not an eval set; without the docs it prints "skipped".
@@ -22,6 +24,32 @@ const DEBIAN_REFERENCE = '/usr/share/debian-reference';
 
 /** Per language (the pages' suffix), questions and the string a right answer holds (undefined: the docs do not answer it). */
 const CASES: Record<string, Array<[question: string, holds: string | undefined]>> = {
+  en: [
+    ["How can I list only the packages I installed by hand, not the ones pulled in automatically as dependencies?", "apt-mark showmanual"],
+    ["Which command tells me who actually uploaded a given Debian source package?", "who-uploads"],
+    ["Where can I look to see a history of what dpkg installed, upgraded or removed on my system?", "/var/log/dpkg.log"],
+    ["How do I view the journal messages of one particular systemd unit since the last boot?", "journalctl -b -u $unit"],
+    ["Which file should I edit to change the machine's hostname permanently so it is set at boot?", "/etc/hostname"],
+    ["Which file can I create to temporarily stop ordinary users from logging in?", "/etc/nologin"],
+    ["How do I give a network interface a static IP address with systemd-networkd, without any GUI tool?", "/etc/systemd/network/static.network"],
+    ["What is the iproute2 replacement for the old arp command to look at the ARP cache?", "ip neigh"],
+    ["How can I avoid typing my remote login name every time I ssh to a host where my username is different?", "~/.ssh/config"],
+    ["Which file tells me which port numbers are used by which network services?", "/etc/services"],
+    ["How do I run a graphical X program on a remote machine and have its window show up on my local screen securely?", "ssh -X"],
+    ["Which file stores the keyboard layout settings used by both the Linux console and X?", "/etc/default/keyboard"],
+    ["Which file sets the system-wide default locale on Debian?", "/etc/default/locale"],
+    ["How can I find out which process has a particular file open?", "fuser"],
+    ["How do I make an ISO9660 CD image file from a directory tree?", "genisoimage"],
+    ["How can I get back commits from a git branch that I deleted by mistake?", "git reflog"],
+    ["What is the largest single file I can put on a FAT-formatted USB stick?", "4GiB - 1 byte"],
+    ["How do I convert a text file with Windows CR-LF line endings to Unix line endings?", "fromdos"],
+    ["How do I find out which shared libraries a program depends on?", "ldd"],
+    ["How can I save gdb's output to a log file while debugging a program?", "set logging on"],
+    ["How do I set up a WireGuard VPN tunnel with wg-quick on Debian?", undefined],
+    ["How do I enable compressed swap in RAM using zram on Debian?", undefined],
+    ["How do I get a free TLS certificate from Let's Encrypt using certbot?", undefined],
+    ["How do I enroll a Machine Owner Key with mokutil so my own kernel modules load under UEFI Secure Boot?", undefined],
+  ],
   fr: [
     ["Mon terminal affiche des caractères illisibles après un cat sur un fichier binaire, comment le remettre en état ?", "reset"],
     ["Que faut-il lancer avant de pouvoir utiliser apt-file pour chercher quel paquet contient un fichier ?", "apt-file update"],
@@ -126,7 +154,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { dir: { type: 'string', default: DEBIAN_REFERENCE }, json: { type: 'boolean', default: false } } });
   const dir = values.dir;
   if (!existsSync(dir)) {
-    process.stdout.write(`european docs: skipped: no Debian Reference at ${dir} (apt-get install debian-reference-fr debian-reference-de debian-reference-es); pass --dir\n`);
+    process.stdout.write(`european docs: skipped: no Debian Reference at ${dir} (apt-get install debian-reference-en debian-reference-fr debian-reference-de debian-reference-es); pass --dir\n`);
     return;
   }
   const results = await measureEuropeanDocs(dir);
