@@ -121,6 +121,9 @@ describe('text without spaces', () => {
     expect(contentTerms('战国无双3是由哪两个公司开发的？')).toEqual(['战国', '无双', '公司', '开发']);
     expect(contentTerms('真君大帝本名叫什么？')).toEqual(['真君', '大帝']); // 真|君 joined again, 本 alone, 名叫 a function word
     expect(contentTerms('吴淞路闸桥原来的地址在哪里？')).toEqual(['吴淞', '淞路', '路闸', '闸桥', '原来', '地址']); // ICU: 吴|淞|路|闸|桥
+    // Traditional characters: the same function words (這個, 時候) and question words (什麼, 誰).
+    expect(contentTerms('這個模式是由誰改編的？')).toEqual(['模式', '改編']);
+    expect(contentTerms('餘蔚在什麼時候被任命當了太傅？')).toEqual(['餘蔚', '任命', '當了', '太傅']);
     // Japanese hiragana words are grammar (です, した, の) or question words (いつ): no content term.
     expect(contentTerms('富士山の標高は何メートルですか？')).toEqual(['富士', '士山', '標高', 'メー', 'ート', 'トル']);
     expect(contentTerms('東京タワーを設計したのはいつですか？')).toEqual(['東京', '京タ', 'タワ', 'ワー', '設計']);

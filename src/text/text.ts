@@ -104,12 +104,18 @@ export function stem(word: string): string {
 const ASKING_CHARACTER = /[哪谁誰什么麼几幾怎吗嗎呢何]/;
 
 /**
- * Chinese function words (the words of a question's form: `名叫`, `一个`, `其中`), dropped from
- * content terms as the English {@link STOPWORDS} are; the question words themselves go by
- * {@link ASKING_CHARACTER}.
+ * Chinese function words, in simplified and traditional characters (the words of a question's
+ * form: `名叫`, `一个`, `其中`), dropped from content terms as the English {@link STOPWORDS} are;
+ * the question words themselves go by {@link ASKING_CHARACTER}.
  */
 const CHINESE_FUNCTION_WORDS = new Set(
-  '多少 一个 一些 这个 那个 这些 那些 这里 那里 这样 那样 其中 以及 或者 因为 所以 但是 然后 而且 并且 已经 可以 能够 应该 是否 叫做 名叫 称为 被称 之后 之前 时候 主要 分别 一共 总共 共有 通过 进行 成为 作为 属于 位于 关于 对于 由于 根据 其他 当时 目前'.split(' '),
+  [
+    '多少 一个 一些 这个 那个 这些 那些 这里 那里 这样 那样 其中 以及 或者 因为 所以 但是 然后 而且 并且 已经 可以 能够 应该 是否 叫做 名叫 称为 被称 之后 之前 时候 主要 分别 一共 总共 共有 通过 进行 成为 作为 属于 位于 关于 对于 由于 根据 其他 当时 目前',
+    // The same in traditional characters (Taiwan's and Hong Kong's forms, and 爲 beside 為).
+    '一個 這個 那個 這些 這裡 那裡 這裏 那裏 這樣 那樣 因為 因爲 然後 並且 已經 能夠 應該 稱為 稱爲 被稱 之後 時候 分別 總共 通過 進行 成為 成爲 作為 作爲 屬於 位於 關於 對於 由於 根據 當時',
+  ]
+    .join(' ')
+    .split(' '),
 );
 
 /**

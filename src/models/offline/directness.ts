@@ -104,8 +104,8 @@ const NUMBER = /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|
 /** Words of the interrogative phrase that asks for the answer: "long" of "how long", "mean" of "what does X mean", "control" of "what does X control" (what X does), "happen" of "what happens". */
 const INTERROGATIVE = /\bhow (many|much|long|often|big|large|soon)\b|\bwhat (?:does|do) .+? (mean|control)\b|\bwhat (happens?)\b/gi;
 
-/** The same in Chinese: the noun a question word asks for, the answer's kind ("球队" of "哪个球队", "公司" of "什么公司"). */
-const CHINESE_INTERROGATIVE = /(?:哪[个些种位家所座部条]?|什么|多少|几[个种位])(\p{sc=Han}{2})/gu;
+/** The same in Chinese, simplified or traditional: the noun a question word asks for, the answer's kind ("球队" of "哪个球队", "公司" of "什麼公司"). */
+const CHINESE_INTERROGATIVE = /(?:哪[个個些种種位家所座部条條]?|什么|什麼|甚麼|多少|[几幾][个個种種位])(\p{sc=Han}{2})/gu;
 
 function interrogativeTerms(question: string): string[] {
   const english = [...question.matchAll(INTERROGATIVE)].flatMap((match) => match.slice(1).filter((word): word is string => word !== undefined)).map((word) => stem(word.toLowerCase()));
