@@ -296,6 +296,10 @@ describe('answerType', () => {
   it.each([
     ['Which setting controls the lease in Orbit 3?', 'name'],
     ['What error code does a too-large step result raise?', 'name'],
+    // Up to two words between the question word and the kind: the product, its release, a qualifier.
+    ['Orbit derives that timeout from which Orbit 3 setting?', 'name'],
+    ['Which Redis config option must be set?', 'name'],
+    ['Which of the three answers is right?', 'other'],
     ['How many times is a job retried by default?', 'quantity'],
     ['What does `vmMemoryLimit` do, and what is its default?', 'quantity'],
     ['What does `retryDelay` default to?', 'quantity'],
