@@ -222,7 +222,7 @@ function linkShare(text: string): number {
 
 /**
  * What kind of answer the question asks for: a name (which setting, option, key, error, command,
- * variable, metric, field...), a quantity (how many, how long, what default, which version), or
+ * variable, metric, field, file, package, tool...), a quantity (how many, how long, what default, which version), or
  * anything else.
  *
  * @example
@@ -232,7 +232,7 @@ export function answerType(question: string): 'name' | 'quantity' | 'other' {
   const text = question.toLowerCase();
   if (asksDefaultValue(text) || /\b(?:how (?:many|much|long|often|big|large)|what(?:'s| is) the (?:limit|maximum|minimum)|which (?:version|release)|when)\b/.test(text)) return 'quantity';
   if (JAPANESE_QUANTITY.test(question)) return 'quantity';
-  if (/\b(?:which|what)\s+(?:[\w.-]+\s+){0,2}(?:setting|option|key|variable|env(?:ironment)? var\w*|flag|parameter|field|error|code|exception|command|metric|endpoint|method|function|header|section|value|name)s?\b/.test(text)) return 'name';
+  if (/\b(?:which|what)\s+(?:[\w.-]+\s+){0,2}(?:setting|option|key|variable|env(?:ironment)? var\w*|flag|parameter|field|error|code|exception|command|metric|endpoint|method|function|header|section|value|name|file|director(?:y|ie)|folder|path|package|tool|program|librar(?:y|ie)|module|class|interface)s?\b/.test(text)) return 'name';
   return 'other';
 }
 

@@ -300,6 +300,8 @@ describe('answerType', () => {
     ['Orbit derives that timeout from which Orbit 3 setting?', 'name'],
     ['Which Redis config option must be set?', 'name'],
     ['Which of the three answers is right?', 'other'],
+    ['Which file can I create to stop ordinary users from logging in?', 'name'],
+    ['What package do I install to print with lpr?', 'name'],
     ['How many times is a job retried by default?', 'quantity'],
     ['What does `vmMemoryLimit` do, and what is its default?', 'quantity'],
     ['What does `retryDelay` default to?', 'quantity'],
