@@ -9,6 +9,8 @@ describe('functionWordsOf', () => {
     expect(languageOf('Quelle commande affiche la liste des modules du noyau actuellement chargés ?')).toBe('fra');
     expect(languageOf('Wie kann ich Kernel-Parameter im laufenden Betrieb ändern?')).toBe('deu');
     expect(languageOf('¿Cómo evito que un módulo del núcleo se cargue automáticamente?')).toBe('spa');
+    // Galician's list holds as many of these words, Spanish's is the shorter.
+    expect(languageOf('¿En qué directorio guarda APT los paquetes que descarga?')).toBe('spa');
   });
 
   it('reads English, names, identifiers and too short a text as no other language', () => {

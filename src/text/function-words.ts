@@ -133,16 +133,18 @@ function languageList(text: string): FunctionWords | undefined {
   const words = proseWords(text);
   // A word English writes too ("for", "on", "was") tells nothing against English, nor a letter alone.
   const others = words.filter((word) => !ENGLISH.has(word) && word.length > 1);
-  const english = words.length - words.filter((word) => !ENGLISH.has(word)).length;
+  const english = words.filter((word) => ENGLISH.has(word)).length;
   // No list can hold enough of the others to outweigh English: the lists are not needed.
   if (others.length < MIN_HITS || others.length <= english) return undefined;
   const { languages, holding } = readLists();
   const hits = new Map<number, number>();
   for (const word of others) for (const position of holding.get(word) ?? []) hits.set(position, (hits.get(position) ?? 0) + 1);
+  // Of lists holding as many, the shortest: a long list holds its neighbours' words too (Galician's
+  // holds most of Spanish's), a short one only its language's most frequent.
   let best: number | undefined;
   let bestHits = 0;
   for (const [position, count] of hits) {
-    if (count > bestHits || (count === bestHits && best !== undefined && position < best)) {
+    if (count > bestHits || (count === bestHits && best !== undefined && languages[position]!.folded.size < languages[best]!.folded.size)) {
       best = position;
       bestHits = count;
     }
