@@ -2,7 +2,7 @@
 // package (its lists, as they are written, lower-cased, one string a language), so that reading a
 // question does not load the package's 62 arrays at every start. Run it after upgrading stopword:
 //   npx tsx scripts/function-word-lists.ts
-// function-words.test.ts fails, naming this command, when the data and the package differ.
+// scripts/function-word-lists.test.ts fails, naming this command, when the data and the package differ.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import stopword from 'stopword';

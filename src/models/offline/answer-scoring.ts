@@ -222,8 +222,8 @@ function linkShare(text: string): number {
 
 /**
  * What kind of answer the question asks for: a name (which setting, option, key, error, command,
- * variable, metric, field, file, package, tool...), a quantity (how many, how long, what default, which version), or
- * anything else.
+ * variable, metric, field, file, package, tool...; up to two words between: "which Orbit 3
+ * setting"), a quantity (how many, how long, what default, which version), or anything else.
  *
  * @example
  * answerType('How many times is a job retried by default?'); // 'quantity'
