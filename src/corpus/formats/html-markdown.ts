@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2';
-import { CHROME_LINK_TEXT, isMainElement, isSkippedElement, type MainRegion } from './html-skip.ts';
+import { CHROME_LINK_TEXT, isAdmonition, isLayoutTable, isMainElement, isSkippedElement, type MainRegion } from './html-skip.ts';
 import { collapseSpace, createMarkdownWriter, markdownLink, type MarkdownWriter } from './markdown-writer.ts';
 import { readHeadTitles, titleTagOpened, titleText, type PageTitles } from './html-titles.ts';
 
@@ -21,12 +21,9 @@ interface Frame {
   main: boolean;
   /** An element whose class names an admonition (`note`, `tip`, `warning`): a table right inside it lays the admonition out. */
   admonition?: boolean;
-  /** A table that lays content out rather than holding data (see {@link isLayoutTable}). */
+  /** A table that lays content out rather than holding data (html-skip.ts `isLayoutTable`). */
   layout?: boolean;
 }
-
-/** Class tokens of an admonition (DocBook, Sphinx, AsciiDoc): DocBook lays its icon, title and text out in a table. */
-const ADMONITION = /(?:^|\s)(?:note|tip|hint|warning|caution|important|danger|admonition|admonitionblock)(?:\s|$)/i;
 
 /** Cells and rows of a layout table: read as blocks. */
 const LAYOUT_PARTS = new Set(['tr', 'td', 'th', 'tbody', 'thead', 'tfoot']);
@@ -119,7 +116,7 @@ type State = ReturnType<typeof createState>;
 
 function open(state: State, name: string, attributes: Record<string, string>): void {
   const frame: Frame = { name, skip: false, main: false };
-  if (attributes.class !== undefined && ADMONITION.test(attributes.class)) frame.admonition = true;
+  if (isAdmonition(attributes)) frame.admonition = true;
   if (state.stack.push(frame) > MAX_HTML_DEPTH) throw new HtmlTooDeepError();
   titleTagOpened(state.titles, name, attributes);
   if (state.skipDepth > 0) return;
@@ -136,24 +133,13 @@ function open(state: State, name: string, attributes: Record<string, string>): v
     state.skipDepth += 1;
     return;
   }
-  if (name === 'table' && state.table === undefined && state.pre === undefined && isLayoutTable(attributes, state.stack.at(-2))) {
+  if (name === 'table' && state.table === undefined && state.pre === undefined && isLayoutTable(attributes, state.stack.at(-2)?.admonition === true)) {
     frame.layout = true;
     state.layoutTables += 1;
     flush(state);
     return;
   }
   openContent(state, name, attributes);
-}
-
-/**
- * Whether a table lays content out rather than holding data: it says so (`role="presentation"`),
- * or it is an admonition's (DocBook writes a note as `<div class="note"><table summary="Note">`
- * of its icon, its title and its text; a table of data inside a note has no `summary` naming an
- * admonition). Its cells are read as blocks, so a note's text is prose, not a row of a table.
- */
-function isLayoutTable(attributes: Record<string, string>, parent: Frame | undefined): boolean {
-  if (attributes.role === 'presentation' || attributes.role === 'none') return true;
-  return parent?.admonition === true && attributes.summary !== undefined && ADMONITION.test(attributes.summary);
 }
 
 function openContent(state: State, name: string, attributes: Record<string, string>): void {

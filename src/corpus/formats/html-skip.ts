@@ -2,6 +2,7 @@
  * What of an HTML page is not its content: navigation, sidebars, page headers and footers,
  * "edit this page" links, cookie banners, scripts and forms. Decided per element from its tag,
  * role, class tokens and id, so a streaming parser can leave out a whole subtree at its start tag.
+ * Also which tables only lay content out ({@link isLayoutTable}): their cells are read as text.
  */
 
 const SKIPPED_TAGS = new Set(['nav', 'aside', 'footer', 'script', 'style', 'noscript', 'template', 'svg', 'form', 'button', 'iframe', 'select', 'input', 'textarea', 'dialog', 'head', 'object', 'canvas', 'math']);
@@ -68,4 +69,23 @@ export function findMainRegion(html: string): MainRegion | undefined {
 export function isMainElement(region: MainRegion, name: string, attributes: Record<string, string>): boolean {
   if ('role' in region) return attributes.role?.toLowerCase() === 'main';
   return name === region.tag;
+}
+
+/** Class tokens of an admonition (DocBook, Sphinx, AsciiDoc): DocBook lays its icon, title and text out in a table. */
+const ADMONITION = /(?:^|\s)(?:note|tip|hint|warning|caution|important|danger|admonition|admonitionblock)(?:\s|$)/i;
+
+/** Whether an element's class names an admonition (`note`, `tip`, `warning`). */
+export function isAdmonition(attributes: Record<string, string>): boolean {
+  return attributes.class !== undefined && ADMONITION.test(attributes.class);
+}
+
+/**
+ * Whether a table lays content out rather than holding data: it says so (`role="presentation"`),
+ * or it is an admonition's (DocBook writes a note as `<div class="note"><table summary="Note">`
+ * of its icon, its title and its text; a table of data inside a note has no `summary` naming an
+ * admonition). Its cells are read as blocks, so a note's text is prose, not a row of a table.
+ */
+export function isLayoutTable(attributes: Record<string, string>, insideAdmonition: boolean): boolean {
+  if (attributes.role === 'presentation' || attributes.role === 'none') return true;
+  return insideAdmonition && attributes.summary !== undefined && ADMONITION.test(attributes.summary);
 }
