@@ -168,11 +168,6 @@ export function isFieldLine(text: string): boolean {
   return /^\s*(?:[-*+]\s+)?(?:\*\*[^*\n]{1,40}?(?::\*\*|\*\*:)|\p{Lu}\p{Ll}+(?: \p{L}+){0,2}:)[ \t]*\S/u.test(text);
 }
 
-/**
- * The positions of the units that lead a section: the first prose unit (not code, a table row
- * or a field line: a signature or the option's type and default may come first) under each
- * heading line of the text, and under the chunk's own heading when its first page was read.
- */
 /** A heading as compared: no code or emphasis marks, lower-cased. */
 function plainHeading(heading: string): string {
   return heading.replace(/[`*_]/g, '').trim().toLowerCase();
@@ -184,6 +179,11 @@ function withoutLastHeading(path: string, heading: string): string {
   return parts.length > 1 && plainHeading(parts[parts.length - 1]!) === plainHeading(heading) ? parts.slice(0, -1).join(' > ') : path;
 }
 
+/**
+ * The positions of the units that lead a section: the first prose unit (not code, a table row
+ * or a field line: a signature or the option's type and default may come first) under each
+ * heading line of the text, and under the chunk's own heading when its first page was read.
+ */
 function leadSentences(passage: Passage, units: SentenceUnit[]): Set<number> {
   const leads = new Set<number>();
   const seen = new Set<string | undefined>(passage.pages.has(0) ? [] : [undefined]);
