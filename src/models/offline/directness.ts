@@ -8,9 +8,11 @@
  */
 import type { EvidenceView, Sentence } from './evidence-view.ts';
 import { answerType, GENERAL_ACTIONS } from './answer-scoring.ts';
+import { askedAttribute, namesAttribute } from './focus.ts';
 import { holdsTerm } from './related-terms.ts';
 import { askedRelations, asksDefaultValue, holdsValue, isDefaultField, statesRelation } from './relations.ts';
 import { identifiers, stem, words } from '../../text/text.ts';
+import type { QuestionAnalysis } from '../../text/question.ts';
 
 /** The features of a candidate answer, each in [0, 1]. */
 export interface DirectnessFeatures {
@@ -24,7 +26,10 @@ export interface DirectnessFeatures {
   anchors: number;
   /** Share of the relations the question asks ("default", "instead", "why") worded in the sentences (1 when it asks none). */
   relations: number;
-  /** Whether the sentences hold the kind of answer asked: a number for "how many", an identifier for "which option" (1 otherwise). */
+  /**
+   * Whether the sentences hold the kind of answer asked: a number for "how many", an identifier
+   * for "which option", the attribute for "who is the wife of ..." (1 otherwise).
+   */
   answerKind: number;
   /** The first sentence's passage score against the best of its search (1: the top result). */
   rank: number;
@@ -90,7 +95,7 @@ export function directnessFeatures(view: EvidenceView, sentences: Sentence[], re
     firstCover: first === undefined ? 0 : share((term) => holds(first.terms, term)),
     anchors: anchors.length === 0 ? 1 : anchors.filter((anchor) => flat.includes(` ${anchor} `)).length / anchors.length,
     relations: relations.length === 0 ? 1 : relations.filter((relation) => statesRelation(relation, joined)).length / relations.length,
-    answerKind: answerKindHeld(analysis.question, joined, sentences),
+    answerKind: answerKindHeld(analysis.question, joined, sentences) * (namesAttributesAsked(analysis, joined) ? 1 : 0),
     rank: first === undefined ? 0 : relevance(first),
   };
 }
@@ -110,6 +115,14 @@ const CHINESE_INTERROGATIVE = /(?:哪[个個些种種位家所座部条條]?|什
 function interrogativeTerms(question: string): string[] {
   const english = [...question.matchAll(INTERROGATIVE)].flatMap((match) => match.slice(1).filter((word): word is string => word !== undefined)).map((word) => stem(word.toLowerCase()));
   return [...english, ...Array.from(question.matchAll(CHINESE_INTERROGATIVE), (match) => match[1]!)];
+}
+
+/** Whether the text names every attribute the question's parts ask for ("the wife of ...": a wife, or "married"), see {@link askedAttribute}. */
+function namesAttributesAsked(analysis: QuestionAnalysis, text: string): boolean {
+  return analysis.parts.every((part) => {
+    const attribute = askedAttribute(part.text);
+    return attribute === undefined || namesAttribute(text, attribute);
+  });
 }
 
 function answerKindHeld(question: string, text: string, sentences: Sentence[]): number {

@@ -573,3 +573,27 @@ describe('a question that asks a default', () => {
     expect(answer.citations.some((citation) => citation.quote.includes('Type'))).toBe(false);
   });
 });
+
+describe('extractAnswer names the attribute a question asks for', () => {
+  const person: Result = {
+    chunk_id: 'kim-jong-chul#0',
+    doc_id: 'kim-jong-chul',
+    heading: 'Kim Jong-chul',
+    snippet: 'Kim Jong-chul (born 25 September 1981) is a son of former North Korean Supreme Leader Kim Jong-il.',
+  };
+
+  it('shows the closest passage when the sentence speaks of the person but names no wife', () => {
+    expect(measure('Who is the wife of Kim Jong-chul?', [person]).answer).toEqual(
+      noDirectAnswer([{ doc_id: 'kim-jong-chul', sentences: ['Kim Jong-chul (born 25 September 1981) is a son of former North Korean Supreme Leader Kim Jong-il.'] }]),
+    );
+  });
+
+  it('answers when the sentence says whom he married', () => {
+    const married = { ...person, snippet: 'Kim Jong-chul married Ri Hyon-a, a pianist, in 2012.' };
+    expect(measure('Who is the wife of Kim Jong-chul?', [married]).answer).toEqual({
+      text: 'Kim Jong-chul married Ri Hyon-a, a pianist, in 2012. [1]',
+      citations: [{ doc_id: 'kim-jong-chul', quote: 'Kim Jong-chul married Ri Hyon-a, a pianist, in 2012.' }],
+      abstained: false,
+    });
+  });
+});

@@ -2,8 +2,9 @@ import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { readConversation } from './conversation.ts';
 import { EvidenceView } from './evidence-view.ts';
-import { focusShare, questionFocus } from './focus.ts';
+import { askedAttribute, focusShare, namesAttribute, questionFocus } from './focus.ts';
 import { analyzeQuestion } from '../../text/question.ts';
+import { stem } from '../../text/text.ts';
 
 describe('questionFocus', () => {
   it('finds the phrase a part asks about in questions of existence and set-up', () => {
@@ -57,5 +58,31 @@ describe('focusShare', () => {
   it('counts camelCase names and the words docs use for a term', () => {
     expect(focusShare(viewOf('How do I set the poll interval?', ['`pollInterval`: how often to check for jobs.']), ['poll', 'interval'])).toBe(1);
     expect(focusShare(viewOf('Is there a maximum size?', ['The max size is 1 MB.']), ['maximum', 'siz'])).toBe(1);
+  });
+});
+
+describe('askedAttribute', () => {
+  it('finds the attribute asked of a thing, with the ordinal that picks one', () => {
+    expect(askedAttribute('Who is the wife of Kim Jong-chul')).toEqual(['wif']);
+    expect(askedAttribute("Who's the spouse of Big Eye's main director")).toEqual(['spous']);
+    expect(askedAttribute("Who was the first president of Damerjog's country")).toEqual(['first', 'president']);
+    expect(askedAttribute('What is the population of the city where Tupac was born')).toEqual(['population']);
+  });
+
+  it('has none for generic nouns, kinds of things and other forms', () => {
+    expect(askedAttribute('What is the name of the waterfall in the country where the Bubye River is found')).toBeUndefined();
+    expect(askedAttribute('What is the default of ORBIT_RESULT_TTL')).toBeUndefined();
+    expect(askedAttribute('Which is the kind of plane that dropped the bomb')).toBeUndefined();
+    expect(askedAttribute('Who played the singer in Walk the Line')).toBeUndefined();
+    expect(askedAttribute('What does the localQueue option do')).toBeUndefined();
+  });
+});
+
+describe('namesAttribute', () => {
+  it('holds the attribute itself or a word texts use for it, its terms in a row', () => {
+    expect(namesAttribute('He married Ri Sol-ju in 2009.', [stem('wife')])).toBe(true);
+    expect(namesAttribute('Kim Jong-chul is a son of Kim Jong-il.', [stem('wife')])).toBe(false);
+    expect(namesAttribute('Hassan Gouled Aptidon was the first President of Djibouti.', ['first', 'president'])).toBe(true);
+    expect(namesAttribute("During the country's first century, the President reported to Congress.", ['first', 'president'])).toBe(false);
   });
 });

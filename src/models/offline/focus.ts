@@ -106,3 +106,45 @@ export function focusShare(view: EvidenceView, focus: string[]): number {
   }
   return best;
 }
+
+/**
+ * "Who is the wife of X?", "Who was the first president of Y's country?": a question that asks
+ * for an attribute of a thing, in the form "who/what/which is the <attribute> of ...". An
+ * answer names the attribute (or a word texts use for it: "married" for "wife"), else it speaks
+ * of the thing but not of what was asked.
+ */
+const ATTRIBUTE_FORM = /^(?:who|what|which)(?:'s|\s+(?:is|was|are|were))\s+the\s+((?:[\w-]+\s+){0,2}?[\w-]+)\s+of\s/i;
+
+/** Words before an attribute that change which one is meant ("the first president", "the current owner"). */
+const ORDINALS = new Set('first second third fourth fifth last final current former present original founding'.split(' '));
+
+/**
+ * The attribute a part of a question asks for (see {@link ATTRIBUTE_FORM}), as stemmed terms
+ * in order: its noun and the ordinals before it; `undefined` when the part has another form or
+ * the noun is generic ("the name of", "the kind of": the words after "of" name the thing).
+ *
+ * @example
+ * askedAttribute('Who was the first president of Damerjog\'s country'); // ['first', 'president']
+ * askedAttribute('What is the name of the waterfall'); // undefined
+ */
+export function askedAttribute(part: string): string[] | undefined {
+  const match = ATTRIBUTE_FORM.exec(part.replace(/\s+/g, ' ').trim());
+  if (!match) return undefined;
+  const phrase = words(match[1]!).filter((word) => !STOPWORDS.has(word));
+  const head = phrase.at(-1);
+  if (head === undefined || isGenericTerm(stem(head)) || KIND_WORDS.has(stem(head))) return undefined;
+  return [...phrase.slice(0, -1).filter((word) => ORDINALS.has(word)), head].map(stem);
+}
+
+/**
+ * Whether a text names an attribute: its terms in a row, each itself or a word texts use for it.
+ *
+ * @example
+ * namesAttribute('He married Ri Sol-ju in 2009.', [stem('wife')]); // true
+ * namesAttribute('In its first century, the President reported to Congress.', ['first', 'president']); // false
+ */
+export function namesAttribute(text: string, attribute: string[]): boolean {
+  const sequence = words(text).map(stem);
+  const options = attribute.map((term) => new Set([term, ...relatedWords(term).map(stem)]));
+  return sequence.some((_, start) => options.every((accepted, offset) => accepted.has(sequence[start + offset] ?? '')));
+}
