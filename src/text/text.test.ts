@@ -32,6 +32,10 @@ describe('entities', () => {
     ]);
   });
 
+  it('ends a name at its possessive', () => {
+    expect(entities("Who was the first president of Damerjog's country? Big Eye's main director saw Orbit’s lease. It's late.")).toEqual(['Damerjog', 'Big Eye', 'Orbit']);
+  });
+
   it('does not take the pronoun I with a contraction for a name', () => {
     expect(entities("On Travis CI I'd like it to stop. A function I'm testing calls Redis, and I've seen I’ll.")).toEqual(['Travis CI', 'Redis']);
   });

@@ -246,11 +246,15 @@ export function entities(text: string): string[] {
       continue;
     }
     // Identifiers (ORBIT_RESULT_TTL) are not names; numbers end a name ("Orbit 3" is a release).
-    const capital = /^[\p{Lu}]/u.test(token) && !token.includes('_') && !/'s$|’s$/.test(token);
-    const commonAtStart = sentenceStart && (STOPWORDS.has(token.toLowerCase()) || /(?:ing|ed|s)$/.test(token) || token.includes('-'));
-    if (capital && !NOT_ENTITIES.has(token.toLowerCase()) && !(run.length === 0 && commonAtStart)) {
+    // A possessive ends the name it closes: "Damerjog's country" names Damerjog.
+    const possessive = /['’]s$/.exec(token);
+    const bare = possessive ? token.slice(0, possessive.index) : token;
+    const capital = /^[\p{Lu}]/u.test(bare) && !bare.includes('_');
+    const commonAtStart = sentenceStart && (STOPWORDS.has(bare.toLowerCase()) || /(?:ing|ed|s)$/.test(bare) || bare.includes('-'));
+    if (capital && !NOT_ENTITIES.has(bare.toLowerCase()) && !(run.length === 0 && commonAtStart)) {
       if (run.length === 0) runAtSentenceStart = sentenceStart;
-      run.push(token);
+      run.push(bare);
+      if (possessive) flush();
     } else if (run.length > 0 && CONNECTORS.has(token.toLowerCase())) {
       run.push(token);
     } else {
