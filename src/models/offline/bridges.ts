@@ -4,6 +4,16 @@ import type { QuestionAnalysis } from '../../text/question.ts';
 import { isInformativeTerm } from './informative.ts';
 import { entities, identifiers, linkTexts, stem, STOPWORDS, words } from '../../text/text.ts';
 
+/**
+ * The weight of a bridge met off the chain of hops (see `onChain`), where a page about what the
+ * question names weighs twice. Measured at 0.5, 0.25 and 0.001 on the four dev sets: 0.5 and
+ * 0.25 the same (musique-dev recall 0.762 -> 0.779, no other set changed), 0.001 one answer fewer
+ * that holds the gold answer (docs/calibration.md, Session 21). 0.25, so that a sentence off the
+ * chain that holds the question's relation words ("the country's first president", of another
+ * country) weighs less than the page about the name: at 0.5 it still wins when it is alone.
+ */
+const OFF_CHAIN_SHARE = 0.25;
+
 /** A possible next search: a term learned from the evidence, and where it was learned. */
 export interface Bridge {
   term: string;
@@ -30,7 +40,7 @@ export function rankBridges(analysis: QuestionAnalysis, conversation: Conversati
     if (own === 0 && links.length === 0) continue;
     const tokens = words(sentence.text).map(stem);
     const { passage } = sentence;
-    const position = (1 / (1 + 0.25 * Math.min(passage.rank, 8))) * (facts.anchorPages.has(passage.docId) ? 2 : 1);
+    const position = (1 / (1 + 0.25 * Math.min(passage.rank, 8))) * (facts.anchorPages.has(passage.docId) ? 2 : 1) * (facts.onChain(sentence) ? 1 : OFF_CHAIN_SHARE);
     const recency = passage.searchIndex === facts.lastSearch ? 1.25 : 1;
     for (const [term, boost, kind] of candidatesOf(sentence, links, facts.properWords)) {
       if (!isInformativeTerm(term)) continue;
@@ -102,6 +112,8 @@ function evidenceFacts(analysis: QuestionAnalysis, conversation: Conversation, v
     const count = mentions(term);
     return count >= 3 && count >= 0.4 * lowered.length;
   };
+  const anchorPages = new Set(view.passages.filter((passage) => analysis.anchors.some((anchor) => isPageAbout(passage, anchor))).map((passage) => passage.docId));
+  const hopSearches = new Set(conversation.searches.flatMap((search, index) => (search.query === analysis.question ? [] : [index])));
   return {
     keys,
     overlap,
@@ -115,9 +127,16 @@ function evidenceFacts(analysis: QuestionAnalysis, conversation: Conversation, v
     queried: new Set(conversation.searches.flatMap((search) => words(search.query).map(stem))),
     // The last hop: a search that continued the question's own ranking is not one.
     lastSearch: lastHop(analysis, conversation),
-    anchorPages: new Set(
-      view.passages.filter((passage) => analysis.anchors.some((anchor) => isPageAbout(passage, anchor))).map((passage) => passage.docId),
-    ),
+    // Once a page about what the question names was found, the chain of hops runs from it (or
+    // from a hop's results, or a sentence that names it): a sentence elsewhere that matches the
+    // question's relation words ("the country's first president", of another country) answers
+    // some other question.
+    onChain: (sentence: Sentence) => {
+      if (anchorPages.size === 0 || anchorPages.has(sentence.passage.docId)) return true;
+      if (hopSearches.has(sentence.passage.searchIndex)) return true;
+      return analysis.anchors.some((anchor) => words(anchor).filter((word) => !STOPWORDS.has(word)).map(stem).every((word) => sentence.terms.has(word) || sentence.context.has(word)));
+    },
+    anchorPages,
   };
 }
 

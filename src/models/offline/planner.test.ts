@@ -185,6 +185,39 @@ describe('rankBridges', () => {
   });
 });
 
+describe('the chain of hops', () => {
+  const question = "Who was the first president of Damerjog's country?";
+  const damerjog: Result = {
+    chunk_id: 'damerjog#0',
+    doc_id: 'damerjog',
+    heading: 'Damerjog',
+    snippet: 'Damerjog is a small village located in eastern Djibouti, in the Arta Region.',
+  };
+  const congo: Result = {
+    chunk_id: 'republic-of-the-congo#3',
+    doc_id: 'republic-of-the-congo',
+    heading: 'Republic of the Congo',
+    snippet: "Fulbert Youlou ruled as the country's first president until a three-day uprising ousted him.",
+  };
+
+  it('runs from the page about what the question names, not from a page that matches its other words', () => {
+    const analysis = analyzeQuestion(question);
+    const conversation = readConversation(promptOf(question, [{ query: question, results: [damerjog] }, { query: question, page: 2, results: [congo] }]));
+    const bridges = rankBridges(analysis, conversation, new EvidenceView(analysis, conversation, undefined));
+    expect(bridges.slice(0, 2).map((bridge) => [bridge.term, bridge.sentence.passage.docId])).toEqual([
+      ['Djibouti', 'damerjog'],
+      ['Arta Region', 'damerjog'],
+    ]);
+  });
+
+  it('weighs a page that never names it as much as before when no page about it was seen', () => {
+    const analysis = analyzeQuestion(question);
+    const conversation = readConversation(promptOf(question, [{ query: question, results: [congo] }]));
+    const bridges = rankBridges(analysis, conversation, new EvidenceView(analysis, conversation, undefined));
+    expect(bridges[0]?.term).toBe('Fulbert Youlou');
+  });
+});
+
 describe('coverage and the extractive answer', () => {
   const question = 'Does Orbit support Apache Kafka as a broker?';
   const brokers: Result = {
