@@ -40,6 +40,11 @@ describe('analyzeQuestion', () => {
     expect(analysis.anchors).toEqual(['Redis', 'Amazon SQS']);
     expect(analysis.keyTerms).toEqual(['redis', 'amazon', 'sqs']);
   });
+
+  it('takes no question word for a name, behind an opening mark too', () => {
+    expect(analyzeQuestion('¿Cómo puedo recuperar archivos borrados en un sistema de archivos ext2?').anchors).toEqual([]);
+    expect(analyzeQuestion('Walk me through Damerjog’s history').anchors).toEqual(['Damerjog']);
+  });
 });
 
 describe('needsSearch', () => {

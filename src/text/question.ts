@@ -90,7 +90,7 @@ function keyTermsOf(question: string, anchors: string[]): string[] {
 
 /** A lone capitalised word that opens the question ("Walk me through...") is grammar, not a name. */
 function isSentenceStartWord(text: string, entity: string): boolean {
-  return !entity.includes(' ') && text.startsWith(entity) && !/^[A-Z0-9]+$/.test(entity);
+  return !entity.includes(' ') && text.replace(/^[^\p{L}\p{N}]+/u, '').startsWith(entity) && !/^[A-Z0-9]+$/.test(entity);
 }
 
 /**

@@ -34,6 +34,7 @@ describe('entities', () => {
 
   it('ends a name at its possessive', () => {
     expect(entities("Who was the first president of Damerjog's country? Big Eye's main director saw Orbit’s lease. It's late.")).toEqual(['Damerjog', 'Big Eye', 'Orbit']);
+    expect(entities("Get a certificate from Let's Encrypt. There's one.")).toEqual(['Encrypt']);
   });
 
   it('does not take the pronoun I with a contraction for a name', () => {

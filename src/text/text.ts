@@ -198,6 +198,9 @@ export function identifiers(text: string): string[] {
   return unique;
 }
 
+/** Words whose 's is "is", "us" or "has", not a possessive ("Let's", "It's", "There's"). */
+const CONTRACTED = new Set(['let', 'it', 'that', 'what', 'here', 'there', 'he', 'she', 'who', 'where', 'how', 'when', 'why', 'everyone', 'nobody', 'somebody', 'someone', 'something', 'nothing', 'everything']);
+
 const CONNECTORS = new Set(['of', 'the', 'de', 'la', 'le', 'von', 'van', 'der', 'du', 'da', 'di', 'del', 'y']);
 const NOT_ENTITIES = new Set([
   'the', 'a', 'an', 'it', 'its', 'in', 'on', 'at', 'this', 'that', 'these', 'those', 'there', 'when', 'while', 'if',
@@ -246,10 +249,12 @@ export function entities(text: string): string[] {
       continue;
     }
     // Identifiers (ORBIT_RESULT_TTL) are not names; numbers end a name ("Orbit 3" is a release).
-    // A possessive ends the name it closes: "Damerjog's country" names Damerjog.
+    // A possessive ends the name it closes: "Damerjog's country" names Damerjog. A contraction
+    // ("Let's Encrypt", "It's") is no possessive, and no name.
     const possessive = /['’]s$/.exec(token);
-    const bare = possessive ? token.slice(0, possessive.index) : token;
-    const capital = /^[\p{Lu}]/u.test(bare) && !bare.includes('_');
+    const contraction = possessive !== null && CONTRACTED.has(token.slice(0, possessive.index).toLowerCase());
+    const bare = possessive && !contraction ? token.slice(0, possessive.index) : token;
+    const capital = /^[\p{Lu}]/u.test(bare) && !bare.includes('_') && !contraction;
     const commonAtStart = sentenceStart && (STOPWORDS.has(bare.toLowerCase()) || /(?:ing|ed|s)$/.test(bare) || bare.includes('-'));
     if (capital && !NOT_ENTITIES.has(bare.toLowerCase()) && !(run.length === 0 && commonAtStart)) {
       if (run.length === 0) runAtSentenceStart = sentenceStart;
