@@ -21,6 +21,13 @@ describe('identifiers', () => {
   });
 });
 
+describe('stem', () => {
+  it('reads a Japanese verb stem as its dictionary form, and leaves Chinese and kanji words alone', () => {
+    expect(['渡し', '渡す', '書か', '書き', '参照', '借用', '代わ'].map(stem)).toEqual(['渡す', '渡す', '書く', '書く', '参照', '借用', '代う']);
+    expect(contentTerms('何を渡しますか')).toEqual(contentTerms('参照を渡す').slice(-1));
+  });
+});
+
 describe('entities', () => {
   it('finds runs of capitalised words, keeping "of" inside names and skipping sentence-start function words', () => {
     expect(entities('Hello Love is a song by Hank Snow. He died in Madison, Tennessee, near the Treaty of Rome museum.')).toEqual([

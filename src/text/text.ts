@@ -78,10 +78,23 @@ function spacedWords(text: string): string[] {
 }
 
 /**
+ * A kanji and the kana that inflects a Japanese verb after it, in the stem forms before ます, て,
+ * た and ない (`渡し` of 渡します, `書か` of 書かない), read as the dictionary form's ending (`渡す`,
+ * `書く`), so that a question's polite 渡しますか meets a page's plain 渡す. Chinese has no kana.
+ */
+const JAPANESE_VERB_STEM = /^(\p{sc=Han})([きぎしちにびみりいかがさたなばまらわ])$/u;
+const DICTIONARY_ENDING: Record<string, string> = Object.fromEntries(
+  [...'きぎしちにびみりいかがさたなばまらわ'].map((kana, index) => [kana, 'くぐすつぬぶむるうくぐすつぬぶむるう'[index]!]),
+);
+
+/**
  * A light suffix-stripping stemmer (plural, -ing, -ed, -ly), enough to match "lived" with
- * "lives" and "retries" with "retry" without a dictionary.
+ * "lives" and "retries" with "retry" without a dictionary; a Japanese verb's inflected stem reads
+ * as its dictionary form ({@link JAPANESE_VERB_STEM}).
  */
 export function stem(word: string): string {
+  const verb = JAPANESE_VERB_STEM.exec(word);
+  if (verb !== null) return `${verb[1]}${DICTIONARY_ENDING[verb[2]!]}`;
   let w = word.toLowerCase();
   if (w.length <= 3 || /\d/.test(w)) return w;
   if (/(?:ies|ied)$/.test(w) && w.length > 4) return `${w.slice(0, -3)}y`;
