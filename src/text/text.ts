@@ -93,7 +93,7 @@ const DICTIONARY_ENDING: Record<string, string> = Object.fromEntries(
  * as its dictionary form ({@link JAPANESE_VERB_STEM}).
  */
 export function stem(word: string): string {
-  const verb = JAPANESE_VERB_STEM.exec(word);
+  const verb = word.length === 2 ? JAPANESE_VERB_STEM.exec(word) : null;
   if (verb !== null) return `${verb[1]}${DICTIONARY_ENDING[verb[2]!]}`;
   let w = word.toLowerCase();
   if (w.length <= 3 || /\d/.test(w)) return w;

@@ -114,6 +114,7 @@ function evidenceFacts(analysis: QuestionAnalysis, conversation: Conversation, v
   };
   const anchorPages = new Set(view.passages.filter((passage) => analysis.anchors.some((anchor) => isPageAbout(passage, anchor))).map((passage) => passage.docId));
   const hopSearches = new Set(conversation.searches.flatMap((search, index) => (search.query === analysis.question ? [] : [index])));
+  const anchorTerms = analysis.anchors.map((anchor) => words(anchor).filter((word) => !STOPWORDS.has(word)).map(stem));
   return {
     keys,
     overlap,
@@ -134,7 +135,7 @@ function evidenceFacts(analysis: QuestionAnalysis, conversation: Conversation, v
     onChain: (sentence: Sentence) => {
       if (anchorPages.size === 0 || anchorPages.has(sentence.passage.docId)) return true;
       if (hopSearches.has(sentence.passage.searchIndex)) return true;
-      return analysis.anchors.some((anchor) => words(anchor).filter((word) => !STOPWORDS.has(word)).map(stem).every((word) => sentence.terms.has(word) || sentence.context.has(word)));
+      return anchorTerms.some((terms) => terms.every((term) => sentence.terms.has(term) || sentence.context.has(term)));
     },
     anchorPages,
   };
