@@ -1,10 +1,10 @@
 import type { Conversation } from './conversation.ts';
-import { isFieldLine, type EvidenceView, type Sentence } from './evidence-view.ts';
+import { isFieldLine, isGenericTerm, type EvidenceView, type Sentence } from './evidence-view.ts';
 import type { SentenceScore } from './answer-scoring.ts';
-import type { QuestionAnalysis } from '../../text/question.ts';
+import { analyzeQuestion, type QuestionAnalysis } from '../../text/question.ts';
 import { askedRelations, relationsOf, statesRelation, type Relation } from './relations.ts';
 import { holdsTerm } from './related-terms.ts';
-import { contentTerms, words } from '../../text/text.ts';
+import { contentTerms, stem, words } from '../../text/text.ts';
 
 /** Sentences an answer states at most, each with its citation marker. */
 export const MAX_SENTENCES = 3;
@@ -51,6 +51,11 @@ export function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, 
   if (atTop && atTop.score >= TOP_PASSAGE_SHARE * first.score) first = atTop;
   const learned = conversation.searches.slice(1).flatMap((search) => contentTerms(search.query)).filter((term) => !analysis.terms.includes(term));
   const wanted = [...new Set([...analysis.terms, ...learned])];
+  // A question that reaches its answer through a possessive name ("Damerjog's country"): the names
+  // a hop asked for that the first sentence writes ("... located in eastern Djibouti") are the
+  // chain; a sentence that names one carries the answer on, from whichever page, and is sought
+  // for them.
+  const chain = possessiveSlots(analysis.question).length > 0 ? hopNames(analysis, conversation).filter((term) => first.sentence.terms.has(term)) : [];
   const chosen = [first.sentence];
   const next = continuation(view, first.sentence, relations);
   if (next && quotable(next)) chosen.push(next);
@@ -63,13 +68,37 @@ export function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, 
     let found: { sentence: Sentence; score: number } | undefined;
     for (const sentence of view.sentences) {
       if (chosen.includes(sentence) || !quotable(sentence) || pointsElsewhere(sentence.text)) continue;
-      const value = score(sentence, terms.length > 0 ? terms : wanted, open) * (sentence.passage === first.sentence.passage ? 1 : OTHER_PASSAGE_SHARE);
+      const carries = sentence.passage === first.sentence.passage || chain.some((term) => sentence.terms.has(term));
+      const value = score(sentence, [...(terms.length > 0 ? terms : wanted), ...chain], open) * (carries ? 1 : OTHER_PASSAGE_SHARE);
       if (value > 0 && (found === undefined || value > found.score)) found = { sentence, score: value };
     }
     if (found === undefined || found.score < NEXT_SHARE * first.score) break;
     chosen.push(found.sentence);
   }
   return chosen;
+}
+
+/**
+ * The names the searches after the first asked for and the question does not write (the key
+ * terms of a hop's query: "Djibouti" of "Damerdjog Djibouti Arta Region president country").
+ */
+export function hopNames(analysis: QuestionAnalysis, conversation: Conversation): string[] {
+  return [...new Set(conversation.searches.slice(1).flatMap((search) => analyzeQuestion(search.query).keyTerms))].filter((term) => !analysis.terms.includes(term));
+}
+
+/** The noun a possessive name leads to, past a word before it ("Damerjog's country", "Big Eye's main director"). */
+const POSSESSIVE_SLOT = /\b\p{Lu}[\p{L}\p{N}-]*['’]s\s+(?:(\p{Ll}+)\s+)?(\p{Ll}+)/gu;
+
+/**
+ * The things a question reaches through a possessive name, stemmed: "country" of "Who was the
+ * first president of Damerjog's country?", "director" of "Big Eye's main director" (a generic
+ * word before the noun is passed over, another word is the noun: "Orbit's lease" gives "leas").
+ *
+ * @example
+ * possessiveSlots("Who was the first president of Damerjog's country?"); // ['country']
+ */
+export function possessiveSlots(question: string): string[] {
+  return [...question.matchAll(POSSESSIVE_SLOT)].map((match) => stem(match[1] !== undefined && !isGenericTerm(stem(match[1])) ? match[1] : match[2]!));
 }
 
 /** A sentence that only says where something is told ("Step signatures are described in the [Flow API](api-flow.md)."). */

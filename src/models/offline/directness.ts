@@ -53,15 +53,18 @@ export interface DirectnessRule {
 export const DEFAULT_DIRECTNESS_RULE: DirectnessRule = { minContextCover: 0.9, minRank: 0, minAnchors: 0.5 };
 
 /**
- * The features of `sentences` (the first is the most direct) as an answer to the view's question.
+ * The features of `sentences` (the first is the most direct) as an answer to the view's question;
+ * `answeredByChain`: question terms the answer's chain of hops names by another word (see
+ * extract-answer.ts `chainedSlots`), which no sentence needs to write.
  *
  * @example
  * directnessFeatures(view, [sentence], relevance).ownCover; // 0.8
  */
-export function directnessFeatures(view: EvidenceView, sentences: Sentence[], relevance: (sentence: Sentence) => number): DirectnessFeatures {
+export function directnessFeatures(view: EvidenceView, sentences: Sentence[], relevance: (sentence: Sentence) => number, answeredByChain: string[] = []): DirectnessFeatures {
   const { analysis } = view;
-  // The words of the question's form ("how long", "what does X mean") ask for an answer; they are not its topic.
-  const asking = new Set(interrogativeTerms(analysis.question));
+  // The words of the question's form ("how long", "what does X mean") ask for an answer; they are
+  // not its topic; nor is the thing a chain of hops named ("country" of "Damerjog's country").
+  const asking = new Set([...interrogativeTerms(analysis.question), ...answeredByChain]);
   const questionTerms = [...new Set(analysis.terms)].filter((term) => !asking.has(term));
   // A follow-up that asks something of its own ("and how do I cancel it?", not "and how do I fix
   // it?") is answered by a sentence that does it to the conversation's subject: the subject's

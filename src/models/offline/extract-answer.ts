@@ -8,7 +8,7 @@ import { versionInPlay } from './planner.ts';
 import type { QuestionAnalysis } from '../../text/question.ts';
 import { askedRelations, statesRelation } from './relations.ts';
 import { placeholderNotes, plainText, withoutPlaceholderNotes } from './plain-text.ts';
-import { bestSentence, quotableSentence, selectSentences } from './answer-sentences.ts';
+import { bestSentence, hopNames, possessiveSlots, quotableSentence, selectSentences } from './answer-sentences.ts';
 import { stem, termSet, withinWordLimit, wordCount, words } from '../../text/text.ts';
 
 export { answerType, mentionsOtherVersion } from './answer-scoring.ts';
@@ -119,9 +119,23 @@ export function draftAnswer(analysis: QuestionAnalysis, conversation: Conversati
   const selected = withinAnswerWords(selectSentences(analysis, view, score, conversation));
   return {
     ...(selected.length > 0 ? { answer: composeAnswer(selected) } : {}),
-    features: directnessFeatures(view, selected, createRelevance(conversation)),
+    features: directnessFeatures(view, selected, createRelevance(conversation), chainedSlots(analysis, conversation, selected)),
     closest: closestPassages(analysis, view, rankWeighted(score, createRelevance(conversation))),
   };
+}
+
+/**
+ * The thing a possessive name leads to ("country" of "Damerjog's country"), when the answer's
+ * sentences chain through it: from two pages, the first and a later one both writing a name a hop
+ * asked for ("Damerjog ... eastern Djibouti" and "... Djibouti's first president"). That name is
+ * the country: the answer need not write the word.
+ */
+function chainedSlots(analysis: QuestionAnalysis, conversation: Conversation, sentences: Sentence[]): string[] {
+  const [first, ...rest] = sentences;
+  const slots = possessiveSlots(analysis.question);
+  if (first === undefined || slots.length === 0) return [];
+  const chained = hopNames(analysis, conversation).some((term) => first.terms.has(term) && rest.some((sentence) => sentence.passage.docId !== first.passage.docId && sentence.terms.has(term)));
+  return chained ? slots : [];
 }
 
 /** The sentences that fit in {@link MAX_WORDS} together, in order (the first always: a longer one is cut in the text). */

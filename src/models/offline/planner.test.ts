@@ -11,6 +11,7 @@ import { mentionsIdentifier } from './answer-scoring.ts';
 import { askedAction } from './answer-scoring.ts';
 import { rankBridges } from './bridges.ts';
 import { answersPart, learnedBridges } from './learned-bridges.ts';
+import { possessiveSlots } from './answer-sentences.ts';
 import { DEFAULT_PLANNER_OPTIONS, nextAction } from './planner.ts';
 import { analyzeQuestion } from '../../text/question.ts';
 
@@ -208,6 +209,31 @@ describe('the chain of hops', () => {
       ['Djibouti', 'damerjog'],
       ['Arta Region', 'damerjog'],
     ]);
+  });
+
+  it('reads the thing a possessive name leads to', () => {
+    expect(possessiveSlots(question)).toEqual(['country']);
+    expect(possessiveSlots("Who is the spouse of Big Eye's main director? And Orbit's lease?")).toEqual(['direct', 'leas']);
+    expect(possessiveSlots('A flow step that returns a big query result fails; which error is it?')).toEqual([]);
+  });
+
+  it('answers through the chain: the hop page names the name the first page gave, which is the country asked', () => {
+    const hop = 'Damerdjog Djibouti Arta Region president country';
+    const somalis: Result = {
+      chunk_id: 'somalis#0',
+      doc_id: 'somalis',
+      heading: 'Somalis',
+      snippet: 'Djibouti gained its independence from France in 1977, and Hassan Gouled Aptidon eventually wound up as Djibouti\'s first president (1977–1991).',
+    };
+    const answerOf = (searches: Parameters<typeof promptOf>[1]) => {
+      const conversation = readConversation(promptOf(question, searches));
+      return extractAnswer(analyzeQuestion(question), conversation);
+    };
+    expect(answerOf([{ query: question, results: [damerjog] }, { query: hop, results: [somalis] }]).text).toBe(
+      "Damerjog is a small village located in eastern Djibouti, in the Arta Region. [1] Djibouti gained its independence from France in 1977, and Hassan Gouled Aptidon eventually wound up as Djibouti's first president (1977–1991). [2]",
+    );
+    // The same pages without the hop that asked for Djibouti: nothing says that Djibouti is the country.
+    expect(answerOf([{ query: question, results: [damerjog] }, { query: question, page: 2, results: [somalis] }]).abstain_reason).toBe('no direct answer');
   });
 
   it('weighs a page that never names it as much as before when no page about it was seen', () => {
