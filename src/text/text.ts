@@ -2,7 +2,7 @@
  * Text utilities of the offline planner: words, light stemming, identifiers and named-entity-like
  * phrases; sentences (sentences.ts, re-exported here). Pure functions, no state.
  */
-import { functionWordsOf, STOPWORDS } from './function-words.ts';
+import { fold, functionWordsOf, STOPWORDS } from './function-words.ts';
 import { runWords, segmentedWordEnds, SPACELESS_CHAR, splitSpaceless, wordBigrams } from './scripts.ts';
 
 export { sentences, sentenceUnits, type SentenceUnit } from './sentences.ts';
@@ -74,7 +74,7 @@ function wordsWith(text: string, runWords: (run: string) => string[]): string[] 
 
 function spacedWords(text: string): string[] {
   // Diacritics folded, so "Aschenbrodel" meets "Aschenbrödel".
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return fold(text).match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
 /**
