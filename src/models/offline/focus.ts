@@ -1,5 +1,5 @@
 import { isGenericTerm, type EvidenceView } from './evidence-view.ts';
-import { relatedWords } from './related-terms.ts';
+import { termForms } from './related-terms.ts';
 import { stem, STOPWORDS, termSet, words } from '../../text/text.ts';
 
 /**
@@ -95,7 +95,7 @@ function phraseTerms(phrase: string): string[] {
  */
 export function focusShare(view: EvidenceView, focus: string[]): number {
   if (focus.length === 0) return 1;
-  const alternatives = focus.map((term) => [term, ...relatedWords(term).map(stem)]);
+  const alternatives = focus.map((term) => termForms(term));
   let best = 0;
   for (const sentence of view.sentences) {
     if (sentence.heading || sentence.placeholder) continue;
@@ -145,6 +145,6 @@ export function askedAttribute(part: string): string[] | undefined {
  */
 export function namesAttribute(text: string, attribute: string[]): boolean {
   const sequence = words(text).map(stem);
-  const options = attribute.map((term) => new Set([term, ...relatedWords(term).map(stem)]));
+  const options = attribute.map((term) => new Set(termForms(term)));
   return sequence.some((_, start) => options.every((accepted, offset) => accepted.has(sequence[start + offset] ?? '')));
 }

@@ -116,5 +116,15 @@ export function relatedWords(term: string): string[] {
  * holdsTerm(new Set([stem('large')]), stem('big')); // true
  */
 export function holdsTerm(have: ReadonlySet<string>, term: string): boolean {
-  return have.has(term) || (RELATED.get(term) ?? []).some((related) => have.has(related));
+  return termForms(term).some((form) => have.has(form));
+}
+
+/**
+ * A stemmed question term and the stemmed words texts use for it.
+ *
+ * @example
+ * termForms(stem('wife')); // ['wif', 'marry', 'spous']
+ */
+export function termForms(term: string): string[] {
+  return [term, ...(RELATED.get(term) ?? [])];
 }
