@@ -51,11 +51,8 @@ export function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, 
   if (atTop && atTop.score >= TOP_PASSAGE_SHARE * first.score) first = atTop;
   const learned = conversation.searches.slice(1).flatMap((search) => contentTerms(search.query)).filter((term) => !analysis.terms.includes(term));
   const wanted = [...new Set([...analysis.terms, ...learned])];
-  // A question that reaches its answer through a possessive name ("Damerjog's country"): the names
-  // a hop asked for that the first sentence writes ("... located in eastern Djibouti") are the
-  // chain; a sentence that names one carries the answer on, from whichever page, and is sought
-  // for them.
-  const chain = possessiveSlots(analysis.question).length > 0 ? hopNames(analysis, conversation).filter((term) => first.sentence.terms.has(term)) : [];
+  // A sentence that names the chain's names carries the answer on, from whichever page, and is sought for them.
+  const chain = chainNames(analysis, conversation, first.sentence);
   const chosen = [first.sentence];
   const next = continuation(view, first.sentence, relations);
   if (next && quotable(next)) chosen.push(next);
@@ -79,11 +76,16 @@ export function selectSentences(analysis: QuestionAnalysis, view: EvidenceView, 
 }
 
 /**
- * The names the searches after the first asked for and the question does not write (the key
- * terms of a hop's query: "Djibouti" of "Damerdjog Djibouti Arta Region president country").
+ * The chain of a question that reaches its answer through a possessive name ("Damerjog's
+ * country"): the names the searches after the first asked for and the question does not write
+ * (the key terms of a hop's query: "Djibouti" of "Damerdjog Djibouti Arta Region president
+ * country") that the answer's first sentence writes ("... located in eastern Djibouti"). Empty
+ * for a question without a possessive name.
  */
-export function hopNames(analysis: QuestionAnalysis, conversation: Conversation): string[] {
-  return [...new Set(conversation.searches.slice(1).flatMap((search) => analyzeQuestion(search.query).keyTerms))].filter((term) => !analysis.terms.includes(term));
+export function chainNames(analysis: QuestionAnalysis, conversation: Conversation, first: Sentence): string[] {
+  if (possessiveSlots(analysis.question).length === 0) return [];
+  const asked = new Set(conversation.searches.slice(1).flatMap((search) => analyzeQuestion(search.query).keyTerms));
+  return [...asked].filter((term) => !analysis.terms.includes(term) && first.terms.has(term));
 }
 
 /** The noun a possessive name leads to, past a word before it ("Damerjog's country", "Big Eye's main director"). */

@@ -8,7 +8,7 @@ import { versionInPlay } from './planner.ts';
 import type { QuestionAnalysis } from '../../text/question.ts';
 import { askedRelations, statesRelation } from './relations.ts';
 import { placeholderNotes, plainText, withoutPlaceholderNotes } from './plain-text.ts';
-import { bestSentence, hopNames, possessiveSlots, quotableSentence, selectSentences } from './answer-sentences.ts';
+import { bestSentence, chainNames, possessiveSlots, quotableSentence, selectSentences } from './answer-sentences.ts';
 import { stem, termSet, withinWordLimit, wordCount, words } from '../../text/text.ts';
 
 export { answerType, mentionsOtherVersion } from './answer-scoring.ts';
@@ -132,10 +132,9 @@ export function draftAnswer(analysis: QuestionAnalysis, conversation: Conversati
  */
 function chainedSlots(analysis: QuestionAnalysis, conversation: Conversation, sentences: Sentence[]): string[] {
   const [first, ...rest] = sentences;
-  const slots = possessiveSlots(analysis.question);
-  if (first === undefined || slots.length === 0) return [];
-  const chained = hopNames(analysis, conversation).some((term) => first.terms.has(term) && rest.some((sentence) => sentence.passage.docId !== first.passage.docId && sentence.terms.has(term)));
-  return chained ? slots : [];
+  if (first === undefined) return [];
+  const chained = chainNames(analysis, conversation, first).some((term) => rest.some((sentence) => sentence.passage.docId !== first.passage.docId && sentence.terms.has(term)));
+  return chained ? possessiveSlots(analysis.question) : [];
 }
 
 /** The sentences that fit in {@link MAX_WORDS} together, in order (the first always: a longer one is cut in the text). */
