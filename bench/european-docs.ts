@@ -18,6 +18,7 @@ import { agenticRun } from '../src/agent/run.ts';
 import { loadCorpus } from '../src/corpus/index.ts';
 import { createSqliteIndex } from '../src/index/sqlite/sqlite.ts';
 import { createOfflineModel } from '../src/models/offline/model.ts';
+import { answerOutcome, type Outcome } from './expected-string.ts';
 
 /** Where Debian's debian-reference packages put the HTML. */
 const DEBIAN_REFERENCE = '/usr/share/debian-reference';
@@ -116,7 +117,7 @@ interface CaseResult {
   language: string;
   question: string;
   answerable: boolean;
-  outcome: 'right' | 'wrong' | 'closest useful' | 'abstained';
+  outcome: Outcome;
   answer: string;
 }
 
@@ -130,12 +131,7 @@ export async function measureEuropeanDocs(dir: string): Promise<CaseResult[]> {
       await index.ingest(docs.filter((doc) => doc.sourcePath.endsWith(`.${language}.html`)));
       for (const [question, holds] of cases) {
         const { answer } = await agenticRun(question, { model: createOfflineModel(), index });
-        const shown = [answer.text, ...answer.citations.map((citation) => citation.quote)].map(joinSpaces);
-        const closest = (answer.closest ?? []).flatMap((passage) => passage.sentences).map(joinSpaces);
-        const outcome =
-          holds === undefined
-            ? answer.abstained ? 'abstained' : 'wrong'
-            : !answer.abstained ? (shown.some((text) => text.includes(holds)) ? 'right' : 'wrong') : closest.some((text) => text.includes(holds)) ? 'closest useful' : 'abstained';
+        const outcome = answerOutcome(answer, holds);
         results.push({ language, question, answerable: holds !== undefined, outcome, answer: answer.text });
       }
     } finally {
@@ -143,11 +139,6 @@ export async function measureEuropeanDocs(dir: string): Promise<CaseResult[]> {
     }
   }
   return results;
-}
-
-/** Text with each run of white space one space (a page may break a line inside a code span: `su` and `-c`). */
-function joinSpaces(text: string): string {
-  return text.replace(/\s+/g, ' ');
 }
 
 async function main(): Promise<void> {

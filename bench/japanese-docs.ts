@@ -17,6 +17,7 @@ import { agenticRun } from '../src/agent/run.ts';
 import { loadCorpus } from '../src/corpus/index.ts';
 import { createSqliteIndex } from '../src/index/sqlite/sqlite.ts';
 import { createOfflineModel } from '../src/models/offline/model.ts';
+import { answerOutcome, type Outcome } from './expected-string.ts';
 
 /** A question and the string a right answer holds (undefined: the docs do not answer it). */
 const CASES: Array<[question: string, holds: string | undefined]> = [
@@ -46,7 +47,7 @@ const CASES: Array<[question: string, holds: string | undefined]> = [
 
 interface CaseResult {
   question: string;
-  outcome: 'right' | 'wrong' | 'closest useful' | 'abstained';
+  outcome: Outcome;
   answer: string;
 }
 
@@ -67,12 +68,7 @@ export async function measureJapaneseDocs(dir: string): Promise<CaseResult[]> {
     await index.ingest((await loadCorpus(dir)).docs);
     for (const [question, holds] of CASES) {
       const { answer } = await agenticRun(question, { model: createOfflineModel(), index });
-      const shown = [answer.text, ...answer.citations.map((citation) => citation.quote)];
-      const closest = (answer.closest ?? []).flatMap((passage) => passage.sentences);
-      const outcome =
-        holds === undefined
-          ? answer.abstained ? 'abstained' : 'wrong'
-          : !answer.abstained ? (shown.some((text) => text.includes(holds)) ? 'right' : 'wrong') : closest.some((text) => text.includes(holds)) ? 'closest useful' : 'abstained';
+      const outcome = answerOutcome(answer, holds);
       results.push({ question, outcome, answer: answer.text });
     }
   } finally {
