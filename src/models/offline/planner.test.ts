@@ -162,12 +162,17 @@ describe('searching what the run learned before paging', () => {
   });
 });
 
+/** The bridges the planner ranks after the searches of `searches`. */
+function bridgesOf(question: string, searches: Parameters<typeof promptOf>[1]) {
+  const analysis = analyzeQuestion(question);
+  const conversation = readConversation(promptOf(question, searches));
+  return rankBridges(analysis, conversation, new EvidenceView(analysis, conversation, undefined));
+}
+
 describe('rankBridges', () => {
   it('picks the name next to the relation word the question asks about', () => {
     const question = 'What river flows through the city Kevin Durant played for before Golden State?';
-    const analysis = analyzeQuestion(question);
-    const conversation = readConversation(promptOf(question, [{ query: question, results: [durant] }]));
-    const bridges = rankBridges(analysis, conversation, new EvidenceView(analysis, conversation, undefined));
+    const bridges = bridgesOf(question, [{ query: question, results: [durant] }]);
     expect(bridges[0]?.term).toBe('Oklahoma City');
   });
 
@@ -179,9 +184,7 @@ describe('rankBridges', () => {
       heading: 'Step results',
       snippet: 'A step whose return value is over the payload limit fails after it ran. See [Results backend](results-backend.md).',
     };
-    const analysis = analyzeQuestion(question);
-    const conversation = readConversation(promptOf(question, [{ query: question, results: [flows] }]));
-    const bridges = rankBridges(analysis, conversation, new EvidenceView(analysis, conversation, undefined));
+    const bridges = bridgesOf(question, [{ query: question, results: [flows] }]);
     expect(bridges[0]?.term).toBe('Results backend');
   });
 });
@@ -202,9 +205,7 @@ describe('the chain of hops', () => {
   };
 
   it('runs from the page about what the question names, not from a page that matches its other words', () => {
-    const analysis = analyzeQuestion(question);
-    const conversation = readConversation(promptOf(question, [{ query: question, results: [damerjog] }, { query: question, page: 2, results: [congo] }]));
-    const bridges = rankBridges(analysis, conversation, new EvidenceView(analysis, conversation, undefined));
+    const bridges = bridgesOf(question, [{ query: question, results: [damerjog] }, { query: question, page: 2, results: [congo] }]);
     expect(bridges.slice(0, 2).map((bridge) => [bridge.term, bridge.sentence.passage.docId])).toEqual([
       ['Djibouti', 'damerjog'],
       ['Arta Region', 'damerjog'],
@@ -237,9 +238,7 @@ describe('the chain of hops', () => {
   });
 
   it('weighs a page that never names it as much as before when no page about it was seen', () => {
-    const analysis = analyzeQuestion(question);
-    const conversation = readConversation(promptOf(question, [{ query: question, results: [congo] }]));
-    const bridges = rankBridges(analysis, conversation, new EvidenceView(analysis, conversation, undefined));
+    const bridges = bridgesOf(question, [{ query: question, results: [congo] }]);
     expect(bridges[0]?.term).toBe('Fulbert Youlou');
   });
 });
