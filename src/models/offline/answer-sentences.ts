@@ -18,12 +18,23 @@ const TOP_PASSAGE_SHARE = 0.8;
 export const MIN_SENTENCE_WORDS = 4;
 
 /**
+ * The end of a sentence whose statement is the code after it: a preposition, a verb or a pointer
+ * before the colon ("is roughly equivalent to:", "looks like this:", "as follows:", "for
+ * example:"; German, French and Spanish "wie folgt:", "comme suit :", "como sigue:"). A sentence
+ * that only introduces its example in passing ("..., and let the downstream step load it:")
+ * states something itself.
+ */
+const LEADS_INTO_CODE = /\b(?:to|as|like|by|with|of|is|are|was|were|be|this|these|follows?|following|below|example|instance|folgt|folgendermaßen|suit|suivante?s?|sigue|siguientes?)\s*:\s*$/i;
+
+/**
  * Whether a sentence can be quoted as an answer: not a heading, and a sentence of some words, or a
  * field line that states a relation asked ("**Default:** ..." for a question that asks the default).
  */
 export function quotableSentence(sentence: Sentence, relations: Relation[]): boolean {
   // A placeholder note ("TODO: which options should we recommend?") says the docs do not know.
   if (sentence.heading || sentence.placeholder) return false;
+  // "`groupby()` is roughly equivalent to:" says what the code below says; without it, nothing.
+  if (sentence.introducesCode && LEADS_INTO_CODE.test(sentence.text)) return false;
   if (words(sentence.text).length >= MIN_SENTENCE_WORDS) return true;
   return isFieldLine(sentence.text) && relations.some((relation) => statesRelation(relation, sentence.text));
 }

@@ -6,6 +6,7 @@ import { statesAnswer } from './directness.ts';
 import { coverage, extractAnswer } from './extract-answer.ts';
 import { analyzeQuestion } from '../../text/question.ts';
 import { answerAnalysis, withEarlierTurns } from './follow-up.ts';
+import { quotableSentence } from './answer-sentences.ts';
 
 type Result = { chunk_id: string; doc_id: string; heading: string; heading_path?: string; snippet: string; score?: number };
 
@@ -461,6 +462,34 @@ describe('what a direct answer needs (Session 13, docs/calibration.md)', () => {
     expect(answer.citations.map((citation) => citation.quote)).toEqual([
       'A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work.',
       'Return a reference instead, and let the downstream step load it:',
+    ]);
+  });
+
+  it('never quotes a sentence whose statement is the code after it ("... is roughly equivalent to:")', () => {
+    // The Python docs' itertools page (python3.11-doc), the search ranking the code's section first.
+    const equivalent: Result = {
+      chunk_id: 'library-itertools#16',
+      doc_id: 'library-itertools',
+      heading: 'itertools.groupby(iterable, key=None)',
+      snippet: '`groupby()` is roughly equivalent to:\n\n```\nclass groupby:\n    def __init__(self, iterable, key=None):\n        self.keyfunc = key\n```',
+    };
+    const lead: Result = {
+      chunk_id: 'library-itertools#15',
+      doc_id: 'library-itertools',
+      heading: 'itertools.groupby(iterable, key=None)',
+      snippet: 'Make an iterator that returns consecutive keys and groups from the iterable. The key is a function computing a key value for each element.',
+    };
+    const question = 'What does itertools.groupby return?';
+    const answer = extractAnswer(analyzeQuestion(question), readConversation(promptOf(question, [equivalent, lead])));
+    expect(answer.citations.map((citation) => citation.quote)).toEqual([
+      'Make an iterator that returns consecutive keys and groups from the iterable.',
+      'The key is a function computing a key value for each element.',
+    ]);
+    // A sentence that says something before its example stays quotable (the test above).
+    const view = new EvidenceView(analyzeQuestion(question), readConversation(promptOf(question, [equivalent, results])), undefined);
+    expect(view.sentences.filter((sentence) => sentence.introducesCode).map((sentence) => [sentence.text, quotableSentence(sentence, [])])).toEqual([
+      ['`groupby()` is roughly equivalent to:', false],
+      ['Return a reference instead, and let the downstream step load it:', true],
     ]);
   });
 
