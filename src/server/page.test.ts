@@ -66,4 +66,10 @@ describe('quoteText (render.js)', () => {
       "See the guide & a chart: `a*b` for <queue>, 2*3 'x\u2019 &bogus; &constructor;",
     );
   });
+
+  it('reads a fenced code block as its lines in code spans', () => {
+    expect(quoteText('Run it with the directory path:\n\n```sh\npython3 -m venv tutorial-env\nsource tutorial-env/bin/activate\n```')).toBe(
+      'Run it with the directory path:\n\n`python3 -m venv tutorial-env` `source tutorial-env/bin/activate`',
+    );
+  });
 });

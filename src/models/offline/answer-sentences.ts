@@ -34,7 +34,7 @@ export function quotableSentence(sentence: Sentence, relations: Relation[]): boo
   // A placeholder note ("TODO: which options should we recommend?") says the docs do not know.
   if (sentence.heading || sentence.placeholder) return false;
   // "`groupby()` is roughly equivalent to:" says what the code below says; without it, nothing.
-  if (sentence.introducesCode && LEADS_INTO_CODE.test(sentence.text)) return false;
+  if (sentence.introducesCode && sentence.example === undefined && LEADS_INTO_CODE.test(sentence.text)) return false;
   if (words(sentence.text).length >= MIN_SENTENCE_WORDS) return true;
   return isFieldLine(sentence.text) && relations.some((relation) => statesRelation(relation, sentence.text));
 }

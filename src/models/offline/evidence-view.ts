@@ -23,6 +23,8 @@ export interface Sentence {
   placeholder: boolean;
   /** Ends with a colon before code ("let the downstream step load it:"): the code is its example. */
   introducesCode: boolean;
+  /** The example a sentence introduces, when it is short enough to show with it (see {@link shortExample}). */
+  example?: Example;
   /** A table row's header row, so the row can be read with its column names. */
   tableHeader?: string;
   /**
@@ -88,7 +90,8 @@ export class EvidenceView {
         for (const term of example) if (!keys.has(term)) context.add(term);
         const flat = text.replace(/\s+/g, ' ').trim();
         const placeholder = notes.some((note) => note.includes(flat));
-        return { text, passage, terms: termSet(text), code, heading: isHeading === true, context, contextText: contextText.toLowerCase(), order, placeholder, introducesCode: example.size > 0, ...(leads.has(order) ? { leadOf: (heading ?? passage.heading).toLowerCase() } : {}), ...(tableHeader === undefined ? {} : { tableHeader }) };
+        const shown = example.size > 0 ? shortExample(passage.texts, text) : undefined;
+        return { text, passage, terms: termSet(text), code, heading: isHeading === true, context, contextText: contextText.toLowerCase(), order, placeholder, introducesCode: example.size > 0, ...(shown ? { example: shown } : {}), ...(leads.has(order) ? { leadOf: (heading ?? passage.heading).toLowerCase() } : {}), ...(tableHeader === undefined ? {} : { tableHeader }) };
       });
     });
     for (const term of analysis.terms) {
@@ -151,6 +154,50 @@ function introducedCodeTerms(units: SentenceUnit[], order: number): Set<string> 
   if (unit === undefined || unit.code || !/:\s*$/.test(unit.text)) return terms;
   for (let next = order + 1; next < units.length && units[next]!.code; next++) for (const term of termSet(units[next]!.text)) terms.add(term);
   return terms;
+}
+
+/** A short example a sentence introduces: its code lines, and the sentence with the code block as the docs write it (the quote). */
+export interface Example {
+  lines: string[];
+  quote: string;
+}
+
+/** Lines of code an example shown with its sentence has at most ("python -m venv /path/to/env"). */
+const MAX_EXAMPLE_LINES = 2;
+/** Characters of code an example shown with its sentence has at most. */
+const MAX_EXAMPLE_CHARS = 120;
+
+/** A fenced code block right after a sentence (blank lines between allowed): its fence and its code. */
+const CODE_BLOCK_AFTER = /^[ \t]*\n(?:[ \t]*\n)*[ \t]*(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n[ \t]*\1[ \t]*(?=\n|$)/;
+
+/**
+ * The example a sentence that introduces code introduces, when it is short: at most
+ * {@link MAX_EXAMPLE_LINES} lines and {@link MAX_EXAMPLE_CHARS} characters of code, none holding a
+ * backtick (each line is shown as a code span). How-to docs state the command in the example
+ * ("run the `venv` module as a script with the directory path:" then `python -m venv
+ * /path/to/new/virtual/environment`); a longer example is a sample to read, not a value to quote.
+ * The quote is the sentence and its code block as the text writes them, so a citation of both
+ * verifies. Undefined when no text of the passage holds the sentence before a short code block.
+ *
+ * @example
+ * shortExample(['Run it:\n\n```sh\nnpx atlas ingest docs\n```'], 'Run it:');
+ * // { lines: ['npx atlas ingest docs'], quote: 'Run it:\n\n```sh\nnpx atlas ingest docs\n```' }
+ */
+export function shortExample(texts: readonly string[], sentence: string): Example | undefined {
+  // The sentence as the text writes it: its words may be wrapped over lines.
+  const written = new RegExp(sentence.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+'));
+  for (const text of texts) {
+    const at = written.exec(text);
+    if (at === null) continue;
+    const end = at.index + at[0].length;
+    const block = CODE_BLOCK_AFTER.exec(text.slice(end));
+    if (block === null) continue;
+    // A shell line continued with `\` is one command.
+    const lines = block[2]!.replace(/[ \t]*\\\n[ \t]*/g, ' ').split('\n').map((line) => line.trim()).filter((line) => line !== '');
+    if (lines.length === 0 || lines.length > MAX_EXAMPLE_LINES || lines.some((line) => line.includes('`')) || lines.join('').length > MAX_EXAMPLE_CHARS) return undefined;
+    return { lines, quote: text.slice(at.index, end + block[0].length) };
+  }
+  return undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { readConversation } from './conversation.ts';
-import { EvidenceView } from './evidence-view.ts';
+import { EvidenceView, shortExample } from './evidence-view.ts';
 import { statesAnswer } from './directness.ts';
 import { coverage, extractAnswer } from './extract-answer.ts';
 import { analyzeQuestion } from '../../text/question.ts';
@@ -455,9 +455,22 @@ describe('what a direct answer needs (Session 13, docs/calibration.md)', () => {
       'A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work. Return a reference instead, and let the downstream step load it:\n\n```python\nrows = query_orders(date)\nreturn orbit.results.put_blob(rows)\n```',
   };
 
-  it('counts the words of the code a sentence introduces, and ends that sentence with a full stop in the answer', () => {
+  it('shows a short example with the sentence that introduces it, and quotes both as the docs write them', () => {
     const question = 'A flow step that returns a big query result fails after finishing its work; which error is it and what should the step return instead?';
     const { answer } = measure(question, [results]);
+    expect(answer.text).toBe(
+      'A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work. [1] Return a reference instead, and let the downstream step load it: `rows = query_orders(date)` `return orbit.results.put_blob(rows)` [2]',
+    );
+    expect(answer.citations.map((citation) => citation.quote)).toEqual([
+      'A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work.',
+      'Return a reference instead, and let the downstream step load it:\n\n```python\nrows = query_orders(date)\nreturn orbit.results.put_blob(rows)\n```',
+    ]);
+  });
+
+  it('ends a sentence that introduces a longer example with a full stop, the example left out (its words still count)', () => {
+    const longer: Result = { ...results, snippet: results.snippet.replace('rows = query_orders(date)\n', 'import orbit\n\n@etl.step()\ndef extract(ctx):\n    rows = query_orders(date)\n') };
+    const question = 'A flow step that returns a big query result fails after finishing its work; which error is it and what should the step return instead?';
+    const { answer } = measure(question, [longer]);
     expect(answer.text).toBe('A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work. [1] Return a reference instead, and let the downstream step load it. [2]');
     expect(answer.citations.map((citation) => citation.quote)).toEqual([
       'A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work.',
@@ -624,5 +637,26 @@ describe('extractAnswer names the attribute a question asks for', () => {
       citations: [{ doc_id: 'kim-jong-chul', quote: 'Kim Jong-chul married Ri Hyon-a, a pianist, in 2012.' }],
       abstained: false,
     });
+  });
+});
+
+describe('shortExample', () => {
+  it('finds the code block after a sentence wrapped over lines, and quotes both as written', () => {
+    const text = 'To create one, run the `venv` module\nwith the directory path:\n\n```\npython3 -m venv tutorial-env\n```\n\nThis creates the folder.';
+    expect(shortExample([text], 'To create one, run the `venv` module with the directory path:')).toEqual({
+      lines: ['python3 -m venv tutorial-env'],
+      quote: 'To create one, run the `venv` module\nwith the directory path:\n\n```\npython3 -m venv tutorial-env\n```',
+    });
+  });
+
+  it('reads a shell line continued with a backslash as one command', () => {
+    const text = 'Start a broker:\n\n```sh\ndocker run -d redis:7 \\\n  redis-server --maxmemory-policy noeviction\n```';
+    expect(shortExample([text], 'Start a broker:')?.lines).toEqual(['docker run -d redis:7 redis-server --maxmemory-policy noeviction']);
+  });
+
+  it('leaves out an example of more than two lines, one holding a backtick, and a sentence with no code block after it', () => {
+    expect(shortExample(['Like this:\n\n```\na = 1\nb = 2\nc = 3\n```'], 'Like this:')).toBeUndefined();
+    expect(shortExample(['Like this:\n\n```\necho `date`\n```'], 'Like this:')).toBeUndefined();
+    expect(shortExample(['Like this: see below.\n\nText.'], 'Like this:')).toBeUndefined();
   });
 });

@@ -153,16 +153,18 @@ function withinAnswerWords(selected: Sentence[]): Sentence[] {
 /** The answer text (each sentence as plain text with its marker, the first cut at {@link MAX_WORDS}) and one citation per sentence. */
 function composeAnswer(kept: Sentence[]): ModelAnswer {
   const text = kept.map((sentence, index) => `${withinWordLimit(rendered(sentence), MAX_WORDS)} [${index + 1}]`).join(' ');
-  return { text, citations: kept.map((sentence) => ({ doc_id: sentence.passage.docId, quote: sentence.text })), abstained: false };
+  return { text, citations: kept.map((sentence) => ({ doc_id: sentence.passage.docId, quote: sentence.example?.quote ?? sentence.text })), abstained: false };
 }
 
 /**
  * A sentence as a reader sees it: plain text, a table row with its column names; a sentence that
- * introduced an example ("..., and let the downstream step load it:") ends as a statement, since
- * the answer does not show the example (its quote keeps the colon).
+ * introduces a short example ("... with the directory path:") followed by its lines as code spans
+ * (its quote holds the code block); one that introduces a longer example ends as a statement,
+ * since the answer does not show the example (its quote keeps the colon).
  */
 function rendered(sentence: Sentence): string {
   const text = plainText(sentence.text, sentence.tableHeader === undefined ? {} : { tableHeader: sentence.tableHeader });
+  if (sentence.example) return `${text} ${sentence.example.lines.map((line) => `\`${line}\``).join(' ')}`;
   return sentence.introducesCode ? text.replace(/\s*:\s*$/, '.') : text;
 }
 

@@ -11,6 +11,13 @@ describe('plainText', () => {
     );
   });
 
+  it('reads a fenced code block as its lines, each a code span, the fences gone', () => {
+    expect(plainText('Raise it in `rabbitmq.conf`, where the value is in milliseconds:\n\n```ini\n# allow jobs up to 3 hours\nconsumer_timeout = 10800000\n```')).toBe(
+      'Raise it in `rabbitmq.conf`, where the value is in milliseconds: `# allow jobs up to 3 hours` `consumer_timeout = 10800000`',
+    );
+    expect(plainText('Run:\n~~~~\necho `date`\n```\n~~~~\nDone.')).toBe('Run: echo `date` ``` Done.');
+  });
+
   it('keeps placeholders in angle brackets, inside code spans and out', () => {
     expect(plainText('Run `orbit drain <queue>`, or orbit drain <queue> with <your-token> and <n> workers; failed jobs move to `<queue>.dlq`.')).toBe(
       'Run `orbit drain <queue>`, or orbit drain <queue> with <your-token> and <n> workers; failed jobs move to `<queue>.dlq`.',

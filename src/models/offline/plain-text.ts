@@ -93,7 +93,8 @@ export interface PlainTextOptions {
  * and HTML entities (`&mdash;`, `&#39;`) rendered; whitespace (hard line wraps included)
  * collapsed (see `renderInline`). A table row reads as its cells with their column headers when
  * the header is known (in the text above it, or `tableHeader`): "Option: `maxPoolSize`; Default:
- * 10"; else as its cells between ` | `. A header row reads as its cells; delimiter rows vanish.
+ * 10"; else as its cells between ` | `. A header row reads as its cells; delimiter rows vanish. A
+ * fenced code block reads as its lines, each a code span (a quote of a sentence and its example).
  *
  * @example
  * plainText('Use `add_job` &mdash; see [Jobs](jobs.md) for <queue>'); // 'Use `add_job` \u2014 see Jobs for <queue>'
@@ -111,7 +112,17 @@ export function plainText(text: string, options: PlainTextOptions = {}): string 
     prose = [];
   };
   const lines = text.split('\n');
+  let fence: string | undefined;
   lines.forEach((line, index) => {
+    // A fenced code block reads as its lines, each a code span as written (the fences vanish).
+    const fenceMark = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence !== undefined || fenceMark !== undefined) {
+      flush();
+      if (fence === undefined) fence = fenceMark;
+      else if (fenceMark !== undefined && fenceMark.startsWith(fence)) fence = undefined;
+      else if (line.trim() !== '') pieces.push(line.includes('`') ? line.trim() : `\`${line.trim()}\``);
+      return;
+    }
     if (!isTableRow(line)) {
       // A table ends at its first line that is not a row, and its header with it.
       header = givenHeader;

@@ -34,14 +34,19 @@ function code(text) {
 /**
  * A quote's markdown as a reader reads it, still set as text: link targets dropped (`[the
  * guide](g.md)` -> `the guide`), `**bold**` markers dropped, HTML entities decoded (`&apos;`,
- * `&mdash;`); code spans, placeholders (`<queue>`) and a `*` or `_` in a value kept as written.
+ * `&mdash;`), a fenced code block as its lines in code spans (a sentence quoted with its
+ * example); code spans, placeholders (`<queue>`) and a `*` or `_` in a value kept as written.
  */
 export function quoteText(markdown) {
   return markdown
+    .replace(FENCED_BLOCK, (block, fence, code) => code.split('\n').map((line) => line.trim()).filter((line) => line !== '').map((line) => (line.includes('`') ? line : `\`${line}\``)).join(' '))
     .replace(/!?\[([^\]\n]*)\]\([^)\s]*(?:\s+"[^"\n]*")?\)/g, '$1')
     .replace(/\*\*(?=\S)([^*\n]+?)\*\*/g, '$1')
     .replace(/&(?:#\d{1,7}|#x[0-9a-f]{1,6}|[a-z][a-z0-9]{1,31});/gi, decodeEntity);
 }
+
+/** A fenced code block: its fence, and its code. */
+const FENCED_BLOCK = /^[ \t]*(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n?[ \t]*\1[ \t]*$/gm;
 
 /** Named entities docs write (an unknown one stays as written). */
 const ENTITIES = {
