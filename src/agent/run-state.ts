@@ -253,7 +253,8 @@ function sumUsage(calls: ModelCallRecord[], price: ModelPrice | null | undefined
 
 /**
  * The closest passages a model named when abstaining, each sentence verified against the
- * passages the run saw (a sentence that does not verify is left out, and a passage with none).
+ * passages the run saw (a sentence that does not verify is left out, and a passage with none),
+ * located at the lines its sentences span (a sentence and the example it introduces included).
  */
 function closestPassages(drafts: NonNullable<ModelAnswer['closest']>, evidence: EvidenceSet): ClosestPassage[] {
   const passages: ClosestPassage[] = [];
@@ -261,9 +262,14 @@ function closestPassages(drafts: NonNullable<ModelAnswer['closest']>, evidence: 
     const { kept } = verifyCitations(draft.sentences.map((quote) => ({ doc_id: draft.doc_id, quote })), evidence);
     const first = kept[0];
     if (first === undefined) continue;
-    const sentences = kept.filter((citation) => citation.chunkId === first.chunkId).map((citation) => citation.quote);
+    const shown = kept.filter((citation) => citation.chunkId === first.chunkId);
     const { quote: _quote, ...location } = first;
-    passages.push({ ...location, sentences });
+    passages.push({
+      ...location,
+      startLine: Math.min(...shown.map((citation) => citation.startLine)),
+      endLine: Math.max(...shown.map((citation) => citation.endLine)),
+      sentences: shown.map((citation) => citation.quote),
+    });
   }
   return passages;
 }

@@ -61,6 +61,17 @@ describe('agenticRun', () => {
     ]);
   });
 
+  it('locates a closest passage at the lines its sentences span, an example a sentence introduces included', async () => {
+    const cron = makeDoc('cron', 'all', [['Crontab', 'Schedules are in UTC.\n\nThe following runs a task every Monday:\n\n```\n30 4 * * 1 send_weekly_email\n```']]);
+    const example = 'The following runs a task every Monday:\n\n```\n30 4 * * 1 send_weekly_email\n```';
+    const model = createScriptedModel([
+      { toolCalls: [search('weekly task')] },
+      { text: JSON.stringify({ text: '', citations: [], abstained: true, abstain_reason: 'no direct answer', closest: [{ doc_id: 'cron', sentences: [example, 'Schedules are in UTC.'] }] }) },
+    ]);
+    const run = await agenticRun('How do I run a task weekly?', { model, index: createMemoryIndex([cron]), weakScore: 0 });
+    expect(run.answer.closest?.map((passage) => [passage.chunkId, passage.startLine, passage.endLine, passage.sentences])).toEqual([['cron#0', 2, 7, [example, 'Schedules are in UTC.']]]);
+  });
+
   it('stops on no new evidence when the same query repeats, with a forced final answer', async () => {
     const model = createScriptedModel([
       { toolCalls: [search('payload limit')] },

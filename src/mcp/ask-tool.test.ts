@@ -115,7 +115,7 @@ describe('ask', () => {
         heading_path: 'Error codes > 12xx Payloads and results > ORB-1202 PayloadTooLarge',
         source_path: 'error-codes.md',
         start_line: 90,
-        end_line: 90,
+        end_line: 91,
         sentences: ["The job's arguments or a flow step's result are larger than the payload limit.", 'For arguments,\n`enqueue` raises it at once.'],
         uri: 'atlas://chunk/error-codes%234',
       },
@@ -126,7 +126,7 @@ describe('ask', () => {
         type: 'text',
         text: [
           'Closest passages in the docs:',
-          '1. Error codes > 12xx Payloads and results > ORB-1202 PayloadTooLarge — error-codes.md:90-90 (atlas://chunk/error-codes%234)',
+          '1. Error codes > 12xx Payloads and results > ORB-1202 PayloadTooLarge — error-codes.md:90-91 (atlas://chunk/error-codes%234)',
           '   "The job\'s arguments or a flow step\'s result are larger than the payload limit."',
           '   "For arguments, `enqueue` raises it at once."',
         ].join('\n'),

@@ -289,7 +289,7 @@ describe('POST /v1/chat/completions in process', () => {
         "I couldn't find a direct answer in the docs.",
         '',
         'Closest passages in the docs:',
-        '- Error codes > 12xx Payloads and results > ORB-1202 PayloadTooLarge (error-codes.md:90-90): "The job\'s arguments or a flow step\'s result are larger than the payload limit." "For arguments, `enqueue` raises it at once."',
+        '- Error codes > 12xx Payloads and results > ORB-1202 PayloadTooLarge (error-codes.md:90-91): "The job\'s arguments or a flow step\'s result are larger than the payload limit." "For arguments, `enqueue` raises it at once."',
       ].join('\n'),
     );
     expect([abstained.atlas.abstained, abstained.atlas.closest]).toEqual([true, JSON.parse(JSON.stringify(CLOSEST_PASSAGES))]);

@@ -152,14 +152,14 @@ describe('reading the answer on a 390 px phone', () => {
       expect(await answer.locator('.closest-heading').isVisible()).toBe(true);
       const passage = answer.locator('li.closest-passage');
       expect(await passage.count()).toBe(1);
-      expect(await passage.locator('.citation-head').innerText()).toBe('Error codes › 12xx Payloads and results › ORB-1202 PayloadTooLarge error-codes.md:90-90');
+      expect(await passage.locator('.citation-head').innerText()).toBe('Error codes › 12xx Payloads and results › ORB-1202 PayloadTooLarge error-codes.md:90-91');
       expect(await passage.locator('blockquote p').allInnerTexts()).toEqual([PAYLOAD_QUOTE, 'For arguments,\n`enqueue` raises it at once.']);
       const box = await viewportBox(page, '.turn .answer-section');
       expect(box.top).toBeGreaterThanOrEqual(0);
       expect(box.top).toBeLessThan(PHONE.height / 2);
 
       await passage.locator('a.source').click();
-      await expect.poll(() => page.locator('#doc-viewer .cited-line').evaluateAll((lines) => lines.map((line) => (line as HTMLElement).dataset.line))).toEqual(['90']);
+      await expect.poll(() => page.locator('#doc-viewer .cited-line').evaluateAll((lines) => lines.map((line) => (line as HTMLElement).dataset.line))).toEqual(['90', '91']);
       expect(await page.locator('#doc-viewer #doc-title').innerText()).toBe('Error codes');
       await page.keyboard.press('Escape');
       expect(await page.locator('#doc-viewer').isVisible()).toBe(false);

@@ -71,7 +71,7 @@ export const CLOSEST_PASSAGES: ClosestPassage[] = [
     headingPath: ['Error codes', '12xx Payloads and results', 'ORB-1202 PayloadTooLarge'],
     sourcePath: 'error-codes.md',
     startLine: 90,
-    endLine: 90,
+    endLine: 91,
     sentences: [PAYLOAD_QUOTE, 'For arguments,\n`enqueue` raises it at once.'],
   },
 ];

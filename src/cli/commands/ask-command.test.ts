@@ -131,7 +131,7 @@ describe('reading the answer in the terminal', () => {
     const { run, answer, trace } = await printed(closestAnswerTurns());
     const closest = [
       'Closest passages in the docs:',
-      '  Error codes > 12xx Payloads and results > ORB-1202 PayloadTooLarge — error-codes.md:90-90',
+      '  Error codes > 12xx Payloads and results > ORB-1202 PayloadTooLarge — error-codes.md:90-91',
       '      "The job\'s arguments or a flow step\'s result are larger than the payload limit."',
       '      "For arguments, `enqueue` raises it at once."',
     ];
