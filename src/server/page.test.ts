@@ -67,8 +67,8 @@ describe('quoteText (render.js)', () => {
     );
   });
 
-  it('reads a fenced code block as its lines in code spans', () => {
-    expect(quoteText('Run it with the directory path:\n\n```sh\npython3 -m venv tutorial-env\nsource tutorial-env/bin/activate\n```')).toBe(
+  it('reads a fenced code block as its lines in code spans, without VitePress\'s notation comments', () => {
+    expect(quoteText('Run it with the directory path:\n\n```sh\npython3 -m venv tutorial-env\nsource tutorial-env/bin/activate # [!code highlight]\n```')).toBe(
       'Run it with the directory path:\n\n`python3 -m venv tutorial-env` `source tutorial-env/bin/activate`',
     );
   });

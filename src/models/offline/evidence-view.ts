@@ -1,6 +1,6 @@
 import type { Conversation, Passage } from './conversation.ts';
 import type { QuestionAnalysis } from '../../text/question.ts';
-import { placeholderNotes } from './plain-text.ts';
+import { placeholderNotes, withoutCodeMarks } from './plain-text.ts';
 import { RELATED } from './related-terms.ts';
 import { sentenceUnits, stem, termSet, words, type SentenceUnit } from '../../text/text.ts';
 
@@ -167,6 +167,9 @@ const MAX_EXAMPLE_LINES = 2;
 /** Characters of code an example shown with its sentence has at most. */
 const MAX_EXAMPLE_CHARS = 120;
 
+/** VitePress's (Shiki's) diff marks in a code line. */
+const DIFF_MARK = /\[!code (?:\+\+|--)\]/;
+
 /** A fenced code block right after a sentence (blank lines between allowed): its fence and its code. */
 const CODE_BLOCK_AFTER = /^[ \t]*\n(?:[ \t]*\n)*[ \t]*(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n[ \t]*\1[ \t]*(?=\n|$)/;
 
@@ -193,7 +196,10 @@ export function shortExample(texts: readonly string[], sentence: string): Exampl
     const block = CODE_BLOCK_AFTER.exec(text.slice(end));
     if (block === null) continue;
     // A shell line continued with `\` is one command.
-    const lines = block[2]!.replace(/[ \t]*\\\n[ \t]*/g, ' ').split('\n').map((line) => line.trim()).filter((line) => line !== '');
+    const code = block[2]!;
+    // A diff (VitePress's `// [!code ++]` / `// [!code --]`) shows two versions, not one value to quote.
+    if (DIFF_MARK.test(code)) return undefined;
+    const lines = code.replace(/[ \t]*\\\n[ \t]*/g, ' ').split('\n').map((line) => withoutCodeMarks(line).trim()).filter((line) => line !== '');
     if (lines.length === 0 || lines.length > MAX_EXAMPLE_LINES || lines.some((line) => line.includes('`')) || lines.join('').length > MAX_EXAMPLE_CHARS) return undefined;
     return { lines, quote: text.slice(at.index, end + block[0].length) };
   }

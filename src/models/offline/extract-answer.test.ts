@@ -159,6 +159,12 @@ describe('extractAnswer shows the closest passages when no sentences state the a
     expect(answer).toEqual(noDirectAnswer([{ doc_id: 'scaling', sentences: ['The jobs table has extremely high churn; give it a nice `VACUUM` from time to time.'] }]));
   });
 
+  it('shows a sentence with the short example it introduces, quoted as the docs write them', () => {
+    const snippet = 'The jobs table has extremely high churn; give it a nice `VACUUM` from time to time:\n\n```sql\nVACUUM ANALYZE graphile_worker._private_jobs;\n```';
+    const { answer } = measure('How often should the jobs table get a VACUUM?', [{ ...vacuum, snippet }]);
+    expect(answer).toEqual(noDirectAnswer([{ doc_id: 'scaling', sentences: [snippet] }]));
+  });
+
   it('shows the passage that best answers the question first, then a passage for what the shown ones do not hold', () => {
     const question = 'Which database server and JavaScript runtime versions does the current release need?';
     const { answer } = measure(question, [
@@ -658,5 +664,11 @@ describe('shortExample', () => {
     expect(shortExample(['Like this:\n\n```\na = 1\nb = 2\nc = 3\n```'], 'Like this:')).toBeUndefined();
     expect(shortExample(['Like this:\n\n```\necho `date`\n```'], 'Like this:')).toBeUndefined();
     expect(shortExample(['Like this: see below.\n\nText.'], 'Like this:')).toBeUndefined();
+    // A diff shows two versions (VitePress's `// [!code --]` and `// [!code ++]`), not one to quote.
+    expect(shortExample(["Change it:\n\n```ts\nimport { a } from 'x' // [!code --]\nimport { a } from 'y' // [!code ++]\n```"], 'Change it:')).toBeUndefined();
+  });
+
+  it('shows an example line without VitePress\'s notation comments', () => {
+    expect(shortExample(['For example:\n\n```ts\nvi.hoisted(() => { value }) // throws an error // [!code warning]\n```'], 'For example:')?.lines).toEqual(['vi.hoisted(() => { value }) // throws an error']);
   });
 });

@@ -182,7 +182,9 @@ function rankWeighted(score: SentenceScore, relevance: (sentence: Sentence) => n
  * best sentence scores highest for the whole question first, then greedily the passage whose best
  * sentence best answers what the shown sentences do not hold yet (terms, relations asked); each
  * with that sentence and the passage's second best for the whole question when it scores
- * {@link CLOSEST_SECOND_SHARE} of the best's, else the sentence after the best (in passage order).
+ * {@link CLOSEST_SECOND_SHARE} of the best's, else the sentence after the best (in passage order);
+ * a sentence that introduces a short example is shown with it (`shortExample`: "... every Monday:"
+ * and the crontab line), quoted as the docs write them.
  * The second best for the whole question, not for what the best left out: a question's answer
  * most often stands in the sentences that match it best, and the words the best left out are often
  * the asker's own, held by a sentence about something else.
@@ -212,7 +214,7 @@ function closestPassages(analysis: QuestionAnalysis, view: EvidenceView, score: 
     // on (not counted as showing the terms it holds: the next passages are still sought for them).
     const pick = held ?? followingSentence(view, best.sentence, quotable);
     const sentences = pick ? [best.sentence, pick] : [best.sentence];
-    passages.push({ doc_id: best.sentence.passage.docId, sentences: sentences.sort((a, b) => a.order - b.order).map((sentence) => sentence.text) });
+    passages.push({ doc_id: best.sentence.passage.docId, sentences: sentences.sort((a, b) => a.order - b.order).map((sentence) => sentence.example?.quote ?? sentence.text) });
   }
   return passages;
 }

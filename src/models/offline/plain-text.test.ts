@@ -16,6 +16,10 @@ describe('plainText', () => {
       'Raise it in `rabbitmq.conf`, where the value is in milliseconds: `# allow jobs up to 3 hours` `consumer_timeout = 10800000`',
     );
     expect(plainText('Run:\n~~~~\necho `date`\n```\n~~~~\nDone.')).toBe('Run: echo `date` ``` Done.');
+    // VitePress's notation comments colour a line on the site; they are no code.
+    expect(plainText("Like this:\n```ts\nvi.hoisted(() => { value }) // throws an error // [!code warning]\nfoo() <!-- [!code focus] -->\n```")).toBe(
+      'Like this: `vi.hoisted(() => { value }) // throws an error` `foo()`',
+    );
   });
 
   it('keeps placeholders in angle brackets, inside code spans and out', () => {

@@ -76,6 +76,17 @@ export function withoutPlaceholderNotes(text: string): string {
   return kept + text.slice(from);
 }
 
+/**
+ * A code line without VitePress's (Shiki's) notation comments (`// [!code error]`, `# [!code
+ * highlight]`, `<!-- [!code focus] -->`): the site renders them as colours, not as code.
+ *
+ * @example
+ * withoutCodeMarks("vi.hoisted(() => { value }) // throws an error // [!code warning]"); // 'vi.hoisted(() => { value }) // throws an error'
+ */
+export function withoutCodeMarks(line: string): string {
+  return line.replace(/\s*(?:\/\/|#|<!--|\/\*)\s*\[!code [^\]\n]*\](?:\s*(?:-->|\*\/))?/g, '');
+}
+
 /** Options of {@link plainText}. */
 export interface PlainTextOptions {
   /**
@@ -120,7 +131,7 @@ export function plainText(text: string, options: PlainTextOptions = {}): string 
       flush();
       if (fence === undefined) fence = fenceMark;
       else if (fenceMark !== undefined && fenceMark.startsWith(fence)) fence = undefined;
-      else if (line.trim() !== '') pieces.push(line.includes('`') ? line.trim() : `\`${line.trim()}\``);
+      else if (withoutCodeMarks(line).trim() !== '') pieces.push(line.includes('`') ? withoutCodeMarks(line).trim() : `\`${withoutCodeMarks(line).trim()}\``);
       return;
     }
     if (!isTableRow(line)) {

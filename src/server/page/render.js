@@ -39,11 +39,14 @@ function code(text) {
  */
 export function quoteText(markdown) {
   return markdown
-    .replace(FENCED_BLOCK, (block, fence, code) => code.split('\n').map((line) => line.trim()).filter((line) => line !== '').map((line) => (line.includes('`') ? line : `\`${line}\``)).join(' '))
+    .replace(FENCED_BLOCK, (block, fence, code) => code.split('\n').map((line) => line.replace(CODE_MARK, '').trim()).filter((line) => line !== '').map((line) => (line.includes('`') ? line : `\`${line}\``)).join(' '))
     .replace(/!?\[([^\]\n]*)\]\([^)\s]*(?:\s+"[^"\n]*")?\)/g, '$1')
     .replace(/\*\*(?=\S)([^*\n]+?)\*\*/g, '$1')
     .replace(/&(?:#\d{1,7}|#x[0-9a-f]{1,6}|[a-z][a-z0-9]{1,31});/gi, decodeEntity);
 }
+
+/** VitePress's (Shiki's) notation comments in a code line (`// [!code error]`): colours on the site, not code. */
+const CODE_MARK = /\s*(?:\/\/|#|<!--|\/\*)\s*\[!code [^\]\n]*\](?:\s*(?:-->|\*\/))?/g;
 
 /** A fenced code block: its fence, and its code. */
 const FENCED_BLOCK = /^[ \t]*(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n?[ \t]*\1[ \t]*$/gm;
