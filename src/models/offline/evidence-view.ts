@@ -195,10 +195,10 @@ export function shortExample(texts: readonly string[], sentence: string): Exampl
     const end = at.index + at[0].length;
     const block = CODE_BLOCK_AFTER.exec(text.slice(end));
     if (block === null) continue;
-    // A shell line continued with `\` is one command.
     const code = block[2]!;
     // A diff (VitePress's `// [!code ++]` / `// [!code --]`) shows two versions, not one value to quote.
     if (DIFF_MARK.test(code)) return undefined;
+    // A shell line continued with `\` is one command.
     const lines = code.replace(/[ \t]*\\\n[ \t]*/g, ' ').split('\n').map((line) => withoutCodeMarks(line).trim()).filter((line) => line !== '');
     if (lines.length === 0 || lines.length > MAX_EXAMPLE_LINES || lines.some((line) => line.includes('`')) || lines.join('').length > MAX_EXAMPLE_CHARS) return undefined;
     return { lines, quote: text.slice(at.index, end + block[0].length) };
