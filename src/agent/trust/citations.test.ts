@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryIndex, makeDoc } from '../../testing/memory-index.ts';
-import { verifyCitations } from './citations.ts';
+import { quoteLinesIn, verifyCitations } from './citations.ts';
 import { SearchSession } from '../session/search-session.ts';
 
 /** 40 hard-wrapped lines of 50 characters: two pages at 300 tokens (1,200 characters). */
@@ -224,5 +224,20 @@ describe('verifyCitations of Chinese', () => {
     const { kept, dropped } = verifyCitations(quotes.map((quote) => ({ doc_id: 'limits', quote })), session.evidence);
     expect(kept.map((citation) => citation.quote)).toEqual(quotes.slice(0, 2));
     expect(dropped.map((citation) => citation.reason)).toEqual(['quote does not occur in the passages of "limits" that this run saw or read']);
+  });
+});
+
+describe('quoteLinesIn', () => {
+  // A chunk text of 7 lines ending at line 8 (its heading is line 1).
+  const text = 'Schedules are in UTC.\n\nThe following runs a task every Monday:\n\n```\n30 4 * * 1 send_weekly_email\n```';
+
+  it('locates a sentence and its code block from the sentence to the code, each line after the one before', () => {
+    expect(quoteLinesIn('The following runs a task every Monday:\n\n```\n30 4 * * 1 send_weekly_email\n```', text, 8)).toEqual({ startLine: 4, endLine: 7 });
+    expect(quoteLinesIn('Schedules are in UTC.', text, 8)).toEqual({ startLine: 2, endLine: 2 });
+  });
+
+  it('spans lines quoted out of order, and says undefined for a line the text lacks', () => {
+    expect(quoteLinesIn('30 4 * * 1 send_weekly_email\nSchedules are in UTC.', text, 8)).toEqual({ startLine: 2, endLine: 7 });
+    expect(quoteLinesIn('Schedules are in UTC.\nNo such line here.', text, 8)).toBeUndefined();
   });
 });

@@ -101,10 +101,7 @@ export function quoteLinesIn(quote: string, text: string, endLine: number): { st
     fragments.push(...found);
   }
   if (fragments.length === 0) return undefined;
-  const first = locateLines(text, [fragments[0]!], endLine);
-  const last = locateLines(text, [fragments.at(-1)!], endLine);
-  if (first === undefined || last === undefined) return undefined;
-  return { startLine: Math.min(first.startLine, last.startLine), endLine: Math.max(first.endLine, last.endLine) };
+  return locateLines(text, fragments, endLine);
 }
 
 /**
@@ -155,17 +152,30 @@ function findQuote(
   return undefined;
 }
 
-/** Source lines of the quote inside a chunk, anchoring the chunk text's last line at `endLine`. */
+/**
+ * Source lines of the quote's parts inside a chunk, anchoring the chunk text's last line at
+ * `endLine`: each part is sought after the one before (a sentence and its code block: the closing
+ * fence is the one after the code, not the opening one), else anywhere (a table row quoted before
+ * its header); the lines span them all.
+ */
 function locateLines(text: string, parts: string[], endLine: number): { startLine: number; endLine: number } | undefined {
   const { text: normalized, offsets } = normalize(text);
   const first = parts[0];
-  const last = parts[parts.length - 1];
-  if (first === undefined || last === undefined) return undefined;
-  const start = normalized.indexOf(first);
+  if (first === undefined) return undefined;
+  let start = normalized.indexOf(first);
   if (start < 0) return undefined;
-  const lastAt = normalized.indexOf(last, start);
+  let end = start + first.length;
+  let after = end;
+  for (const part of parts.slice(1)) {
+    let at = normalized.indexOf(part, after);
+    if (at < 0) at = normalized.indexOf(part);
+    if (at < 0) continue;
+    start = Math.min(start, at);
+    end = Math.max(end, at + part.length);
+    after = at + part.length;
+  }
   const startOffset = offsets[start] ?? 0;
-  const endOffset = offsets[Math.max(start, lastAt) + last.length - 1] ?? startOffset;
+  const endOffset = offsets[end - 1] ?? startOffset;
   const lineOf = (offset: number) => text.slice(0, offset).split('\n').length - 1;
   const firstLineOfText = endLine - (text.replace(/\n+$/, '').split('\n').length - 1);
   return { startLine: firstLineOfText + lineOf(startOffset), endLine: firstLineOfText + lineOf(endOffset) };
