@@ -7,7 +7,7 @@ import { focusShare, questionFocus } from './focus.ts';
 import { versionInPlay } from './planner.ts';
 import type { QuestionAnalysis } from '../../text/question.ts';
 import { askedRelations, statesRelation } from './relations.ts';
-import { placeholderNotes, plainText, withoutPlaceholderNotes } from './plain-text.ts';
+import { codeSpan, placeholderNotes, plainText, withoutPlaceholderNotes } from './plain-text.ts';
 import { bestSentence, chainNames, possessiveSlots, quotableSentence, selectSentences } from './answer-sentences.ts';
 import { stem, termSet, withinWordLimit, wordCount, words } from '../../text/text.ts';
 
@@ -164,7 +164,7 @@ function composeAnswer(kept: Sentence[]): ModelAnswer {
  */
 function rendered(sentence: Sentence): string {
   const text = plainText(sentence.text, sentence.tableHeader === undefined ? {} : { tableHeader: sentence.tableHeader });
-  if (sentence.example) return `${text} ${sentence.example.lines.map((line) => `\`${line}\``).join(' ')}`;
+  if (sentence.example) return `${text} ${sentence.example.lines.map(codeSpan).join(' ')}`;
   return sentence.introducesCode ? text.replace(/\s*:\s*$/, '.') : text;
 }
 

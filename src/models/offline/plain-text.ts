@@ -87,6 +87,19 @@ export function withoutCodeMarks(line: string): string {
   return line.replace(/\s*(?:\/\/|#|<!--|\/\*)\s*\[!code [^\]\n]*\](?:\s*(?:-->|\*\/))?/g, '');
 }
 
+/**
+ * A line of code as a reader sees it in running text: a code span, without VitePress's notation
+ * comments ({@link withoutCodeMarks}); a line that holds a backtick as it is (a span could not
+ * hold it). Empty for a line with no code.
+ *
+ * @example
+ * codeSpan('  python3 -m venv tutorial-env'); // '`python3 -m venv tutorial-env`'
+ */
+export function codeSpan(line: string): string {
+  const code = withoutCodeMarks(line).trim();
+  return code === '' || code.includes('`') ? code : `\`${code}\``;
+}
+
 /** Options of {@link plainText}. */
 export interface PlainTextOptions {
   /**
@@ -131,7 +144,7 @@ export function plainText(text: string, options: PlainTextOptions = {}): string 
       flush();
       if (fence === undefined) fence = fenceMark;
       else if (fenceMark !== undefined && fenceMark.startsWith(fence)) fence = undefined;
-      else if (withoutCodeMarks(line).trim() !== '') pieces.push(line.includes('`') ? withoutCodeMarks(line).trim() : `\`${withoutCodeMarks(line).trim()}\``);
+      else pieces.push(codeSpan(line));
       return;
     }
     if (!isTableRow(line)) {
