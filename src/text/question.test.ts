@@ -45,6 +45,20 @@ describe('analyzeQuestion', () => {
     expect(analyzeQuestion('¿Cómo puedo recuperar archivos borrados en un sistema de archivos ext2?').anchors).toEqual([]);
     expect(analyzeQuestion('Walk me through Damerjog’s history').anchors).toEqual(['Damerjog']);
   });
+
+  it("takes the names in the asker's own code for anchors, not the code: the docs do not write it", () => {
+    expect(analyzeQuestion('If a command started with `subprocess.run(..., timeout=30)` runs too long, what happens?').anchors).toEqual(['subprocess.run']);
+    expect(analyzeQuestion("With `d = collections.defaultdict(list)`, `d.get('x')` returns `None` and `d['x']` gives `[]`.").anchors).toEqual(['collections.defaultdict', 'd.get', 'None']);
+    expect(analyzeQuestion('Declaring a field as `items: list = []` or doing `t[0] += [4]` fails.').anchors).toEqual([]);
+    // Names with their own punctuation are names.
+    expect(analyzeQuestion('Does `ThreadPoolExecutor()` honour `--update=none` and `injectCjsGlobals: false`?').anchors).toEqual([
+      'ThreadPoolExecutor()',
+      'ThreadPoolExecutor',
+      '--update=none',
+      'injectCjsGlobals: false',
+      'injectCjsGlobals',
+    ]);
+  });
 });
 
 describe('needsSearch', () => {

@@ -45,7 +45,7 @@ export function analyzeQuestion(question: string): QuestionAnalysis {
     .map((text) => text.replace(/^[\s,?]+|[\s,?]+$/g, ''))
     .filter((text) => contentTerms(text).length > 0)
     .map((text) => ({ text, terms: contentTerms(text) }));
-  const anchors = [...identifiers(cleaned), ...entities(cleaned).filter((entity) => !isSentenceStartWord(cleaned, entity))];
+  const anchors = [...identifiers(cleaned).filter((identifier) => !isCodeExpression(identifier)), ...entities(cleaned).filter((entity) => !isSentenceStartWord(cleaned, entity))];
   const keyTerms = keyTermsOf(cleaned, anchors);
   const version = detectVersion(cleaned);
   return {
@@ -86,6 +86,21 @@ function keyTermsOf(question: string, anchors: string[]): string[] {
   for (const anchor of anchors) for (const word of words(anchor)) if (!STOPWORDS.has(word) && !/^\d{1,2}$/.test(word)) keys.add(stem(word));
   for (const word of words(question)) if (/\d/.test(word) && word.length >= 3) keys.add(word);
   return [...keys];
+}
+
+/**
+ * Whether a code span of a question is the asker's own code (a call with its arguments, an
+ * assignment, a subscript, a statement: `subprocess.run(..., timeout=30)`, `items: list = []`,
+ * `t[0] += [4]`) rather than a name the docs write (`vi.waitFor`, `list()`, `--update=none`). The
+ * docs do not write the asker's code, so it is no anchor; the names in it are
+ * (`subprocess.run`, found apart by {@link identifiers}).
+ *
+ * @example
+ * isCodeExpression("d.get('x')"); // true
+ * isCodeExpression('ThreadPoolExecutor()'); // false
+ */
+export function isCodeExpression(span: string): boolean {
+  return /[()[\]{}=,'";+*<>]/.test(span) && !/^[\w.@$/:-]+(?:\(\))?$/.test(span) && !/^--?[\w.-]+=[\w.-]+$/.test(span);
 }
 
 /** A lone capitalised word that opens the question ("Walk me through...") is grammar, not a name. */

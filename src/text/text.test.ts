@@ -19,6 +19,11 @@ describe('identifiers', () => {
       'put_blob',
     ]);
   });
+
+  it('pairs the backticks of every code span, a long one too: the prose between two spans is no code', () => {
+    const text = "I declared `parser.add_argument('--verbose', type=bool)` and `--verbose False` still gives me `True`.";
+    expect(identifiers(text)).toEqual(['parser.add_argument', 'add_argument', '--verbose False', 'True']);
+  });
 });
 
 describe('stem', () => {

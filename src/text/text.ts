@@ -201,9 +201,11 @@ export function identifiers(text: string): string[] {
       found.push({ at: match.index ?? 0, value });
     }
   }
-  for (const match of text.matchAll(/`([^`\n]{2,40})`/g)) {
+  // Every span is matched, long ones too: skipping one would pair its closing backtick with the
+  // next span's opening one and read the prose between them as code.
+  for (const match of text.matchAll(/`([^`\n]+)`/g)) {
     const value = (match[1] ?? '').trim();
-    if (/[a-zA-Z]/.test(value) && !/\s{2,}/.test(value) && value.split(/\s+/).length <= 4) found.push({ at: match.index ?? 0, value });
+    if (value.length >= 2 && value.length <= 40 && /[a-zA-Z]/.test(value) && !/\s{2,}/.test(value) && value.split(/\s+/).length <= 4) found.push({ at: match.index ?? 0, value });
   }
   found.sort((a, b) => a.at - b.at);
   const unique: string[] = [];
