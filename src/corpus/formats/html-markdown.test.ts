@@ -42,6 +42,14 @@ describe('htmlToMarkdown fidelity', () => {
   });
 
 
+  it('heads a long signature (Sphinx) by its name and shows it as code; a long term that is a sentence is a paragraph', () => {
+    const parameters = Array.from({ length: 12 }, (_, index) => `option_${index}=None`).join(', ');
+    const html = `<dl><dt id="subprocess.run">subprocess.run(args, *, ${parameters})</dt><dd><p>Run the command.</p></dd></dl><dl><dt>${'A term that says a whole sentence. '.repeat(7)}</dt><dd><p>Text.</p></dd></dl>`;
+    expect(htmlToMarkdown(`<h1>subprocess</h1>${html}`, 'all').markdown).toBe(
+      ['# subprocess', '', '## subprocess.run()', '', '```', `subprocess.run(args, *, ${parameters})`, '```', '', 'Run the command.', '', `${'A term that says a whole sentence. '.repeat(7).trim()}`, '', 'Text.', ''].join('\n'),
+    );
+  });
+
   it("reads a code block's language from pandoc's classes (`sourceCode ts`) as from `language-ts`", () => {
     const html = '<div class="sourceCode" id="cb1"><pre class="sourceCode ts"><code class="sourceCode typescript"><span id="cb1-1"><a href="#cb1-1" aria-hidden="true" tabindex="-1"></a>clearMocks: false</span></code></pre></div>';
     expect(htmlToMarkdown(html, 'all').markdown).toBe('```ts\nclearMocks: false\n```\n');

@@ -67,6 +67,9 @@ export function htmlToMarkdown(html: string, region: MainRegion | 'all'): HtmlMa
 
 const MAIN_ENDED = Symbol('main ended');
 
+/** The name a signature opens with, before its parameters: `subprocess.run` of `subprocess.run(args, *, ...)`, `class asyncio.Task` too. */
+const SIGNATURE_NAME = /^(?:(?:class|async|classmethod|staticmethod|abstractmethod|awaitable|coroutine|method|function)\s+)*([A-Za-z_][\w.]*)\s*\(/;
+
 /**
  * Deepest nesting read. htmlparser2 keeps its open elements with `unshift`, which grows
  * quadratically past some ten thousand (40,000 nested divs: 8 s); real pages nest a few dozen deep.
@@ -230,8 +233,13 @@ function closeContent(state: State, name: string): void {
   }
   if (name === state.headingName && state.heading > 0) {
     const text = collapseSpace(state.headingText);
-    // A long definition term (a whole sentence) is a paragraph, not a heading.
-    if (name === 'dt' && text.length > 200) state.writer.paragraph(text);
+    // A long definition term is no heading: a long signature (`subprocess.run(args, *, stdin=None,
+    // ...)`) is headed by its name and shown as code, a whole sentence is a paragraph.
+    const signature = name === 'dt' && text.length > 200 ? SIGNATURE_NAME.exec(text)?.[1] : undefined;
+    if (signature !== undefined) {
+      state.writer.heading(state.heading, `${signature}()`);
+      state.writer.code(text);
+    } else if (name === 'dt' && text.length > 200) state.writer.paragraph(text);
     else state.writer.heading(state.heading, text);
     if (name !== 'dt') state.lastLevel = state.heading;
     if (state.heading === 1 && state.firstHeading === undefined && text !== '') state.firstHeading = text.replace(/`/g, '');
