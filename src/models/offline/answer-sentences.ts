@@ -26,6 +26,9 @@ export const MIN_SENTENCE_WORDS = 4;
  */
 const LEADS_INTO_CODE = /\b(?:to|as|like|by|with|of|is|are|was|were|be|this|these|follows?|following|below|example|instance|folgt|folgendermaßen|suit|suivante?s?|sigue|siguientes?)\s*:\s*$/i;
 
+/** A line that is one link, maybe a list item's: a contents page's entry. */
+const ONLY_A_LINK = /^\s*(?:[-*+]\s+|\d+[.)]\s+)?\[[^\]\n]*\]\([^)\s]*\)[\s.,;:]*$/;
+
 /**
  * Whether a sentence can be quoted as an answer: not a heading, and a sentence of some words, or a
  * field line that states a relation asked ("**Default:** ..." for a question that asks the default).
@@ -35,6 +38,8 @@ export function quotableSentence(sentence: Sentence, relations: Relation[]): boo
   if (sentence.heading || sentence.placeholder) return false;
   // "`groupby()` is roughly equivalent to:" says what the code below says; without it, nothing.
   if (sentence.introducesCode && sentence.example === undefined && LEADS_INTO_CODE.test(sentence.text)) return false;
+  // A line that is one link ("[`sqlite3` — DB-API 2.0 interface](sqlite3.html)", a contents page's entry) points elsewhere.
+  if (ONLY_A_LINK.test(sentence.text)) return false;
   if (words(sentence.text).length >= MIN_SENTENCE_WORDS) return true;
   return isFieldLine(sentence.text) && relations.some((relation) => statesRelation(relation, sentence.text));
 }

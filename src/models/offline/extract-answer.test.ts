@@ -180,6 +180,22 @@ describe('extractAnswer shows the closest passages when no sentences state the a
         { doc_id: 'requirements', sentences: ['Each release needs PostgreSQL 12+ and Node 22.18+.'] },
       ]));
   });
+
+  it('shows no line that is only a link: a contents page names the page, it says nothing', () => {
+    const question = 'Does the sqlite3 connection context manager close the database when the block ends?';
+    const { answer } = measure(question, [
+      { chunk_id: 'library-persistence#1', doc_id: 'library-persistence', heading: 'Data Persistence', snippet: '- [`sqlite3` — DB-API 2.0 interface for SQLite databases](sqlite3.html)' },
+      {
+        chunk_id: 'library-sqlite3#50',
+        doc_id: 'library-sqlite3',
+        heading: 'How to use the connection context manager',
+        snippet: 'If the body of the `with` statement raises an uncaught exception, the transaction is rolled back.',
+      },
+    ]);
+    expect(answer).toEqual(
+      noDirectAnswer([{ doc_id: 'library-sqlite3', sentences: ['If the body of the `with` statement raises an uncaught exception, the transaction is rolled back.'] }]),
+    );
+  });
 });
 
 describe('a closest passage shows its two sentences that best match the whole question', () => {
