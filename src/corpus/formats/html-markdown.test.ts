@@ -50,6 +50,13 @@ describe('htmlToMarkdown fidelity', () => {
     );
   });
 
+  it('writes a second signature of one description (Sphinx: two <dt> before one <dd>) as code under the first', () => {
+    const html = '<h1>functools</h1><dl><dt>functools.cmp_to_key(func)</dt><dd><p>Transform.</p></dd></dl><dl><dt>@functools.lru_cache(user_function)</dt><dt>@functools.lru_cache(maxsize=128, typed=False)</dt><dd><p>Decorator.</p></dd></dl>';
+    expect(htmlToMarkdown(html, 'all').markdown).toBe(
+      ['# functools', '', '## functools.cmp_to_key(func)', '', 'Transform.', '', '## @functools.lru_cache(user_function)', '', '```', '@functools.lru_cache(maxsize=128, typed=False)', '```', '', 'Decorator.', ''].join('\n'),
+    );
+  });
+
   it("reads a code block's language from pandoc's classes (`sourceCode ts`) as from `language-ts`", () => {
     const html = '<div class="sourceCode" id="cb1"><pre class="sourceCode ts"><code class="sourceCode typescript"><span id="cb1-1"><a href="#cb1-1" aria-hidden="true" tabindex="-1"></a>clearMocks: false</span></code></pre></div>';
     expect(htmlToMarkdown(html, 'all').markdown).toBe('```ts\nclearMocks: false\n```\n');

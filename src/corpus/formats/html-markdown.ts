@@ -103,6 +103,8 @@ function createState(region: MainRegion | 'all') {
     headingName: '',
     headingText: '',
     lastLevel: 1,
+    /** The writer's line count after the last definition term was written (-1 before any). */
+    termEnd: -1,
     firstHeading: undefined as string | undefined,
     pre: undefined as string | undefined,
     preLanguage: '',
@@ -236,11 +238,15 @@ function closeContent(state: State, name: string): void {
     // A long definition term is no heading: a long signature (`subprocess.run(args, *, stdin=None,
     // ...)`) is headed by its name and shown as code, a whole sentence is a paragraph.
     const signature = name === 'dt' && text.length > 200 ? SIGNATURE_NAME.exec(text)?.[1] : undefined;
-    if (signature !== undefined) {
+    // A term right after another (a second signature of one function: `lru_cache(user_function)`,
+    // `lru_cache(maxsize=128, typed=False)`) is code under the first's heading, not an empty section.
+    if (name === 'dt' && state.termEnd === state.writer.lineCount() && text !== '') state.writer.code(text);
+    else if (signature !== undefined) {
       state.writer.heading(state.heading, `${signature}()`);
       state.writer.code(text);
     } else if (name === 'dt' && text.length > 200) state.writer.paragraph(text);
     else state.writer.heading(state.heading, text);
+    if (name === 'dt' && text !== '') state.termEnd = state.writer.lineCount();
     if (name !== 'dt') state.lastLevel = state.heading;
     if (state.heading === 1 && state.firstHeading === undefined && text !== '') state.firstHeading = text.replace(/`/g, '');
     state.heading = 0;
