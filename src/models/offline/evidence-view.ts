@@ -79,7 +79,10 @@ export class EvidenceView {
       // A hit labelled with a section inside its chunk (where the search matched, `build.jobs`):
       // the chunk's other sentences are not under that heading, only under the chunk's own.
       const label = plainHeading(passage.heading);
-      const labelsSection = units.some((unit) => unit.heading !== undefined && plainHeading(unit.heading) === label);
+      // A heading with nothing under it yet (the chunk's last line) labels a section of the chunk too.
+      const labelsSection = units.some(
+        (unit) => (unit.heading !== undefined && plainHeading(unit.heading) === label) || (unit.isHeading === true && plainHeading(unit.text.replace(/^#+\s+/, '')) === label),
+      );
       const chunkBase = withoutLastHeading(passage.headingPath ?? passage.title ?? '', passage.heading);
       return units.map(({ text, code, heading, isHeading, tableHeader }, order) => {
         const underLabel = !labelsSection || (heading !== undefined && plainHeading(heading) === label);

@@ -395,6 +395,19 @@ describe('a reference of keys written as fields (Cargo\'s configuration referenc
   });
 });
 
+describe('a hit labelled with the heading a chunk ends with (a section with nothing under it yet)', () => {
+  it('puts none of the chunk\'s sentences under that heading', () => {
+    // The Python docs' functools page: the cmp_to_key chunk ends with the next function's heading.
+    const question = 'How many results does `@functools.lru_cache` keep?';
+    const text = ['Transform an old-style comparison function to a key function.', '', '## @functools.lru_cache(user_function)'].join('\n');
+    const hit = { chunk_id: 'library-functools#4', doc_id: 'library-functools', heading: '@functools.lru_cache(user_function)', heading_path: 'functools > functools.cmp_to_key(func)' };
+    const view = new EvidenceView(analyzeQuestion(question), readConversation(promptOf(question, [{ ...hit, snippet: 'Transform an old-style' }], [{ ...hit, text }])), undefined);
+    expect(view.sentences.filter((sentence) => !sentence.heading).map((sentence) => [sentence.text, sentence.contextText])).toEqual([
+      ['Transform an old-style comparison function to a key function.', 'functools > functools.cmp_to_key(func) '],
+    ]);
+  });
+});
+
 describe('"What does X do?" of a subject in plain words', () => {
   it('answers with the first sentence of the page titled with it (a man page\'s NAME line), not its usage line', () => {
     const question = 'What does cargo yank do?';
