@@ -50,6 +50,13 @@ describe('analyzeQuestion', () => {
     expect(analyzeQuestion('If a command started with `subprocess.run(..., timeout=30)` runs too long, what happens?').anchors).toEqual(['subprocess.run']);
     expect(analyzeQuestion("With `d = collections.defaultdict(list)`, `d.get('x')` returns `None` and `d['x']` gives `[]`.").anchors).toEqual(['collections.defaultdict', 'd.get', 'None']);
     expect(analyzeQuestion('Declaring a field as `items: list = []` or doing `t[0] += [4]` fails.').anchors).toEqual([]);
+    expect(analyzeQuestion('My root `Cargo.toml` has a `[workspace]` table, `links = "foo"` and `#[derive(Debug)]` on a struct.').anchors).toEqual([
+      'Cargo.toml',
+      '[workspace]',
+      'links = "foo"',
+      '#[derive(Debug)]',
+      'Debug',
+    ]);
     // Names with their own punctuation are names.
     expect(analyzeQuestion('Does `ThreadPoolExecutor()` honour `--update=none` and `injectCjsGlobals: false`?').anchors).toEqual([
       'ThreadPoolExecutor()',

@@ -89,19 +89,27 @@ function keyTermsOf(question: string, anchors: string[]): string[] {
 }
 
 /**
- * Whether a code span of a question is the asker's own code (a call with its arguments, an
- * assignment, a subscript, a statement: `subprocess.run(..., timeout=30)`, `items: list = []`,
- * `t[0] += [4]`) rather than a name the docs write (`vi.waitFor`, `list()`, `--update=none`). The
- * docs do not write the asker's code, so it is no anchor; the names in it are
- * (`subprocess.run`, found apart by {@link identifiers}).
+ * Whether a code span of a question is the asker's own code rather than a name the docs write: a
+ * call with arguments (`subprocess.run(..., timeout=30)`, `d.get('x')`), an assignment of more
+ * than a literal (`items: list = []`), a subscript (`t[0] += [4]`) or a statement (`from helpers
+ * import fetch_user`). The docs do not write the asker's code, so it is no anchor; the names in it
+ * are (`subprocess.run`, found apart by {@link identifiers}). A name with punctuation of its own
+ * stays one: `ThreadPoolExecutor()`, `[workspace]`, `links = "foo"`, `total=False`,
+ * `--update=none`, `#[derive(Debug)]`.
  *
  * @example
  * isCodeExpression("d.get('x')"); // true
- * isCodeExpression('ThreadPoolExecutor()'); // false
+ * isCodeExpression('[workspace]'); // false
  */
 export function isCodeExpression(span: string): boolean {
-  return /[()[\]{}=,'";+*<>]/.test(span) && !/^[\w.@$/:-]+(?:\(\))?$/.test(span) && !/^--?[\w.-]+=[\w.-]+$/.test(span);
+  if (span.startsWith('#[')) return false;
+  return CALL_WITH_ARGUMENTS.test(span) || SPACED_ASSIGNMENT.test(span) || SUBSCRIPT.test(span) || STATEMENT.test(span);
 }
+const CALL_WITH_ARGUMENTS = /[\w)\]]\s*\((?!\s*\))/;
+/** An assignment of more than a literal: a setting as the docs write it (`links = "foo"`, `opt-level = 3`) is a name. */
+const SPACED_ASSIGNMENT = /\s(?:[-+*/%|&^]|\*\*|\/\/|<<|>>)?=\s(?!(?:"[^"]*"|'[^']*'|[\w.-]+)\s*$)/;
+const SUBSCRIPT = /\w\[/;
+const STATEMENT = /^(?:from|import|with|for|if|while|return|let|const|var)\s+\S+\s/;
 
 /** A lone capitalised word that opens the question ("Walk me through...") is grammar, not a name. */
 function isSentenceStartWord(text: string, entity: string): boolean {
