@@ -414,6 +414,15 @@ describe('paged reads', () => {
     const whole = readConversation(pagedPrompt([first, second])).passages.get('codes#1');
     expect({ full: whole?.full, nextOffset: whole?.nextOffset, pages: [...(whole?.pages.keys() ?? [])] }).toEqual({ full: true, nextOffset: undefined, pages: [0, 28] });
   });
+
+  it('reads at most 3 pages of one section, however many of its lines match (a contents page listing every name)', () => {
+    const question = 'What is ORB-1150?';
+    const matches = [100, 200, 300, 400].map((offset) => ({ offset, terms: ['orb', '1150'] }));
+    const page = (offset: number) => ({ text: `${'| ORB-1101 | LeaseExpired |\n'.repeat(3)}`.slice(0, 84), offset, next_offset: offset + 84, total_chars: 1000, complete: false, query_matches: matches });
+    // After the first page and one at a match, the next match is read; after three pages, none.
+    expect(nextAction(analyzeQuestion(question), readConversation(pagedPrompt([page(0), page(100)])), 'auto')).toEqual({ type: 'read', chunkIds: ['codes#1'], offsets: [200] });
+    expect(nextAction(analyzeQuestion(question), readConversation(pagedPrompt([page(0), page(100), page(200)])), 'auto')).toEqual({ type: 'search', query: question, page: 2 });
+  });
 });
 
 describe('answers that carry the facts', () => {

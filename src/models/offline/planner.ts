@@ -245,12 +245,13 @@ function chunksWorthReading(analysis: QuestionAnalysis, view: EvidenceView, limi
 
 /**
  * Unread pages of sections the last search surfaced, at the offsets the session says match it
- * (at most one per section, per round); offsets inside pages already read are done.
+ * (at most one per section, per round, and {@link MAX_PAGES_A_SECTION} in all); offsets inside
+ * pages already read are done.
  */
 function matchingPagesToRead(view: EvidenceView, lastSearch: number): Array<{ chunkId: string; offset: number }> {
   const result: Array<{ chunkId: string; offset: number }> = [];
   for (const passage of view.passages) {
-    if (passage.full || passage.searchIndex !== lastSearch) continue;
+    if (passage.full || passage.searchIndex !== lastSearch || passage.pages.size >= MAX_PAGES_A_SECTION) continue;
     const read = [...passage.pages.entries()].map(([start, text]) => [start, start + text.length] as const);
     const offset = passage.matchOffsets.find((at) => !read.some(([start, end]) => at >= start && at < end));
     if (offset !== undefined) result.push({ chunkId: passage.chunkId, offset });
@@ -276,6 +277,13 @@ function linkReads(view: EvidenceView, conversation: Conversation, options: Link
 
 /** Pages of long sections read per round. */
 const MAX_PAGE_READS = 3;
+
+/**
+ * Pages of one section read in all: a long list that matches the question all along (a contents
+ * page listing every name of a module, 35,000 characters) would otherwise be read a page a turn,
+ * one matching line after another, until the run's steps ran out.
+ */
+const MAX_PAGES_A_SECTION = 3;
 
 /** The words docs use for the question's own words ("attempts" for "tried"), absent from the evidence so far. */
 function expansions(analysis: QuestionAnalysis, terms: string[]): string[] {
