@@ -125,7 +125,15 @@ async function main(): Promise<void> {
       console.log(`${set}: skipped (docs not installed${docs ? `: ${docs}` : ''})`);
       continue;
     }
-    const result = measureHeldOut(set, docs);
+    let result: HeldOutResult;
+    try {
+      result = measureHeldOut(set, docs);
+    } catch (error) {
+      // Another release of the site may lack a page the questions cite: say so, and go on.
+      console.log(`${set}: failed: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+      continue;
+    }
     results.push(result);
     if (!values.json) {
       console.log(
