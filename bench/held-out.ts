@@ -6,8 +6,9 @@
  * written by a helper from the pages in the style of `vitest-dev` (symptoms and needs in the
  * asker's words, two or three parts) without seeing Atlas. bench/held-out/README.md says how.
  * - `python-docs`: Debian's python3.11-doc (Sphinx HTML, 530 pages).
- * - `cargo-book`: the Cargo Book as rustup installs it with a toolchain's docs (mdBook HTML,
- *   104 pages; the questions were written from the book of cargo 1.96).
+ * - `cargo-book`: the Cargo Book as rustup installs it with the default toolchain's docs (mdBook
+ *   HTML, 104 pages; the questions were written from the book of cargo 1.96 and run as well on
+ *   1.95's).
  *
  * Each set runs `atlas eval compare --model offline` (the built CLI, a fresh process) on a scratch
  * dataset folder whose `docs` is the installed site and whose `eval` is the set's files, and
@@ -18,14 +19,15 @@
  * are not installed prints "skipped".
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { checkFacts, type Fact } from '../src/eval/facts.ts';
 import { ensureBuild } from './startup.ts';
 import { PYTHON_DOCS } from './python-docs.ts';
+import { rustDocsDir } from './rust-docs.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -51,17 +53,6 @@ interface ReportCase {
   abstained: boolean;
   correct: boolean;
   run: { answer: { text: string; citations: Array<{ quote: string }>; closest?: Array<{ sentences: string[] }> } };
-}
-
-/** Where rustup installed a toolchain's Cargo Book, if any (the first toolchain that has it). */
-function defaultCargoDir(): string | undefined {
-  const toolchains = join(homedir(), '.rustup', 'toolchains');
-  if (!existsSync(toolchains)) return undefined;
-  for (const toolchain of readdirSync(toolchains).sort()) {
-    const dir = join(toolchains, toolchain, 'share/doc/rust/html/cargo');
-    if (existsSync(dir)) return dir;
-  }
-  return undefined;
 }
 
 /**
@@ -117,7 +108,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { 'python-dir': { type: 'string' }, 'cargo-dir': { type: 'string' }, json: { type: 'boolean' } } });
   const sets: Array<[string, string | undefined]> = [
     ['python-docs', values['python-dir'] ?? PYTHON_DOCS],
-    ['cargo-book', values['cargo-dir'] ?? defaultCargoDir()],
+    ['cargo-book', values['cargo-dir'] ?? rustDocsDir('cargo')],
   ];
   const results: HeldOutResult[] = [];
   for (const [set, docs] of sets) {

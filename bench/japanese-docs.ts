@@ -9,15 +9,14 @@
  * useful when the run abstained and its closest passages hold it. A sanity check of one language
  * on one site, not an eval set; without the docs it prints "skipped".
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { agenticRun } from '../src/agent/run.ts';
 import { loadCorpus } from '../src/corpus/index.ts';
 import { createSqliteIndex } from '../src/index/sqlite/sqlite.ts';
 import { createOfflineModel } from '../src/models/offline/model.ts';
 import { answerOutcome, type Outcome } from './expected-string.ts';
+import { rustDocsDir } from './rust-docs.ts';
 
 /** A question and the string a right answer holds (undefined: the docs do not answer it). */
 const CASES: Array<[question: string, holds: string | undefined]> = [
@@ -51,16 +50,6 @@ interface CaseResult {
   answer: string;
 }
 
-/** Where rustup puts the Japanese Rust By Example, or undefined without rustc. */
-function defaultDir(): string | undefined {
-  try {
-    const sysroot = execFileSync('rustc', ['--print', 'sysroot'], { encoding: 'utf8' }).trim();
-    return join(sysroot, 'share/doc/rust/html/rust-by-example/ja');
-  } catch {
-    return undefined;
-  }
-}
-
 export async function measureJapaneseDocs(dir: string): Promise<CaseResult[]> {
   const index = createSqliteIndex({ path: ':memory:' });
   const results: CaseResult[] = [];
@@ -79,7 +68,7 @@ export async function measureJapaneseDocs(dir: string): Promise<CaseResult[]> {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { dir: { type: 'string' }, json: { type: 'boolean', default: false } } });
-  const dir = values.dir ?? defaultDir();
+  const dir = values.dir ?? rustDocsDir('rust-by-example/ja');
   if (dir === undefined || !existsSync(dir)) {
     process.stdout.write(`japanese docs: skipped: no Japanese Rust By Example (${dir ?? 'no rustc'}); pass --dir\n`);
     return;
