@@ -2,6 +2,7 @@ import { Parser } from 'htmlparser2';
 import { CHROME_LINK_TEXT, isAdmonition, isLayoutTable, isMainElement, isSkippedElement, type MainRegion } from './html-skip.ts';
 import { collapseSpace, createMarkdownWriter, markdownLink, type MarkdownWriter } from './markdown-writer.ts';
 import { readHeadTitles, titleTagOpened, titleText, type PageTitles } from './html-titles.ts';
+import { writeTerm } from './html-terms.ts';
 
 /** What {@link htmlToMarkdown} made of a page: its content as markdown, and the titles it declares. */
 export interface HtmlMarkdown {
@@ -66,9 +67,6 @@ export function htmlToMarkdown(html: string, region: MainRegion | 'all'): HtmlMa
 }
 
 const MAIN_ENDED = Symbol('main ended');
-
-/** The name a signature opens with, before its parameters: `subprocess.run` of `subprocess.run(args, *, ...)`, `class asyncio.Task` too. */
-const SIGNATURE_NAME = /^(?:(?:class|async|classmethod|staticmethod|abstractmethod|awaitable|coroutine|method|function)\s+)*([A-Za-z_][\w.]*)\s*\(/;
 
 /**
  * Deepest nesting read. htmlparser2 keeps its open elements with `unshift`, which grows
@@ -235,19 +233,13 @@ function closeContent(state: State, name: string): void {
   }
   if (name === state.headingName && state.heading > 0) {
     const text = collapseSpace(state.headingText);
-    // A long definition term is no heading: a long signature (`subprocess.run(args, *, stdin=None,
-    // ...)`) is headed by its name and shown as code, a whole sentence is a paragraph.
-    const signature = name === 'dt' && text.length > 200 ? SIGNATURE_NAME.exec(text)?.[1] : undefined;
-    // A term right after another (a second signature of one function: `lru_cache(user_function)`,
-    // `lru_cache(maxsize=128, typed=False)`) is code under the first's heading, not an empty section.
-    if (name === 'dt' && state.termEnd === state.writer.lineCount() && text !== '') state.writer.code(text);
-    else if (signature !== undefined) {
-      state.writer.heading(state.heading, `${signature}()`);
-      state.writer.code(text);
-    } else if (name === 'dt' && text.length > 200) state.writer.paragraph(text);
-    else state.writer.heading(state.heading, text);
-    if (name === 'dt' && text !== '') state.termEnd = state.writer.lineCount();
-    if (name !== 'dt') state.lastLevel = state.heading;
+    if (name === 'dt') {
+      writeTerm(state.writer, state.heading, text, state.termEnd === state.writer.lineCount());
+      if (text !== '') state.termEnd = state.writer.lineCount();
+    } else {
+      state.writer.heading(state.heading, text);
+      state.lastLevel = state.heading;
+    }
     if (state.heading === 1 && state.firstHeading === undefined && text !== '') state.firstHeading = text.replace(/`/g, '');
     state.heading = 0;
   } else if (BLOCKS.has(name) || (state.layoutTables > 0 && LAYOUT_PARTS.has(name))) {
