@@ -81,7 +81,7 @@ export class EvidenceView {
       const label = plainHeading(passage.heading);
       // A heading with nothing under it yet (the chunk's last line) labels a section of the chunk too.
       const labelsSection = units.some(
-        (unit) => (unit.heading !== undefined && plainHeading(unit.heading) === label) || (unit.isHeading === true && plainHeading(unit.text.replace(/^#+\s+/, '')) === label),
+        (unit) => (unit.heading !== undefined && plainHeading(unit.heading) === label) || (unit.isHeading === true && plainHeading(unit.text) === label),
       );
       const chunkBase = withoutLastHeading(passage.headingPath ?? passage.title ?? '', passage.heading);
       return units.map(({ text, code, heading, isHeading, tableHeader }, order) => {
