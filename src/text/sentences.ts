@@ -120,15 +120,27 @@ function pushTableRows(units: SentenceUnit[], line: string, headerFollows: boole
   return tableHeader;
 }
 
+/**
+ * Where prose splits into sentences (a snippet's collapsed list and table too):
+ * - after `. ! ?` and a space, before a capital of any cased script (`Это`, `À partir`, `Δεύτερη`),
+ *   a letter of a script without case (Arabic, Hebrew, Devanagari, Hangul: no capital marks its
+ *   sentences), an opening quote or bracket, or code;
+ * - after the full stops and question marks of other scripts, spaces or not: Chinese and Japanese
+ *   `。！？` (a closing quote or bracket stays with them), the danda `।` `॥` of Hindi, Bengali and
+ *   the other Indic scripts, Arabic `؟`, Urdu `۔`, Armenian `։`, Ethiopic `።` `፧`, Myanmar `။`,
+ *   Khmer `។`;
+ * - after a Greek question mark (`;` after a Greek letter) before a capital.
+ */
+const SENTENCE_BREAK =
+  /(?<=[.!?:])\s+[-*]\s+(?=\S)|(?<=[.!?])\s+(?=[\p{Lu}\p{Lt}\p{Lo}`"'«„“‘¿¡(\[*_])|(?<=\|)\s+(?=\|)|(?<=[。！？][」』”’）]?)(?![」』”’）。！？])\s*|(?<=[।॥؟۔։።፧။។])(?![।॥"”’»)\]])\s*|(?<=\p{Script=Greek};)\s+(?=\p{Lu})/u;
+
 /** Shortest quotable unit of text with Chinese or Japanese in it (a character says about what an English word does). */
 const MIN_SPACELESS_UNIT = 6;
 
 function pushPieces(units: SentenceUnit[], line: string, code: boolean, heading: string | undefined, isHeading: boolean): void {
   // Prose splits after sentence ends, a snippet's collapsed list at its " - " markers and its
   // collapsed table between rows ("| |").
-  // Chinese and Japanese sentences end at 。！？ (a closing quote or bracket stays with them), spaces or not;
-  // a Korean one at . ! ? before the next sentence's first syllable (Hangul has no capitals).
-  const pieces = line.split(/(?<=[.!?:])\s+[-*]\s+(?=\S)|(?<=[.!?])\s+(?=[A-Z`"'(\[*_\uac00-\ud7a3])|(?<=\|)\s+(?=\|)|(?<=[。！？][」』”’）]?)(?![」』”’）。！？])\s*/);
+  const pieces = line.split(SENTENCE_BREAK);
   for (const piece of pieces) {
     // A piece cut off by a snippet's "…" is a fragment, not something to quote or learn from.
     if (/…\s*$/.test(piece)) continue;

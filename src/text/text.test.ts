@@ -55,6 +55,16 @@ describe('entities', () => {
 });
 
 describe('sentences', () => {
+  it('ends sentences in every script: a capital of any cased script, a letter of a script without case, the danda and the other scripts\' full stops', () => {
+    expect(sentences('Это первое предложение. Это второе предложение.')).toEqual(['Это первое предложение.', 'Это второе предложение.']);
+    expect(sentences('Première phrase ici. À partir de là, rien ne change.')).toEqual(['Première phrase ici.', 'À partir de là, rien ne change.']);
+    expect(sentences('दिल्ली का इतिहास बहुत पुराना है। मुगल सम्राट ने लाल किला बनवाया था।')).toEqual(['दिल्ली का इतिहास बहुत पुराना है।', 'मुगल सम्राट ने लाल किला बनवाया था।']);
+    expect(sentences('مرحبا بكم في الدليل. هذا هو القسم الثاني؟ نعم هو كذلك.')).toEqual(['مرحبا بكم في الدليل.', 'هذا هو القسم الثاني؟', 'نعم هو كذلك.']);
+    expect(sentences('Τι είναι αυτό το εργαλείο; Δεύτερη πρόταση εδώ.')).toEqual(['Τι είναι αυτό το εργαλείο;', 'Δεύτερη πρόταση εδώ.']);
+    // Lower case after a full stop is no new sentence in a cased script ("e.g. this").
+    expect(sentences('Then run the job. e.g. this stays with it.')).toEqual(['Then run the job. e.g. this stays with it.']);
+  });
+
   it('splits prose, list items and table rows into quotable substrings', () => {
     const text = 'First sentence here. Second one follows!\n- a list item with words\n| `ORB-1202` | PayloadTooLarge |\n|---|---|';
     const units = sentences(text);

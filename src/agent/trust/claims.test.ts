@@ -14,8 +14,9 @@ import { agenticRun } from '../run.ts';
 const citation = (quote: string): Citation => ({ docId: 'd', quote, chunkId: 'd#0', heading: 'H', headingPath: ['H'], sourcePath: 'd.md', startLine: 1, endLine: 1 });
 
 describe('splitClaims', () => {
-  it('splits Chinese at 。！？；, spaces or not, a closing quote kept with its sentence', () => {
+  it('splits Chinese at 。！？；and Hindi at ।, spaces or not, a closing quote kept with its sentence', () => {
     expect(splitClaims('锣鼓经是记谱方法。它称为「锣鼓点」。 真的吗？是的 [1]')).toEqual(['锣鼓经是记谱方法。', '它称为「锣鼓点」。', '真的吗？', '是的 [1]']);
+    expect(splitClaims('लाल किला शाहजहाँ ने बनवाया था। यह दिल्ली में है [1]')).toEqual(['लाल किला शाहजहाँ ने बनवाया था।', 'यह दिल्ली में है [1]']);
   });
 
   it('splits at sentence ends and semicolons, never inside code spans, decimals, abbreviations or initials', () => {

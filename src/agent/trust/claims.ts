@@ -64,8 +64,9 @@ export function splitClaims(text: string): string[] {
     const marker = /^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s*)?/.exec(line)?.[0].length ?? 0;
     let start = lineStart + marker;
     const end = lineStart + line.length;
-    // Chinese and Japanese sentences end at 。！？；, a closing quote or bracket with them, spaces or not.
-    for (const match of line.slice(marker).matchAll(/([.!?])\s+|;\s+|([。！？；][」』”’）]?)\s*/g)) {
+    // Chinese and Japanese sentences end at 。！？；, a closing quote or bracket with them, spaces or
+    // not; those of other scripts at their own full stops and question marks (text/sentences.ts).
+    for (const match of line.slice(marker).matchAll(/([.!?])\s+|;\s+|([。！？；।॥؟۔։።፧။។][」』”’）]?)\s*/g)) {
       const at = lineStart + marker + (match.index ?? 0);
       if (match[1] === '.' && !endsSentence(masked.slice(start, at))) continue;
       // Citation markers after the sentence ("... limit. [2]") end it: they belong to it.
