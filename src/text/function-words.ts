@@ -10,6 +10,7 @@
  * scripts.ts, and their function words are handled where those words are made (text.ts).
  */
 import { FUNCTION_WORD_LISTS } from './function-word-data.ts';
+import { withoutOptionalMarks } from './scripts.ts';
 
 /** English function words and question words (text.ts reads English without them). */
 export const STOPWORDS: ReadonlySet<string> = new Set(
@@ -36,11 +37,18 @@ const QUESTION_WORDS: Readonly<Record<string, readonly string[]>> = {
   spa: ['donde', 'cuando', 'cuanto', 'cuanta', 'cuantos', 'cuantas', 'cual', 'cuales', 'quien', 'quienes'],
   por: ['onde', 'quando', 'quanto', 'quantos', 'quantas', 'qual', 'quais', 'quem', 'porque'],
   ita: ['dove', 'quando', 'quanto', 'quanti', 'quale', 'quali', 'chi', 'perche', 'come'],
+  rus: ['почему', 'зачем', 'сколько', 'какое', 'какие', 'каком', 'какую', 'кого', 'откуда'],
+  ukr: ['чому', 'навіщо', 'скільки', 'яке', 'які', 'хто'],
+  ell: ['τι', 'πού', 'πότε', 'πώς', 'γιατί', 'πόσο', 'πόση', 'πόσα', 'πόσοι', 'ποιος', 'ποια', 'ποιο', 'ποιες', 'ποιοι', 'ποιου', 'ποιον'],
+  ara: ['لماذا'],
+  hin: ['क्या', 'किसने', 'किसको', 'किसका', 'किसकी', 'किसके', 'किससे', 'कहाँ', 'कहां', 'कब', 'कैसे', 'क्यों', 'कितनी', 'कितने', 'कौनसी', 'सा', 'सी'],
+  ben: ['কোথায়', 'কখন', 'কেমন'],
 };
 
-/** A word as `words` (text.ts) gives it: lower-cased, diacritics folded ("qué" -> "que"). */
+/** A word as `words` (text.ts) gives it: lower-cased, diacritics folded ("qué" -> "que"), a Hindi word's vowel signs kept (scripts.ts `isWordMark`). */
 export function fold(word: string): string {
-  return word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+  // Composed again, so that a word that keeps its marks is written as text writes it (NFC).
+  return withoutOptionalMarks(word.normalize('NFKD')).normalize('NFC').toLowerCase();
 }
 
 /** English function words as the lists give them (to tell an English text), with {@link STOPWORDS}. */
@@ -85,8 +93,10 @@ function readLists(): Lists {
 
 const NONE: ReadonlySet<string> = new Set();
 
-/** Words of another language's list a text needs before it is read as written in that language. */
+/** Words of another language's list a text in the Latin script needs before it is read as written in that language. */
 const MIN_HITS = 2;
+
+const LATIN = /\p{Script=Latin}/u;
 
 /**
  * The words of a text's prose that may be function words, lower-cased and folded: words written
@@ -100,7 +110,7 @@ function proseWords(text: string): string[] {
   for (const piece of prose.split(/\s+/)) {
     const word = /^[^\p{L}\p{N}]*([\p{L}\p{M}]+(?:['’][\p{L}\p{M}]+)?)[^\p{L}\p{N}]*$/u.exec(piece)?.[1];
     if (word === undefined || (found.length > 0 && word !== word.toLowerCase())) continue;
-    found.push(...(fold(word).match(/\p{L}+/gu) ?? []));
+    found.push(...(fold(word).match(/\p{L}[\p{L}\p{M}]*/gu) ?? []));
   }
   return found;
 }
@@ -134,8 +144,11 @@ function languageList(text: string): FunctionWords | undefined {
   // A word English writes too ("for", "on", "was") tells nothing against English, nor a letter alone.
   const others = words.filter((word) => !ENGLISH.has(word) && word.length > 1);
   const english = words.filter((word) => ENGLISH.has(word)).length;
+  // A word of another script than Latin is no English word read wrongly: one names its language
+  // ("लाल किला किसने बनवाया?", who built the Red Fort, holds one Hindi function word).
+  const minHits = others.some((word) => LATIN.test(word)) ? MIN_HITS : 1;
   // No list can hold enough of the others to outweigh English: the lists are not needed.
-  if (others.length < MIN_HITS || others.length <= english) return undefined;
+  if (others.length < minHits || others.length <= english) return undefined;
   const { languages, holding } = readLists();
   const hits = new Map<number, number>();
   for (const word of others) for (const position of holding.get(word) ?? []) hits.set(position, (hits.get(position) ?? 0) + 1);
@@ -149,7 +162,7 @@ function languageList(text: string): FunctionWords | undefined {
       bestHits = count;
     }
   }
-  return best !== undefined && bestHits >= MIN_HITS && bestHits > english ? languages[best] : undefined;
+  return best !== undefined && bestHits >= minHits && bestHits > english ? languages[best] : undefined;
 }
 
 /** The language code (`stopword`'s, ISO 639-3) {@link functionWordsOf} reads `text` in; undefined for English or too short a text. */

@@ -164,6 +164,15 @@ describe('text without spaces', () => {
   });
 });
 
+describe('words of scripts with combining marks', () => {
+  it('keeps a Hindi or Tamil word\'s vowel signs and viramas, and folds away accents and Arabic harakat', () => {
+    expect(words('लाल किला, कला और काला')).toEqual(['लाल', 'किला', 'कला', 'और', 'काला']);
+    expect(words('क़ुतुब कुतुब कहाँ कहां')).toEqual(['कुतुब', 'कुतुब', 'कहां', 'कहां']);
+    expect(words('தமிழ் மொழி')).toEqual(['தமிழ்', 'மொழி']);
+    expect(words('كَتَبَ الكتاب naïve Aschenbrödel')).toEqual(['كتب', 'الكتاب', 'naive', 'aschenbrodel']);
+  });
+});
+
 describe('wordCount', () => {
   it('counts the words between spaces, and the words of Intl.Segmenter in text without spaces', () => {
     expect(wordCount('Leases last 30 s.')).toBe(4);

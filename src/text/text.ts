@@ -73,8 +73,9 @@ function wordsWith(text: string, runWords: (run: string) => string[]): string[] 
 }
 
 function spacedWords(text: string): string[] {
-  // Diacritics folded, so "Aschenbrodel" meets "Aschenbrödel".
-  return fold(text).match(/[\p{L}\p{N}]+/gu) ?? [];
+  // Diacritics folded, so "Aschenbrodel" meets "Aschenbrödel"; the marks fold keeps (a Hindi
+  // word's vowel signs) are part of the word.
+  return fold(text).match(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu) ?? [];
 }
 
 /**

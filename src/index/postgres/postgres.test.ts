@@ -80,7 +80,7 @@ describe.skipIf(server.url === undefined)(`PostgreSQL backend${server.url === un
     const error = await failure(old.search('backoff', { k: 5 }));
     expect(error.code).toBe('index-schema');
     expect(error.message).toBe(
-      `Atlas: the index in schema "${parsePostgresUrl(fresh).schema}" of ${fresh} has schema version 0 but this Atlas needs 4. Rebuild it: atlas ingest <docs-dir> --db ${fresh} --rebuild`,
+      `Atlas: the index in schema "${parsePostgresUrl(fresh).schema}" of ${fresh} has schema version 0 but this Atlas needs 5. Rebuild it: atlas ingest <docs-dir> --db ${fresh} --rebuild`,
     );
     await old.close();
     const rebuilt = createPostgresIndex({ url: fresh, rebuild: true });

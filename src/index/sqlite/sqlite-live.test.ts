@@ -135,7 +135,7 @@ describe('createLiveSqliteIndex', () => {
     renameSync(old, path);
     expect(await live.stats()).toEqual({ docs: 2, chunks: 2 });
     expect(await live.stats()).toEqual({ docs: 2, chunks: 2 });
-    expect(errors).toEqual([`Atlas: the index at ${path} has schema version 2 but this Atlas needs 5. Rebuild it: atlas ingest <docs-dir> --db ${path} --rebuild`]);
+    expect(errors).toEqual([`Atlas: the index at ${path} has schema version 2 but this Atlas needs 6. Rebuild it: atlas ingest <docs-dir> --db ${path} --rebuild`]);
     await rebuild(path, [other]);
     expect(await live.stats()).toEqual({ docs: 1, chunks: 1 });
     await live.close();

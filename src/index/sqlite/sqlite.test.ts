@@ -56,7 +56,7 @@ describe('createSqliteIndex on disk', () => {
     expect([existsSync(`${path}-wal`), existsSync(`${path}-shm`)]).toEqual([false, false]);
     const raw = new Database(path, { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('delete');
-    expect(raw.prepare(`SELECT value FROM meta WHERE key = 'schemaVersion'`).pluck().get()).toBe('5');
+    expect(raw.prepare(`SELECT value FROM meta WHERE key = 'schemaVersion'`).pluck().get()).toBe('6');
     raw.close();
     const second = openIndex();
     expect(await second.indexVersion()).toBe(report.indexVersion);
@@ -84,28 +84,31 @@ describe('createSqliteIndex on disk', () => {
     const error = thrown(() => createSqliteIndex({ path }));
     expect(error.code).toBe('index-schema');
     expect(error.message).toBe(
-      `Atlas: the index at ${path} has schema version 7 but this Atlas needs 5. ${rebuildHint(path)}`,
+      `Atlas: the index at ${path} has schema version 7 but this Atlas needs 6. ${rebuildHint(path)}`,
     );
     const rebuilt = openIndex({ rebuild: true });
     expect(await rebuilt.stats()).toEqual({ docs: 0, chunks: 0 });
   });
 
   // Schema 3 kept a clause of Chinese as one token; schema 4 each Korean word with its particle
-  // (수도 "capital" is written 수도이자 "the capital and"). Refused; found once rebuilt.
+  // (수도 "capital" is written 수도이자 "the capital and"); schema 5 cut a Hindi word at each vowel
+  // sign (किला "fort" as क and ल, which every word of those letters holds). Refused; found once rebuilt.
+  // A second page shares no word with the query (it is "black art, tomorrow" in Hindi, all of क and ल).
   it.each([
     ['3', 'gongs', '锣鼓经是戏曲里面常用的打击乐记谱方法。', '打击乐'],
     ['4', 'seoul', '서울특별시는 대한민국의 수도이자 최대 도시이다.', '수도'],
-  ])('refuses an index of schema %s, whose tokens missed words of text without spaces, and finds the text once rebuilt', async (version, docId, text, query) => {
+    ['5', 'delhi', 'मुगल सम्राट शाहजहाँ ने लाल किला बनवाया था।', 'किला'],
+  ])('refuses an index of schema %s, whose tokens missed words of its language, and finds the text once rebuilt', async (version, docId, text, query) => {
     await openIndex().close();
     const raw = new Database(path);
     raw.prepare(`UPDATE meta SET value = ? WHERE key = 'schemaVersion'`).run(version);
     raw.close();
     expect(thrown(() => createSqliteIndex({ path })).message).toBe(
-      `Atlas: the index at ${path} has schema version ${version} but this Atlas needs 5. ${rebuildHint(path)}`,
+      `Atlas: the index at ${path} has schema version ${version} but this Atlas needs 6. ${rebuildHint(path)}`,
     );
     const rebuilt = openIndex({ rebuild: true });
-    await rebuilt.ingest([createTestDoc({ docId, sections: [text] })]);
-    expect((await rebuilt.search(query, { k: 1 }))[0]?.chunkId).toBe(`${docId}#0`);
+    await rebuilt.ingest([createTestDoc({ docId, sections: [text] }), createTestDoc({ docId: 'other', sections: ['काला कला, कल काला कला।'] })]);
+    expect((await rebuilt.search(query, { k: 5 })).map((hit) => hit.chunkId)).toEqual([`${docId}#0`]);
   });
 
   it('refuses an index built before heading paths and definitions were indexed (schema 1)', async () => {
@@ -114,7 +117,7 @@ describe('createSqliteIndex on disk', () => {
     raw.prepare(`UPDATE meta SET value = '1' WHERE key = 'schemaVersion'`).run();
     raw.close();
     expect(thrown(() => createSqliteIndex({ path })).message).toBe(
-      `Atlas: the index at ${path} has schema version 1 but this Atlas needs 5. ${rebuildHint(path)}`,
+      `Atlas: the index at ${path} has schema version 1 but this Atlas needs 6. ${rebuildHint(path)}`,
     );
     const rebuilt = openIndex({ rebuild: true });
     await rebuilt.ingest([retries]);

@@ -8,9 +8,10 @@ import { createOfflineModel } from './model.ts';
 
 /**
  * Short pages written for these tests, one folder a language (src/testing/__fixtures__):
- * Japanese (Mount Fuji, Lake Biwa, Tokyo Tower), Korean (Seoul, Busan) and French (backups, network).
+ * Japanese (Mount Fuji, Lake Biwa, Tokyo Tower), Korean (Seoul, Busan), French (backups, network)
+ * and Hindi (Delhi, Mumbai).
  */
-const FIXTURES = { japanese: 'japanese', korean: 'korean', french: 'french' } as const;
+const FIXTURES = { japanese: 'japanese', korean: 'korean', french: 'french', hindi: 'hindi' } as const;
 const indexes = new Map<string, IndexBackend>();
 
 beforeAll(async () => {
@@ -90,6 +91,27 @@ describe('the offline planner in French', () => {
     ['Comment configurer un VPN WireGuard ?', "I couldn't find this in the docs.", []],
   ])('abstains on %s', async (question, text, closest) => {
     const answer = await ask(FIXTURES.french, question);
+    expect([answer.abstained, answer.text, (answer.closest ?? []).map((passage) => passage.chunkId)]).toEqual([true, text, closest]);
+  });
+});
+
+describe('the offline planner in Hindi', () => {
+  // A Hindi word keeps its vowel signs (किला, not क and ल), a sentence ends at the danda ।, and a
+  // question word (किसने, कौन सी, कितनी) is grammar, not topic, even in a question of one such word.
+  it.each([
+    ['लाल किला किसने बनवाया?', 'मुगल सम्राट शाहजहाँ ने लाल किला बनवाया था। [1]'],
+    ['महाराष्ट्र की राजधानी कौन सी है?', 'मुंबई महाराष्ट्र राज्य की राजधानी है। [1]'],
+    ['दिल्ली की जनसंख्या कितनी है?', 'दिल्ली की जनसंख्या लगभग दो करोड़ है। [1]'],
+  ])('answers %s', async (question, text) => {
+    const answer = await ask(FIXTURES.hindi, question);
+    expect([answer.abstained, answer.text]).toEqual([false, text]);
+  });
+
+  it.each([
+    ['क़ुतुब मीनार की ऊँचाई कितनी है?', "I couldn't find a direct answer in the docs.", ['delhi#1']],
+    ['चेन्नई में कौन सी नदी बहती है?', "I couldn't find this in the docs.", []],
+  ])('abstains on %s, which the pages do not answer', async (question, text, closest) => {
+    const answer = await ask(FIXTURES.hindi, question);
     expect([answer.abstained, answer.text, (answer.closest ?? []).map((passage) => passage.chunkId)]).toEqual([true, text, closest]);
   });
 });
