@@ -56,7 +56,7 @@ describe.skipIf('missing' in classpath)(`Lucene over an Atlas index (${'missing'
     ]);
     await index.close();
     const folder = await cachedLuceneIndex({ atlasPath, cache: scratch, size: 4, classpath: (classpath as { classpath: string }).classpath, log: () => {} });
-    expect(folder).toBe(join(scratch, 'lucene-4-42-v5'));
+    expect(folder).toBe(join(scratch, 'lucene-4-42-v6'));
     const result = runLucene({
       folder,
       queries: [

@@ -230,7 +230,7 @@ describe('item 10: --rebuild exists and is atomic', () => {
     raw.close();
     clear();
     expect(await runCli(['ingest', 'docs'], io)).toBe(1);
-    expect(stderr()).toBe(`Atlas: the index at ${db()} has schema version 1 but this Atlas needs 5. Rebuild it: atlas ingest <docs-dir> --db ${db()} --rebuild\n`);
+    expect(stderr()).toBe(`Atlas: the index at ${db()} has schema version 1 but this Atlas needs 6. Rebuild it: atlas ingest <docs-dir> --db ${db()} --rebuild\n`);
     clear();
     expect(await runCli(['ingest', 'docs', '--db', db(), '--rebuild', '--json'], io)).toBe(0);
     expect(JSON.parse(stdout())).toMatchObject({ rebuilt: true, added: ['leases', 'retries'], chunks: 2 });
@@ -337,7 +337,7 @@ describe('issue 38: a refused ingest leaves the file as it was; a new index is c
     const before = hash(db());
     clear();
     expect(await runCli(['ingest', 'docs'], io)).toBe(1);
-    expect(stderr()).toBe(`Atlas: the index at ${db()} has schema version 2 but this Atlas needs 5. Rebuild it: atlas ingest <docs-dir> --db ${db()} --rebuild\n`);
+    expect(stderr()).toBe(`Atlas: the index at ${db()} has schema version 2 but this Atlas needs 6. Rebuild it: atlas ingest <docs-dir> --db ${db()} --rebuild\n`);
     expect([hash(db()), existsSync(`${db()}-wal`), existsSync(`${db()}-shm`)]).toEqual([before, false, false]);
   });
 
