@@ -11,8 +11,10 @@ const SECTIONS = new Set(['section', 'article', 'h1', 'h2', 'h3', 'h4', 'h5', 'h
 
 const SKIPPED_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar', 'toolbar']);
 
-// Class tokens and ids of site chrome (Sphinx, MkDocs, Docusaurus, VitePress, Javadoc, DocBook, cookie banners).
-const CHROME = /sidebar|cookie-?(?:banner|consent|notice|bar|law|policy)|^cookies?$|consent|gdpr|breadcrumb|navbar|^nav$|^navigation$|^toc$|table-of-contents|^pagination|^pager$|prev-next|^related$|headerlink|edit-?this|edit-?page|edit-link|^skip-link|^sr-only$|visually-hidden|^footer$|site-footer|site-header|^menu$|^topnav$|^bottomnav$|^nav(?:header|footer)$|announcement|^banner$/i;
+// Class tokens and ids of site chrome (Sphinx, MkDocs, Docusaurus, VitePress, Javadoc, DocBook, cookie
+// banners), and of a note's icon (LibreOffice Help's `<div class="noteicon"><img alt="Note Icon">`
+// before every note; not Sphinx's `sig-return-icon`, the arrow of a signature).
+const CHROME = /^(?:note|tip|hint|warning|caution|important|danger|info|alert|error)-?icon$|sidebar|cookie-?(?:banner|consent|notice|bar|law|policy)|^cookies?$|consent|gdpr|breadcrumb|navbar|^nav$|^navigation$|^toc$|table-of-contents|^pagination|^pager$|prev-next|^related$|headerlink|edit-?this|edit-?page|edit-link|^skip-link|^sr-only$|visually-hidden|^footer$|site-footer|site-header|^menu$|^topnav$|^bottomnav$|^nav(?:header|footer)$|announcement|^banner$/i;
 
 /**
  * Whether an element (and everything in it) is left out; `header` only outside the main content

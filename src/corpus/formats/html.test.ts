@@ -93,6 +93,18 @@ describe('convertHtml', () => {
     expect(convertHtml(page)).toEqual({ title: 'Cron', markdown: `${words.repeat(4).trim()}\n\n${words.repeat(3).trim()}\n` });
   });
 
+  it('keeps the text of inline elements Readability would take for clutter by their class, and leaves icons out (LibreOffice Help)', () => {
+    const words = 'If you have long rows of data that extend beyond the viewable area of the sheet, you can freeze some rows. ';
+    const page = `<html><head><title>Freezing Rows</title></head><body>
+<div id="TopLeftHeader"><a href="../../index.html">LibreOffice Help</a></div>
+<div id="DisplayArea"><h1>Freezing Rows</h1><p>${words.repeat(3)}</p>
+<p class="listitem">Choose <span class="menuitem">View - Freeze Rows and Columns</span>.</p>
+<div class="note"><div class="noteicon"><img src="note.svg" alt="Note Icon"></div>
+<div class="notetext"><p>To scroll again, apply the <span class="menuitem">View - Split Window</span> command.</p></div></div></div>
+</body></html>`;
+    expect(convertHtml(page).markdown).toBe(`${words.repeat(3).trim()}\n\nChoose View - Freeze Rows and Columns.\n\nTo scroll again, apply the View - Split Window command.\n`);
+  });
+
   it("reads an XHTML page's empty elements as empty: a DocBook page keeps its section headings, not its navigation header", () => {
     const words = 'The boot loader starts the kernel with the parameters of its configuration file. ';
     const page = `<?xml version="1.0" encoding="UTF-8" standalone="no"?>
