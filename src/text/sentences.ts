@@ -126,13 +126,16 @@ function pushTableRows(units: SentenceUnit[], line: string, headerFollows: boole
  *   a letter of a script without case (Arabic, Hebrew, Devanagari, Hangul: no capital marks its
  *   sentences), an opening quote or bracket, or code;
  * - after the full stops and question marks of other scripts, spaces or not: Chinese and Japanese
- *   `。！？` (a closing quote or bracket stays with them), the danda `।` `॥` of Hindi, Bengali and
- *   the other Indic scripts, Arabic `؟`, Urdu `۔`, Armenian `։`, Ethiopic `።` `፧`, Myanmar `။`,
- *   Khmer `។`;
- * - after a Greek question mark (`;` after a Greek letter) before a capital.
+ *   `。！？` (a closing quote or bracket stays with them; not the full-width `．`, which joins the
+ *   parts of a foreign name: `斯蒂芬．瑞士`), the danda `।` `॥` of Hindi, Bengali and the other
+ *   Indic scripts, Arabic `؟`, Urdu `۔`, Armenian `։`, Ethiopic `።` `፧`, Myanmar `။`, Khmer `។`,
+ *   Tibetan `།`;
+ * - after a Greek question mark (`;` after a Greek letter) before a capital;
+ * - at a space between two Thai or Lao letters: those scripts have no full stop, a space ends a
+ *   sentence or a clause (their words are written without spaces).
  */
 const SENTENCE_BREAK =
-  /(?<=[.!?:])\s+[-*]\s+(?=\S)|(?<=[.!?])\s+(?=[\p{Lu}\p{Lt}\p{Lo}`"'«„“‘¿¡(\[*_])|(?<=\|)\s+(?=\|)|(?<=[。！？][」』”’）]?)(?![」』”’）。！？])\s*|(?<=[।॥؟۔։።፧။។])(?![।॥"”’»)\]])\s*|(?<=\p{Script=Greek};)\s+(?=\p{Lu})/u;
+  /(?<=[.!?:])\s+[-*]\s+(?=\S)|(?<=[.!?])\s+(?=[\p{Lu}\p{Lt}\p{Lo}`"'«„“‘¿¡(\[*_])|(?<=\|)\s+(?=\|)|(?<=[。！？][」』”’）]?)(?![」』”’）。！？])\s*|(?<=[।॥؟۔։።፧။។།])(?![।॥།"”’»)\]])\s*|(?<=\p{Script=Greek};)\s+(?=\p{Lu})|(?<=[\u0e01-\u0e5b\u0e81-\u0edf])\s+(?=[\u0e01-\u0e5b\u0e81-\u0edf])/u;
 
 /** Shortest quotable unit of text with Chinese or Japanese in it (a character says about what an English word does). */
 const MIN_SPACELESS_UNIT = 6;

@@ -61,6 +61,8 @@ describe('sentences', () => {
     expect(sentences('दिल्ली का इतिहास बहुत पुराना है। मुगल सम्राट ने लाल किला बनवाया था।')).toEqual(['दिल्ली का इतिहास बहुत पुराना है।', 'मुगल सम्राट ने लाल किला बनवाया था।']);
     expect(sentences('مرحبا بكم في الدليل. هذا هو القسم الثاني؟ نعم هو كذلك.')).toEqual(['مرحبا بكم في الدليل.', 'هذا هو القسم الثاني؟', 'نعم هو كذلك.']);
     expect(sentences('Τι είναι αυτό το εργαλείο; Δεύτερη πρόταση εδώ.')).toEqual(['Τι είναι αυτό το εργαλείο;', 'Δεύτερη πρόταση εδώ.']);
+    expect(sentences('ประเทศไทยมีประชากรประมาณเจ็ดสิบล้านคน กรุงเทพมหานครเป็นเมืองหลวง')).toEqual(['ประเทศไทยมีประชากรประมาณเจ็ดสิบล้านคน', 'กรุงเทพมหานครเป็นเมืองหลวง']);
+    expect(sentences('包括了斯蒂芬．瑞士的作品。这是第二个句子。')).toEqual(['包括了斯蒂芬．瑞士的作品。', '这是第二个句子。']);
     // Lower case after a full stop is no new sentence in a cased script ("e.g. this").
     expect(sentences('Then run the job. e.g. this stays with it.')).toEqual(['Then run the job. e.g. this stays with it.']);
   });

@@ -66,7 +66,7 @@ export function splitClaims(text: string): string[] {
     const end = lineStart + line.length;
     // Chinese and Japanese sentences end at 。！？；, a closing quote or bracket with them, spaces or
     // not; those of other scripts at their own full stops and question marks (text/sentences.ts).
-    for (const match of line.slice(marker).matchAll(/([.!?])\s+|;\s+|([。！？；।॥؟۔։።፧။។][」』”’）]?)\s*/g)) {
+    for (const match of line.slice(marker).matchAll(/([.!?])\s+|;\s+|([。！？；।॥؟۔։።፧။។།][」』”’）]?)\s*/g)) {
       const at = lineStart + marker + (match.index ?? 0);
       if (match[1] === '.' && !endsSentence(masked.slice(start, at))) continue;
       // Citation markers after the sentence ("... limit. [2]") end it: they belong to it.
