@@ -24,7 +24,10 @@ const CHROME = /^(?:note|tip|hint|warning|caution|important|danger|info|alert|er
 export function isSkippedElement(name: string, attributes: Record<string, string>, insideMain: boolean, classCache?: Map<string, boolean>): boolean {
   if (SKIPPED_TAGS.has(name)) return true;
   if (name === 'header' && !insideMain) return true;
-  if ('hidden' in attributes || attributes['aria-hidden'] === 'true') return true;
+  // Not `hidden`: a page's script shows what it hides (an inactive tab's panel; LibreOffice Help
+  // hides every variant of a menu path, `Tools - Options` and the Mac's `LibreOffice -
+  // Preferences`, until its script picks one), and it is the docs' text either way.
+  if (attributes['aria-hidden'] === 'true') return true;
   const role = attributes.role;
   if (role !== undefined && SKIPPED_ROLES.has(role.toLowerCase())) return true;
   const classes = attributes.class;

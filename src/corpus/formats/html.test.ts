@@ -99,10 +99,13 @@ describe('convertHtml', () => {
 <div id="TopLeftHeader"><a href="../../index.html">LibreOffice Help</a></div>
 <div id="DisplayArea"><h1>Freezing Rows</h1><p>${words.repeat(3)}</p>
 <p class="listitem">Choose <span class="menuitem">View - Freeze Rows and Columns</span>.</p>
+<p>Set it in <span class="switchinline"><span hidden="true" class="MAC">LibreOffice - Preferences</span><span hidden="true">Tools - Options</span></span> - LibreOffice - View.</p>
 <div class="note"><div class="noteicon"><img src="note.svg" alt="Note Icon"></div>
 <div class="notetext"><p>To scroll again, apply the <span class="menuitem">View - Split Window</span> command.</p></div></div></div>
 </body></html>`;
-    expect(convertHtml(page).markdown).toBe(`${words.repeat(3).trim()}\n\nChoose View - Freeze Rows and Columns.\n\nTo scroll again, apply the View - Split Window command.\n`);
+    expect(convertHtml(page).markdown).toBe(
+      `${words.repeat(3).trim()}\n\nChoose View - Freeze Rows and Columns.\n\nSet it in LibreOffice - Preferences / Tools - Options - LibreOffice - View.\n\nTo scroll again, apply the View - Split Window command.\n`,
+    );
   });
 
   it("reads an XHTML page's empty elements as empty: a DocBook page keeps its section headings, not its navigation header", () => {

@@ -90,9 +90,10 @@ function pageTitle({ declaredTitle, firstHeading }: HtmlMarkdown): string | unde
 interface PageElement {
   tagName: string;
   getAttribute(name: string): string | null;
-  hasAttribute(name: string): boolean;
   removeAttribute(name: string): void;
   remove(): void;
+  readonly previousElementSibling: PageElement | null;
+  before(text: string): void;
 }
 
 interface ReadabilityModules {
@@ -118,13 +119,15 @@ const INLINE_ELEMENTS = new Set(['span', 'em', 'strong', 'b', 'i', 'u', 's', 'kb
  * The page as Readability should see it:
  * - site chrome left out by Atlas's own rules first (html-skip.ts), since Readability rewrites
  *   what would tell it (a `<div class="noteicon">` around LibreOffice Help's "Note Icon" image
- *   becomes a plain `<p>`, and its alt text a line of every note);
+ *   becomes a plain `<p>`, and its alt text a line of every note), and what `hidden` hides kept,
+ *   as Atlas reads it;
  * - an inline element's class and id taken off when Readability would leave it out for them as
  *   clutter ("menu", "header", "comment", "extra", "related", ...), words that also name what
  *   running text marks up: LibreOffice Help writes each menu path as `<span class="menuitem">`, so
  *   "Choose View - Freeze Rows and Columns." became "Choose ." on 706 of its 2,560 pages.
  */
 function prepareForReadability(document: ReturnType<ReadabilityModules['parseHTML']>['document'], unlikely: RegExp | undefined): void {
+  const unhidden = new Set<PageElement>();
   for (const element of document.querySelectorAll('body *')) {
     const name = element.tagName.toLowerCase();
     const attributes: Record<string, string> = {};
@@ -132,10 +135,17 @@ function prepareForReadability(document: ReturnType<ReadabilityModules['parseHTM
       const value = element.getAttribute(attribute);
       if (value !== null) attributes[attribute] = value;
     }
-    if (element.hasAttribute('hidden')) attributes.hidden = '';
     if (isSkippedElement(name, attributes, true)) {
       element.remove();
       continue;
+    }
+    // Readability drops what `hidden` hides; Atlas reads it (html-skip.ts), each of a row of
+    // hidden alternatives apart from the one before ("LibreOffice - Preferences / Tools - Options").
+    if (element.getAttribute('hidden') !== null) {
+      element.removeAttribute('hidden');
+      const before = element.previousElementSibling;
+      if (before !== null && unhidden.has(before)) element.before(' / ');
+      unhidden.add(element);
     }
     if (unlikely !== undefined && INLINE_ELEMENTS.has(name) && unlikely.test(`${attributes.class ?? ''} ${attributes.id ?? ''}`)) {
       element.removeAttribute('class');
