@@ -9,9 +9,9 @@ import { createOfflineModel } from './model.ts';
 /**
  * Short pages written for these tests, one folder a language (src/testing/__fixtures__):
  * Japanese (Mount Fuji, Lake Biwa, Tokyo Tower), Korean (Seoul, Busan), French (backups, network)
- * and Hindi (Delhi, Mumbai).
+ * Hindi (Delhi, Mumbai) and Arabic (Cairo, the Nile).
  */
-const FIXTURES = { japanese: 'japanese', korean: 'korean', french: 'french', hindi: 'hindi' } as const;
+const FIXTURES = { japanese: 'japanese', korean: 'korean', french: 'french', hindi: 'hindi', arabic: 'arabic' } as const;
 const indexes = new Map<string, IndexBackend>();
 
 beforeAll(async () => {
@@ -113,5 +113,23 @@ describe('the offline planner in Hindi', () => {
   ])('abstains on %s, which the pages do not answer', async (question, text, closest) => {
     const answer = await ask(FIXTURES.hindi, question);
     expect([answer.abstained, answer.text, (answer.closest ?? []).map((passage) => passage.chunkId)]).toEqual([true, text, closest]);
+  });
+});
+
+describe('the offline planner in Arabic', () => {
+  // A sentence ends at "." before an Arabic letter (Arabic has no capitals) and at ؟; a word is
+  // read without its harakat and with a bare alef (أسّس, founded, meets أسس).
+  it.each([
+    ['ما هي عاصمة مصر؟', 'القاهرة هي عاصمة جمهورية مصر العربية وأكبر مدنها. [1]'],
+    ['من أسس مدينة القاهرة؟', 'أسّس الفاطميون مدينة القاهرة عام 969 ميلادية. [1]'],
+    ['كم يبلغ طول نهر النيل؟', 'يبلغ طول النهر نحو 6650 كيلومترا. [1] نهر النيل هو أطول نهر في أفريقيا. [2]'],
+  ])('answers %s', async (question, text) => {
+    const answer = await ask(FIXTURES.arabic, question);
+    expect([answer.abstained, answer.text]).toEqual([false, text]);
+  });
+
+  it('abstains on a capital the pages do not name, showing the closest passage', async () => {
+    const answer = await ask(FIXTURES.arabic, 'ما هي عاصمة المغرب؟');
+    expect([answer.abstained, answer.text, (answer.closest ?? []).map((passage) => passage.chunkId)]).toEqual([true, "I couldn't find a direct answer in the docs.", ['cairo#0']]);
   });
 });
