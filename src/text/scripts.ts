@@ -76,9 +76,10 @@ export function scriptAt(text: string, index: number): number {
 }
 
 /**
- * The blocks whose combining marks belong to their word: the vowel signs, viramas and nuktas of
- * the Indic scripts (Devanagari, Bengali, Gurmukhi, Gujarati, Oriya, Tamil, Telugu, Kannada,
- * Malayalam, Sinhala and their extensions), Tibetan, Thaana, and the scripts of South-East Asia.
+ * The blocks whose combining marks belong to their word: the vowel signs and viramas of the Indic
+ * scripts (Devanagari, Bengali, Gurmukhi, Gujarati, Oriya, Tamil, Telugu, Kannada, Malayalam,
+ * Sinhala and their extensions; not the nukta, {@link NUKTAS}), Tibetan, Thaana, and the scripts
+ * of South-East Asia.
  * Without them Hindi's `किला` (fort), `कला` (art) and `काला` (black) are one word, and FTS5's
  * `unicode61`, which splits at every such mark, makes `कि`+`ला` the two tokens `क` and `ल`. The
  * marks of other scripts are optional in writing (Latin, Greek and Cyrillic accents, Arabic

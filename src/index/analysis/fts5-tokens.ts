@@ -20,9 +20,9 @@
  * Tested token for token against FTS5 on every code point, the real corpora and random text.
  *
  * An Atlas index (the `spaceless` option) parts from FTS5 where FTS5 cannot read a language: text
- * without spaces as words (spaceless-tokens.ts), and a combining mark as part of the word it
- * follows ({@link readMarks}: a Hindi word whole, an Arabic word without its harakat), and folds the accents
- * of every script, not only Latin ones (Greek `ά` as `α`).
+ * without spaces as words (spaceless-tokens.ts), a combining mark as part of the word it follows
+ * (a Hindi word whole, an Arabic word without its harakat), and the accents of every script folded,
+ * not only Latin ones (Greek `ά` as `α`): {@link readMarks}.
  */
 import { AtlasError } from '../../errors.ts';
 import { createFts5UnicodeTables, DIACRITIC, SEPARATOR, TOKEN_CHAR } from './fts5-unicode.ts';
@@ -118,15 +118,6 @@ function checkOptions(options: Fts5TokenizerOptions): void {
   }
 }
 
-/**
- * Creates a tokenizer that reproduces FTS5 `[porter] unicode61 remove_diacritics 2`. Each
- * tokenizer keeps its own tables and stem cache; make one per index and reuse it.
- *
- * @example
- * const tokenizer = createFts5Tokenizer({ porter: true });
- * tokenizer.tokens('Retrying ORB-1202 jobs, naïvely'); // ['retri', 'orb', '1202', 'job', 'naiv']
- * createFts5Tokenizer({ porter: false }).tokens('Ærø café'); // ['ærø', 'cafe']
- */
 /** What {@link readMarks} changes in FTS5's tables, the same for every tokenizer: made on first use. */
 let markChanges: { marks: Uint16Array; accented: Uint16Array; bases: Uint16Array } | undefined;
 
@@ -172,6 +163,17 @@ function readMarks(bmpClass: Uint8Array, bmpFold: Uint16Array): void {
   });
 }
 
+/**
+ * Creates a tokenizer that reproduces FTS5 `[porter] unicode61 remove_diacritics 2`, or with
+ * `spaceless` an Atlas index's reading of the scripts FTS5 cannot read ({@link readMarks},
+ * spaceless-tokens.ts). Each tokenizer keeps its own tables and stem cache; make one per index and
+ * reuse it.
+ *
+ * @example
+ * const tokenizer = createFts5Tokenizer({ porter: true });
+ * tokenizer.tokens('Retrying ORB-1202 jobs, naïvely'); // ['retri', 'orb', '1202', 'job', 'naiv']
+ * createFts5Tokenizer({ porter: false }).tokens('Ærø café'); // ['ærø', 'cafe']
+ */
 export function createFts5Tokenizer(options: Fts5TokenizerOptions): Fts5Tokenizer {
   checkOptions(options);
   const { bmpClass, bmpFold, astralClass, astralFold } = createFts5UnicodeTables();
