@@ -10,7 +10,7 @@
  * scripts.ts, and their function words are handled where those words are made (text.ts).
  */
 import { FUNCTION_WORD_LISTS } from './function-word-data.ts';
-import { withoutOptionalMarks } from './scripts.ts';
+import { withoutOptionalMarks } from './marks.ts';
 
 /** English function words and question words (text.ts reads English without them). */
 export const STOPWORDS: ReadonlySet<string> = new Set(
@@ -45,7 +45,7 @@ const QUESTION_WORDS: Readonly<Record<string, readonly string[]>> = {
   ben: ['কোথায়', 'কখন', 'কেমন'],
 };
 
-/** A word as `words` (text.ts) gives it: lower-cased, diacritics folded ("qué" -> "que"), a Hindi word's vowel signs kept (scripts.ts `isWordMark`). */
+/** A word as `words` (text.ts) gives it: lower-cased, diacritics folded ("qué" -> "que"), a Hindi word's vowel signs kept (marks.ts `isWordMark`). */
 export function fold(word: string): string {
   // Composed again, so that a word that keeps its marks is written as text writes it (NFC).
   return withoutOptionalMarks(word.normalize('NFKD')).normalize('NFC').toLowerCase();

@@ -73,8 +73,7 @@ function wordsWith(text: string, runWords: (run: string) => string[]): string[] 
 }
 
 function spacedWords(text: string): string[] {
-  // Diacritics folded, so "Aschenbrodel" meets "Aschenbrödel"; the marks fold keeps (a Hindi
-  // word's vowel signs) are part of the word.
+  // Diacritics folded ("Aschenbrodel" meets "Aschenbrödel"); a mark fold keeps (a Hindi vowel sign) is the word's.
   return fold(text).match(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu) ?? [];
 }
 

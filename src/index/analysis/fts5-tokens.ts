@@ -22,11 +22,11 @@
  * An Atlas index (the `spaceless` option) parts from FTS5 where FTS5 cannot read a language: text
  * without spaces as words (spaceless-tokens.ts), a combining mark as part of the word it follows
  * (a Hindi word whole, an Arabic word without its harakat), and the accents of every script folded,
- * not only Latin ones (Greek `ά` as `α`): {@link readMarks}.
+ * not only Latin ones (Greek `ά` as `α`): fts5-unicode.ts `readMarks`.
  */
 import { AtlasError } from '../../errors.ts';
-import { createFts5UnicodeTables, DIACRITIC, SEPARATOR, TOKEN_CHAR } from './fts5-unicode.ts';
-import { isWordMark, MARK_VARIANTS, OTHER_SCRIPT, SCRIPT_CLASS, withoutOptionalMarks } from '../../text/scripts.ts';
+import { createFts5UnicodeTables, readMarks, SEPARATOR, TOKEN_CHAR } from './fts5-unicode.ts';
+import { OTHER_SCRIPT, SCRIPT_CLASS } from '../../text/scripts.ts';
 import { spacelessRunEnd, visitSpacelessRun } from './spaceless-tokens.ts';
 import { createPorterStemmer, cutToken, DEFAULT_STEM_CACHE_SIZE, FTS5_MAX_TOKEN_BYTES, isAscii } from './fts5-stems.ts';
 
@@ -42,7 +42,7 @@ export interface Fts5TokenizerOptions {
    * Text without spaces (Han, kana, Thai, Lao, Khmer, Myanmar) read as words (text/scripts.ts):
    * `'ingest'` its bigrams and characters, `'query'` its bigrams (a lone character as itself);
    * and either way a combining mark continues its word and the accents of every script fold
-   * away ({@link readMarks}).
+   * away (fts5-unicode.ts `readMarks`).
    * Unset: as FTS5 (a whole run one token, a word cut at its marks). An Atlas index uses them
    * (spaceless-tokens.ts).
    */
@@ -118,56 +118,11 @@ function checkOptions(options: Fts5TokenizerOptions): void {
   }
 }
 
-/** What {@link readMarks} changes in FTS5's tables, the same for every tokenizer: made on first use. */
-let markChanges: { marks: Uint16Array; accented: Uint16Array; bases: Uint16Array } | undefined;
-
-/**
- * An Atlas index's reading of accents and combining marks, where FTS5 knows only Latin accents
- * and splits a word at any other mark:
- * - a combining mark continues the token it follows (never starts one); a mark that spells its
- *   word (a Hindi vowel sign, scripts.ts `isWordMark`) stays in it, any other (Arabic harakat,
- *   Hebrew points, the Indic nukta) is dropped, as `remove_diacritics` drops a Latin accent, and a
- *   chandrabindu reads as an anusvara (scripts.ts `MARK_VARIANTS`). So `किला` is one token, not
- *   `क` and `ल`, and `كَتَبَ` is `كتب`, the word as most text writes it;
- * - a letter written with such an optional mark folds to its base letter in every script, as a
- *   Latin one does in FTS5: Greek `ά` to `α` (Greek is often typed without its accents), Cyrillic
- *   `ё` and `й` to `е` and `и`, Arabic `أ` and `آ` to `ا`. The offline planner folds words the same
- *   way (text/function-words.ts `fold`), so the words it searches for match the index's.
- */
-function readMarks(bmpClass: Uint8Array, bmpFold: Uint16Array): void {
-  if (markChanges === undefined) {
-    const marks: number[] = [];
-    const accented: number[] = [];
-    const bases: number[] = [];
-    for (let code = 0; code < 0xd800; code++) {
-      const char = String.fromCharCode(code);
-      if (bmpClass[code] === SEPARATOR && /\p{M}/u.test(char)) {
-        marks.push(code);
-        continue;
-      }
-      if (bmpClass[code] !== TOKEN_CHAR || bmpFold[code] === 0) continue;
-      const base = withoutOptionalMarks(char.normalize('NFD'));
-      if (base.length === 1 && base !== char && !/\p{M}/u.test(base)) {
-        accented.push(code);
-        bases.push(base.charCodeAt(0));
-      }
-    }
-    markChanges = { marks: Uint16Array.from(marks), accented: Uint16Array.from(accented), bases: Uint16Array.from(bases) };
-  }
-  for (const code of markChanges.marks) {
-    bmpClass[code] = DIACRITIC;
-    bmpFold[code] = isWordMark(code) ? (MARK_VARIANTS.get(code) ?? code) : 0;
-  }
-  markChanges.accented.forEach((code, at) => {
-    bmpFold[code] = bmpFold[markChanges!.bases[at]!]!;
-  });
-}
-
 /**
  * Creates a tokenizer that reproduces FTS5 `[porter] unicode61 remove_diacritics 2`, or with
- * `spaceless` an Atlas index's reading of the scripts FTS5 cannot read ({@link readMarks},
- * spaceless-tokens.ts). Each tokenizer keeps its own tables and stem cache; make one per index and
- * reuse it.
+ * `spaceless` an Atlas index's reading of the scripts FTS5 cannot read (fts5-unicode.ts
+ * `readMarks`, spaceless-tokens.ts). Each tokenizer keeps its own tables and stem cache; make one
+ * per index and reuse it.
  *
  * @example
  * const tokenizer = createFts5Tokenizer({ porter: true });

@@ -1,4 +1,5 @@
 import { CLASS_RUNS, FOLD_RUNS } from './fts5-unicode-data.ts';
+import { isWordMark, MARK_VARIANTS, withoutOptionalMarks } from '../../text/marks.ts';
 
 /** Code point classes of FTS5 `unicode61` (the values of fts5-unicode-data.ts's CLASS_RUNS). */
 export const SEPARATOR = 0;
@@ -76,4 +77,49 @@ export function createFts5UnicodeTables(): Fts5UnicodeTables {
       return astralFolds.get(codePoint) ?? codePoint;
     },
   };
+}
+
+/** What {@link readMarks} changes in FTS5's tables, the same for every tokenizer: made on first use. */
+let markChanges: { marks: Uint16Array; accented: Uint16Array; bases: Uint16Array } | undefined;
+
+/**
+ * An Atlas index's reading of accents and combining marks, where FTS5 knows only Latin accents
+ * and splits a word at any other mark:
+ * - a combining mark continues the token it follows (never starts one); a mark that spells its
+ *   word (a Hindi vowel sign, text/marks.ts `isWordMark`) stays in it, any other (Arabic harakat,
+ *   Hebrew points, the Indic nukta) is dropped, as `remove_diacritics` drops a Latin accent, and a
+ *   chandrabindu reads as an anusvara (text/marks.ts `MARK_VARIANTS`). So `किला` is one token, not
+ *   `क` and `ल`, and `كَتَبَ` is `كتب`, the word as most text writes it;
+ * - a letter written with such an optional mark folds to its base letter in every script, as a
+ *   Latin one does in FTS5: Greek `ά` to `α` (Greek is often typed without its accents), Cyrillic
+ *   `ё` and `й` to `е` and `и`, Arabic `أ` and `آ` to `ا`. The offline planner folds words the same
+ *   way (text/function-words.ts `fold`), so the words it searches for match the index's.
+ */
+export function readMarks(bmpClass: Uint8Array, bmpFold: Uint16Array): void {
+  if (markChanges === undefined) {
+    const marks: number[] = [];
+    const accented: number[] = [];
+    const bases: number[] = [];
+    for (let code = 0; code < 0xd800; code++) {
+      const char = String.fromCharCode(code);
+      if (bmpClass[code] === SEPARATOR && /\p{M}/u.test(char)) {
+        marks.push(code);
+        continue;
+      }
+      if (bmpClass[code] !== TOKEN_CHAR || bmpFold[code] === 0) continue;
+      const base = withoutOptionalMarks(char.normalize('NFD'));
+      if (base.length === 1 && base !== char && !/\p{M}/u.test(base)) {
+        accented.push(code);
+        bases.push(base.charCodeAt(0));
+      }
+    }
+    markChanges = { marks: Uint16Array.from(marks), accented: Uint16Array.from(accented), bases: Uint16Array.from(bases) };
+  }
+  for (const code of markChanges.marks) {
+    bmpClass[code] = DIACRITIC;
+    bmpFold[code] = isWordMark(code) ? (MARK_VARIANTS.get(code) ?? code) : 0;
+  }
+  markChanges.accented.forEach((code, at) => {
+    bmpFold[code] = bmpFold[markChanges!.bases[at]!]!;
+  });
 }

@@ -11,7 +11,7 @@ import { DEFAULT_TOKENIZER, type TokenizerOptions } from '../analysis/tokenize.t
  *    version 2 index holds a clause of Chinese as one token.
  * 4: Hangul is read as bigrams too (scripts.ts): a version 3 index holds each Korean word with
  *    its particle as one token.
- * 5: a combining mark continues its word (fts5-tokens.ts `readMarks`): a version 4 index
+ * 5: a combining mark continues its word (fts5-unicode.ts `readMarks`): a version 4 index
  *    holds a Hindi, Bengali or Tamil word cut at each vowel sign.
  */
 export const POSTGRES_SCHEMA_VERSION = 5;

@@ -13,7 +13,7 @@ import { POSTINGS_TABLE_NAMES, POSTINGS_TABLES } from '../engine/postings-store.
  *    holds whole clauses as one token, which no query would match.
  * 5: Hangul is read as bigrams too (scripts.ts): a version 4 index holds each Korean word with
  *    its particle (`수도는`) as one token, which a query of the word alone (`수도`) never matched.
- * 6: a combining mark continues its word (fts5-tokens.ts `readMarks`): a version 5 index
+ * 6: a combining mark continues its word (fts5-unicode.ts `readMarks`): a version 5 index
  *    holds a Hindi, Bengali or Tamil word cut at each vowel sign (`किला` as `क` and `ल`), and an
  *    Arabic word with harakat cut at each.
  * Changing what definitions.ts reads as a definition changes stored content: bump it then too.
