@@ -291,6 +291,22 @@ describe('reading the answer on a 390 px phone', () => {
     });
   });
 
+  it.skipIf(!installed)(reason('sets Arabic text right to left: the question, the answer and its quote, as their first letters say'), async () => {
+    const text = 'أسّس الفاطميون مدينة القاهرة عام 969 ميلادية.';
+    const turns: ScriptedTurn[] = [
+      { toolCalls: [{ toolName: 'search_docs', input: { query: 'القاهرة' } }] },
+      { answer: { text: 'أسّس الفاطميون مدينة القاهرة. [1]', citations: [{ doc_id: 'cairo', quote: text }] } },
+    ];
+    await askAboutOneDoc('cairo', text, turns, 'من أسس مدينة القاهرة؟', async (page) => {
+      const quote = page.locator('.turn li.citation blockquote');
+      await expect.poll(() => quote.count(), { timeout: 20_000 }).toBe(1);
+      const direction = (selector: string) => page.locator(selector).first().evaluate((element) => getComputedStyle(element).direction);
+      expect([await direction('.turn .question'), await direction('.turn .answer'), await direction('.turn li.citation blockquote')]).toEqual(['rtl', 'rtl', 'rtl']);
+      // The card's head (heading path and source link) stays left to right.
+      expect(await direction('.turn li.citation .citation-head')).toBe('ltr');
+    });
+  });
+
   it.skipIf(!installed)(reason('sets quotes and document text as text, never as HTML'), async () => {
     const unsafe = 'Use <img src=x onerror="alert(1)"> to <b>break</b> pages.';
     const turns: ScriptedTurn[] = [

@@ -42,6 +42,7 @@ function chunkSection(chunk, lines) {
   textLines.forEach((content, offset) => {
     const line = document.createElement('span');
     line.className = 'line';
+    line.dir = 'auto';
     line.textContent = content === '' ? ' ' : content;
     if (numbered) {
       const number = first + offset;

@@ -161,7 +161,12 @@ export function showAnswer(turn, answer) {
     : closest.length > 0
       ? 'Abstained: no direct answer in the docs'
       : 'Abstained: the docs do not say';
-  section.querySelector('.answer').replaceChildren(...answerParts(turn, answer));
+  const text = section.querySelector('.answer');
+  text.replaceChildren(...answerParts(turn, answer));
+  // dir="auto" set again after the text: Chromium kept the direction it had resolved for the
+  // empty element (left to right), and an Arabic or Hebrew answer must read right to left.
+  text.removeAttribute('dir');
+  text.dir = 'auto';
   const list = section.querySelector('.citations');
   list.replaceChildren(...answer.citations.map((citation, position) => citationCard(turn, citation, position + 1)));
   section.querySelector('.citations-heading').hidden = answer.citations.length === 0;
@@ -266,6 +271,8 @@ function citationCard(turn, citation, number) {
   if (citation.stale) verified.title = citation.stale.reason;
   head.append(`[${number}] ${citation.headingPath.join(' › ')} `, sourceLink(citation), ' ', verified);
   const quote = document.createElement('blockquote');
+  // Arabic, Hebrew or Persian text reads right to left: each text takes its direction from its first letter.
+  quote.dir = 'auto';
   quote.textContent = quoteText(citation.quote);
   item.append(head, quote);
   return item;
@@ -280,6 +287,7 @@ function closestItem(passage) {
   const quote = document.createElement('blockquote');
   for (const sentence of passage.sentences) {
     const line = document.createElement('p');
+    line.dir = 'auto';
     line.textContent = quoteText(sentence);
     quote.append(line);
   }
