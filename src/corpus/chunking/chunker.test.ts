@@ -131,6 +131,50 @@ describe('chunking: long tables, lists and code fences', () => {
     ]);
   });
 
+  it('cuts an item longer than the bound between the items of its nested list, each part with its own lines', () => {
+    const page = lines(
+      '## Contents', //                                                       1
+      '', //                                                                  2
+      '- The tutorial, from the first program to classes', //               3
+      '  - Using the interpreter, its options and its prompt', //           4
+      '  - An informal introduction to numbers and text', //                5
+      '    - Numbers, operators and the division of integers', //           6
+      '    - Text, its quotes and its escapes', //                          7
+      '  - More control flow tools: if, for, range and match', //          8
+      '  A last word on the tutorial.', //                                  9
+      '- The library reference', //                                         10
+    );
+    // Each part an exact span of the page; a part of a nested item starts at its marker.
+    expect(chunksOf(page, { maxChunkChars: 120 })).toEqual([
+      { heading: 'Contents', headingPath: ['page', 'Contents'], text: '- The tutorial, from the first program to classes\n  - Using the interpreter, its options and its prompt', startLine: 1, endLine: 4 },
+      { heading: 'Contents', headingPath: ['page', 'Contents'], text: '- An informal introduction to numbers and text\n    - Numbers, operators and the division of integers', startLine: 5, endLine: 6 },
+      {
+        heading: 'Contents',
+        headingPath: ['page', 'Contents'],
+        text: '- Text, its quotes and its escapes\n  - More control flow tools: if, for, range and match\n  A last word on the tutorial.\n- The library reference',
+        startLine: 7,
+        endLine: 10,
+      },
+    ]);
+  });
+
+  it('keeps the parts of a long page of links apart: a part of half the bound or more is no small part to merge', () => {
+    const page = lines(
+      '## Index', //                                    1
+      '', //                                            2
+      '- [Installing the worker](install.md)', //     3
+      '- [Running jobs](run.md)', //                  4
+      '- [Adding jobs](add.md)', //                   5
+      '- [Recurring tasks](cron.md)', //              6
+      '- [Error handling](errors.md)', //             7
+      '- [Administration](admin.md)', //              8
+    );
+    expect(chunksOf(page, { maxChunkChars: 120 })).toEqual([
+      { heading: 'Index', headingPath: ['page', 'Index'], text: '- [Installing the worker](install.md)\n- [Running jobs](run.md)\n- [Adding jobs](add.md)', startLine: 1, endLine: 5 },
+      { heading: 'Index', headingPath: ['page', 'Index'], text: '- [Recurring tasks](cron.md)\n- [Error handling](errors.md)\n- [Administration](admin.md)', startLine: 6, endLine: 8 },
+    ]);
+  });
+
   it('never splits inside a code fence: an oversized fence stays whole, with the lead-in that introduces it', () => {
     const fence = ['```sh', 'graphile-worker --once', '', 'graphile-worker --watch', '', 'graphile-worker --crontab ./crontab --schema jobs', '```'].join('\n');
     const page = lines('## Run', '', 'Start it like this:', '', fence, '', 'The worker logs every job it runs to standard output.');

@@ -15,7 +15,8 @@ export interface MergeOptions {
 
 /**
  * Merges every part with fewer than `minChunkChars` meaningful characters, its heading included
- * (an empty section, a badge line, a link-only table of contents), into a neighbour, in one
+ * (an empty section, a badge line, a link-only table of contents), and shorter than half of
+ * `maxChunkChars`, into a neighbour, in one
  * pass: into the next part when that one lies within the small part's section (its continuation
  * or a subsection) and the result fits in `maxChunkChars`; else into the previous part if the
  * result fits; else into the next part of its section, the previous part or the next part,
@@ -39,7 +40,10 @@ export function mergeSmallParts(parts: Part[], options: MergeOptions): Part[] {
     }
     const next = parts[index + 1];
     const nextInSection = next !== undefined && next.section >= part.section && next.section <= options.sectionEnd(part.section);
-    const small = part.pieces.length === 0 || part.meaningful < options.minChunkChars;
+    // A part of half the bound or more is no small part, whatever it holds: the parts of a page of
+    // links (a contents page, cut between its items) had each been merged into the next, into one
+    // chunk of 1.1 MB.
+    const small = part.pieces.length === 0 || (part.meaningful < options.minChunkChars && part.length < options.maxChunkChars / 2);
     if (!small && isLeadInPart(part) && nextInSection) {
       pending = part;
       return;

@@ -1,4 +1,4 @@
-import type { Block } from '../markdown/blocks.ts';
+import type { Block, ChildSpan } from '../markdown/blocks.ts';
 import { meaningfulLength } from '../markdown/meaningful-length.ts';
 import { addedLength, createPart, type Part, type Piece } from './parts.ts';
 
@@ -72,8 +72,8 @@ function units(blocks: Block[], pieces: Piece[], maxChunkChars: number): Piece[]
       while (last + 1 < blocks.length && blocks[last + 1]!.group === block.group) last++;
       add(pieces.slice(index, last + 1));
       index = last;
-    } else if (block.children && block.children.length > 1 && block.text.length > maxChunkChars) {
-      const [first, ...rest] = block.type === 'table' ? tableUnits(block) : listUnits(block);
+    } else if (block.children && (block.children.length > 1 || block.children[0]?.parts !== undefined) && block.text.length > maxChunkChars) {
+      const [first, ...rest] = block.type === 'table' ? tableUnits(block) : listUnits(block, maxChunkChars);
       add(first!);
       for (const unit of rest) add(unit);
     } else {
@@ -83,11 +83,22 @@ function units(blocks: Block[], pieces: Piece[], maxChunkChars: number): Piece[]
   return result;
 }
 
-/** One unit per list item; each item keeps its nested lists. */
-function listUnits(block: Block): Piece[][] {
-  return block.children!.map((item, index) => [
-    { text: item.text, gapBefore: index === 0 ? block.gapBefore : item.gapBefore, startLine: item.startLine, endLine: item.endLine, meaningful: meaningfulLength(item.text) },
-  ]);
+/**
+ * One unit per list item; each item keeps its nested lists, but one longer than `maxChunkChars` is
+ * cut between the items it holds, in turn (its parts: blocks.ts `ChildSpan.parts`): a contents
+ * page, a list of lists, was one chunk of 1.1 MB.
+ */
+function listUnits(block: Block, maxChunkChars: number): Piece[][] {
+  const units: Piece[][] = [];
+  const add = (item: ChildSpan, gapBefore: string) => {
+    if (item.parts !== undefined && item.text.length > maxChunkChars) {
+      item.parts.forEach((part, index) => add(part, index === 0 ? gapBefore : part.gapBefore));
+      return;
+    }
+    units.push([{ text: item.text, gapBefore, startLine: item.startLine, endLine: item.endLine, meaningful: meaningfulLength(item.text) }]);
+  };
+  block.children!.forEach((item, index) => add(item, index === 0 ? block.gapBefore : item.gapBefore));
+  return units;
 }
 
 /** The header row with the first body row, then one unit per row carrying the header to repeat. */

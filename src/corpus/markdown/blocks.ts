@@ -18,6 +18,17 @@ export interface Span {
   endLine: number;
 }
 
+/**
+ * An item of a list or a row of a table. A list item that holds a nested list has `parts`: its
+ * text before, between and after the nested list's items, and those items (each with its own
+ * `parts`), in order, so that an item too long for one chunk can be cut between the items it holds.
+ */
+export interface ChildSpan extends Span {
+  text: string;
+  gapBefore: string;
+  parts?: ChildSpan[];
+}
+
 /** One top-level block of the markdown body (paragraph, list, code fence, table, heading, ...). */
 export interface Block extends Span {
   /**
@@ -41,7 +52,7 @@ export interface Block extends Span {
    * For a list, its items; for a table, its rows (the header row first). Each with its `text`
    * rendered like the block's and the whitespace before it within the block.
    */
-  children?: (Span & { text: string; gapBefore: string })[];
+  children?: ChildSpan[];
   /**
    * Set on the blocks of a callout container (`::: warning` ... `:::`, `{% hint %}` ...
    * `{% endhint %}`), its label included: the same number (the 0-based line of the container's
@@ -246,7 +257,7 @@ function withoutHeadingId(text: string): string {
 function childSpans(body: string, tokens: Token[], block: ParsedBlock, lines: LineTable, edits: readonly Edit[], lineOffset: number): Block['children'] {
   const childType = block.type === 'list' ? 'list_item_open' : 'tr_open';
   const childLevel = block.type === 'list' ? 1 : 2;
-  const spans: NonNullable<Block['children']> = [];
+  const spans: ChildSpan[] = [];
   let editIndex = 0;
   let previousEnd: number | undefined;
   for (let index = block.first + 1; index < block.last; index++) {
@@ -255,15 +266,86 @@ function childSpans(body: string, tokens: Token[], block: ParsedBlock, lines: Li
     const span = lines.span(token.map[0], token.map[1], false);
     if (!span) continue;
     while (editIndex < edits.length && edits[editIndex]!.start < span.start) editIndex++;
-    spans.push({
+    const child: ChildSpan = {
       start: span.start,
       end: span.end,
       startLine: span.startLine + lineOffset,
       endLine: span.endLine + lineOffset,
       text: applyEdits(body, span.start, span.end, edits, editIndex),
       gapBefore: previousEnd === undefined ? '' : body.slice(previousEnd, span.start),
-    });
+    };
+    if (block.type === 'list') {
+      const parts = itemParts({ body, tokens, lines, edits, lineOffset }, index, span);
+      if (parts !== undefined) child.parts = parts;
+    }
+    spans.push(child);
     previousEnd = span.end;
   }
   return spans;
+}
+
+/** What {@link itemParts} reads a page's items from. */
+interface ItemSource {
+  body: string;
+  tokens: Token[];
+  lines: LineTable;
+  edits: readonly Edit[];
+  lineOffset: number;
+}
+
+/**
+ * The parts of the list item opened at token `open` (see {@link ChildSpan.parts}): the items of
+ * the lists it holds, each with its own parts, and the text around them; undefined for an item
+ * that holds no list. Every part is an exact span of the page, its lines its own.
+ */
+function itemParts(source: ItemSource, open: number, item: Span): ChildSpan[] | undefined {
+  const { body, tokens, lines, edits, lineOffset } = source;
+  const level = tokens[open]!.level;
+  const nested: Array<{ index: number; span: NonNullable<ReturnType<LineTable['span']>> }> = [];
+  for (let index = open + 1; index < tokens.length; index++) {
+    const token = tokens[index]!;
+    if (token.level === level && token.type === 'list_item_close') break;
+    if (token.type !== 'list_item_open' || token.level !== level + 2 || !token.map) continue;
+    const span = lines.span(token.map[0], token.map[1], false);
+    if (span) nested.push({ index, span });
+  }
+  if (nested.length === 0) return undefined;
+  const parts: ChildSpan[] = [];
+  let previousEnd: number | undefined;
+  const push = (start: number, end: number, startLine: number, endLine: number): ChildSpan => {
+    const part: ChildSpan = { start, end, startLine: startLine + lineOffset, endLine: endLine + lineOffset, text: applyEdits(body, start, end, edits), gapBefore: previousEnd === undefined ? '' : body.slice(previousEnd, start) };
+    parts.push(part);
+    previousEnd = end;
+    return part;
+  };
+  // The item's own text around its nested items, trimmed to what is not white space.
+  const text = (from: number, to: number) => {
+    let start = from;
+    let end = to;
+    while (start < end && /\s/.test(body.charAt(start))) start++;
+    while (end > start && /\s/.test(body.charAt(end - 1))) end--;
+    if (start < end) push(start, end, lineAt(lines, start), lineAt(lines, end - 1));
+  };
+  let cursor = item.start;
+  for (const { index, span } of nested) {
+    text(cursor, span.start);
+    const part = push(span.start, span.end, span.startLine, span.endLine);
+    const inner = itemParts(source, index, span);
+    if (inner !== undefined) part.parts = inner;
+    cursor = span.end;
+  }
+  text(cursor, item.end);
+  return parts;
+}
+
+/** The 0-based line of `offset` in the table's text. */
+function lineAt(lines: LineTable, offset: number): number {
+  let low = 0;
+  let high = lines.count - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (lines.start(middle) <= offset) low = middle;
+    else high = middle - 1;
+  }
+  return low;
 }
