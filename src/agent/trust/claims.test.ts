@@ -58,6 +58,14 @@ describe('claimSupport', () => {
     expect(claimSupport('战国无双4由光荣开发。', ['《战国无双3》是由光荣和ω-force合作开发的游戏。'])).toEqual({ score: 0.667, missing: ['4'] });
   });
 
+  it('meets a word of another script than Latin in another inflection (Russian cases, tenses), not an English word in a longer one', () => {
+    // "повернуть ... текст ... рисованного объекта" against "повёрнут ... тексту ... рисованный объект".
+    const quote = 'Вращение применимо только к тексту, заключённому в рисованный объект.';
+    expect(claimSupport('Повернуть можно только текст рисованного объекта.', [quote])).toEqual({ score: 0.75, missing: [] });
+    expect(claimSupport('Повернуть можно только текст рисованного объекта.', ['Введите число градусов.'])).toEqual({ score: 0, missing: [] });
+    expect(claimSupport('The statement is kept.', ['The state is kept.'])).toEqual({ score: 0.5, missing: [] });
+  });
+
   it('scores content words (stemmed), identifiers and numbers (weight 2), and lists the anchors no quote holds', () => {
     expect(claimSupport('Leases last 45 minutes.', ['A lease lasts 60 seconds.'])).toEqual({ score: 0.4, missing: ['45'] });
     expect(claimSupport('Leases last 60 seconds.', ['A lease lasts 60 seconds.'])).toEqual({ score: 1, missing: [] });
