@@ -1,4 +1,6 @@
 import type { Chunk } from '../corpus/types.ts';
+import { pathUnder } from './snippet.ts';
+import { headingAbove } from './snippet-units.ts';
 
 /** What joins the headings of a heading path when it is indexed or shown. */
 export const HEADING_PATH_SEPARATOR = ' > ';
@@ -31,4 +33,21 @@ export function innerHeadingsText(chunk: Pick<Chunk, 'heading' | 'headingPath'>)
   const own = inner.indexOf(chunk.heading);
   if (own !== -1) inner.splice(own, 1);
   return inner.join(HEADING_PATH_SEPARATOR);
+}
+
+/**
+ * The heading and heading path of the part of a chunk that a source line belongs to: the heading
+ * line of the chunk's text above it (a small section merged into its neighbour, a subsection held
+ * in its section), else the chunk's own. A chunk's text ends at its `endLine`, one text line per
+ * source line (as citations are located).
+ *
+ * @example
+ * // pro/config.md's chunk "Options" holds `### worker.sweepThreshold` at line 28:
+ * sectionAtLine(chunk, 33); // { heading: 'worker.sweepThreshold', headingPath: ['Pro configuration', 'Options', 'worker.sweepThreshold'] }
+ */
+export function sectionAtLine(chunk: Pick<Chunk, 'text' | 'heading' | 'headingPath' | 'endLine'>, sourceLine: number): Pick<Chunk, 'heading' | 'headingPath'> {
+  const lines = chunk.text.replace(/\n+$/, '').split('\n');
+  const inner = headingAbove(lines, sourceLine - (chunk.endLine - (lines.length - 1)));
+  const path = inner === undefined ? undefined : pathUnder(chunk.headingPath, inner);
+  return inner !== undefined && path !== undefined ? { heading: inner.text, headingPath: path } : { heading: chunk.heading, headingPath: [...chunk.headingPath] };
 }

@@ -100,6 +100,35 @@ export function snippetUnits(text: string): SnippetUnit[] {
   return units;
 }
 
+/**
+ * The heading line of a text that its line `line` (from 0) sits under: the last heading line at
+ * or before it outside code blocks, or undefined when none is (the line is under the chunk's own
+ * heading).
+ *
+ * @example
+ * headingAbove(['Intro.', '### `addJob()`', 'Adds a job.'], 2); // { depth: 3, text: 'addJob()' }
+ * headingAbove(['Intro.', '### `addJob()`', 'Adds a job.'], 0); // undefined
+ */
+export function headingAbove(lines: readonly string[], line: number): TextHeading | undefined {
+  let fence: string | undefined;
+  let under: TextHeading | undefined;
+  for (let at = 0; at <= Math.min(line, lines.length - 1); at++) {
+    const text = lines[at]!;
+    if (fence !== undefined) {
+      if (text.trimStart().startsWith(fence) && text.trim().replace(/[`~]/g, '') === '') fence = undefined;
+      continue;
+    }
+    const opening = FENCE.exec(text);
+    if (opening) {
+      fence = opening[1]!;
+      continue;
+    }
+    const heading = HEADING.exec(text);
+    if (heading) under = { depth: heading[1]!.length, text: headingText(heading[2]!) };
+  }
+  return under;
+}
+
 function withHeading(unit: SnippetUnit, under: TextHeading | undefined): SnippetUnit {
   if (under !== undefined) unit.under = under;
   return unit;

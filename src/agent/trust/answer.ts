@@ -45,8 +45,13 @@ export interface Citation {
   docId: string;
   quote: string;
   chunkId: string;
+  /** The heading of the part of the chunk the quote is in (see {@link Citation.headingPath}). */
   heading: string;
-  /** The chunk's headings from the title down (`Chunk.headingPath`), e.g. `['Configuration', 'worker options']`. */
+  /**
+   * The headings from the title down to the part of the chunk the quote is in: the chunk's own
+   * (`Chunk.headingPath`, e.g. `['Configuration', 'worker options']`), or, for a quote under a
+   * heading line of the chunk's text (a subsection held in its section), that heading's path.
+   */
   headingPath: string[];
   sourcePath: string;
   startLine: number;

@@ -48,6 +48,45 @@ describe('verifyCitations', () => {
   });
 });
 
+describe('a quote under a heading inside its chunk', () => {
+  const options = [
+    'The worker takes these options.',
+    '',
+    '### worker.sweepInterval',
+    '',
+    'How often to check for inactive workers. Defaults to 3 minutes.',
+    '',
+    '```sh',
+    '# a comment in code, no heading',
+    '```',
+    '',
+    '### worker.sweepThreshold',
+    '',
+    'How long since the last heartbeat before a worker is inactive. Defaults to 4 hours.',
+  ].join('\n');
+  const proIndex = createMemoryIndex([
+    makeDoc('pro-config', 'all', [
+      ['Pro configuration', 'Configure Worker Pro in your preset.'],
+      ['Options', options],
+    ]),
+  ]);
+
+  it('is located under that heading, and a quote above every inner heading under the chunk\'s own', async () => {
+    const session = new SearchSession({ index: proIndex });
+    await session.readSection({ chunk_id: 'pro-config#1' });
+    const quotes = ['The worker takes these options.', 'Defaults to 3 minutes.', 'How long since the last heartbeat before a worker is inactive.'];
+    const { kept } = verifyCitations(
+      quotes.map((quote) => ({ doc_id: 'pro-config', quote })),
+      session.evidence,
+    );
+    expect(kept.map((citation) => [citation.heading, citation.headingPath, citation.startLine])).toEqual([
+      ['Options', ['Pro configuration', 'Options'], 4],
+      ['worker.sweepInterval', ['Pro configuration', 'Options', 'worker.sweepInterval'], 8],
+      ['worker.sweepThreshold', ['Pro configuration', 'Options', 'worker.sweepThreshold'], 16],
+    ]);
+  });
+});
+
 describe('elided quotes', () => {
   const retries =
     'Settle a job by acking it. Jobs that fail are retried with exponential backoff. ' +

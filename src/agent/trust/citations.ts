@@ -1,4 +1,5 @@
 import { isPaged } from '../../corpus/locator.ts';
+import { sectionAtLine } from '../../index/heading-path.ts';
 import type { Citation, DroppedCitation } from './answer.ts';
 import type { EvidenceSet } from './evidence.ts';
 import {
@@ -138,11 +139,12 @@ function findQuote(
     const { chunk } = item;
     // A PDF chunk holds pages, not lines: the quote is cited by the chunk's pages.
     const lines = isPaged(chunk.sourcePath) ? undefined : locateLines(chunk.text, fragments, chunk.endLine);
+    // Named after the part of the chunk the quote is in (a subsection held in its section).
+    const section = lines ? sectionAtLine(chunk, lines.startLine) : { heading: chunk.heading, headingPath: [...chunk.headingPath] };
     const located = {
       docId: chunk.docId,
       chunkId: chunk.chunkId,
-      heading: chunk.heading,
-      headingPath: [...chunk.headingPath],
+      ...section,
       sourcePath: chunk.sourcePath,
       startLine: lines?.startLine ?? chunk.startLine,
       endLine: lines?.endLine ?? chunk.endLine,

@@ -1,4 +1,5 @@
 import type { Chunk } from '../../corpus/types.ts';
+import { sectionAtLine } from '../../index/heading-path.ts';
 import type { Citation } from './answer.ts';
 import { quoteLinesIn } from './citations.ts';
 
@@ -34,7 +35,7 @@ async function checkCitation(citation: Citation, read: ReadCurrentChunk): Promis
   const page = await readPage(citation.docId, read);
   for (const candidate of page) {
     const lines = quoteLinesIn(citation.quote, candidate.text, candidate.endLine);
-    if (lines) return { ...current, chunkId: candidate.chunkId, heading: candidate.heading, headingPath: [...candidate.headingPath], sourcePath: candidate.sourcePath, ...lines };
+    if (lines) return { ...current, chunkId: candidate.chunkId, ...sectionAtLine(candidate, lines.startLine), sourcePath: candidate.sourcePath, ...lines };
   }
   const reason =
     page.length === 0

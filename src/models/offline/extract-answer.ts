@@ -181,8 +181,9 @@ function rankWeighted(score: SentenceScore, relevance: (sentence: Sentence) => n
  * The passages that come closest when no sentence states the answer, up to 3: the passage whose
  * best sentence scores highest for the whole question first, then greedily the passage whose best
  * sentence best answers what the shown sentences do not hold yet (terms, relations asked); each
- * with that sentence and the passage's second best for the whole question when it scores
- * {@link CLOSEST_SECOND_SHARE} of the best's, else the sentence after the best (in passage order);
+ * with that sentence and the second best for the whole question of the same section (the same
+ * headings: a subsection held in the chunk is a section of its own) when it scores
+ * {@link CLOSEST_SECOND_SHARE} of the best's, else the sentence after the best in that section;
  * a sentence that introduces a short example is shown with it (`shortExample`: "... every Monday:"
  * and the crontab line), quoted as the docs write them.
  * The second best for the whole question, not for what the best left out: a question's answer
@@ -207,12 +208,15 @@ function closestPassages(analysis: QuestionAnalysis, view: EvidenceView, score: 
     if (best === undefined) break;
     used.add(best.sentence.passage);
     shown.push(best.sentence);
-    const second = bestSentence(view, terms, relations, score, [best.sentence], (sentence) => quotable(sentence) && sentence.passage === best.sentence.passage);
+    // From the best's own section: a passage is shown under one heading (a subsection held in
+    // its chunk is a section of its own: "Defaults to 4 hours." of two options reads as one).
+    const beside = (sentence: Sentence) => quotable(sentence) && sentence.passage === best.sentence.passage && sentence.contextText === best.sentence.contextText;
+    const second = bestSentence(view, terms, relations, score, [best.sentence], beside);
     const held = second && second.score >= CLOSEST_SECOND_SHARE * score(best.sentence, terms, relations) ? second.sentence : undefined;
     if (held) shown.push(held);
     // Without a second sentence that matches, the one after the best, as a reader reads
     // on (not counted as showing the terms it holds: the next passages are still sought for them).
-    const pick = held ?? followingSentence(view, best.sentence, quotable);
+    const pick = held ?? followingSentence(view, best.sentence, beside);
     const sentences = pick ? [best.sentence, pick] : [best.sentence];
     passages.push({ doc_id: best.sentence.passage.docId, sentences: sentences.sort((a, b) => a.order - b.order).map((sentence) => sentence.example?.quote ?? sentence.text) });
   }
