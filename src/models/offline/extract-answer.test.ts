@@ -225,6 +225,40 @@ describe('a closest passage shows its two sentences that best match the whole qu
   });
 });
 
+describe('a closest passage keeps to one section of its chunk', () => {
+  it('takes its second sentence from the best sentence\'s own subsection, not from the next option\'s', () => {
+    const question = 'How long may a dead worker keep its jobs on a laptop before they are released?';
+    const { answer } = measure(question, [
+      {
+        chunk_id: 'options#0',
+        doc_id: 'options',
+        heading: 'Options',
+        snippet: [
+          'Options of the worker.',
+          '',
+          '### worker.sweepThreshold',
+          '',
+          'How long since the last heartbeat before a dead worker has its jobs released.',
+          'Defaults to 4 hours.',
+          '',
+          '### worker.maxMigrationWaitTime',
+          '',
+          'How long to wait for old workers with jobs before the migration is released.',
+          'Defaults to 4 hours too.',
+        ].join('\n'),
+      },
+    ]);
+    // No sentence words "laptop": no answer. The two "How long" sentences match best, but they
+    // describe two options: the passage shows the best one's option alone, with its default.
+    expect(answer.closest).toEqual([
+      {
+        doc_id: 'options',
+        sentences: ['How long since the last heartbeat before a dead worker has its jobs released.', 'Defaults to 4 hours.'],
+      },
+    ]);
+  });
+});
+
 describe('the closest passages weigh how high the search ranked them', () => {
   it('shows the top-ranked passage before a low-ranked one whose sentence shares one more word with the question', () => {
     const question = 'How do I stop a worker from taking new jobs during a deploy?';
