@@ -4,8 +4,8 @@ import { SPACELESS_CHAR } from './scripts.ts';
 
 /**
  * Splits markdown text into sentence-like units that can be quoted verbatim: table rows and
- * list items are units of their own; prose splits after ., ! or ? followed by a capital, and
- * after 。！？ (Chinese, Japanese).
+ * list items are units of their own; prose splits after ., ! or ? followed by a capital (not
+ * after `e.g.` or an initial), and after 。！？ (Chinese, Japanese) and the other scripts' stops.
  * Every unit is an exact substring of `text`.
  */
 export function sentences(text: string): string[] {
@@ -132,7 +132,8 @@ function pushTableRows(units: SentenceUnit[], line: string, headerFollows: boole
  *   Tibetan `།`;
  * - after a Greek question mark (`;` after a Greek letter) before a capital;
  * - at a space between two Thai or Lao letters: those scripts have no full stop, a space ends a
- *   sentence or a clause (their words are written without spaces).
+ *   sentence or a clause (their words are written without spaces);
+ * - but never at the dot of an abbreviation or an initial ({@link dotEndsSentence}).
  */
 const SENTENCE_BREAK =
   /(?<=[.!?:])\s+[-*]\s+(?=\S)|(?<=[.!?])\s+(?=[\p{Lu}\p{Lt}\p{Lo}`"'«„“‘¿¡(\[*_])|(?<=\|)\s+(?=\|)|(?<=[。！？][」』”’）]?)(?![」』”’）。！？])\s*|(?<=[।॥؟۔։።፧။។།])(?![।॥།"”’»)\]])\s*|(?<=\p{Script=Greek};)\s+(?=\p{Lu})|(?<=[\u0e01-\u0e5b\u0e81-\u0edf])\s+(?=[\u0e01-\u0e5b\u0e81-\u0edf])/u;
@@ -140,10 +141,52 @@ const SENTENCE_BREAK =
 /** Shortest quotable unit of text with Chinese or Japanese in it (a character says about what an English word does). */
 const MIN_SPACELESS_UNIT = 6;
 
+/**
+ * Abbreviations whose final dot does not end a sentence (`e.g.`, `Dr.`), without their dot. Not
+ * `etc.`: before a capital it ends one more often than not ("memory usage, etc. If the module ...").
+ */
+export const ABBREVIATIONS: ReadonlySet<string> = new Set(
+  'e.g i.e vs cf c ca al approx fig nos mr mrs ms dr st jr sr prof inc ltd corp dept vol resp incl esp'.split(' '),
+);
+
+/**
+ * Whether a dot that ends `before` (the text up to and with it) may end a sentence: not after an
+ * abbreviation (`(e.g.`, `Dr.`) nor after an initial (`J.` of "J. R. R. Tolkien").
+ *
+ * @example
+ * dotEndsSentence('Use a tool (e.g.'); // false
+ * dotEndsSentence('Use a tool.'); // true
+ */
+export function dotEndsSentence(before: string, abbreviations: ReadonlySet<string> = ABBREVIATIONS): boolean {
+  const last = /(?:^|[^\p{L}\p{N}._\\])([\p{L}\p{N}.]+)$/u.exec(before)?.[1] ?? '';
+  if (/^\p{Lu}\.?$/u.test(last)) return false; // an initial
+  return !abbreviations.has(last.toLowerCase().replace(/\.$/, ''));
+}
+
+const SENTENCE_BREAKS = new RegExp(SENTENCE_BREAK.source, 'gu');
+
+/**
+ * The sentences of a line of prose (see {@link SENTENCE_BREAK}), each an exact substring: a dot
+ * after an abbreviation or an initial ends none ("(e.g. `coro()` instead of ...)" is one).
+ */
+function splitSentences(line: string): string[] {
+  const pieces: string[] = [];
+  let start = 0;
+  for (const match of line.matchAll(SENTENCE_BREAKS)) {
+    const at = match.index;
+    if (at === 0 && match[0] === '') continue;
+    if (line[at - 1] === '.' && !dotEndsSentence(line.slice(start, at))) continue;
+    pieces.push(line.slice(start, at));
+    start = at + match[0].length;
+  }
+  pieces.push(line.slice(start));
+  return pieces;
+}
+
 function pushPieces(units: SentenceUnit[], line: string, code: boolean, heading: string | undefined, isHeading: boolean): void {
   // Prose splits after sentence ends, a snippet's collapsed list at its " - " markers and its
   // collapsed table between rows ("| |").
-  const pieces = line.split(SENTENCE_BREAK);
+  const pieces = splitSentences(line);
   for (const piece of pieces) {
     // A piece cut off by a snippet's "…" is a fragment, not something to quote or learn from.
     if (/…\s*$/.test(piece)) continue;

@@ -86,6 +86,26 @@ describe('sentences', () => {
     ]);
   });
 
+  it('ends no sentence at the dot of an abbreviation or an initial, but at "etc." before a capital', () => {
+    // Split after "e.g.", the rest ("`coro()` instead ... scheduled.") was a sentence of its own
+    // and "(e.g." a fragment too short to quote: the sentence was lost.
+    expect(sentences('When a coroutine is not awaited (e.g. `coro()` instead of `await coro()`) a warning is emitted. Use a tool (e.g. Make) here.')).toEqual([
+      'When a coroutine is not awaited (e.g. `coro()` instead of `await coro()`) a warning is emitted.',
+      'Use a tool (e.g. Make) here.',
+    ]);
+    expect(sentences('Hugo S. Sims, Jr. of the 2nd district was defeated. The libretto is by J. D. McClatchy and Thomas Meehan.')).toEqual([
+      'Hugo S. Sims, Jr. of the 2nd district was defeated.',
+      'The libretto is by J. D. McClatchy and Thomas Meehan.',
+    ]);
+    // A capital after `_` or `\` is part of a name, no initial.
+    expect(sentences('Useful details like duration, memory usage, etc. If the module did not run, all are zero. Select data_Y. Then enter it.')).toEqual([
+      'Useful details like duration, memory usage, etc.',
+      'If the module did not run, all are zero.',
+      'Select data_Y.',
+      'Then enter it.',
+    ]);
+  });
+
   it('splits a snippet whose table lost its line breaks between rows', () => {
     expect(sentences('| Code | Name | | `ORB-1101` | LeaseExpired | | `ORB-1202` | PayloadTooLarge |')).toEqual([
       '| Code | Name |',

@@ -1,6 +1,7 @@
 // Claim-level support: the answer text split into claims, each scored against the verified quotes.
 import { abstention, type Answer, type Claim } from './answer.ts';
 import { contentTerms, identifiers, stem, words } from '../../text/text.ts';
+import { ABBREVIATIONS as SENTENCE_ABBREVIATIONS, dotEndsSentence } from '../../text/sentences.ts';
 
 /**
  * Support score a claim needs to count as supported (see {@link claimSupport}); calibrated on the
@@ -27,10 +28,8 @@ interface ClaimUnits {
   numbers: string[];
 }
 
-/** Abbreviations whose final dot does not end a sentence. */
-const ABBREVIATIONS = new Set(
-  'e.g i.e etc vs cf c ca al approx fig nos mr mrs ms dr st jr sr prof inc ltd corp dept vol resp incl esp'.split(' '),
-);
+/** Abbreviations whose final dot does not end a claim: the docs' own (text/sentences.ts), and `etc.` */
+const ABBREVIATIONS = new Set([...SENTENCE_ABBREVIATIONS, 'etc']);
 
 // "one" is left out: far more often a pronoun ("the one that failed") than a count.
 const NUMBER_WORDS = new Map(
@@ -68,7 +67,7 @@ export function splitClaims(text: string): string[] {
     // not; those of other scripts at their own full stops and question marks (text/sentences.ts).
     for (const match of line.slice(marker).matchAll(/([.!?])\s+|;\s+|([。！？；।॥؟۔։።፧။។།][」』”’）]?)\s*/g)) {
       const at = lineStart + marker + (match.index ?? 0);
-      if (match[1] === '.' && !endsSentence(masked.slice(start, at))) continue;
+      if (match[1] === '.' && !dotEndsSentence(masked.slice(start, at + 1), ABBREVIATIONS)) continue;
       // Citation markers after the sentence ("... limit. [2]") end it: they belong to it.
       const next = at + match[0].length;
       const markers = LEADING_MARKERS.exec(masked.slice(next, end))?.[0] ?? '';
@@ -86,12 +85,6 @@ const LEADING_MARKERS = /^(?:\[\d+\][ \t]*)+/;
 
 /** A citation marker of an answer text (`[2]`): an index into its citations, no part of a claim's wording. */
 const CITATION_MARKER = /\[\d+\]/g;
-
-function endsSentence(before: string): boolean {
-  const last = /([\p{L}\p{N}.]+)$/u.exec(before)?.[1] ?? '';
-  if (/^\p{Lu}$/u.test(last)) return false; // an initial: "J. R. R. Tolkien"
-  return !ABBREVIATIONS.has(last.toLowerCase().replace(/\.$/, ''));
-}
 
 function pushClaim(claims: string[], piece: string): void {
   const trimmed = piece.trim();
