@@ -17,8 +17,11 @@ import type { Chunk, CorpusNote, Doc } from './types.ts';
  *    two CommonMark parsers disagree may differ, so every page is chunked anew once).
  * 4: documentation-site syntax: `:::` containers and Liquid tag lines become labels or nothing,
  *    inline Liquid tags are dropped, placeholders in angle brackets (`<queue>`) are kept.
+ * 5: a list item over the bound is cut between the items it holds, and a part of half the bound
+ *    is no small part (a page of links, 878e14a); a top heading that repeats the page's title is
+ *    the title, not a level below it (`withTitle`).
  */
-const CHUNKER_VERSION = 4;
+const CHUNKER_VERSION = 5;
 
 /**
  * Bumped whenever the conversion of another format than markdown (formats/) changes what it

@@ -226,3 +226,25 @@ describe('chunking: long tables, lists and code fences', () => {
     ]);
   });
 });
+
+describe('chunking: the title heading', () => {
+  it('names a top heading that repeats the title once, when a badge line stands before it', () => {
+    const page = lines(
+      '[![build](https://ci.example/badge.svg)](https://ci.example)', // 1
+      '', //                                                              2
+      '# Job queue', //                                                   3
+      '', //                                                              4
+      'A job queue for Node.js that stores its jobs in PostgreSQL tables.', // 5
+      '', //                                                              6
+      '## Install', //                                                    7
+      '', //                                                              8
+      'Install the package from npm and run its migrations once a deploy.', // 9
+    );
+    // The badge keeps `# Job queue` from being the page's first block, so the heading stays a
+    // section; it was named ['Job queue', 'Job queue'] and ['Job queue', 'Job queue', 'Install'].
+    expect(chunksOf(page).map(({ heading, headingPath }) => [heading, headingPath])).toEqual([
+      ['Job queue', ['Job queue']],
+      ['Install', ['Job queue', 'Install']],
+    ]);
+  });
+});

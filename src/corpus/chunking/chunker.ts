@@ -50,7 +50,7 @@ export function chunkSections(sections: Section[], context: ChunkContext): Chunk
         ...packBlocks({
           blocks,
           section: index,
-          headingPath: [context.title, ...section.headingPath],
+          headingPath: withTitle(context.title, section.headingPath),
           ...(section.heading ? { headingPiece: headingPiece(section.heading, minChunkChars) } : {}),
           maxChunkChars,
           minChunkChars,
@@ -131,4 +131,18 @@ function sectionSizes(sections: Section[]): { through(index: number, last: numbe
       return prefix[last + 1]! - prefix[index]! - headingSize - (first ? first.gapBefore.length : 0);
     },
   };
+}
+
+/**
+ * A section's heading path under the page's title. A top heading that repeats the title is the
+ * title itself, not a level below it (an HTML page whose `<h1>` is its `<title>`, a markdown page
+ * whose `# Title` follows a badge line): `['Insert a date', 'Insert a date']` would name one
+ * heading twice wherever a passage is shown.
+ *
+ * @example
+ * withTitle('Insert a date', ['Insert a date', 'Fixed dates']); // ['Insert a date', 'Fixed dates']
+ * withTitle('Guide', ['Install']); // ['Guide', 'Install']
+ */
+export function withTitle(title: string, headingPath: readonly string[]): string[] {
+  return headingPath[0] === title ? [...headingPath] : [title, ...headingPath];
 }
