@@ -1,4 +1,5 @@
 import type { ModelMessage, ToolSet } from 'ai';
+import { inQuestionLanguage } from './trust/abstain-text.ts';
 import { abstention, NO_DIRECT_ANSWER_TEXT, type Answer, type ClosestPassage, type DroppedCitation, type ModelAnswer } from './trust/answer.ts';
 import { verifyCitations } from './trust/citations.ts';
 import { checkCitationsCurrent } from './trust/current-citations.ts';
@@ -171,7 +172,8 @@ export class RunRecorder {
     const reviewed = review?.(verified.answer);
     // Claims are judged last, on the answer the policy let through (agent/trust/claims.ts).
     const judged = applyClaimSupport(reviewed?.answer ?? verified.answer, { strict: this.options.strictClaims === true, threshold: this.options.claimThreshold });
-    const answer = judged.answer;
+    // An abstention's fixed text in the question's language (agent/trust/abstain-text.ts).
+    const answer = inQuestionLanguage(judged.answer, question);
     const abstainReason = reviewed?.abstainReason ?? verified.abstainReason ?? judged.abstainReason;
     const { dropped } = verified;
     const usage = sumUsage(this.calls, this.options.price, this.web?.searches);

@@ -45,9 +45,9 @@ describe('the offline planner in Japanese', () => {
   });
 
   it.each([
-    ['東京タワーの入場料はいくらですか？', "I couldn't find a direct answer in the docs.", ['tokyo#0']],
-    ['琵琶湖の最大水深は何メートルですか？', "I couldn't find a direct answer in the docs.", ['biwa#0']],
-    ['大阪城を建てたのは誰ですか？', "I couldn't find this in the docs.", []],
+    ['東京タワーの入場料はいくらですか？', 'ドキュメントに直接の答えは見つかりませんでした。', ['tokyo#0']],
+    ['琵琶湖の最大水深は何メートルですか？', 'ドキュメントに直接の答えは見つかりませんでした。', ['biwa#0']],
+    ['大阪城を建てたのは誰ですか？', 'ドキュメントには見つかりませんでした。', []],
   ])('abstains on %s, which the pages do not answer', async (question, text, closest) => {
     const answer = await ask(FIXTURES.japanese, question);
     expect([answer.abstained, answer.text, (answer.closest ?? []).map((passage) => passage.chunkId)]).toEqual([true, text, closest]);
@@ -67,7 +67,8 @@ describe('the offline planner in Korean', () => {
 
   it('abstains on a page the docs do not have', async () => {
     const answer = await ask(FIXTURES.korean, '제주도의 면적은?');
-    expect([answer.abstained, answer.text]).toEqual([true, "I couldn't find this in the docs."]);
+    // The abstention is said in the question's language.
+    expect([answer.abstained, answer.text]).toEqual([true, '문서에서 찾을 수 없었습니다.']);
   });
 });
 
@@ -87,8 +88,8 @@ describe('the offline planner in French', () => {
   });
 
   it.each([
-    ['Comment vérifier la liste des fichiers avant de restaurer une sauvegarde ?', "I couldn't find a direct answer in the docs.", ['sauvegardes#1', 'reseau#0']],
-    ['Comment configurer un VPN WireGuard ?', "I couldn't find this in the docs.", []],
+    ['Comment vérifier la liste des fichiers avant de restaurer une sauvegarde ?', 'Je n’ai pas trouvé de réponse directe dans la documentation.', ['sauvegardes#1', 'reseau#0']],
+    ['Comment configurer un VPN WireGuard ?', 'Je n’ai pas trouvé cela dans la documentation.', []],
   ])('abstains on %s', async (question, text, closest) => {
     const answer = await ask(FIXTURES.french, question);
     expect([answer.abstained, answer.text, (answer.closest ?? []).map((passage) => passage.chunkId)]).toEqual([true, text, closest]);
@@ -108,8 +109,8 @@ describe('the offline planner in Hindi', () => {
   });
 
   it.each([
-    ['क़ुतुब मीनार की ऊँचाई कितनी है?', "I couldn't find a direct answer in the docs.", ['delhi#1']],
-    ['चेन्नई में कौन सी नदी बहती है?', "I couldn't find this in the docs.", []],
+    ['क़ुतुब मीनार की ऊँचाई कितनी है?', 'मुझे दस्तावेज़ों में सीधा उत्तर नहीं मिला।', ['delhi#1']],
+    ['चेन्नई में कौन सी नदी बहती है?', 'मुझे यह दस्तावेज़ों में नहीं मिला।', []],
   ])('abstains on %s, which the pages do not answer', async (question, text, closest) => {
     const answer = await ask(FIXTURES.hindi, question);
     expect([answer.abstained, answer.text, (answer.closest ?? []).map((passage) => passage.chunkId)]).toEqual([true, text, closest]);
@@ -130,6 +131,6 @@ describe('the offline planner in Arabic', () => {
 
   it('abstains on a capital the pages do not name, showing the closest passage', async () => {
     const answer = await ask(FIXTURES.arabic, 'ما هي عاصمة المغرب؟');
-    expect([answer.abstained, answer.text, (answer.closest ?? []).map((passage) => passage.chunkId)]).toEqual([true, "I couldn't find a direct answer in the docs.", ['cairo#0']]);
+    expect([answer.abstained, answer.text, (answer.closest ?? []).map((passage) => passage.chunkId)]).toEqual([true, 'لم أجد إجابة مباشرة في الوثائق.', ['cairo#0']]);
   });
 });

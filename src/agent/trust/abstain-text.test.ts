@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { abstainLanguage, inQuestionLanguage } from './abstain-text.ts';
+import { ABSTAIN_TEXT, NO_DIRECT_ANSWER_TEXT } from './answer.ts';
+
+describe('abstainLanguage', () => {
+  it('names the language of a question by its script or its function words, and none for English', () => {
+    expect(
+      [
+        '大阪城を建てたのは誰ですか？',
+        '谁成立了独立的索齿兽目？',
+        '제주도의 면적은?',
+        'Где посмотреть автора документа?',
+        'Wie setze ich das Limit?',
+        'Comment configurer un VPN WireGuard ?',
+        '¿Cómo configuro el límite de memoria?',
+        'Τι είναι αυτό το εργαλείο;',
+        'كيف أضبط الحد؟',
+        'चेन्नई में कौन सी नदी बहती है?',
+        'How do I set the broker URL?',
+        'Does Vitest support Deno?',
+      ].map(abstainLanguage),
+    ).toEqual(['jpn', 'zho', 'kor', 'rus', 'deu', 'fra', 'spa', 'ell', 'ara', 'hin', undefined, undefined]);
+  });
+});
+
+describe('inQuestionLanguage', () => {
+  it('says a fixed abstention in the question\'s language, and leaves English and every other answer as they are', () => {
+    const none = { text: ABSTAIN_TEXT, citations: [], abstained: true };
+    const noDirect = { text: NO_DIRECT_ANSWER_TEXT, citations: [], abstained: true, closest: [] };
+    expect(inQuestionLanguage(none, 'Где посмотреть автора документа?').text).toBe('Не удалось найти это в документации.');
+    expect(inQuestionLanguage(noDirect, 'Wie setze ich das Limit?')).toEqual({ ...noDirect, text: 'Ich konnte in der Dokumentation keine direkte Antwort finden.' });
+    expect(inQuestionLanguage(none, 'How do I set the broker URL?')).toBe(none);
+    // Another text, and an answer, are never replaced.
+    const own = { text: 'Документация об этом молчит.', citations: [], abstained: true };
+    expect(inQuestionLanguage(own, 'Где посмотреть автора документа?')).toBe(own);
+    const answered = { text: ABSTAIN_TEXT, citations: [], abstained: false };
+    expect(inQuestionLanguage(answered, 'Где посмотреть автора документа?')).toBe(answered);
+  });
+});

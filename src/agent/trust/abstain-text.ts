@@ -1,0 +1,70 @@
+import { languageOf } from '../../text/function-words.ts';
+import { ABSTAIN_TEXT, NO_DIRECT_ANSWER_TEXT, type Answer } from './answer.ts';
+
+/**
+ * The fixed texts of an abstention in the language the question is asked in: whoever answered
+ * (a language model or the offline planner), a question asked in Russian is told in Russian that
+ * the docs do not say. [no answer, no direct answer (closest passages shown)] per language, by
+ * the `stopword` package's codes (ISO 639-3) that `languageOf` names, and by script for Chinese,
+ * Japanese and Korean, which have no function-word list there. English for any other language.
+ */
+const TEXTS: Record<string, readonly [string, string]> = {
+  zho: ['文档中没有找到相关内容。', '文档中没有找到直接的答案。'],
+  jpn: ['ドキュメントには見つかりませんでした。', 'ドキュメントに直接の答えは見つかりませんでした。'],
+  kor: ['문서에서 찾을 수 없었습니다.', '문서에서 직접적인 답을 찾을 수 없었습니다.'],
+  rus: ['Не удалось найти это в документации.', 'Не удалось найти в документации прямого ответа.'],
+  ukr: ['Не вдалося знайти це в документації.', 'Не вдалося знайти в документації прямої відповіді.'],
+  deu: ['Ich konnte das in der Dokumentation nicht finden.', 'Ich konnte in der Dokumentation keine direkte Antwort finden.'],
+  fra: ['Je n’ai pas trouvé cela dans la documentation.', 'Je n’ai pas trouvé de réponse directe dans la documentation.'],
+  spa: ['No encontré esto en la documentación.', 'No encontré una respuesta directa en la documentación.'],
+  por: ['Não encontrei isto na documentação.', 'Não encontrei uma resposta direta na documentação.'],
+  ita: ['Non ho trovato questo nella documentazione.', 'Non ho trovato una risposta diretta nella documentazione.'],
+  nld: ['Ik kon dit niet vinden in de documentatie.', 'Ik kon geen direct antwoord vinden in de documentatie.'],
+  pol: ['Nie znalazłem tego w dokumentacji.', 'Nie znalazłem bezpośredniej odpowiedzi w dokumentacji.'],
+  ces: ['V dokumentaci jsem to nenašel.', 'V dokumentaci jsem nenašel přímou odpověď.'],
+  swe: ['Jag hittade inte detta i dokumentationen.', 'Jag hittade inget direkt svar i dokumentationen.'],
+  tur: ['Bunu belgelerde bulamadım.', 'Belgelerde doğrudan bir yanıt bulamadım.'],
+  vie: ['Tôi không tìm thấy điều này trong tài liệu.', 'Tôi không tìm thấy câu trả lời trực tiếp trong tài liệu.'],
+  ind: ['Saya tidak menemukan ini di dokumentasi.', 'Saya tidak menemukan jawaban langsung di dokumentasi.'],
+  ara: ['لم أجد هذا في الوثائق.', 'لم أجد إجابة مباشرة في الوثائق.'],
+  hin: ['मुझे यह दस्तावेज़ों में नहीं मिला।', 'मुझे दस्तावेज़ों में सीधा उत्तर नहीं मिला।'],
+  ell: ['Δεν το βρήκα στην τεκμηρίωση.', 'Δεν βρήκα άμεση απάντηση στην τεκμηρίωση.'],
+};
+
+const KANA = /[\u3040-\u30ff]/;
+const HANGUL = /[\uac00-\ud7af\u1100-\u11ff]/;
+const HAN = /\p{Script=Han}/u;
+
+/**
+ * The language of a question whose abstention texts {@link TEXTS} holds; undefined for English and
+ * for any language it does not hold. Kana marks Japanese and Hangul Korean, before Han (Japanese
+ * writes Han too); other languages are named by their function words (text/function-words.ts).
+ *
+ * @example
+ * abstainLanguage('大阪城を建てたのは誰ですか？'); // 'jpn'
+ * abstainLanguage('Как в Calc ввести дробь?'); // 'rus'
+ * abstainLanguage('How do I set the lease?'); // undefined
+ */
+export function abstainLanguage(question: string): string | undefined {
+  if (KANA.test(question)) return 'jpn';
+  if (HANGUL.test(question)) return 'kor';
+  if (HAN.test(question)) return 'zho';
+  const language = languageOf(question);
+  return language !== undefined && language in TEXTS ? language : undefined;
+}
+
+/**
+ * An answer whose fixed abstention text ({@link ABSTAIN_TEXT}, {@link NO_DIRECT_ANSWER_TEXT}) is
+ * given in the question's language; any other answer as it is.
+ *
+ * @example
+ * inQuestionLanguage({ text: ABSTAIN_TEXT, citations: [], abstained: true }, 'Как в Calc ввести дробь?').text;
+ * // 'Не удалось найти это в документации.'
+ */
+export function inQuestionLanguage(answer: Answer, question: string): Answer {
+  if (!answer.abstained || (answer.text !== ABSTAIN_TEXT && answer.text !== NO_DIRECT_ANSWER_TEXT)) return answer;
+  const language = abstainLanguage(question);
+  if (language === undefined) return answer;
+  const [none, noDirect] = TEXTS[language]!;
+  return { ...answer, text: answer.text === ABSTAIN_TEXT ? none : noDirect };
+}
