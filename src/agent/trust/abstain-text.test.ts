@@ -18,8 +18,10 @@ describe('abstainLanguage', () => {
         'चेन्नई में कौन सी नदी बहती है?',
         'How do I set the broker URL?',
         'Does Vitest support Deno?',
+        'What does 北京 mean in the docs?',
+        '如何设置max_payload_kb？',
       ].map(abstainLanguage),
-    ).toEqual(['jpn', 'zho', 'kor', 'rus', 'deu', 'fra', 'spa', 'ell', 'ara', 'hin', undefined, undefined]);
+    ).toEqual(['jpn', 'zho', 'kor', 'rus', 'deu', 'fra', 'spa', 'ell', 'ara', 'hin', undefined, undefined, undefined, 'zho']);
   });
 });
 

@@ -1,4 +1,5 @@
-import { languageOf } from '../../text/function-words.ts';
+import { languageOf, STOPWORDS } from '../../text/function-words.ts';
+import { words } from '../../text/text.ts';
 import { ABSTAIN_TEXT, NO_DIRECT_ANSWER_TEXT, type Answer } from './answer.ts';
 
 /**
@@ -37,15 +38,19 @@ const HAN = /\p{Script=Han}/u;
 
 /**
  * The language of a question whose abstention texts {@link TEXTS} holds; undefined for English and
- * for any language it does not hold. Kana marks Japanese and Hangul Korean, before Han (Japanese
- * writes Han too); other languages are named by their function words (text/function-words.ts).
+ * for any language it does not hold. An English question may quote a name in another script
+ * ("What does 北京 mean?"): two English function words make it English. Kana marks Japanese and
+ * Hangul Korean, before Han (Japanese writes Han too); other languages are named by their
+ * function words (text/function-words.ts).
  *
  * @example
  * abstainLanguage('大阪城を建てたのは誰ですか？'); // 'jpn'
  * abstainLanguage('Как в Calc ввести дробь?'); // 'rus'
  * abstainLanguage('How do I set the lease?'); // undefined
+ * abstainLanguage('What does 北京 mean in the docs?'); // undefined
  */
 export function abstainLanguage(question: string): string | undefined {
+  if (words(question).filter((word) => STOPWORDS.has(word)).length >= 2) return undefined;
   if (KANA.test(question)) return 'jpn';
   if (HANGUL.test(question)) return 'kor';
   if (HAN.test(question)) return 'zho';
