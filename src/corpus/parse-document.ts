@@ -28,8 +28,10 @@ const CHUNKER_VERSION = 5;
  * makes of a file; part of the content hash of those pages only.
  * 1: HTML, PDF, Word, AsciiDoc and text pages.
  * 2: PDF code blocks, code spans and list items; the running lines of a PDF of one page dropped.
+ * 3: a block inside an HTML table cell (a paragraph, a list item) keeps its words apart from the
+ *    next (`does not log on</p><p><em>logger</em>` was `log onlogger`).
  */
-const CONVERTER_VERSION = 2;
+const CONVERTER_VERSION = 3;
 
 /** One page as read from disk. */
 export interface DocumentSource {

@@ -70,3 +70,22 @@ describe('markdownLink', () => {
     expect(markdownLink('/docs/x', '/docs/x')).toBe('/docs/x');
   });
 });
+
+describe('htmlToMarkdown table cells', () => {
+  it('keeps the words of a cell\'s paragraphs and list items apart, in HTML written without line breaks', () => {
+    // Python's unittest docs: "does not log on" ends one <p> of the cell, "logger" starts the next.
+    const html =
+      '<table><thead><tr><th>Method</th><th>Checks that</th></tr></thead><tbody><tr><td><p>assertNoLogs(logger, level)</p></td>' +
+      '<td><p>The with block does not log on</p><p><em>logger</em> with minimum level</p></td></tr>' +
+      '<tr><td><p>Ways</p></td><td><ul><li><code>(?P=quote)</code></li><li><code>\\1</code></li></ul></td></tr></tbody></table>';
+    expect(htmlToMarkdown(html, 'all').markdown).toBe(
+      [
+        '| Method | Checks that |',
+        '| --- | --- |',
+        '| assertNoLogs(logger, level) | The with block does not log on logger with minimum level |',
+        '| Ways | (?P=quote) \\1 |',
+        '',
+      ].join('\n'),
+    );
+  });
+});

@@ -155,7 +155,8 @@ function openContent(state: State, name: string, attributes: Record<string, stri
     if (name === 'table') table.depth += 1;
     else if (table.depth === 1 && name === 'tr') table.rows.push([]);
     else if (table.depth === 1 && (name === 'td' || name === 'th')) table.cell = '';
-    else if (name === 'br' && table.cell !== undefined) table.cell += ' ';
+    // A line break or a block inside a cell (paragraphs, list items) keeps its words apart.
+    else if ((name === 'br' || BLOCKS.has(name)) && table.cell !== undefined) table.cell += ' ';
     return;
   }
   const level = HEADINGS[name] ?? (name === 'dt' ? Math.min(6, state.lastLevel + 1) : undefined);
