@@ -14,6 +14,16 @@ describe('follow-up questions', () => {
     ]);
   });
 
+  it('tells them apart in other languages: their continuations and demonstratives, never an article', () => {
+    // "And where is this command in the menu?" was searched alone: the planner answered from a
+    // page about another command ("This command may become active if an object is selected").
+    const followUps = ['А где находится эта команда в меню?', 'Und wie setze ich es zurück?', 'Et comment annuler ça ?', '那怎么修复它？', 'じゃあ、それはどこで設定しますか？', 'Y esto, ¿dónde se configura?'];
+    expect(followUps.map(isFollowUp)).toEqual([true, true, true, true, true, true]);
+    // German "das" and French "la" are articles too; "dies" is an English verb.
+    const alone = ['Как в Calc подобрать исходное значение, чтобы формула выдала нужный результат?', 'Wie setze ich das Limit?', 'Comment configurer la sauvegarde ?', '大阪城を建てたのは誰ですか？', 'Why the worker dies?'];
+    expect(alone.map(isFollowUp)).toEqual([false, false, false, false, false]);
+  });
+
   it('searches a follow-up with the earlier question\'s names first, then its other words, and keeps its release line', () => {
     const expanded = expand('and how do I roll that back?', ['How do I deploy Orbit 3.x with Docker?']);
     expect(expanded.question).toBe('and how do I roll that back? Orbit Docker deploy');
