@@ -14,10 +14,11 @@ const CONTINUATION =
 /**
  * Words that point back at something said earlier instead of naming it: English's, and the
  * demonstratives and pronouns of the same languages that are no article (not German "das",
- * French "le"); Chinese 它 这个, Japanese それ この, Korean 그것.
+ * French "le") nor another language's common word (not German "es", Spanish for "is"); Chinese
+ * 它 这个, Japanese それ この, Korean 그것.
  */
 const REFERRING =
-  /(?<![\p{L}\p{N}])(?:that|this|it|its|these|those|them|they|their|there|the same|the former|the latter|the above|the previous|the last one|это|этот|эта|эти|этого|этой|этому|этим|этих|эту|его|её|ее|их|там|туда|него|неё|нее|них|такой|такое|такая|тот|та|те|того|той|тех|ту|це|цей|ця|ці|цього|цієї|цим|цих|цю|її|їх|diese|dieser|dieses|diesem|diesen|es|ihn|ihm|ihnen|dort|davon|damit|dafür|dazu|darauf|ça|cela|ceci|celui|celle|ceux|celles|esto|eso|ese|esa|esos|esas|este|esta|estos|estas|ello|allí|ahí|isso|isto|esse|essa|esses|essas|aquilo|questo|questa|questi|queste|quello|quella|ciò|dit|dat|deze|daar|ervan)(?![\p{L}\p{N}])|它|这个|那个|这些|那些|这样|那样|这里|那里|それ|これ|あれ|その|この|あの|そこ|ここ|그것|이것|그거|이거|거기/iu;
+  /(?<![\p{L}\p{N}])(?:that|this|it|its|these|those|them|they|their|there|the same|the former|the latter|the above|the previous|the last one|это|этот|эта|эти|этого|этой|этому|этим|этих|эту|его|её|ее|их|там|туда|него|неё|нее|них|такой|такое|такая|тот|та|те|того|той|тех|ту|це|цей|ця|ці|цього|цієї|цим|цих|цю|її|їх|diese|dieser|dieses|diesem|diesen|ihn|ihm|ihnen|dort|davon|damit|dafür|dazu|darauf|ça|cela|ceci|celui|celle|ceux|celles|esto|eso|ese|esa|esos|esas|este|esta|estos|estas|ello|allí|ahí|isso|isto|esse|essa|esses|essas|aquilo|questo|questa|questi|queste|quello|quella|ciò|dit|dat|deze|daar|ervan)(?![\p{L}\p{N}])|它|这个|那个|这些|那些|这样|那样|这里|那里|それ|これ|あれ|その|この|あの|そこ|ここ|그것|이것|그거|이거|거기/iu;
 /** A question with at most this many content terms, and a referring word, leans on the earlier turn. */
 const MAX_OWN_TERMS = 3;
 /** Words of a question that ask rather than name ("What does X mean?", "How does X work?"): never carried. */
