@@ -1,4 +1,5 @@
-import { contentTerms, entities, identifiers, stem, STOPWORDS, words } from './text.ts';
+import { entities } from './names.ts';
+import { contentTerms, identifiers, stem, STOPWORDS, words } from './text.ts';
 
 /** One fact the question asks for. */
 export interface QuestionPart {

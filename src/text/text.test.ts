@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { contentTerms, entities, identifiers, linkTexts, sentences, sentenceUnits, stem, withinWordLimit, wordCount, words } from './text.ts';
+import { entities, linkTexts } from './names.ts';
+import { contentTerms, identifiers, sentences, sentenceUnits, stem, withinWordLimit, wordCount, words } from './text.ts';
 
 describe('identifiers', () => {
   it('finds error codes, TOML keys, env vars, snake_case, dotted names and CamelCase', () => {

@@ -2,7 +2,8 @@ import type { Conversation, Passage } from './conversation.ts';
 import type { EvidenceView, Sentence } from './evidence-view.ts';
 import type { QuestionAnalysis } from '../../text/question.ts';
 import { isInformativeTerm } from './informative.ts';
-import { entities, identifiers, linkTexts, stem, STOPWORDS, words } from '../../text/text.ts';
+import { entities, linkTexts } from '../../text/names.ts';
+import { identifiers, stem, STOPWORDS, words } from '../../text/text.ts';
 
 /**
  * The weight of a bridge met off the chain of hops (see `onChain`), where a page about what the

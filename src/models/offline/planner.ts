@@ -5,7 +5,7 @@ import { EvidenceView } from './evidence-view.ts';
 import { DEFAULT_LINK_FOLLOW, firstChunkId, linksToFollow, type LinkFollowOptions } from './link-follow.ts';
 import { commandPointers, DEFAULT_POINTERS, type PointerOptions } from './pointers.ts';
 import { needsSearch, originalWords, type QuestionAnalysis } from '../../text/question.ts';
-import { relatedWords } from './related-terms.ts';
+import { queryExpansions } from './related-terms.ts';
 import { contentTerms, identifiers, stem, STOPWORDS, termSet, words } from '../../text/text.ts';
 
 /** What the planner does next. */
@@ -207,7 +207,7 @@ function bridgeQuery(analysis: QuestionAnalysis, conversation: Conversation, vie
     // The bridge joins the question rather than replacing it: the query still ranks the question's
     // neighbourhood (whose seen passages the session skips), so a weak bridge costs little.
     const open = analysis.terms.filter((term) => !inTerms.has(term) && !foundAnchors.has(term) && view.weight(term) >= 1).slice(0, bridge.link ? 0 : MAX_QUESTION_TERMS);
-    const query = [...terms, ...originalWords(analysis.question, open), ...(bridge.link ? [] : expansions(analysis, terms))].join(' ');
+    const query = [...terms, ...originalWords(analysis.question, open), ...(bridge.link ? [] : queryExpansions(analysis, terms))].join(' ');
     if (!previous.has(normalizeQuery(query))) return query;
   }
   return undefined;
@@ -284,16 +284,6 @@ const MAX_PAGE_READS = 3;
  * one matching line after another, until the run's steps ran out.
  */
 const MAX_PAGES_A_SECTION = 3;
-
-/** The words docs use for the question's own words ("attempts" for "tried"), absent from the evidence so far. */
-function expansions(analysis: QuestionAnalysis, terms: string[]): string[] {
-  const have = new Set([...terms.flatMap((term) => words(term)), ...words(analysis.question)]);
-  const result: string[] = [];
-  for (const term of analysis.terms) {
-    for (const word of relatedWords(term).slice(0, 2)) if (!have.has(word) && !result.includes(word)) result.push(word);
-  }
-  return result.slice(0, 6);
-}
 
 
 function normalizeQuery(query: string): string {

@@ -1,4 +1,5 @@
-import { stem } from '../../text/text.ts';
+import type { QuestionAnalysis } from '../../text/question.ts';
+import { stem, words } from '../../text/text.ts';
 
 /**
  * How reference texts phrase the relations questions ask about in other words: an encyclopedia's
@@ -127,4 +128,22 @@ export function holdsTerm(have: ReadonlySet<string>, term: string): boolean {
  */
 export function termForms(term: string): string[] {
   return [term, ...(RELATED.get(term) ?? [])];
+}
+
+/**
+ * The words docs use for the question's own words ("attempts" for "tried"), two a term, six at
+ * most, leaving out those the question or `terms` (a hop's bridge) already hold: what a hop query
+ * adds so that it meets the docs' wording.
+ *
+ * @example
+ * queryExpansions(analyzeQuestion('How often is a failed job tried again?'), ['ORB-1101']);
+ * // ['frequency', 'interval', 'error', 'failure', 'attempt', 'attempts']
+ */
+export function queryExpansions(analysis: QuestionAnalysis, terms: string[]): string[] {
+  const have = new Set([...terms.flatMap((term) => words(term)), ...words(analysis.question)]);
+  const result: string[] = [];
+  for (const term of analysis.terms) {
+    for (const word of relatedWords(term).slice(0, 2)) if (!have.has(word) && !result.includes(word)) result.push(word);
+  }
+  return result.slice(0, 6);
 }
