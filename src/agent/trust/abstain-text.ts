@@ -39,9 +39,10 @@ const HAN = /\p{Script=Han}/u;
 /**
  * The language of a question whose abstention texts {@link TEXTS} holds; undefined for English and
  * for any language it does not hold. An English question may quote a name in another script
- * ("What does 北京 mean?"): two English function words make it English. Kana marks Japanese and
- * Hangul Korean, before Han (Japanese writes Han too); other languages are named by their
- * function words (text/function-words.ts).
+ * ("What does 北京 mean?"): two English function words make it English. Languages written with
+ * spaces are named by their function words first (text/function-words.ts `languageOf`, which
+ * weighs a language's against English's: French "à" reads as English "a"); then kana marks
+ * Japanese and Hangul Korean, before Han (Japanese writes Han too).
  *
  * @example
  * abstainLanguage('大阪城を建てたのは誰ですか？'); // 'jpn'
@@ -50,12 +51,15 @@ const HAN = /\p{Script=Han}/u;
  * abstainLanguage('What does 北京 mean in the docs?'); // undefined
  */
 export function abstainLanguage(question: string): string | undefined {
+  // First the function words, which weigh English's against each other language's: a French
+  // question writes "à" (read as English "a") and "me" ("... à me connecter à distance à ...").
+  const language = languageOf(question);
+  if (language !== undefined) return language in TEXTS ? language : undefined;
   if (words(question).filter((word) => STOPWORDS.has(word)).length >= 2) return undefined;
   if (KANA.test(question)) return 'jpn';
   if (HANGUL.test(question)) return 'kor';
   if (HAN.test(question)) return 'zho';
-  const language = languageOf(question);
-  return language !== undefined && language in TEXTS ? language : undefined;
+  return undefined;
 }
 
 /**
