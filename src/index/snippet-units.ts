@@ -110,9 +110,22 @@ export function snippetUnits(text: string): SnippetUnit[] {
  * headingAbove(['Intro.', '### `addJob()`', 'Adds a job.'], 0); // undefined
  */
 export function headingAbove(lines: readonly string[], line: number): TextHeading | undefined {
-  let fence: string | undefined;
   let under: TextHeading | undefined;
-  for (let at = 0; at <= Math.min(line, lines.length - 1); at++) {
+  for (const heading of textHeadings(lines, line)) under = heading;
+  return under;
+}
+
+/**
+ * The heading lines of a chunk's text (`lines`) up to line `last` (0-based; default: all), in
+ * order; code fences are skipped.
+ *
+ * @example
+ * textHeadings(['Intro.', '### `addJob()`', 'Adds a job.']); // [{ depth: 3, text: 'addJob()' }]
+ */
+export function textHeadings(lines: readonly string[], last = lines.length - 1): TextHeading[] {
+  const headings: TextHeading[] = [];
+  let fence: string | undefined;
+  for (let at = 0; at <= Math.min(last, lines.length - 1); at++) {
     const text = lines[at]!;
     if (fence !== undefined) {
       if (text.trimStart().startsWith(fence) && text.trim().replace(/[`~]/g, '') === '') fence = undefined;
@@ -124,9 +137,9 @@ export function headingAbove(lines: readonly string[], line: number): TextHeadin
       continue;
     }
     const heading = HEADING.exec(text);
-    if (heading) under = { depth: heading[1]!.length, text: headingText(heading[2]!) };
+    if (heading) headings.push({ depth: heading[1]!.length, text: headingText(heading[2]!) });
   }
-  return under;
+  return headings;
 }
 
 function withHeading(unit: SnippetUnit, under: TextHeading | undefined): SnippetUnit {

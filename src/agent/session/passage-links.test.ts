@@ -54,6 +54,19 @@ describe('passage links', () => {
     expect(links.map((link) => link.href)).toEqual(['/page-0', '/page-1', '/page-2', '/page-3', '/page-4']);
   });
 
+  it('finds a section held in a chunk of small sections, and a Sphinx anchor in its letter case', async () => {
+    const sphinx = createMemoryIndex([
+      makeDoc('typing', 'all', [
+        ['typing', 'Type hints.'],
+        ['typing.Final', 'A final name.\n\n##### typing.Required\n\nRequired keys.'],
+        ['@typing.overload', 'Overloads.\n\n#### @typing.final\n\nA decorator.'],
+      ]),
+    ]);
+    const resolver = createLinkResolver(sphinx, undefined);
+    const targets = await resolver.links({ docId: 'other', chunkId: 'other#0' }, '[final](typing.html#typing.final), [Final](typing.html#typing.Final) and [Required](typing.html#typing.Required).');
+    expect(targets.map((link) => link.target?.chunk_id)).toEqual(['typing#2', 'typing#1', 'typing#1']);
+  });
+
   it('reads links as documentation sites write them, and headings as their anchors spell them', () => {
     expect(markdownLinks('See [Leases](leases.md "the lease"), ![logo](logo.png), [site](https://x.dev), [above](#top) and [`addJob`](/docs/library/add-job).')).toEqual([
       { text: 'Leases', href: 'leases.md' },

@@ -1,6 +1,10 @@
 import type { Chunk } from '../../corpus/types.ts';
+export { headingSlug } from './anchor-match.ts';
 import { linkTargetDocIds } from '../../corpus/markdown/link-targets.ts';
 import type { IndexBackend, SearchFilter } from '../../index/types.ts';
+import { pathUnder } from '../../index/snippet.ts';
+import { ANCHOR_MATCHES, anchorMatcher } from './anchor-match.ts';
+import { textHeadings } from '../../index/snippet-units.ts';
 
 /** A link of a passage to another page of the docs, with the chunk it names, if the caller may read one. */
 export interface PassageLink {
@@ -22,7 +26,7 @@ export interface LinkTarget {
 export const MAX_LINKS_PER_PASSAGE = 5;
 
 /** Chunks of a page walked at most to find the section an anchor names (beyond, the first chunk is given). */
-const MAX_ANCHOR_WALK = 200;
+const MAX_ANCHOR_WALK = 500;
 
 /**
  * Internal markdown links of a text (`[label](target)`), external ones, anchors within the page
@@ -92,40 +96,42 @@ async function resolveHref(index: IndexBackend, filter: SearchFilter | undefined
     const first = await index.getChunk(`${docId}#0`, filter);
     if (first === undefined) continue;
     const anchor = /#(.+)$/.exec(href)?.[1];
-    const section = anchor === undefined ? first : await anchoredChunk(index, filter, first, headingSlug(safeDecode(anchor)));
+    const section = anchor === undefined ? first : await anchoredChunk(index, filter, first, safeDecode(anchor));
     return { doc_id: docId, chunk_id: section.chunkId };
   }
   return undefined;
 }
 
 /**
- * The first chunk of the page, from `first` on, whose heading slugs to `slug`; else the first
- * whose heading's slug ends with it (`#hasassertions` for "expect.hasAssertions"); else `first`.
+ * The chunk of the page, from `first` on, that holds the section `anchor` names (anchor-match.ts):
+ * the first whose section matches it best, walking the page in order; `first` when none does. A
+ * chunk's sections are those of its heading path (a section whose heading has no chunk of its own
+ * begins in the first chunk under it) and the headings in its text (small sections merged into
+ * one chunk: Sphinx's `#### @typing.final`). The walk stops at a section named in the anchor's
+ * letter case, or slugged to an anchor spelled as a slug.
  */
-async function anchoredChunk(index: IndexBackend, filter: SearchFilter | undefined, first: Chunk, slug: string): Promise<Chunk> {
-  let suffixed: Chunk | undefined;
+async function anchoredChunk(index: IndexBackend, filter: SearchFilter | undefined, first: Chunk, anchor: string): Promise<Chunk> {
+  const matcher = anchorMatcher(anchor);
+  let best: { chunk: Chunk; rank: number } | undefined;
   let chunk: Chunk | undefined = first;
   for (let walked = 0; chunk !== undefined && walked < MAX_ANCHOR_WALK; walked++) {
-    const heading = chunk.headingPath.length > 1 ? headingSlug(chunk.heading) : '';
-    if (heading === slug) return chunk;
-    if (suffixed === undefined && heading.endsWith(`-${slug}`)) suffixed = chunk;
+    for (const path of sectionPaths(chunk)) {
+      const match = matcher.match(path);
+      if (match === undefined) continue;
+      const rank = ANCHOR_MATCHES.indexOf(match);
+      if (best === undefined || rank < best.rank) best = { chunk, rank };
+    }
+    if (best !== undefined && (best.rank === 0 || (best.rank === 1 && matcher.slugSpelled))) return best.chunk;
     chunk = chunk.nextChunkId === undefined ? undefined : await index.getChunk(chunk.nextChunkId, filter);
   }
-  return suffixed ?? first;
+  return best?.chunk ?? first;
 }
 
-/**
- * A heading as the anchors of documentation sites spell it: lower-cased, every run of other
- * characters than letters and digits one hyphen (`expect.hasAssertions` -> `expect-hasassertions`).
- *
- * @example
- * headingSlug('`vi.setConfig`'); // 'vi-setconfig'
- */
-export function headingSlug(heading: string): string {
-  return heading
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '-')
-    .replace(/^-+|-+$/g, '');
+/** The heading paths of a chunk's sections, in page order: each of its heading path below the title, then each heading of its text. */
+function sectionPaths(chunk: Chunk): string[][] {
+  const paths = chunk.headingPath.slice(1).map((_, at) => chunk.headingPath.slice(0, at + 2));
+  for (const heading of textHeadings(chunk.text.split('\n'))) paths.push(pathUnder(chunk.headingPath, heading) ?? [...chunk.headingPath]);
+  return paths;
 }
 
 function safeDecode(text: string): string {
