@@ -30,8 +30,9 @@ const CHUNKER_VERSION = 5;
  * 2: PDF code blocks, code spans and list items; the running lines of a PDF of one page dropped.
  * 3: a block inside an HTML table cell (a paragraph, a list item) keeps its words apart from the
  *    next (`does not log on</p><p><em>logger</em>` was `log onlogger`).
+ * 4: an HTML footnote or endnote written as an `<aside>` (Sphinx's) is text, not a sidebar.
  */
-const CONVERTER_VERSION = 3;
+const CONVERTER_VERSION = 4;
 
 /** One page as read from disk. */
 export interface DocumentSource {

@@ -42,6 +42,15 @@ describe('htmlToMarkdown fidelity', () => {
   });
 
 
+  it("keeps a footnote written as an <aside> (Sphinx's), its links back to the text left out, and leaves a sidebar out", () => {
+    const html =
+      '<main><p>Open it with <code>newline=\'\'</code> <a class="footnote-reference brackets" href="#id3" id="id1" role="doc-noteref">[1]</a>.</p>' +
+      '<aside class="sidebar"><p>Related pages.</p></aside>' +
+      '<aside class="footnote-list brackets"><aside class="footnote brackets" id="id3" role="note"><span class="label">[1]</span>' +
+      '<span class="backrefs">(<a role="doc-backlink" href="#id1">1</a>)</span><p>Without it, newlines in quoted fields are misread.</p></aside></aside></main>';
+    expect(htmlToMarkdown(html, { tag: 'main', start: 0 }).markdown).toBe("Open it with `newline=''` [1].\n\n[1]\n\nWithout it, newlines in quoted fields are misread.\n");
+  });
+
   it('heads a long signature (Sphinx) by its name and shows it as code; a long term that is a sentence is a paragraph', () => {
     const parameters = Array.from({ length: 12 }, (_, index) => `option_${index}=None`).join(', ');
     const html = `<dl><dt id="subprocess.run">subprocess.run(args, *, ${parameters})</dt><dd><p>Run the command.</p></dd></dl><dl><dt>${'A term that says a whole sentence. '.repeat(7)}</dt><dd><p>Text.</p></dd></dl>`;

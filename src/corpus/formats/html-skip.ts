@@ -13,8 +13,10 @@ const SKIPPED_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complemen
 
 // Class tokens and ids of site chrome (Sphinx, MkDocs, Docusaurus, VitePress, Javadoc, DocBook, cookie
 // banners), and of a note's icon (LibreOffice Help's `<div class="noteicon"><img alt="Note Icon">`
-// before every note; not Sphinx's `sig-return-icon`, the arrow of a signature).
-const CHROME = /^(?:note|tip|hint|warning|caution|important|danger|info|alert|error)-?icon$|sidebar|cookie-?(?:banner|consent|notice|bar|law|policy)|^cookies?$|consent|gdpr|breadcrumb|navbar|^nav$|^navigation$|^toc$|table-of-contents|^pagination|^pager$|prev-next|^related$|headerlink|edit-?this|edit-?page|edit-link|^skip-link|^sr-only$|visually-hidden|^footer$|site-footer|site-header|^menu$|^topnav$|^bottomnav$|^nav(?:header|footer)$|announcement|^banner$/i;
+// before every note; not Sphinx's `sig-return-icon`, the arrow of a signature), and of a footnote's
+// links back to where it is cited (Sphinx's `backrefs`; not its headings' `toc-backref` links, which
+// hold the heading's text).
+const CHROME = /^(?:note|tip|hint|warning|caution|important|danger|info|alert|error)-?icon$|sidebar|cookie-?(?:banner|consent|notice|bar|law|policy)|^cookies?$|consent|gdpr|breadcrumb|navbar|^nav$|^navigation$|^toc$|table-of-contents|^pagination|^pager$|prev-next|^related$|headerlink|edit-?this|edit-?page|edit-link|^skip-link|^sr-only$|visually-hidden|^footer$|site-footer|site-header|^menu$|^topnav$|^bottomnav$|^nav(?:header|footer)$|announcement|^banner$|^backrefs$/i;
 
 /**
  * Whether an element (and everything in it) is left out; `header` only outside the main content
@@ -22,7 +24,7 @@ const CHROME = /^(?:note|tip|hint|warning|caution|important|danger|info|alert|er
  * the next elements of the page (a generated page repeats a few dozen class lists thousands of times).
  */
 export function isSkippedElement(name: string, attributes: Record<string, string>, insideMain: boolean, classCache?: Map<string, boolean>): boolean {
-  if (SKIPPED_TAGS.has(name)) return true;
+  if (SKIPPED_TAGS.has(name) && !(name === 'aside' && isNote(attributes))) return true;
   if (name === 'header' && !insideMain) return true;
   // Not `hidden`: a page's script shows what it hides (an inactive tab's panel; LibreOffice Help
   // hides every variant of a menu path, `Tools - Options` and the Mac's `LibreOffice -
@@ -35,6 +37,20 @@ export function isSkippedElement(name: string, attributes: Record<string, string
   // A section's id is its heading's slug (`<section id="sidebar">` of a page about sidebars): content.
   const id = attributes.id;
   return id !== undefined && !SECTIONS.has(name) && !/(?:^|\s)section(?:\s|$)/.test(classes ?? '') && CHROME.test(id);
+}
+
+/** Roles of a note that is part of the text (ARIA's, DPUB-ARIA's footnotes and endnotes). */
+const NOTE_ROLES = new Set(['note', 'doc-footnote', 'doc-endnote', 'doc-endnotes']);
+/** Class tokens of footnotes and endnotes (Sphinx's `footnote-list` and `footnote`, Pandoc's `footnotes`). */
+const NOTE_CLASS = /(?:^|\s)(?:foot|end)notes?(?:-list)?(?:\s|$)/i;
+
+/**
+ * Whether an `<aside>` is a note of the text, not a sidebar: a footnote or endnote (the
+ * explanation a `[1]` in the text points to: Sphinx writes its footnotes as asides).
+ */
+function isNote(attributes: Record<string, string>): boolean {
+  const role = attributes.role?.toLowerCase();
+  return (role !== undefined && NOTE_ROLES.has(role)) || NOTE_CLASS.test(attributes.class ?? '');
 }
 
 /** Whether a class list (`class="sphinxsidebar nav"`) holds a class token of site chrome. */
