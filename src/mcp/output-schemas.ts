@@ -80,7 +80,8 @@ export const readSectionOutput = z.looseObject({
 
 /** structuredContent of `read_neighbors`. */
 export const readNeighborsOutput = z.looseObject({
-  chunks: z.array(z.looseObject({ ...identityFields, title: z.string(), text: z.string(), ...pageFields, links })),
+  chunks: z.array(z.looseObject({ position: z.enum(['previous', 'next']), ...identityFields, title: z.string(), text: z.string(), ...pageFields, links })),
+  note: z.string().optional().describe('Says when the chunk is the first or last section of its page (no previous or no next section).'),
 });
 
 /** structuredContent of `ask`. */

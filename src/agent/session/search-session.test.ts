@@ -264,14 +264,21 @@ describe('SearchSession reads in pages', () => {
     };
     const session = pagedSession();
     const neighbors = await session.readNeighbors({ chunk_id: 'codes#0' });
-    expect(neighbors.ok && neighbors.value.chunks).toEqual([
-      { chunk_id: 'codes#1', doc_id: 'codes', title: 'Error codes', heading: 'Table', heading_path: 'Error codes > Table', applies_to: 'all', ...cut },
-    ]);
+    expect(neighbors.ok && neighbors.value).toEqual({
+      chunks: [{ position: 'next', chunk_id: 'codes#1', doc_id: 'codes', title: 'Error codes', heading: 'Table', heading_path: 'Error codes > Table', applies_to: 'all', ...cut }],
+      note: 'codes#0 is the first section of its page you can read: no previous section.',
+    });
     expect(session.evidence.get('codes#1')?.shown).toEqual([tableText.slice(0, 768)]);
     const whole = await session.readNeighbors({ chunk_id: 'codes#1' });
-    expect(whole.ok && whole.value.chunks.map((chunk: Record<string, unknown>) => [chunk.chunk_id, chunk.text, chunk.complete, chunk.note])).toEqual([
-      ['codes#0', 'Every error has a code.', true, undefined],
-      ['codes#2', 'Failed steps are retried.', true, undefined],
+    expect(whole.ok && whole.value.chunks.map((chunk: Record<string, unknown>) => [chunk.position, chunk.chunk_id, chunk.text, chunk.complete, chunk.note])).toEqual([
+      ['previous', 'codes#0', 'Every error has a code.', true, undefined],
+      ['next', 'codes#2', 'Failed steps are retried.', true, undefined],
+    ]);
+    expect(whole.ok && whole.value.note).toBeUndefined();
+    const last = await session.readNeighbors({ chunk_id: 'codes#2' });
+    expect(last.ok && [last.value.chunks.map((chunk: Record<string, unknown>) => chunk.position), last.value.note]).toEqual([
+      ['previous'],
+      'codes#2 is the last section of its page you can read: no next section.',
     ]);
     const fullText = await pagedSession({ filter: { version: '3.x' } }).searchDocs({ query: 'ORB-1150 codes' }, { fullText: true });
     expect(fullText.ok && fullText.value.results).toEqual([

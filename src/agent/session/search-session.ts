@@ -228,10 +228,15 @@ export class SearchSession {
     };
   }
 
-  /** The `read_neighbors` tool: the first page of the previous and next chunk of the same document. */
+  /**
+   * The `read_neighbors` tool: the first page of the previous and next chunk of the same
+   * document, each with its `position`; a note says which of them the page does not have (the
+   * first or last section the caller may read), so a model does not look for it elsewhere.
+   */
   async readNeighbors(args: { chunk_id: string }): Promise<ToolOutcome> {
     const { index, filter } = this.#options;
-    if (!(await index.getChunk(args.chunk_id, filter))) return this.#notFound('read_neighbors', args.chunk_id);
+    const self = await index.getChunk(args.chunk_id, filter);
+    if (!self) return this.#notFound('read_neighbors', args.chunk_id);
     const neighbors = await index.neighbors(args.chunk_id, filter);
     const step = this.steps.length + this.reads.length;
     const newChunkIds: string[] = [];
@@ -240,10 +245,12 @@ export class SearchSession {
       const page = this.#page(chunk.text, 0);
       if (this.#show(chunk, page, step, 'read')) newChunkIds.push(chunk.chunkId);
       const links = await this.#links.links(chunk, page.text);
-      chunks.push({ ...neighborValue(chunk, page), ...(links.length > 0 ? { links: linksValue(links) } : {}) });
+      const position = chunk.ord < self.ord ? 'previous' : 'next';
+      chunks.push({ position, ...neighborValue(chunk, page), ...(links.length > 0 ? { links: linksValue(links) } : {}) });
     }
     this.reads.push({ tool: 'read_neighbors', chunkId: args.chunk_id, found: true, newChunkIds });
-    return { ok: true, value: { chunks } };
+    const note = neighborsNote(args.chunk_id, new Set(chunks.map((chunk) => chunk.position)));
+    return { ok: true, value: { chunks, ...(note === undefined ? {} : { note }) } };
   }
 
   #page(text: string, offset: number): SectionPage {
@@ -278,4 +285,11 @@ export class SearchSession {
 function stripHit(hit: Hit): Chunk {
   const { score: _score, snippet: _snippet, snippetHeadingPath: _path, ...chunk } = hit;
   return chunk;
+}
+
+/** What `read_neighbors` says when a chunk has no previous or no next section to show. */
+function neighborsNote(chunkId: string, positions: ReadonlySet<unknown>): string | undefined {
+  if (positions.has('previous') && positions.has('next')) return undefined;
+  if (positions.size === 0) return `${chunkId} is the only section of its page you can read: it has no neighbours.`;
+  return positions.has('next') ? `${chunkId} is the first section of its page you can read: no previous section.` : `${chunkId} is the last section of its page you can read: no next section.`;
 }
