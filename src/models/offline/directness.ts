@@ -11,7 +11,7 @@ import { answerType, GENERAL_ACTIONS } from './answer-scoring.ts';
 import { askedAttribute, namesAttribute } from './focus.ts';
 import { holdsTerm } from './related-terms.ts';
 import { askedRelations, asksDefaultValue, holdsValue, isDefaultField, statesRelation } from './relations.ts';
-import { identifiers, stem, words } from '../../text/text.ts';
+import { contentTerms, identifiers, stem, words } from '../../text/text.ts';
 import type { QuestionAnalysis } from '../../text/question.ts';
 
 /** The features of a candidate answer, each in [0, 1]. */
@@ -63,8 +63,10 @@ export const DEFAULT_DIRECTNESS_RULE: DirectnessRule = { minContextCover: 0.9, m
 export function directnessFeatures(view: EvidenceView, sentences: Sentence[], relevance: (sentence: Sentence) => number, answeredByChain: string[] = []): DirectnessFeatures {
   const { analysis } = view;
   // The words of the question's form ("how long", "what does X mean") ask for an answer; they are
-  // not its topic; nor is the thing a chain of hops named ("country" of "Damerjog's country").
-  const asking = new Set([...interrogativeTerms(analysis.question), ...answeredByChain]);
+  // not its topic; nor is the thing a chain of hops named ("country" of "Damerjog's country"), nor
+  // the kind of thing asked ("which command") when the sentences name one.
+  const joined = sentences.map((sentence) => sentence.text).join(' ');
+  const asking = new Set([...interrogativeTerms(analysis.question), ...answeredByChain, ...(namesThing(joined) ? kindNouns(analysis.question) : [])]);
   const questionTerms = [...new Set(analysis.terms)].filter((term) => !asking.has(term));
   // A follow-up that asks something of its own ("and how do I cancel it?", not "and how do I fix
   // it?") is answered by a sentence that does it to the conversation's subject: the subject's
@@ -82,12 +84,11 @@ export function directnessFeatures(view: EvidenceView, sentences: Sentence[], re
   // A term is held when the sentence holds it or a word docs use for it ("large" for "big").
   const holds = holdsTerm;
   const first = sentences[0];
-  const text = sentences.map((sentence) => sentence.text).join(' ').toLowerCase();
+  const text = joined.toLowerCase();
   const context = sentences.map((sentence) => sentence.contextText).join(' ');
   const anchors = analysis.anchors.map((anchor) => words(anchor).join(' ')).filter((anchor) => anchor !== '');
   const flat = ` ${words(text).join(' ')} ${words(context).join(' ')} `;
   const relations = askedRelations(analysis.parts);
-  const joined = sentences.map((sentence) => sentence.text).join(' ');
   const cover = (holder: (sentence: Sentence, term: string) => boolean) =>
     subject.length === 0
       ? share((term) => sentences.some((sentence) => holder(sentence, term)))
@@ -114,6 +115,25 @@ const INTERROGATIVE = /\bhow (many|much|long|often|big|large|soon)\b|\bwhat (?:d
 
 /** The same in Chinese, simplified or traditional: the noun a question word asks for, the answer's kind ("球队" of "哪个球队", "公司" of "什麼公司"). */
 const CHINESE_INTERROGATIVE = /(?:哪[个個些种種位家所座部条條]?|什么|什麼|甚麼|多少|[几幾][个個种種位])(\p{sc=Han}{2})/gu;
+
+/**
+ * The noun an interrogative determiner asks for an instance of ("command" of "which command",
+ * "commande" of "quelle commande", "Datei" of "in welcher Datei", "paquete" of "qué paquete",
+ * "команда" of "какая команда"), in the languages written with spaces whose determiner is a word
+ * of its own. A sentence answers it with a name ("`lsmod` lists ..."), not with the noun.
+ */
+const KIND_NOUN =
+  /(?:^|[\s¿¡("«„])(?:which|what|quel(?:le)?s?|welche[rsnm]?|welk[e]?|qu[ée]|cu[aá]l(?:es)?|qual(?:e|i|is)?|quale|как(?:ой|ая|ое|ие|ого|ую|ом|им|их|ими)|котор(?:ый|ая|ое|ые|ого|ую|ом))\s+(\p{L}[\p{L}\p{M}-]*)/giu;
+
+/** The stems of the nouns {@link KIND_NOUN} finds in a question. */
+function kindNouns(question: string): string[] {
+  return [...question.matchAll(KIND_NOUN)].flatMap((match) => contentTerms(match[1]!));
+}
+
+/** Whether a text names a thing: an identifier or a code span. */
+function namesThing(text: string): boolean {
+  return identifiers(text).length > 0 || /`[^`]+`/.test(text);
+}
 
 function interrogativeTerms(question: string): string[] {
   const english = [...question.matchAll(INTERROGATIVE)].flatMap((match) => match.slice(1).filter((word): word is string => word !== undefined)).map((word) => stem(word.toLowerCase()));

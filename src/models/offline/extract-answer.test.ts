@@ -341,6 +341,18 @@ describe('directness of the answer', () => {
     );
   });
 
+  it('does not ask the answer for the kind of thing asked ("which command", "quelle commande") when it names one', () => {
+    const modules: Result = { chunk_id: 'kernel#3', doc_id: 'kernel', heading: 'Kernel modules', snippet: '`lsmod` shows which kernel modules are loaded now.' };
+    const english = 'Which command shows the kernel modules that are loaded now?';
+    expect(extractAnswer(analyzeQuestion(english), readConversation(promptOf(english, [modules]))).text).toBe('`lsmod` shows which kernel modules are loaded now. [1]');
+    const noyau: Result = { chunk_id: 'noyau#3', doc_id: 'noyau', heading: 'Modules du noyau', snippet: '`lsmod` affiche les modules du noyau chargés.' };
+    const french = 'Quelle commande affiche les modules du noyau chargés ?';
+    expect(extractAnswer(analyzeQuestion(french), readConversation(promptOf(french, [noyau]))).text).toBe('`lsmod` affiche les modules du noyau chargés. [1]');
+    // Without a name, the sentence does not say which command.
+    const unnamed: Result = { ...modules, snippet: 'A tool shows which kernel modules are loaded now.' };
+    expect(extractAnswer(analyzeQuestion(english), readConversation(promptOf(english, [unnamed]))).abstained).toBe(true);
+  });
+
   it('takes "disable" for "switch off" (related-terms.ts)', () => {
     const question = 'How do I switch off the retries of a task?';
     const retries: Result = { chunk_id: 'retries#1', doc_id: 'retries', heading: 'Retries', snippet: 'Set `max_attempts` of a task to 1 to disable its retries.' };
