@@ -254,6 +254,21 @@ describe('quotes of passages whose own text holds "..."', () => {
   });
 });
 
+describe('verifyCitations of a link', () => {
+  it('reads a link as its label, with nothing between it and the text after it', async () => {
+    const json = createMemoryIndex([makeDoc('json', 'all', [['json', 'The result of any object literal decoded (a [`dict`](stdtypes.html#dict)). If not specified, [`TypeError`](exceptions.html#TypeError) is raised.']])]);
+    const session = new SearchSession({ index: json, readTokens: 300 });
+    await session.readSection({ chunk_id: 'json#0' });
+    const quotes = ['The result of any object literal decoded (a dict).', 'If not specified, TypeError is raised.', 'decoded (a dict ).'];
+    const { kept, dropped } = verifyCitations(quotes.map((quote) => ({ doc_id: 'json', quote })), session.evidence);
+    expect(kept.map((citation) => citation.quote)).toEqual(quotes.slice(0, 2));
+    expect(dropped.map((citation) => citation.quote)).toEqual(['decoded (a dict ).']);
+    // Copied with its markup, as the passage shows it, it verifies too.
+    const markup = 'If not specified, [`TypeError`](exceptions.html#TypeError) is raised.';
+    expect(verifyCitations([{ doc_id: 'json', quote: markup }], session.evidence).kept.map((citation) => citation.quote)).toEqual([markup]);
+  });
+});
+
 describe('verifyCitations of Chinese', () => {
   it('verifies a quote whose full-width punctuation and spacing were retyped', async () => {
     const chinese = createMemoryIndex([makeDoc('limits', 'all', [['负载限制', '设置max_payload_kb为512，可以限制请求的负载大小。超过时返回「PayloadTooLarge」。']])]);

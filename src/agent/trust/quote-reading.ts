@@ -128,6 +128,9 @@ export function quoteParts(quote: string): string[] {
     .filter((part) => part.length > 0);
 }
 
+/** What stands for a link's target in {@link normalize} (a character no text holds). */
+const LINK_TARGET = '\u0000';
+
 /** Punctuation of Chinese and Japanese text read as its ASCII kin (full-width forms are folded by code). */
 const CJK_PUNCTUATION: Readonly<Record<string, string>> = { '、': ',', '。': '.', '「': '"', '」': '"', '『': '"', '』': '"' };
 
@@ -139,12 +142,15 @@ const CJK_PUNCTUATION: Readonly<Record<string, string>> = { '、': ',', '。': '
  * of Chinese or Japanese verifies however its punctuation and spacing were retyped.
  */
 export function normalize(input: string): { text: string; offsets: number[] } {
-  const source = input.replace(/\[([^\]]*)\]\([^)]*\)/g, (match, label: string) => label + ' '.repeat(match.length - label.length));
+  // A link is its label: the target's characters are kept as LINK_TARGET (for the offsets) and
+  // read as nothing, not as a space: "(a [`dict`](stdtypes.html#dict))" reads "(a dict)".
+  const source = input.replace(/\[([^\]]*)\]\([^)]*\)/g, (match, label: string) => label + LINK_TARGET.repeat(match.length - label.length));
   let text = '';
   const offsets: number[] = [];
   let pendingSpace = false;
   for (let index = 0; index < source.length; index++) {
     let char = source[index] ?? '';
+    if (char === LINK_TARGET) continue;
     const code = char.charCodeAt(0);
     if (code >= 0xff01 && code <= 0xff5e) char = String.fromCharCode(code - 0xfee0);
     else if (code >= 0x3001) char = CJK_PUNCTUATION[char] ?? char;
