@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { anchorMatcher } from './anchor-match.ts';
 
-/** How each section of a page (its heading path, in page order) matches `anchor`. */
+/** How each section of a page (its heading path) matches `anchor`. */
 function matches(anchor: string, paths: string[][]): Array<string | undefined> {
   const matcher = anchorMatcher(anchor);
   return paths.map((path) => matcher.match(path));
@@ -19,11 +19,19 @@ describe('anchorMatcher', () => {
     expect(
       matches('subprocess.TimeoutExpired.output', [
         ['subprocess', 'exception subprocess.CalledProcessError'],
-        ['subprocess', 'output'],
+        ['subprocess', 'exception subprocess.CalledProcessError', 'output'],
         ['subprocess', 'exception subprocess.TimeoutExpired'],
-        ['subprocess', 'output'],
+        ['subprocess', 'exception subprocess.TimeoutExpired', 'output'],
       ]),
     ).toEqual([undefined, 'tail', undefined, 'member']);
+    // `datetime.isoformat()` of the class datetime, not `date.isoformat()` of the class date.
+    expect(
+      matches('datetime.datetime.isoformat', [
+        ['datetime', 'class datetime.date()', 'date.isoformat()'],
+        ['datetime', 'class datetime.datetime()', 'datetime.isoformat(sep=\'T\', timespec=\'auto\')'],
+      ]),
+    ).toEqual(['tail', 'member']);
+    expect(matches('datetime.datetime.isoformat', [['datetime', 'date Objects', 'date.isoformat()'], ['datetime', 'datetime Objects', 'datetime.isoformat(sep=\'T\')']])).toEqual(['tail', 'member']);
     expect(matches('c.PyMem_RawRealloc', [['Memory', 'void *PyMem_RawRealloc(void *p, size_t n)']])).toEqual(['tail']);
     expect(matches('envvar-PYTHONDEBUG', [['Command line', 'PYTHONDEBUG']])).toEqual(['tail']);
     expect(matches('term-bytecode', [['Glossary', 'bytecode'], ['Glossary', 'bytecodes']])).toEqual(['kind', undefined]);

@@ -10,7 +10,7 @@
  * How a section matches an anchor, best first:
  * - `name`: its name in the anchor's letter case (`@typing.final` for `#typing.final`, not `typing.Final`);
  * - `slug`: its heading, alone or after the heading above it, slugs to the anchor (`#retry-count` for "count" under "retry");
- * - `member`: its name ends the anchor, after a section named as the anchor's owner (`output` after `exception subprocess.TimeoutExpired`);
+ * - `member`: its name ends the anchor, with the anchor's owner before it or under a heading named as the owner (`datetime.isoformat()` for `#datetime.datetime.isoformat`, `output` under `exception subprocess.TimeoutExpired`);
  * - `suffix`: its heading's slug, alone or after the heading above it, ends with the anchor (`#hasassertions`);
  * - `tail`: its name ends the anchor (`void *PyMem_RawRealloc(...)` for `#c.PyMem_RawRealloc`);
  * - `kind`: the anchor is a kind and its heading's slug (`#term-bytecode` for "bytecode").
@@ -18,11 +18,11 @@
 export const ANCHOR_MATCHES = ['name', 'slug', 'member', 'suffix', 'tail', 'kind'] as const;
 export type AnchorMatch = (typeof ANCHOR_MATCHES)[number];
 
-/** Matches the sections of one page, in page order, against one anchor. */
+/** Matches the sections of a page against one anchor. */
 export interface AnchorMatcher {
   /** Whether the anchor is spelled as a slug (`#expect-hasassertions`): then its first `slug` match is the section. */
   readonly slugSpelled: boolean;
-  /** How the section with this heading path matches, if it does; call it for each section in page order. */
+  /** How the section with this heading path matches, if it does. */
   match(headingPath: readonly string[]): AnchorMatch | undefined;
 }
 
@@ -31,8 +31,8 @@ export interface AnchorMatcher {
  *
  * @example
  * const matcher = anchorMatcher('subprocess.TimeoutExpired.output');
- * matcher.match(['subprocess', 'exception subprocess.TimeoutExpired']); // undefined
- * matcher.match(['subprocess', 'output']); // 'member'
+ * matcher.match(['subprocess', 'exception subprocess.CalledProcessError', 'output']); // 'tail'
+ * matcher.match(['subprocess', 'exception subprocess.TimeoutExpired', 'output']); // 'member'
  */
 export function anchorMatcher(anchor: string): AnchorMatcher {
   const slug = headingSlug(anchor);
@@ -43,26 +43,28 @@ export function anchorMatcher(anchor: string): AnchorMatcher {
   const tail = parts.at(-1);
   const owner = parts.at(-2);
   const kindRest = slugSpelled && /^[\p{L}\p{N}]+-./u.test(anchor) ? anchor.replace(/^[^-]+-/, '') : undefined;
-  let ownerSeen = false;
   return {
     slugSpelled,
     match(headingPath) {
       const heading = headingPath.at(-1) ?? '';
-      const name = heading.replace(/\(.*$/s, '').trim();
+      const name = nameOf(heading);
       const above = headingPath.at(-2) ?? '';
       const nameTail = lastName(name);
-      const afterOwner = ownerSeen;
-      if (owner !== undefined && nameTail === owner) ownerSeen = true;
       if (casedSlug(name) === cased) return 'name';
       const forms = [heading, name, `${above} ${heading}`, `${above} ${name}`].map(headingSlug);
       if (forms.includes(slug)) return 'slug';
-      if (tail !== undefined && nameTail === tail && afterOwner) return 'member';
+      if (tail !== undefined && nameTail === tail && owner !== undefined && (lastName(nameOf(above)) === owner || name.endsWith(`${owner}.${tail}`))) return 'member';
       if (forms.some((form) => form.endsWith(`-${slug}`))) return 'suffix';
       if (tail !== undefined && nameTail === tail) return 'tail';
       if (kindRest !== undefined && headingSlug(name) === kindRest) return 'kind';
       return undefined;
     },
   };
+}
+
+/** A heading's name: before a signature's parameters (`asyncio.create_task` of "asyncio.create_task(coro, *, name=None)"). */
+function nameOf(heading: string): string {
+  return heading.replace(/\(.*$/s, '').trim();
 }
 
 /** The last name in a text (`PyMem_RawRealloc` of `void *PyMem_RawRealloc`), or '' for none. */
