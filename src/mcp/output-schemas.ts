@@ -74,6 +74,10 @@ export const readSectionOutput = z.looseObject({
   links,
   prev_chunk_id: z.string().nullable(),
   next_chunk_id: z.string().nullable(),
+  neighbour_matches: z
+    .object({ chunk_id: z.string(), position: z.enum(['previous', 'next']), terms: z.array(z.string()) })
+    .optional()
+    .describe('The previous or next section when it holds words of the query that this one lacks.'),
   previous_section: contextSection,
   next_section: contextSection,
 });

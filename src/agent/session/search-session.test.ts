@@ -365,6 +365,23 @@ describe('SearchSession: what the tools show around a passage', () => {
     expect(nothingToFind.ok && nothingToFind.value).not.toHaveProperty('query_matches');
   });
 
+  it("names the neighbouring section that holds the query's words this one lacks", async () => {
+    const json = createMemoryIndex([
+      makeDoc('json', 'all', [
+        ['json.dump()', 'Serialize obj as a JSON formatted stream to fp.'],
+        ['json.dump()', 'If specified, default should be a function that gets called for objects that can not otherwise be serialized.'],
+        ['json.dump()', 'Unlike pickle, JSON is not a framed protocol.'],
+      ]),
+    ]);
+    const session = new SearchSession({ index: json, weakScore: 0 });
+    const first = await session.readSection({ chunk_id: 'json#0', query: 'json.dump default function for objects' });
+    expect(first.ok && first.value.neighbour_matches).toEqual({ chunk_id: 'json#1', position: 'next', terms: ['default', 'function', 'objects'] });
+    const last = await session.readSection({ chunk_id: 'json#2', query: 'default function' });
+    expect(last.ok && last.value.neighbour_matches).toEqual({ chunk_id: 'json#1', position: 'previous', terms: ['default', 'function'] });
+    const held = await session.readSection({ chunk_id: 'json#1', query: 'default function' });
+    expect(held.ok && held.value).not.toHaveProperty('neighbour_matches');
+  });
+
   it('flags the passages of a search that cover too little of the query, whatever their score', async () => {
     const session = new SearchSession({ index: tableIndex, weakScore: 0 });
     const outcome = await session.searchDocs({ query: 'retried steps on kubernetes spot nodes' });

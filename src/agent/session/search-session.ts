@@ -6,7 +6,7 @@ import { diversePage } from './page-diversity.ts';
 import { queryKey } from './query-key.ts';
 import { pageStrength } from './query-coverage.ts';
 import { contextNeighbors } from './section-context.ts';
-import { lineMatches, queryHasTerms } from './section-matches.ts';
+import { lineMatches, neighbourTerms, queryHasTerms } from './section-matches.ts';
 import { tableParts, tablePartsByChunk } from './table-parts.ts';
 import { createLinkResolver, type LinkResolver } from './passage-links.ts';
 import { resultLinks, resultPages, skippedHits } from './result-page.ts';
@@ -179,7 +179,9 @@ export class SearchSession {
    * The `read_section` tool: one page of the section from `offset` (default 0), or "not found"
    * outside the filter at any offset. With a query (`query`, default: the run's last search),
    * `query_matches` says where it matches: the best lines of a section shown whole, or else the
-   * best lines not shown yet (a cut page's note names them, or says none matches). A section of
+   * best lines not shown yet (a cut page's note names them, or says none matches); and
+   * `neighbour_matches` names the previous or next section that holds the query's words this one
+   * lacks (a definition's signature, parameters and notes are consecutive chunks). A section of
    * fewer than `TINY_SECTION_CHARS` characters comes with the first lines of its neighbours
    * (`previous_section`, `next_section`), so one read gives its context. A part of a table split
    * over chunks names them all (`table_parts`).
@@ -212,6 +214,8 @@ export class SearchSession {
     const query = args.query ?? this.steps.at(-1)?.query ?? '';
     const whole = page.complete && offset === 0;
     const matches = queryHasTerms(query) ? lineMatches(chunk.text, query, { shown: whole ? [] : (this.#shownRanges.get(chunk.chunkId) ?? []) }) : undefined;
+    const around = neighbors.map((neighbor) => ({ relation: neighbor.ord < chunk.ord ? ('previous' as const) : ('next' as const), chunkId: neighbor.chunkId, text: neighbor.text }));
+    const neighbour = matches === undefined ? undefined : neighbourTerms(query, chunk.text, around);
     const parts = await tableParts(chunk, index, filter);
     const links = await this.#links.links(chunk, page.text);
     return {
@@ -219,6 +223,7 @@ export class SearchSession {
       value: {
         ...passageValue(chunk, page, matches === undefined ? '' : matchesNote(query, matches)),
         ...(matches === undefined ? {} : { query_matches: matches }),
+        ...(neighbour === undefined ? {} : { neighbour_matches: { chunk_id: neighbour.chunkId, position: neighbour.relation, terms: neighbour.terms } }),
         ...(parts ? { table_parts: parts } : {}),
         ...(links.length > 0 ? { links: linksValue(links) } : {}),
         prev_chunk_id: link(chunk.prevChunkId),

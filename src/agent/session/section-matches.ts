@@ -89,6 +89,36 @@ export function lineMatches(
     .map(({ offset: start, terms: matched }) => ({ offset: start, terms: matched }));
 }
 
+/** A neighbouring section and the words of the query it holds that the section read does not. */
+export interface NeighbourTerms {
+  relation: 'previous' | 'next';
+  chunkId: string;
+  terms: string[];
+}
+
+/**
+ * The neighbour (previous or next section) that holds the most of the query's words that `text`
+ * lacks, with those words; undefined when `text` holds them all or no neighbour holds one (the
+ * one first in page order of two that hold as many). A model that reads the wrong one of a
+ * definition's consecutive chunks (a signature's, its parameters', its notes') learns which to
+ * read instead of guessing.
+ *
+ * @example
+ * neighbourTerms('default', 'json.dump(obj, fp)', [{ relation: 'next', chunkId: 'json#5', text: 'If specified, default should be a function ...' }]);
+ * // { relation: 'next', chunkId: 'json#5', terms: ['default'] }
+ */
+export function neighbourTerms(query: string, text: string, neighbours: ReadonlyArray<{ relation: 'previous' | 'next'; chunkId: string; text: string }>): NeighbourTerms | undefined {
+  const here = new Set(tokens(text));
+  const missing = [...new Set(tokens(query))].filter((term) => !STOP_WORDS.has(term) && !here.has(term));
+  let best: NeighbourTerms | undefined;
+  for (const { relation, chunkId, text: neighbourText } of neighbours) {
+    const held = new Set(tokens(neighbourText));
+    const terms = missing.filter((term) => held.has(term));
+    if (terms.length > (best?.terms.length ?? 0)) best = { relation, chunkId, terms };
+  }
+  return best;
+}
+
 function tokens(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
 }
