@@ -130,9 +130,13 @@ function kindNouns(question: string): string[] {
   return [...question.matchAll(KIND_NOUN)].flatMap((match) => contentTerms(match[1]!));
 }
 
-/** Whether a text names a thing: an identifier or a code span. */
+/**
+ * Whether a text names a thing as code: a code span, or an identifier with a mark of code in it
+ * (`_`, `.`, `/`, `:`, `-` or a digit: `ORBIT_MAX_TASKS`, `os.walk`), not a capitalised word of
+ * prose ("SuperSonics" answers no "what river").
+ */
 function namesThing(text: string): boolean {
-  return identifiers(text).length > 0 || /`[^`]+`/.test(text);
+  return /`[^`]+`/.test(text) || identifiers(text).some((name) => /[_./:\d-]/.test(name));
 }
 
 function interrogativeTerms(question: string): string[] {
