@@ -1,10 +1,11 @@
 import type { Chunk } from '../../corpus/types.ts';
-export { headingSlug } from './anchor-match.ts';
 import { linkTargetDocIds } from '../../corpus/markdown/link-targets.ts';
 import type { IndexBackend, SearchFilter } from '../../index/types.ts';
 import { pathUnder } from '../../index/snippet.ts';
 import { ANCHOR_MATCHES, anchorMatcher } from './anchor-match.ts';
 import { textHeadings } from '../../index/snippet-units.ts';
+
+export { headingSlug } from './anchor-match.ts';
 
 /** A link of a passage to another page of the docs, with the chunk it names, if the caller may read one. */
 export interface PassageLink {
@@ -66,11 +67,21 @@ export interface LinkResolver {
  */
 export function createLinkResolver(index: IndexBackend, filter: SearchFilter | undefined): LinkResolver {
   const cache = new Map<string, Promise<LinkTarget | undefined>>();
+  // The sections of each page an anchor was looked up in: a page is walked once per session.
+  const pages = new Map<string, Promise<PageSection[]>>();
+  const sectionsOf = (first: Chunk) => {
+    let sections = pages.get(first.docId);
+    if (sections === undefined) {
+      sections = pageSections(index, filter, first);
+      pages.set(first.docId, sections);
+    }
+    return sections;
+  };
   const resolve = (href: string, fromDocId: string) => {
     const key = `${fromDocId}\u0000${href}`;
     let found = cache.get(key);
     if (found === undefined) {
-      found = resolveHref(index, filter, href, fromDocId);
+      found = resolveHref(index, filter, href, fromDocId, sectionsOf);
       cache.set(key, found);
     }
     return found;
@@ -91,47 +102,62 @@ export function createLinkResolver(index: IndexBackend, filter: SearchFilter | u
   };
 }
 
-async function resolveHref(index: IndexBackend, filter: SearchFilter | undefined, href: string, fromDocId: string): Promise<LinkTarget | undefined> {
+async function resolveHref(
+  index: IndexBackend,
+  filter: SearchFilter | undefined,
+  href: string,
+  fromDocId: string,
+  sectionsOf: (first: Chunk) => Promise<PageSection[]>,
+): Promise<LinkTarget | undefined> {
   for (const docId of linkTargetDocIds(href, fromDocId)) {
     const first = await index.getChunk(`${docId}#0`, filter);
     if (first === undefined) continue;
     const anchor = /#(.+)$/.exec(href)?.[1];
-    const section = anchor === undefined ? first : await anchoredChunk(index, filter, first, safeDecode(anchor));
-    return { doc_id: docId, chunk_id: section.chunkId };
+    const chunkId = anchor === undefined ? first.chunkId : anchoredChunk(await sectionsOf(first), safeDecode(anchor), first.chunkId);
+    return { doc_id: docId, chunk_id: chunkId };
   }
   return undefined;
 }
 
-/**
- * The chunk of the page, from `first` on, that holds the section `anchor` names (anchor-match.ts):
- * the first whose section matches it best, walking the page in order; `first` when none does. A
- * chunk's sections are those of its heading path (a section whose heading has no chunk of its own
- * begins in the first chunk under it) and the headings in its text (small sections merged into
- * one chunk: Sphinx's `#### @typing.final`). The walk stops at a section named in the anchor's
- * letter case, or slugged to an anchor spelled as a slug.
- */
-async function anchoredChunk(index: IndexBackend, filter: SearchFilter | undefined, first: Chunk, anchor: string): Promise<Chunk> {
-  const matcher = anchorMatcher(anchor);
-  let best: { chunk: Chunk; rank: number } | undefined;
-  let chunk: Chunk | undefined = first;
-  for (let walked = 0; chunk !== undefined && walked < MAX_ANCHOR_WALK; walked++) {
-    for (const path of sectionPaths(chunk)) {
-      const match = matcher.match(path);
-      if (match === undefined) continue;
-      const rank = ANCHOR_MATCHES.indexOf(match);
-      if (best === undefined || rank < best.rank) best = { chunk, rank };
-    }
-    if (best !== undefined && (best.rank === 0 || (best.rank === 1 && matcher.slugSpelled))) return best.chunk;
-    chunk = chunk.nextChunkId === undefined ? undefined : await index.getChunk(chunk.nextChunkId, filter);
-  }
-  return best?.chunk ?? first;
+/** A section of a page: the chunk that holds it, and its heading path. */
+interface PageSection {
+  chunkId: string;
+  path: string[];
 }
 
-/** The heading paths of a chunk's sections, in page order: each of its heading path below the title, then each heading of its text. */
-function sectionPaths(chunk: Chunk): string[][] {
-  const paths = chunk.headingPath.slice(1).map((_, at) => chunk.headingPath.slice(0, at + 2));
-  for (const heading of textHeadings(chunk.text.split('\n'))) paths.push(pathUnder(chunk.headingPath, heading) ?? [...chunk.headingPath]);
-  return paths;
+/**
+ * The chunk that holds the section `anchor` names among a page's sections (anchor-match.ts): the
+ * first that matches it best, in page order; `first` (the page's first chunk) when none does.
+ */
+function anchoredChunk(sections: readonly PageSection[], anchor: string, first: string): string {
+  const matcher = anchorMatcher(anchor);
+  let best: { chunkId: string; rank: number } | undefined;
+  for (const { chunkId, path } of sections) {
+    const match = matcher.match(path);
+    if (match === undefined) continue;
+    const rank = ANCHOR_MATCHES.indexOf(match);
+    if (best === undefined || rank < best.rank) best = { chunkId, rank };
+    if (rank === 0 || (rank === 1 && matcher.slugSpelled)) break;
+  }
+  return best?.chunkId ?? first;
+}
+
+/**
+ * The sections of a page in order, from its first chunk on ({@link MAX_ANCHOR_WALK} chunks at
+ * most): each chunk's heading path below the title (a section whose heading has no chunk of its
+ * own begins in the first chunk under it), then each heading in its text (small sections merged
+ * into one chunk: Sphinx's `#### @typing.final`).
+ */
+async function pageSections(index: IndexBackend, filter: SearchFilter | undefined, first: Chunk): Promise<PageSection[]> {
+  const sections: PageSection[] = [];
+  let chunk: Chunk | undefined = first;
+  for (let walked = 0; chunk !== undefined && walked < MAX_ANCHOR_WALK; walked++) {
+    const { chunkId, headingPath } = chunk;
+    for (let depth = 2; depth <= headingPath.length; depth++) sections.push({ chunkId, path: headingPath.slice(0, depth) });
+    for (const heading of textHeadings(chunk.text.split('\n'))) sections.push({ chunkId, path: pathUnder(headingPath, heading) ?? [...headingPath] });
+    chunk = chunk.nextChunkId === undefined ? undefined : await index.getChunk(chunk.nextChunkId, filter);
+  }
+  return sections;
 }
 
 function safeDecode(text: string): string {
