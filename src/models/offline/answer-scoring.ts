@@ -91,8 +91,9 @@ const CONTEXT_SHARE = 0.5;
  */
 export function createSentenceScorer(view: EvidenceView, conversation: Conversation, version: string | undefined): SentenceScore {
   const relevanceOf = createRelevance(conversation);
-  // Identifiers the question names ("raise_errors", "ORB-1404") must appear as such, not as parts.
-  const named = identifiers(view.analysis.question).map((identifier) => identifier.toLowerCase().replace(/[`()]/g, ''));
+  // Identifiers the question names ("raise_errors", "ORB-1404") must appear as such, not as parts;
+  // a call's empty parentheses aside (`retryJob()` names retryJob), not its arguments (`f(3)`).
+  const named = identifiers(view.analysis.question).map((identifier) => identifier.toLowerCase().replace(/`/g, '').replace(/\(\)$/, ''));
   // Words most evidence sentences share ("job", "orbit") say little about which one answers.
   const frequency = new Map<string, number>();
   for (const sentence of view.sentences) for (const term of sentence.terms) frequency.set(term, (frequency.get(term) ?? 0) + 1);

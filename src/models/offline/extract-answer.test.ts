@@ -354,6 +354,14 @@ describe('directness of the answer', () => {
     }
   });
 
+  it('finds a call the question writes with its arguments (`f(3)`) as written, not without its parentheses', () => {
+    const question = 'Will `f(3)` and `f(3.0)` share one cache entry?';
+    const typed: Result = { chunk_id: 'cache#2', doc_id: 'cache', heading: 'Typed caches', snippet: 'With typed set, `f(3)` and `f(3.0)` are cached apart.' };
+    const shared: Result = { chunk_id: 'cache#1', doc_id: 'cache', heading: 'Cache entries', snippet: 'One cache entry is shared by calls whose arguments are equal.' };
+    const answer = extractAnswer(analyzeQuestion(question), readConversation(promptOf(question, [shared, typed])));
+    expect(answer.closest?.map((passage) => passage.sentences[0])).toEqual(['With typed set, `f(3)` and `f(3.0)` are cached apart.', 'One cache entry is shared by calls whose arguments are equal.']);
+  });
+
   it('takes "disable" for "switch off" (related-terms.ts)', () => {
     const question = 'How do I switch off the retries of a task?';
     const retries: Result = { chunk_id: 'retries#1', doc_id: 'retries', heading: 'Retries', snippet: 'Set `max_attempts` of a task to 1 to disable its retries.' };
