@@ -66,7 +66,7 @@ export function directnessFeatures(view: EvidenceView, sentences: Sentence[], re
   // not its topic; nor is the thing a chain of hops named ("country" of "Damerjog's country"), nor
   // the kind of thing asked ("which command") when the sentences name one.
   const joined = sentences.map((sentence) => sentence.text).join(' ');
-  const asking = new Set([...interrogativeTerms(analysis.question), ...answeredByChain, ...(namesThing(joined) ? kindNouns(analysis.question) : [])]);
+  const asking = new Set([...interrogativeTerms(analysis.question), ...answeredByChain, ...(namesThing(joined, analysis.question) ? kindNouns(analysis.question) : [])]);
   const questionTerms = [...new Set(analysis.terms)].filter((term) => !asking.has(term));
   // A follow-up that asks something of its own ("and how do I cancel it?", not "and how do I fix
   // it?") is answered by a sentence that does it to the conversation's subject: the subject's
@@ -131,12 +131,21 @@ function kindNouns(question: string): string[] {
 }
 
 /**
- * Whether a text names a thing as code: a code span, or an identifier with a mark of code in it
- * (`_`, `.`, `/`, `:`, `-` or a digit: `ORBIT_MAX_TASKS`, `os.walk`), not a capitalised word of
- * prose ("SuperSonics" answers no "what river").
+ * Whether a text names a thing as code that the question does not name itself: a code span, or an
+ * identifier with a mark of code in it (`_`, `.`, `/`, `:`, `-` or a digit: `ORBIT_MAX_TASKS`,
+ * `os.walk`), not a capitalised word of prose ("SuperSonics" answers no "what river"). The thing
+ * asked for is another than the question's own names: "Which release added `ORBIT_MAX_TASKS`?"
+ * is not answered by a sentence that names only `ORBIT_MAX_TASKS`.
  */
-function namesThing(text: string): boolean {
-  return /`[^`]+`/.test(text) || identifiers(text).some((name) => /[_./:\d-]/.test(name));
+function namesThing(text: string, question: string): boolean {
+  const own = new Set([...codeSpans(question), ...identifiers(question)].map((name) => name.toLowerCase()));
+  const named = [...codeSpans(text), ...identifiers(text).filter((name) => /[_./:\d-]/.test(name))];
+  return named.some((name) => !own.has(name.toLowerCase()));
+}
+
+/** The code spans of a text, without their backticks. */
+function codeSpans(text: string): string[] {
+  return [...text.matchAll(/`([^`]+)`/g)].map((match) => match[1]!);
 }
 
 function interrogativeTerms(question: string): string[] {

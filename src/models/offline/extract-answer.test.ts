@@ -348,6 +348,10 @@ describe('directness of the answer', () => {
     const noyau: Result = { chunk_id: 'noyau#3', doc_id: 'noyau', heading: 'Modules du noyau', snippet: '`lsmod` affiche les modules du noyau chargés.' };
     const french = 'Quelle commande affiche les modules du noyau chargés ?';
     expect(extractAnswer(analyzeQuestion(french), readConversation(promptOf(french, [noyau]))).text).toBe('`lsmod` affiche les modules du noyau chargés. [1]');
+    // The question's own name is not the command asked for.
+    const named = 'Which command shows the modules `lsmod` lists?';
+    const own: Result = { ...modules, snippet: '`lsmod` lists the kernel modules that are loaded, and shows them.' };
+    expect(extractAnswer(analyzeQuestion(named), readConversation(promptOf(named, [own]))).abstained).toBe(true);
     // Without a name, or with a capitalised word of prose, the sentence does not say which command.
     for (const snippet of ['A tool shows which kernel modules are loaded now.', 'The SuperSonics tool shows which kernel modules are loaded now.']) {
       expect(extractAnswer(analyzeQuestion(english), readConversation(promptOf(english, [{ ...modules, snippet }]))).abstained).toBe(true);
