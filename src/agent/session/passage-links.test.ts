@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryIndex, makeDoc } from '../../testing/memory-index.ts';
-import { createLinkResolver, headingSlug, markdownLinks, MAX_LINKS_PER_PASSAGE } from './passage-links.ts';
+import { headingSlug } from './anchor-match.ts';
+import { createLinkResolver, markdownLinks, MAX_LINKS_PER_PASSAGE } from './passage-links.ts';
 import { SearchSession } from './search-session.ts';
 
 const index = createMemoryIndex([

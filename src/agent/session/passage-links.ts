@@ -5,8 +5,6 @@ import { pathUnder } from '../../index/snippet.ts';
 import { ANCHOR_MATCHES, anchorMatcher } from './anchor-match.ts';
 import { textHeadings } from '../../index/snippet-units.ts';
 
-export { headingSlug } from './anchor-match.ts';
-
 /** A link of a passage to another page of the docs, with the chunk it names, if the caller may read one. */
 export interface PassageLink {
   /** The link's text as written, backticks dropped (`maxWorkers`). */

@@ -214,8 +214,8 @@ export class SearchSession {
     const query = args.query ?? this.steps.at(-1)?.query ?? '';
     const whole = page.complete && offset === 0;
     const matches = queryHasTerms(query) ? lineMatches(chunk.text, query, { shown: whole ? [] : (this.#shownRanges.get(chunk.chunkId) ?? []) }) : undefined;
-    const around = neighbors.map((neighbor) => ({ relation: neighbor.ord < chunk.ord ? ('previous' as const) : ('next' as const), chunkId: neighbor.chunkId, text: neighbor.text }));
-    const neighbour = matches === undefined ? undefined : neighbourTerms(query, chunk.text, around);
+    const neighbour =
+      matches === undefined ? undefined : neighbourTerms(query, chunk.text, neighbors.map((neighbor) => ({ relation: sideOf(neighbor, chunk), chunkId: neighbor.chunkId, text: neighbor.text })));
     const parts = await tableParts(chunk, index, filter);
     const links = await this.#links.links(chunk, page.text);
     return {
@@ -250,8 +250,7 @@ export class SearchSession {
       const page = this.#page(chunk.text, 0);
       if (this.#show(chunk, page, step, 'read')) newChunkIds.push(chunk.chunkId);
       const links = await this.#links.links(chunk, page.text);
-      const position = chunk.ord < self.ord ? 'previous' : 'next';
-      chunks.push({ position, ...neighborValue(chunk, page), ...(links.length > 0 ? { links: linksValue(links) } : {}) });
+      chunks.push({ position: sideOf(chunk, self), ...neighborValue(chunk, page), ...(links.length > 0 ? { links: linksValue(links) } : {}) });
     }
     this.reads.push({ tool: 'read_neighbors', chunkId: args.chunk_id, found: true, newChunkIds });
     const note = neighborsNote(args.chunk_id, new Set(chunks.map((chunk) => chunk.position)));
@@ -290,6 +289,11 @@ export class SearchSession {
 function stripHit(hit: Hit): Chunk {
   const { score: _score, snippet: _snippet, snippetHeadingPath: _path, ...chunk } = hit;
   return chunk;
+}
+
+/** Which side of `chunk` a neighbour of the same page stands on (the nearest one the filter lets through may not be adjacent). */
+function sideOf(neighbor: Chunk, chunk: Chunk): 'previous' | 'next' {
+  return neighbor.ord < chunk.ord ? 'previous' : 'next';
 }
 
 /** What `read_neighbors` says when a chunk has no previous or no next section to show. */

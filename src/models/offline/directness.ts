@@ -138,7 +138,8 @@ function kindNouns(question: string): string[] {
  * is not answered by a sentence that names only `ORBIT_MAX_TASKS`.
  */
 function namesThing(text: string, question: string): boolean {
-  const own = new Set([...codeSpans(question), ...identifiers(question)].map((name) => name.toLowerCase()));
+  // identifiers() holds the question's code spans too.
+  const own = new Set(identifiers(question).map((name) => name.toLowerCase()));
   const named = [...codeSpans(text), ...identifiers(text).filter((name) => /[_./:\d-]/.test(name))];
   return named.some((name) => !own.has(name.toLowerCase()));
 }
