@@ -64,6 +64,35 @@ export class RunRecorder {
     }
   }
 
+  /**
+   * The answer of `options.closestModel` (the offline planner) from this run's messages, asked when
+   * the run's own model abstained, or its answer kept no citation, without naming the closest
+   * passages: the passages the research came closest with are still shown. Not asked when the
+   * model failed (a failure is never "the docs do not say"), nor of the run's own model, nor past
+   * the run's deadline. Its call is not one of the run's (`calls`, usage): the offline planner
+   * costs nothing; a failed call is noted in the errors and changes nothing.
+   */
+  async #closestModelAnswer(answer: Answer): Promise<ModelAnswer | undefined> {
+    const closestModel = this.options.closestModel;
+    if (closestModel === undefined || closestModel === this.options.model || !answer.abstained || (answer.closest?.length ?? 0) > 0) return undefined;
+    const limit = this.#limitAt(this.#now());
+    if (limit.remainingMs <= 0) return undefined;
+    const outcome = await callModel({
+      model: closestModel,
+      system: this.system,
+      messages: this.messages,
+      toolChoice: 'none',
+      ...(this.tools ? { tools: this.tools } : {}),
+      timeoutMs: limit.timeoutMs,
+      ...(this.options.timeoutSignal ? { timeoutSignal: this.options.timeoutSignal } : {}),
+      maxRetries: 0,
+      abortSignal: this.options.abortSignal,
+    });
+    if (outcome.kind === 'answer') return outcome.answer;
+    this.errors.push(`closest passages not named: ${outcome.kind === 'failed' || outcome.kind === 'malformed' ? outcome.reason : 'the closest model called a tool'}`);
+    return undefined;
+  }
+
   /** Why the run must end without an answer when its last model call failed, else undefined. */
   get failure(): StopReason | undefined {
     return this.#failure;
@@ -166,7 +195,10 @@ export class RunRecorder {
     review?: PolicyReview,
   ): Promise<AgentRun> {
     const directAllowed = this.calls[0]?.toolChoice === 'auto';
-    const shown = finalizeAnswer(draft, session, this.errors, directAllowed);
+    const finalized = finalizeAnswer(draft, session, this.errors, directAllowed);
+    const closestFrom = draft === undefined ? undefined : await this.#closestModelAnswer(finalized.answer);
+    const closest = closestFrom?.closest ? closestPassages(closestFrom.closest, session.citableEvidence()) : [];
+    const shown = closest.length === 0 ? finalized : { ...finalized, answer: { text: NO_DIRECT_ANSWER_TEXT, citations: [], abstained: true, closest } };
     const checked = { ...shown, answer: await this.#current(shown.answer, session) };
     const verified = this.web ? withWebCitations(checked, draft, this.web) : checked;
     const reviewed = review?.(verified.answer);
@@ -194,6 +226,7 @@ export class RunRecorder {
       stopReason,
       droppedCitations: dropped,
       ...(abstainReason ? { abstainReason } : {}),
+      ...(closest.length > 0 ? { closestBy: 'closest-model' as const } : {}),
       errors: this.errors,
       ...(reviewed ? { policy: reviewed.policy } : {}),
       ...(this.#history ? { history: this.#history } : {}),

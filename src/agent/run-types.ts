@@ -83,6 +83,13 @@ export interface AskOptions extends RunLimits {
    */
   memory?: SearchMemory;
   /**
+   * A model asked for the closest passages when the run's model abstains, or its answer keeps no
+   * verified citation, without naming them (providers with strict answer schemas cannot): its
+   * answer's `closest` is verified and shown as the run's. The shells pass the offline planner
+   * for every other model, so an abstention of any model shows where the docs come closest.
+   */
+  closestModel?: LanguageModel;
+  /**
    * The tracer of the run's spans (`atlas.run`, `atlas.search`, `atlas.read`, and the AI SDK's
    * model-call spans under them; docs/observability.md). Default: the OpenTelemetry API's global
    * tracer, a no-op unless the application registered a provider.
@@ -133,6 +140,8 @@ export interface RunTrace {
   history?: HistoryTrace;
   /** Web search: allow-list, whether and why it was offered, searches and sources; absent on docs-only runs (docs/web-search.md). */
   web?: WebTrace;
+  /** Set when the closest passages shown were named by `closestModel`, not by the run's model. */
+  closestBy?: 'closest-model';
 }
 
 export interface RunUsage {

@@ -72,6 +72,71 @@ describe('agenticRun', () => {
     expect(run.answer.closest?.map((passage) => [passage.chunkId, passage.startLine, passage.endLine, passage.sentences])).toEqual([['cron#0', 2, 7, [example, 'Schedules are in UTC.']]]);
   });
 
+  describe('closestModel names the closest passages a model did not', () => {
+    const payload = 'ORB-1202 PayloadTooLarge: the result exceeded [limits] max_payload_kb.';
+    const closestModel = () =>
+      createScriptedModel([
+        {
+          text: JSON.stringify({
+            text: '',
+            citations: [],
+            abstained: true,
+            abstain_reason: 'no direct answer',
+            closest: [
+              { doc_id: 'error-codes', sentences: [payload] },
+              { doc_id: 'scheduling', sentences: ['Cron schedules run in the scheduler process.'] },
+            ],
+          }),
+        },
+      ]);
+
+    it('shows the passages closestModel names, verified, when the model abstains without any: asked once, after the run, for its final answer', async () => {
+      const model = createScriptedModel([{ toolCalls: [search('ORB-1202')] }, { answer: { text: '', citations: [], abstained: true } }]);
+      const closest = closestModel();
+      const run = await agenticRun('How big may a result be?', { model, closestModel: closest, index: createMemoryIndex(docs), weakScore: 0 });
+      // "scheduling" was never shown to the run: its sentence does not verify, and the passage is left out.
+      expect([run.answer.abstained, run.answer.text, run.answer.closest?.map((passage) => [passage.chunkId, passage.sentences])]).toEqual([
+        true,
+        "I couldn't find a direct answer in the docs.",
+        [['error-codes#1', [payload]]],
+      ]);
+      expect([run.trace.abstainReason, run.trace.closestBy, run.usage.modelCalls]).toEqual(['the model abstained', 'closest-model', 2]);
+      expect(toolChoices(closest.requests)).toEqual(['none']);
+      // It reads the run's own conversation: the question and the search it was shown.
+      expect(toolResultsOf(closest.requests[0]).map((part) => part.toolName)).toEqual(['search_docs']);
+    });
+
+    it('shows them when no citation of an answer verifies', async () => {
+      const model = createScriptedModel([{ toolCalls: [search('ORB-1202')] }, { answer: { text: 'It is 64 MB.', citations: [{ doc_id: 'flows', quote: 'Results may be 64 MB.' }] } }]);
+      const run = await agenticRun('How big may a result be?', { model, closestModel: closestModel(), index: createMemoryIndex(docs), weakScore: 0 });
+      expect([run.answer.abstained, run.trace.abstainReason, run.answer.closest?.map((passage) => passage.chunkId)]).toEqual([true, 'no citation could be verified', ['error-codes#1']]);
+    });
+
+    it('is not asked when the model named verified closest passages, answered, or failed', async () => {
+      const named = createScriptedModel([
+        { toolCalls: [search('ORB-1202')] },
+        { text: JSON.stringify({ text: '', citations: [], abstained: true, closest: [{ doc_id: 'error-codes', sentences: [payload] }] }) },
+      ]);
+      const answering = createScriptedModel([{ toolCalls: [search('ORB-1202')] }, { answer: { text: 'ORB-1202.', citations: [{ doc_id: 'error-codes', quote: payload }] } }]);
+      const failing = createScriptedModel([{ toolCalls: [search('ORB-1202')] }]);
+      for (const model of [named, answering, failing]) {
+        const closest = closestModel();
+        const run = await agenticRun('How big may a result be?', { model, closestModel: closest, index: createMemoryIndex(docs), weakScore: 0, maxRetries: 0 });
+        expect([closest.requests.length, run.trace.closestBy]).toEqual([0, undefined]);
+      }
+    });
+
+    it('leaves the plain abstention, noted in the errors, when closestModel fails', async () => {
+      const model = createScriptedModel([{ toolCalls: [search('ORB-1202')] }, { answer: { text: '', citations: [], abstained: true } }]);
+      const run = await agenticRun('How big may a result be?', { model, closestModel: createScriptedModel([]), index: createMemoryIndex(docs), weakScore: 0 });
+      expect([run.answer.text, run.answer.closest, run.trace.errors]).toEqual([
+        ABSTAIN_TEXT,
+        undefined,
+        ['closest passages not named: model call failed: scripted model: unexpected call 1 (only 0 turns scripted)'],
+      ]);
+    });
+  });
+
   it('stops on no new evidence when the same query repeats, with a forced final answer', async () => {
     const model = createScriptedModel([
       { toolCalls: [search('payload limit')] },

@@ -30,6 +30,8 @@ export interface CompareOptions {
   docs: Doc[];
   index: IndexBackend;
   model: LanguageModel;
+  /** Names the closest passages when `model` abstains without them (`AskOptions.closestModel`). */
+  closestModel?: LanguageModel;
   price?: ModelPrice | null;
   /** Per-call timeout and deadline of every run (defaults of `RunLimits`). */
   limits?: RunLimits;
@@ -154,6 +156,7 @@ function askOptions(options: CompareOptions, item: EvalCase) {
   const filter = caseFilter(item, options.filter);
   return {
     model: options.model,
+    ...(options.closestModel ? { closestModel: options.closestModel } : {}),
     price: options.price ?? null,
     ...options.limits,
     ...(options.policy ? { policy: options.policy, policyStrict: options.policyStrict === true } : {}),

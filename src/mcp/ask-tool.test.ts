@@ -5,7 +5,7 @@ import type { ToolValue } from '../agent/session/search-session.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
 import { createScriptedModel } from '../testing/scripted-model.ts';
-import { closestAnswerTurns, MARKED_ANSWER_TEXT, markedAnswerTurns, PAYLOAD_QUESTION } from '../testing/orbit-answers.ts';
+import { bareAbstentionTurns, closestAnswerTurns, MARKED_ANSWER_TEXT, markedAnswerTurns, PAYLOAD_QUESTION } from '../testing/orbit-answers.ts';
 import { createAtlasMcpServer } from './server.ts';
 import { connectInMemory } from './test-client.ts';
 
@@ -57,6 +57,14 @@ describe('ask', () => {
     expect(links).toEqual([...new Set(answer.citations.map((citation: ToolValue) => citation.uri))]);
     expect(progress.map((update) => update.message)).toEqual(run.trace.steps.map((step, position) => `search ${position + 1} of 6: ${step.query}`));
     expect((await mcp.call('search_docs', { query: 'ORB-1202' })).structuredContent).toMatchObject({ budget: 'search 1 of 6, 5 left' });
+    await mcp.close();
+  });
+
+  it('returns the closest passages the closest model names when the model abstains without any', async () => {
+    const { turns, closest } = bareAbstentionTurns();
+    const mcp = await connectInMemory(createAtlasMcpServer({ index, ask: { model: createScriptedModel(turns), closestModel: createScriptedModel(closest), modelSpec: 'scripted', now: () => 0 } }));
+    const answer = (await mcp.call('ask', { question: PAYLOAD_QUESTION })).structuredContent as ToolValue;
+    expect([answer.abstained, answer.closest.map((passage: ToolValue) => [passage.chunk_id, passage.sentences.length])]).toEqual([true, [['error-codes#4', 2]]]);
     await mcp.close();
   });
 

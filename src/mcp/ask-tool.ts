@@ -26,6 +26,8 @@ import { inSpan, type RunTracing } from '../telemetry/tracing.ts';
 /** The model the `ask` tool runs, and the limits of each run. */
 export interface AskToolOptions extends RunLimits {
   model: LanguageModel;
+  /** Names the closest passages when `model` abstains without them (`AskOptions.closestModel`; the shells pass the offline planner). */
+  closestModel?: LanguageModel;
   /** How the model is named in results, e.g. `offline` or `openai:gpt-5-mini`. */
   modelSpec: string;
   price?: ModelPrice | null;
@@ -91,6 +93,7 @@ export function registerAskTool(server: McpServer, context: { index: IndexBacken
       // or the client's connection closing) is seen between calls even with the synchronous offline planner.
       const ask = () => withIndexLease(context.index, () => agenticRun(args.question, {
         model: yieldingModel(options.model),
+        ...(options.closestModel ? { closestModel: options.closestModel } : {}),
         index: context.index,
         maxSearches,
         price: options.price ?? null,

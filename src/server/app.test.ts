@@ -4,7 +4,7 @@ import { routedAsk } from '../agent/policy/route.ts';
 import type { IndexBackend } from '../index/types.ts';
 import { createOrbitIndex } from '../testing/orbit-index.ts';
 import { createScriptedModel } from '../testing/scripted-model.ts';
-import { CLOSEST_PASSAGES, closestAnswerTurns, MARKED_ANSWER_TEXT, markedAnswerTurns, PAYLOAD_QUESTION } from '../testing/orbit-answers.ts';
+import { bareAbstentionTurns, CLOSEST_PASSAGES, closestAnswerTurns, MARKED_ANSWER_TEXT, markedAnswerTurns, PAYLOAD_QUESTION } from '../testing/orbit-answers.ts';
 import { createApp } from './app.ts';
 import { createGatedModel, parseSse, post, testDeps } from './test-server.ts';
 
@@ -135,6 +135,13 @@ describe('POST /v1/ask', () => {
       expect(abstained.answer).toEqual({ text: "I couldn't find a direct answer in the docs.", citations: [], abstained: true, closest: CLOSEST_PASSAGES });
       expect(abstained.trace.abstainReason).toBe('the model abstained: no direct answer');
     }
+  });
+
+  it('shows the closest passages the closest model names when the model abstains without any', async () => {
+    const { turns, closest } = bareAbstentionTurns();
+    const app = createApp(testDeps(index, { model: createScriptedModel(turns), closestModel: createScriptedModel(closest), modelSpec: 'scripted' }));
+    const body = await (await app.request('/v1/ask', post({ question: PAYLOAD_QUESTION }))).json();
+    expect([body.answer.closest, body.trace.abstainReason, body.trace.closestBy]).toEqual([CLOSEST_PASSAGES, 'the model abstained', 'closest-model']);
   });
 
   it('a run the model failed is a 502 with the cause, and the run', async () => {

@@ -69,6 +69,7 @@ export async function prepareAsk(deps: ServerDeps, request: AskRequest, principa
     options: {
       route: request.route ?? deps.route ?? 'agentic',
       model: yieldingModel(deps.model),
+      ...(deps.closestModel ? { closestModel: deps.closestModel } : {}),
       index: deps.index,
       price: deps.price,
       maxSearches: Math.min(request.maxSearches ?? serverMax, serverMax),

@@ -20,6 +20,8 @@ import type { RunTracing } from '../telemetry/tracing.ts';
 export interface ServerDeps {
   index: IndexBackend;
   model: LanguageModel;
+  /** Names the closest passages when `model` abstains without them (`AskOptions.closestModel`; the shells pass the offline planner). */
+  closestModel?: LanguageModel;
   /** The model spec as given (`offline`, `openai:gpt-5-mini`, ...), reported by /v1/models and runs. */
   modelSpec: string;
   price: ModelPrice | null;

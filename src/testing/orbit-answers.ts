@@ -62,6 +62,16 @@ export function closestAnswerTurns(): ScriptedTurn[] {
   ];
 }
 
+/**
+ * {@link closestAnswerTurns} with an abstention that names no closest passages, and a closest model
+ * (`AskOptions.closestModel`) that names those {@link closestAnswerTurns} names: a run of the two
+ * shows {@link CLOSEST_PASSAGES}.
+ */
+export function bareAbstentionTurns(): { turns: ScriptedTurn[]; closest: ScriptedTurn[] } {
+  const [search, read, closest] = closestAnswerTurns();
+  return { turns: [search!, read!, { text: JSON.stringify({ text: '', citations: [], abstained: true }) }], closest: [closest!] };
+}
+
 /** `answer.closest` of a run of {@link closestAnswerTurns}. */
 export const CLOSEST_PASSAGES: ClosestPassage[] = [
   {

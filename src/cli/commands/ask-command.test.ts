@@ -197,5 +197,18 @@ describe('reading the answer in the terminal', () => {
         ["I couldn't find a direct answer in the docs.", '', 'Closest passages in the docs:', '  Leases — leases.md:7-7', '      "A worker holds a job for the lease."', ''].join('\n'),
       );
     });
+
+    it('shows the closest passages the offline planner names when the model abstains without any', async () => {
+      const bare = completion({ content: JSON.stringify({ text: '', citations: [], abstained: true }) });
+      server = await startLoopbackServer([search, bare]);
+      expect(await runCli(['ask', 'How long may a worker hold a job on a laptop?', '--model', `openai-compatible:${server.url}/v1#m`, '--json'], io)).toBe(0);
+      const run = JSON.parse(io.out.join(''));
+      expect([run.answer.text, run.answer.closest.map((passage: { chunkId: string; sentences: string[] }) => [passage.chunkId, passage.sentences])]).toEqual([
+        "I couldn't find a direct answer in the docs.",
+        [['leases#0', ['A worker holds a job for the lease.']]],
+      ]);
+      // The model's two calls are the run's; the offline planner's is not a call of the run.
+      expect([run.trace.abstainReason, run.trace.closestBy, run.usage.modelCalls, server.requests().length]).toEqual(['the model abstained', 'closest-model', 2, 2]);
+    });
   });
 });

@@ -104,7 +104,7 @@ async function ask(io: CliIO, question: string, options: AskOptions, tracing: Ru
   const limits = resolveRunLimits(io.env, options);
   const filter = cliFilter(io.env, options);
   await requireIndex(io, options.db);
-  const { model, spec, price } = await cliModel(io, options.model);
+  const { model, spec, price, closestModel } = await cliModel(io, options.model);
   const web = await cliWeb(model, options);
   const index = await openSearchIndex(io, options);
   let run: AgentRun;
@@ -115,6 +115,7 @@ async function ask(io: CliIO, question: string, options: AskOptions, tracing: Ru
     const askOptions = {
       route: options.route as Route,
       model,
+      ...(closestModel ? { closestModel } : {}),
       index,
       price,
       maxSearches: options.maxSearches,

@@ -67,7 +67,7 @@ export function registerChatCommand(program: Command, io: CliIO): void {
       const limits = resolveRunLimits(io.env, options);
       const filter = cliFilter(io.env, options);
       await requireIndex(io, options.db);
-      const { model, price } = await cliModel(io, options.model);
+      const { model, price, closestModel } = await cliModel(io, options.model);
       // With an OTel exporter configured: each turn is a trace (docs/observability.md), flushed when the chat ends.
       const tracing = await commandTracing(io);
       const index = await openSearchIndex(io, options);
@@ -89,6 +89,7 @@ export function registerChatCommand(program: Command, io: CliIO): void {
           const run = await cliConversationTurn(store, id, question, filter, {
             route: options.route as Route,
             model,
+            ...(closestModel ? { closestModel } : {}),
             index,
             price,
             maxSearches: options.maxSearches,

@@ -180,7 +180,7 @@ function registerCompare(evalCommand: Command, { io, deps, resolve }: EvalContex
       const cases = compareCases(dataset);
       if (cases.length === 0) requireFile(dataset, 'retrievalQueries');
       const limits = resolveRunLimits(io.env, options);
-      const { model, spec, price } = await resolve(options.model);
+      const { model, spec, price, closestModel } = await resolve(options.model);
       const concurrency = concurrencyFor(options, spec);
       const result = await withDatasetIndex(io, dataset, options, { label: 'eval compare', total: cases.length * 3 }, (index, progress) =>
         runCompare({
@@ -188,6 +188,7 @@ function registerCompare(evalCommand: Command, { io, deps, resolve }: EvalContex
           docs: dataset.docs,
           index,
           model,
+          ...(closestModel ? { closestModel } : {}),
           price,
           now: io.now,
           limits,

@@ -62,7 +62,7 @@ export function registerMcpCommand(program: Command, io: CliIO): void {
       const filter = cliFilter(io.env, options);
       const limits = resolveRunLimits(io.env, options);
       await requireIndex(io, options.db);
-      const { model, spec, price } = await cliModel(io, options.model);
+      const { model, spec, price, closestModel } = await cliModel(io, options.model);
       // A long-lived reader: an `atlas ingest --rebuild` that replaces the file is served from the next tool call on.
       const index = await openSearchIndex(io, options, { follow: true });
       try {
@@ -72,7 +72,7 @@ export function registerMcpCommand(program: Command, io: CliIO): void {
           index,
           ...(filter ? { filter } : {}),
           maxSearches: options.maxSearches,
-          ask: { model, modelSpec: spec, price, maxSearches: options.maxSearches, now: io.now, ...limits, ...policy, ...(config && config.modelLabels.length > 0 ? { modelLabels: config.modelLabels } : {}), ...(tracing ? { tracing } : {}) },
+          ask: { model, ...(closestModel ? { closestModel } : {}), modelSpec: spec, price, maxSearches: options.maxSearches, now: io.now, ...limits, ...policy, ...(config && config.modelLabels.length > 0 ? { modelLabels: config.modelLabels } : {}), ...(tracing ? { tracing } : {}) },
           log: io.stderr,
         });
         io.stderr(

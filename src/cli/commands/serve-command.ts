@@ -131,7 +131,7 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
       const auth = serverAuth(io, options.auth);
       const trustProxy = options.trustProxy ? parseTrustedProxies(options.trustProxy) : undefined;
       await requireIndex(io, options.db);
-      const { model, spec, price } = await (deps.resolveModel ?? cliModel)(io, options.model);
+      const { model, spec, price, closestModel } = await (deps.resolveModel ?? cliModel)(io, options.model);
       // A long-lived reader: an `atlas ingest --rebuild` that replaces the file is served from the next request on.
       const index = await openSearchIndex(io, options, { follow: true });
       const limiter = createConcurrencyLimiter({ maxConcurrent: options.maxConcurrent, maxConcurrentPerClient: options.maxConcurrentPerClient, queueMs: options.queueWait, maxQueued: options.maxQueued }, io.now);
@@ -144,10 +144,10 @@ export function registerServeCommand(program: Command, io: CliIO, deps: ServeCom
         for (const note of notes) io.stderr(`atlas: note: ${note}\n`);
         const state = await openCliState(io, options);
         store = state.store;
-        const serverDeps: ServerDeps = { index, model, modelSpec: spec, price, now: io.now, maxSearches: options.maxSearches, limits, route: options.route as Route, firstTurn: options.firstTurn as 'required' | 'auto', log: (line: string) => io.stderr(`${line}\n`), ...(filter ? { filter } : {}), ...policy, ...(config && config.modelLabels.length > 0 ? { modelLabels: config.modelLabels } : {}), ...(tracing ? { tracing } : {}) };
+        const serverDeps: ServerDeps = { index, model, ...(closestModel ? { closestModel } : {}), modelSpec: spec, price, now: io.now, maxSearches: options.maxSearches, limits, route: options.route as Route, firstTurn: options.firstTurn as 'required' | 'auto', log: (line: string) => io.stderr(`${line}\n`), ...(filter ? { filter } : {}), ...policy, ...(config && config.modelLabels.length > 0 ? { modelLabels: config.modelLabels } : {}), ...(tracing ? { tracing } : {}) };
         // The MCP endpoint: the search session of docs/mcp.md per MCP session, under the server's filter and the token's principal;
         // with a postgres:// --db its sessions live in the database, so every replica serves them (mcp/shared-http.ts).
-        const mcpOptions = { index, maxSearches: options.maxSearches, now: io.now, maxBodyBytes: options.maxBody, ask: { model, modelSpec: spec, price, maxSearches: options.maxSearches, now: io.now, ...limits, ...policy, ...(serverDeps.modelLabels ? { modelLabels: serverDeps.modelLabels } : {}), ...(tracing ? { tracing } : {}) }, ...(filter ? { filter } : {}) };
+        const mcpOptions = { index, maxSearches: options.maxSearches, now: io.now, maxBodyBytes: options.maxBody, ask: { model, ...(closestModel ? { closestModel } : {}), modelSpec: spec, price, maxSearches: options.maxSearches, now: io.now, ...limits, ...policy, ...(serverDeps.modelLabels ? { modelLabels: serverDeps.modelLabels } : {}), ...(tracing ? { tracing } : {}) }, ...(filter ? { filter } : {}) };
         // Shared sessions keep wall-clock times (compared across replicas), not this process's monotonic io.now.
         mcp = state.mcpSessions ? createSharedMcpHttpHandler({ ...mcpOptions, now: Date.now, sessions: state.mcpSessions }) : createMcpHttpHandler(mcpOptions);
         const app = createApp(serverDeps, {

@@ -95,8 +95,10 @@ describe('cliModel: the model of a command that names none', () => {
     ollama = await startOllama(['qwen3:8b']);
     const env = { OLLAMA_BASE_URL: `${ollama.url}/v1`, OPENAI_API_KEY: 'sk-test' };
     expect((await cliModel({ ...io, fetch: patientFetch, env: { ...env, ATLAS_MODEL: 'offline' } }, undefined)).spec).toBe('offline');
-    expect((await cliModel({ ...io, fetch: patientFetch, env }, 'offline')).spec).toBe('offline');
-    expect((await cliModel({ ...io, fetch: patientFetch, env }, 'ollama:llama3.2')).spec).toBe('ollama:llama3.2');
+    const offline = await cliModel({ ...io, fetch: patientFetch, env }, 'offline');
+    const llama = await cliModel({ ...io, fetch: patientFetch, env }, 'ollama:llama3.2');
+    // Every model but the offline planner gets it as its closest model (AskOptions.closestModel).
+    expect([offline.spec, offline.closestModel, llama.spec, (llama.closestModel as { provider?: string } | undefined)?.provider]).toEqual(['offline', undefined, 'ollama:llama3.2', 'atlas']);
     expect(io.err).toEqual([]);
     expect(ollama.requests()).toEqual([]);
   });

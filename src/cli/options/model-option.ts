@@ -17,6 +17,11 @@ export interface CliModel {
   model: LanguageModel;
   spec: string;
   price: ModelPrice | null;
+  /**
+   * The offline planner, for every model but itself: it names the closest passages when the
+   * model abstains without naming them (`AskOptions.closestModel`).
+   */
+  closestModel?: LanguageModel;
 }
 
 /** Options of {@link cliModel}. */
@@ -36,7 +41,7 @@ export interface CliModelOptions {
  * on stderr; `--model offline` asks nothing of anyone.
  *
  * @example
- * const { model, spec, price } = await cliModel(io, options.model);
+ * const { model, spec, price, closestModel } = await cliModel(io, options.model);
  * // stderr: atlas: using openai:gpt-5-mini (OPENAI_API_KEY is set); --model offline keeps it offline.
  */
 export async function cliModel(io: CliIO, spec: string | undefined, options: CliModelOptions = {}): Promise<CliModel> {
@@ -47,7 +52,7 @@ export async function cliModel(io: CliIO, spec: string | undefined, options: Cli
       ? { model: createOfflineModel(), spec: chosen }
       : (await import('../../models/resolve-model.ts')).resolveModel(chosen, { env: io.env, ...(io.fetch ? { fetch: io.fetch } : {}) });
   const price = findPrice(resolved.spec, loadPriceOverrides(io.env)) ?? null;
-  return { model: resolved.model, spec: resolved.spec, price };
+  return { model: resolved.model, spec: resolved.spec, price, ...(parseModelSpec(resolved.spec).provider === 'offline' ? {} : { closestModel: createOfflineModel() }) };
 }
 
 /** The model {@link pickDefaultModel} picks, announced on stderr unless `ATLAS_MODEL` named it. */
