@@ -10,7 +10,8 @@ import type { ModelLabel } from '../agent/policy/model-labels.ts';
 import type { Policy } from '../agent/policy/policy.ts';
 import { agenticRun } from '../agent/run.ts';
 import type { AgentRun, RunLimits } from '../agent/run-types.ts';
-import type { ClosestPassage } from '../agent/trust/answer.ts';
+import type { Answer } from '../agent/trust/answer.ts';
+import { closestHeading } from '../agent/trust/abstain-text.ts';
 import { headingPathText } from '../agent/session/tool-values.ts';
 import { withIndexLease } from '../index/index-lease.ts';
 import { yieldingModel } from '../models/yielding-model.ts';
@@ -113,9 +114,6 @@ export function registerAskTool(server: McpServer, context: { index: IndexBacken
   );
 }
 
-/** The heading of the closest passages in the text of an `ask` result. */
-export const CLOSEST_HEADING = 'Closest passages in the docs';
-
 /**
  * The tool result of a finished run: an error result when the model failed (no answer),
  * else the answer (its text with the `[n]` markers of its citations), citations and trace
@@ -182,21 +180,22 @@ export function askResult(run: AgentRun, modelSpec: string): CallToolResult {
   };
   // One link per cited chunk, in citation order, then per closest passage.
   const linked = [...new Map([...citations, ...closest].map((place) => [place.chunk_id, place])).values()];
-  return toolResult(structured, linked, closest.length === 0 ? [] : [closestText(run.answer.closest ?? [])]);
+  return toolResult(structured, linked, closest.length === 0 ? [] : [closestText(run.answer)]);
 }
 
 /**
- * The closest passages for clients that read only text: the heading, then each passage's heading
- * path, file:lines and chunk link, and its sentences quoted.
+ * The closest passages for clients that read only text: the heading (in the language of the
+ * abstention's text: `closestHeading`), then each passage's heading path, file:lines and chunk
+ * link, and its sentences quoted.
  *
  * @example
- * closestText(run.answer.closest);
+ * closestText(run.answer);
  * // 'Closest passages in the docs:\n1. Error codes > ORB-1202 PayloadTooLarge — error-codes.md:90-90 (atlas://chunk/error-codes%234)\n   "The job\'s arguments ..."'
  */
-export function closestText(closest: ClosestPassage[]): string {
-  const passages = closest.map((passage, position) => {
+export function closestText(answer: Pick<Answer, 'text' | 'closest'>): string {
+  const passages = (answer.closest ?? []).map((passage, position) => {
     const sentences = passage.sentences.map((sentence) => `   "${sentence.replace(/\s+/g, ' ').trim()}"`);
     return [`${position + 1}. ${headingPathText(passage)} — ${locatorText(passage)} (${chunkUri(passage.chunkId)})`, ...sentences].join('\n');
   });
-  return `${CLOSEST_HEADING}:\n${passages.join('\n')}`;
+  return `${closestHeading(answer)}:\n${passages.join('\n')}`;
 }

@@ -6,7 +6,8 @@ import type { Citation, ClosestPassage } from '../agent/trust/answer.ts';
 import type { RunEvent } from '../agent/events.ts';
 import { plainText } from '../models/offline/plain-text.ts';
 import type { AgentRun, RunTrace, RunUsage } from '../agent/run-types.ts';
-import { ATLAS_MODEL_ID, CLOSEST_CONTENT_HEADING } from './openai-request.ts';
+import { ATLAS_MODEL_ID } from './openai-request.ts';
+import { closestHeading } from '../agent/trust/abstain-text.ts';
 
 /** Words at the end of a quote that place its `[n]` marker in the answer text. */
 const MARKER_WORDS = 6;
@@ -55,7 +56,7 @@ export interface CompletionIdentity {
  */
 export function answerContent(answer: AgentRun['answer']): string {
   const closest = answer.closest ?? [];
-  if (answer.citations.length === 0) return closest.length === 0 ? answer.text : `${answer.text}\n\n${closestContent(closest)}`;
+  if (answer.citations.length === 0) return closest.length === 0 ? answer.text : `${answer.text}\n\n${closestContent(closestHeading(answer), closest)}`;
   const text = hasMarkers(answer.text, answer.citations.length) ? answer.text : placeMarkers(answer.text, answer.citations);
   const sources = answer.citations.map((citation, position) => `[${position + 1}] ${placeText(citation)}${citation.stale ? ` (stale: ${citation.stale.reason})` : ''}`);
   return `${text}\n\nSources:\n${sources.join('\n')}`;
@@ -66,10 +67,10 @@ function placeText(place: Citation | ClosestPassage): string {
   return `${place.headingPath.join(' > ')} (${locatorText(place)})`;
 }
 
-/** The closest passages as text: a heading, then one line per passage with its sentences quoted. */
-function closestContent(closest: ClosestPassage[]): string {
+/** The closest passages as text: the heading (in the language of the abstention's text), then one line per passage with its sentences quoted. */
+function closestContent(heading: string, closest: ClosestPassage[]): string {
   const lines = closest.map((passage) => `- ${placeText(passage)}: ${passage.sentences.map((sentence) => `"${sentence.replace(/\s+/g, ' ').trim()}"`).join(' ')}`);
-  return `${CLOSEST_CONTENT_HEADING}\n${lines.join('\n')}`;
+  return `${heading}:\n${lines.join('\n')}`;
 }
 
 /** Whether the text already carries a marker `[n]` of one of its `count` citations (then no marker is placed). */

@@ -36,6 +36,16 @@ describe('parseChatRequest', () => {
       ],
     });
     expect(parsed.ok && parsed.request.history).toEqual([{ question: 'How big may a result be?', answer: "I couldn't find a direct answer in the docs.", citations: [] }]);
+    // Under the heading of the abstention's language (a German question was told in German).
+    const german = parseChatRequest({
+      model: 'atlas',
+      messages: [
+        { role: 'user', content: 'Wie groß darf ein Ergebnis sein?' },
+        { role: 'assistant', content: 'Ich konnte in der Dokumentation keine direkte Antwort finden.\n\nDie nächstliegenden Stellen der Dokumentation:\n- Error codes (error-codes.md:90-90): "The result is larger than the payload limit."' },
+        { role: 'user', content: 'und wo wird es gesetzt?' },
+      ],
+    });
+    expect(german.ok && german.request.history.map((turn) => turn.answer)).toEqual(['Ich konnte in der Dokumentation keine direkte Antwort finden.']);
   });
 
   it('keeps a user message without a reply as a turn with an empty answer, and every turn (the run bounds them)', () => {

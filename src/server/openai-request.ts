@@ -5,9 +5,7 @@ import { z } from 'zod';
 import { ROUTES, type Route } from '../agent/policy/route.ts';
 import type { ConversationTurn } from '../agent/history.ts';
 import type { AskRequest } from './ask.ts';
-
-/** The heading of the closest passages in a reply's content (openai-format.ts), cut off with the sources when a later request sends the reply back. */
-export const CLOSEST_CONTENT_HEADING = 'Closest passages in the docs:';
+import { CLOSEST_HEADINGS } from '../agent/trust/abstain-text.ts';
 
 /** The one model `/v1/models` lists and `/v1/chat/completions` accepts. */
 export const ATLAS_MODEL_ID = 'atlas';
@@ -195,7 +193,7 @@ function messageText(content: Message['content']): string {
 
 /** An earlier reply of Atlas without its sources list (or closest passages) and citation markers. */
 function stripSources(content: string): string {
-  const cut = Math.max(content.lastIndexOf('\n\nSources:\n'), content.lastIndexOf(`\n\n${CLOSEST_CONTENT_HEADING}\n`));
+  const cut = Math.max(content.lastIndexOf('\n\nSources:\n'), ...CLOSEST_HEADINGS.map((heading) => content.lastIndexOf(`\n\n${heading}:\n`)));
   const answer = cut === -1 ? content : content.slice(0, cut);
   return answer.replace(/ ?\[\d+\]/g, '').trim();
 }

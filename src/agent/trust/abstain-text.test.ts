@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { abstainLanguage, inQuestionLanguage } from './abstain-text.ts';
+import { abstainLanguage, CLOSEST_HEADINGS, closestHeading, inQuestionLanguage } from './abstain-text.ts';
 import { ABSTAIN_TEXT, NO_DIRECT_ANSWER_TEXT } from './answer.ts';
 
 describe('abstainLanguage', () => {
@@ -39,5 +39,19 @@ describe('inQuestionLanguage', () => {
     expect(inQuestionLanguage(own, 'Где посмотреть автора документа?')).toBe(own);
     const answered = { text: ABSTAIN_TEXT, citations: [], abstained: false };
     expect(inQuestionLanguage(answered, 'Где посмотреть автора документа?')).toBe(answered);
+  });
+});
+
+describe('closestHeading', () => {
+  it('heads the closest passages in the language of the abstention\'s text, English otherwise', () => {
+    const noDirect = { text: NO_DIRECT_ANSWER_TEXT, citations: [], abstained: true, closest: [] };
+    expect(
+      ['Wie setze ich das Limit?', '谁成立了独立的索齿兽目？', 'Где посмотреть автора документа?', 'How do I set the broker URL?'].map((question) => closestHeading(inQuestionLanguage(noDirect, question))),
+    ).toEqual(['Die nächstliegenden Stellen der Dokumentation', '文档中最接近的段落', 'Ближайшие фрагменты документации', 'Closest passages in the docs']);
+    expect(closestHeading({ text: 'Документация об этом молчит.' })).toBe('Closest passages in the docs');
+  });
+
+  it('gives one heading per language, English first, each its own', () => {
+    expect([CLOSEST_HEADINGS.length, new Set(CLOSEST_HEADINGS).size, CLOSEST_HEADINGS[0]]).toEqual([21, 21, 'Closest passages in the docs']);
   });
 });

@@ -32,11 +32,14 @@ describe('quotes as the CLI prints them', () => {
       '      "If you want to filter out certain errors, use `onUnhandledError` \u2014 it\'s called with `65536*1024` bytes."',
     ]);
     const { quote: _quote, stale: _stale, ...place } = current;
-    expect(closestLines([{ ...place, sentences: ['| `maxPoolSize` | 10 |', 'Set it to `<queue>.dlq` &amp; wait.'] }])).toEqual([
+    const closest = [{ ...place, sentences: ['| `maxPoolSize` | 10 |', 'Set it to `<queue>.dlq` &amp; wait.'] }];
+    expect(closestLines({ text: "I couldn't find a direct answer in the docs.", closest })).toEqual([
       'Closest passages in the docs:',
       '  Leases > Duration — leases.md:7-7',
       '      "`maxPoolSize` | 10"',
       '      "Set it to `<queue>.dlq` & wait."',
     ]);
+    // Told in German that the docs hold no direct answer, the reader reads on under a German heading.
+    expect(closestLines({ text: 'Ich konnte in der Dokumentation keine direkte Antwort finden.', closest })[0]).toBe('Die nächstliegenden Stellen der Dokumentation:');
   });
 });

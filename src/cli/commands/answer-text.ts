@@ -1,14 +1,12 @@
 // The answer of a run as `atlas ask` and `atlas chat` print it in the terminal: the text with its
 // [n] markers, the citations numbered as the markers, and the closest passages of an abstention.
 import { locatorText } from '../../corpus/locator.ts';
-import type { ClosestPassage, Citation } from '../../agent/trust/answer.ts';
+import type { Answer, ClosestPassage, Citation } from '../../agent/trust/answer.ts';
+import { closestHeading } from '../../agent/trust/abstain-text.ts';
 import { markUnsupported } from '../../agent/trust/claims.ts';
 import type { AgentRun } from '../../agent/run-types.ts';
 import { modelFailed } from '../../agent/stop-conditions.ts';
 import { plainText } from '../../models/offline/plain-text.ts';
-
-/** The heading of the closest passages, wherever they are printed. */
-export const CLOSEST_HEADING = 'Closest passages in the docs';
 
 /**
  * The first line of a run's output: the answer text as the model wrote it, `[n]` markers
@@ -46,17 +44,19 @@ export function citationLines(citations: Citation[]): string[] {
 }
 
 /**
- * The closest passages of an abstention that found no direct answer: a heading line, then each
- * passage as `  heading path — file:start-end` and its sentences, one quoted line each. No lines
- * when there are none.
+ * The closest passages of an abstention that found no direct answer: a heading line (in the
+ * language of the abstention's text: `closestHeading`), then each passage as
+ * `  heading path — file:start-end` and its sentences, one quoted line each. No lines when there
+ * are none.
  *
  * @example
- * closestLines(answer.closest ?? []);
+ * closestLines(answer);
  * // ['Closest passages in the docs:', '  Error codes > ORB-1202 PayloadTooLarge — error-codes.md:90-90', '      "The job\'s arguments ..."']
  */
-export function closestLines(closest: ClosestPassage[]): string[] {
+export function closestLines(answer: Pick<Answer, 'text' | 'closest'>): string[] {
+  const closest: ClosestPassage[] = answer.closest ?? [];
   if (closest.length === 0) return [];
-  return [`${CLOSEST_HEADING}:`, ...closest.flatMap((passage) => [`  ${placeText(passage)}`, ...passage.sentences.map((sentence) => `      ${quoted(sentence)}`)])];
+  return [`${closestHeading(answer)}:`, ...closest.flatMap((passage) => [`  ${placeText(passage)}`, ...passage.sentences.map((sentence) => `      ${quoted(sentence)}`)])];
 }
 
 /** `heading path — file:start-end` (`file p.N` for a PDF: see `locatorText`). */

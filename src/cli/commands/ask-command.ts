@@ -221,7 +221,7 @@ export function formatRun(run: AgentRun, modelSpec: string): string {
     lines.push(`Claims: ${claims.length - unsupported} of ${claims.length} supported by a verified quote${unsupported > 0 ? ` (${unsupported} marked [unsupported]; --strict-claims removes them)` : ''}`, '');
   }
   if (answer.citations.length > 0) lines.push('Citations:', ...citationLines(answer.citations), '');
-  const closest = closestLines(answer.closest ?? []);
+  const closest = closestLines(answer);
   if (closest.length > 0) lines.push(...closest, '');
   if (answer.webCitations && answer.webCitations.length > 0) {
     lines.push('Web citations:');

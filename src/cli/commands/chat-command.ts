@@ -121,7 +121,7 @@ export function registerChatCommand(program: Command, io: CliIO): void {
  * formatTurn(run); // 'Call client.cancel(job_id). [1]\n  [1] Client API > Looking up and cancelling jobs — api-client.md:40-52\n ...'
  */
 export function formatTurn(run: AgentRun): string {
-  const lines = [answerLine(run), ...citationLines(run.answer.citations), ...closestLines(run.answer.closest ?? [])];
+  const lines = [answerLine(run), ...citationLines(run.answer.citations), ...closestLines(run.answer)];
   const searches = run.trace.steps.map((step) => `"${step.query}"`).join(', ') || 'none';
   lines.push(`  (searches: ${searches}; stop: ${run.trace.stopReason}${run.trace.abstainReason ? `; abstained: ${run.trace.abstainReason}` : ''})`, '');
   return `${lines.join('\n')}\n`;
