@@ -1,9 +1,9 @@
 import type { ModelMessage, ToolSet } from 'ai';
 import { inQuestionLanguage } from './trust/abstain-text.ts';
-import { abstention, NO_DIRECT_ANSWER_TEXT, type Answer, type ClosestPassage, type DroppedCitation, type ModelAnswer } from './trust/answer.ts';
+import { abstention, NO_DIRECT_ANSWER_TEXT, type Answer, type DroppedCitation, type ModelAnswer } from './trust/answer.ts';
 import { verifyCitations } from './trust/citations.ts';
+import { verifiedClosest } from './trust/closest.ts';
 import { checkCitationsCurrent } from './trust/current-citations.ts';
-import type { EvidenceSet } from './trust/evidence.ts';
 import { applyClaimSupport } from './trust/claims.ts';
 import { costOf, webSearchCost, type ModelPrice } from './cost.ts';
 import type { PolicyReview } from './policy/policy-run.ts';
@@ -197,7 +197,7 @@ export class RunRecorder {
     const directAllowed = this.calls[0]?.toolChoice === 'auto';
     const finalized = finalizeAnswer(draft, session, this.errors, directAllowed);
     const closestFrom = draft === undefined ? undefined : await this.#closestModelAnswer(finalized.answer);
-    const closest = closestFrom?.closest ? closestPassages(closestFrom.closest, session.citableEvidence()) : [];
+    const closest = closestFrom?.closest ? verifiedClosest(closestFrom.closest, session.citableEvidence()) : [];
     const shown = closest.length === 0 ? finalized : { ...finalized, answer: { text: NO_DIRECT_ANSWER_TEXT, citations: [], abstained: true, closest } };
     const checked = { ...shown, answer: await this.#current(shown.answer, session) };
     const verified = this.web ? withWebCitations(checked, draft, this.web) : checked;
@@ -263,7 +263,7 @@ function finalizeAnswer(
   }
   const { kept, dropped } = verifyCitations(draft.citations, session.citableEvidence());
   if (draft.abstained) {
-    const closest = closestPassages(draft.closest ?? [], session.citableEvidence());
+    const closest = verifiedClosest(draft.closest ?? [], session.citableEvidence());
     const reason = draft.abstain_reason ? `the model abstained: ${draft.abstain_reason}` : 'the model abstained';
     if (closest.length === 0) return { answer: abstention(), dropped, abstainReason: reason };
     return { answer: { text: NO_DIRECT_ANSWER_TEXT, citations: [], abstained: true, closest }, dropped, abstainReason: reason };
@@ -284,27 +284,4 @@ function sumUsage(calls: ModelCallRecord[], price: ModelPrice | null | undefined
   const webCost = webSearchCost(webSearches ?? 0, price);
   const costUsd = tokenCost === null || webCost === null ? null : tokenCost + webCost;
   return { modelCalls: calls.length, inputTokens, outputTokens, costUsd, ...(webSearches === undefined ? {} : { webSearches }) };
-}
-
-/**
- * The closest passages a model named when abstaining, each sentence verified against the
- * passages the run saw (a sentence that does not verify is left out, and a passage with none),
- * located at the lines its sentences span (a sentence and the example it introduces included).
- */
-function closestPassages(drafts: NonNullable<ModelAnswer['closest']>, evidence: EvidenceSet): ClosestPassage[] {
-  const passages: ClosestPassage[] = [];
-  for (const draft of drafts) {
-    const { kept } = verifyCitations(draft.sentences.map((quote) => ({ doc_id: draft.doc_id, quote })), evidence);
-    const first = kept[0];
-    if (first === undefined) continue;
-    const shown = kept.filter((citation) => citation.chunkId === first.chunkId);
-    const { quote: _quote, ...location } = first;
-    passages.push({
-      ...location,
-      startLine: Math.min(...shown.map((citation) => citation.startLine)),
-      endLine: Math.max(...shown.map((citation) => citation.endLine)),
-      sentences: shown.map((citation) => citation.quote),
-    });
-  }
-  return passages;
 }

@@ -26,26 +26,23 @@ describe('parseChatRequest', () => {
     });
   });
 
-  it('cuts the closest passages off an earlier abstention, as it cuts the sources', () => {
-    const parsed = parseChatRequest({
-      model: 'atlas',
-      messages: [
-        { role: 'user', content: 'How big may a result be?' },
-        { role: 'assistant', content: 'I couldn\'t find a direct answer in the docs.\n\nClosest passages in the docs:\n- Error codes > ORB-1202 PayloadTooLarge (error-codes.md:90-90): "The result is larger than the payload limit."' },
-        { role: 'user', content: 'and where is the limit set?' },
-      ],
-    });
-    expect(parsed.ok && parsed.request.history).toEqual([{ question: 'How big may a result be?', answer: "I couldn't find a direct answer in the docs.", citations: [] }]);
-    // Under the heading of the abstention's language (a German question was told in German).
-    const german = parseChatRequest({
-      model: 'atlas',
-      messages: [
-        { role: 'user', content: 'Wie groß darf ein Ergebnis sein?' },
-        { role: 'assistant', content: 'Ich konnte in der Dokumentation keine direkte Antwort finden.\n\nDie nächstliegenden Stellen der Dokumentation:\n- Error codes (error-codes.md:90-90): "The result is larger than the payload limit."' },
-        { role: 'user', content: 'und wo wird es gesetzt?' },
-      ],
-    });
-    expect(german.ok && german.request.history.map((turn) => turn.answer)).toEqual(['Ich konnte in der Dokumentation keine direkte Antwort finden.']);
+  it('cuts the closest passages off an earlier abstention, as it cuts the sources, under the heading of its language', () => {
+    const abstentions = [
+      ['How big may a result be?', "I couldn't find a direct answer in the docs.", 'Closest passages in the docs:'],
+      // A German question was told in German, and read on under a German heading.
+      ['Wie groß darf ein Ergebnis sein?', 'Ich konnte in der Dokumentation keine direkte Antwort finden.', 'Die nächstliegenden Stellen der Dokumentation:'],
+    ];
+    for (const [question, text, heading] of abstentions) {
+      const parsed = parseChatRequest({
+        model: 'atlas',
+        messages: [
+          { role: 'user', content: question },
+          { role: 'assistant', content: `${text}\n\n${heading}\n- Error codes > ORB-1202 PayloadTooLarge (error-codes.md:90-90): "The result is larger than the payload limit."` },
+          { role: 'user', content: 'and where is the limit set?' },
+        ],
+      });
+      expect(parsed.ok && parsed.request.history).toEqual([{ question, answer: text, citations: [] }]);
+    }
   });
 
   it('keeps a user message without a reply as a turn with an empty answer, and every turn (the run bounds them)', () => {
