@@ -6,9 +6,9 @@ import { ABSTAIN_TEXT, NO_DIRECT_ANSWER_TEXT, type Answer } from './answer.ts';
  * The fixed texts of an abstention in the language the question is asked in: whoever answered
  * (a language model or the offline planner), a question asked in Russian is told in Russian that
  * the docs do not say. [no answer, no direct answer, the heading of the closest passages shown
- * with it] per language, by
- * the `stopword` package's codes (ISO 639-3) that `languageOf` names, and by script for Chinese,
- * Japanese and Korean, which have no function-word list there. English for any other language.
+ * with it] per language, by the `stopword` package's codes (ISO 639-3) that `languageOf` names,
+ * and by script for Chinese, Japanese and Korean, which have no function-word list there. English
+ * for any other language.
  */
 const TEXTS: Record<string, readonly [string, string, string]> = {
   zho: ['文档中没有找到相关内容。', '文档中没有找到直接的答案。', '文档中最接近的段落'],

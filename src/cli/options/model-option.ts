@@ -47,12 +47,12 @@ export interface CliModelOptions {
 export async function cliModel(io: CliIO, spec: string | undefined, options: CliModelOptions = {}): Promise<CliModel> {
   const chosen = options.pickAvailable === false ? evalModelSpec(io, spec) : (spec ?? (await availableModelSpec(io)));
   // resolveModel's own offline case, taken here so that resolve-model.ts (the provider clients) is not loaded for it.
-  const resolved =
-    parseModelSpec(chosen).provider === 'offline'
-      ? { model: createOfflineModel(), spec: chosen }
-      : (await import('../../models/resolve-model.ts')).resolveModel(chosen, { env: io.env, ...(io.fetch ? { fetch: io.fetch } : {}) });
+  const offline = parseModelSpec(chosen).provider === 'offline';
+  const resolved = offline
+    ? { model: createOfflineModel(), spec: chosen }
+    : (await import('../../models/resolve-model.ts')).resolveModel(chosen, { env: io.env, ...(io.fetch ? { fetch: io.fetch } : {}) });
   const price = findPrice(resolved.spec, loadPriceOverrides(io.env)) ?? null;
-  return { model: resolved.model, spec: resolved.spec, price, ...(parseModelSpec(resolved.spec).provider === 'offline' ? {} : { closestModel: createOfflineModel() }) };
+  return { model: resolved.model, spec: resolved.spec, price, ...(offline ? {} : { closestModel: createOfflineModel() }) };
 }
 
 /** The model {@link pickDefaultModel} picks, announced on stderr unless `ATLAS_MODEL` named it. */
