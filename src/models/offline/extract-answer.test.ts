@@ -138,6 +138,27 @@ describe('extractAnswer composes a precision-first answer', () => {
     expect(answer).toEqual({ text: 'A job that fails is retried up to 25 times. [1]', citations: [{ doc_id: 'retries', quote: 'A job that fails is retried up to 25 times.' }], abstained: false });
   });
 
+  it('leaves out a further sentence that says the ones before it again, unless it names something they do not', () => {
+    const question = 'A step that returns a big result fails after its work; which error is it and what should the step return instead?';
+    const results = (flows: string): Result[] => [
+      {
+        chunk_id: 'results#0',
+        doc_id: 'results',
+        heading: 'Passing large data between steps',
+        snippet: 'A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work. Return a reference instead, and let the next step load it.',
+      },
+      // Its heading holds "results", which the first passage's sentences do not: its sentence is sought for it.
+      { chunk_id: 'flows#0', doc_id: 'flows', heading: 'How results move between steps', snippet: flows },
+    ];
+    const first = 'A step that returns a large value directly fails with `ORB-1202 PayloadTooLarge` after it has done all its work. [1] Return a reference instead, and let the next step load it. [2]';
+    // 3 of its 10 content words are new (larger, payload, limit): it says the first sentence again.
+    const again = measure(question, results('A step whose return value is larger than the payload limit fails with `ORB-1202 PayloadTooLarge`.')).answer;
+    expect([again.text, again.citations.length]).toEqual([first, 2]);
+    // The same words, but it names the setting that holds the limit: it stays.
+    const named = measure(question, results('A step whose return value is larger than `max_payload_kb` fails with `ORB-1202 PayloadTooLarge`.')).answer;
+    expect(named.text).toBe(`${first} A step whose return value is larger than \`max_payload_kb\` fails with \`ORB-1202 PayloadTooLarge\`. [3]`);
+  });
+
   it('keeps the text within 100 words: a longer sentence is cut with an ellipsis, its quote stays whole', () => {
     const steps = Array.from({ length: 110 }, (_, index) => `step${index + 1}`);
     const sentence = `A job that fails is retried up to 25 times, ${steps.join(' ')}.`;
