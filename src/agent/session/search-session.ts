@@ -5,7 +5,7 @@ import { narrowLabels } from '../policy/model-labels.ts';
 import { diversePage } from './page-diversity.ts';
 import { queryKey } from './query-key.ts';
 import { pageStrength } from './query-coverage.ts';
-import { contextNeighbors } from './section-context.ts';
+import { contextNeighbors, neighborsNote, sideOf } from './section-context.ts';
 import { lineMatches, neighbourTerms, queryHasTerms } from './section-matches.ts';
 import { tableParts, tablePartsByChunk } from './table-parts.ts';
 import { createLinkResolver, type LinkResolver } from './passage-links.ts';
@@ -289,16 +289,4 @@ export class SearchSession {
 function stripHit(hit: Hit): Chunk {
   const { score: _score, snippet: _snippet, snippetHeadingPath: _path, ...chunk } = hit;
   return chunk;
-}
-
-/** Which side of `chunk` a neighbour of the same page stands on (the nearest one the filter lets through may not be adjacent). */
-function sideOf(neighbor: Chunk, chunk: Chunk): 'previous' | 'next' {
-  return neighbor.ord < chunk.ord ? 'previous' : 'next';
-}
-
-/** What `read_neighbors` says when a chunk has no previous or no next section to show. */
-function neighborsNote(chunkId: string, positions: ReadonlySet<unknown>): string | undefined {
-  if (positions.has('previous') && positions.has('next')) return undefined;
-  if (positions.size === 0) return `${chunkId} is the only section of its page you can read: it has no neighbours.`;
-  return positions.has('next') ? `${chunkId} is the first section of its page you can read: no previous section.` : `${chunkId} is the last section of its page you can read: no next section.`;
 }

@@ -2,7 +2,8 @@
  * The context a very short section is read with. A section of one line (an error code and its
  * sentence, a setting with its default) rarely answers on its own: what it belongs to is in the
  * sections around it. So `read_section` of such a section shows the first lines of its previous
- * and next sections too, each apart, named and paged like any section.
+ * and next sections too, each apart, named and paged like any section. And which side of a
+ * section a neighbour stands on, and what `read_neighbors` says of a section with none on a side.
  */
 import type { Chunk } from '../../corpus/types.ts';
 import { sectionPage, type SectionPage } from './section-page.ts';
@@ -36,4 +37,16 @@ export function contextNeighbors(chunk: Chunk, neighbors: readonly Chunk[], maxT
     const relation = neighbor.chunkId === chunk.prevChunkId ? 'previous' : neighbor.chunkId === chunk.nextChunkId ? 'next' : undefined;
     return relation === undefined ? [] : [{ relation, chunk: neighbor, page: sectionPage(neighbor.text, { offset: 0, maxTokens: tokens }) }];
   });
+}
+
+/** Which side of `chunk` a neighbour of the same page stands on (the nearest one the filter lets through may not be adjacent). */
+export function sideOf(neighbor: Chunk, chunk: Chunk): 'previous' | 'next' {
+  return neighbor.ord < chunk.ord ? 'previous' : 'next';
+}
+
+/** What `read_neighbors` says when a chunk has no previous or no next section to show. */
+export function neighborsNote(chunkId: string, positions: ReadonlySet<unknown>): string | undefined {
+  if (positions.has('previous') && positions.has('next')) return undefined;
+  if (positions.size === 0) return `${chunkId} is the only section of its page you can read: it has no neighbours.`;
+  return positions.has('next') ? `${chunkId} is the first section of its page you can read: no previous section.` : `${chunkId} is the last section of its page you can read: no next section.`;
 }
