@@ -28,6 +28,10 @@ function toolResultsOf(request: LanguageModelV3CallOptions | undefined) {
     message.role === 'tool' ? message.content.filter((part) => part.type === 'tool-result') : [],
   );
 }
+/** A reply that abstains with "no direct answer" and names `closest` passages. */
+const abstainingWith = (closest: Array<{ doc_id: string; sentences: string[] }>): ScriptedTurn => ({
+  text: JSON.stringify({ text: '', citations: [], abstained: true, abstain_reason: 'no direct answer', closest }),
+});
 const answerWhenForced =
   (fallback: ScriptedTurn): ScriptedTurn =>
   (request) =>
@@ -39,18 +43,10 @@ describe('agenticRun', () => {
   it('keeps the closest passages of an abstention whose sentences it verifies, located, and drops a sentence the run never saw', async () => {
     const model = createScriptedModel([
       { toolCalls: [search('ORB-1202')] },
-      {
-        text: JSON.stringify({
-          text: '',
-          citations: [],
-          abstained: true,
-          abstain_reason: 'no direct answer',
-          closest: [
-            { doc_id: 'error-codes', sentences: ['ORB-1202 PayloadTooLarge: the result exceeded [limits] max_payload_kb.', 'A sentence no passage holds.'] },
-            { doc_id: 'scheduling', sentences: ['Cron schedules run in the scheduler process.'] },
-          ],
-        }),
-      },
+      abstainingWith([
+        { doc_id: 'error-codes', sentences: ['ORB-1202 PayloadTooLarge: the result exceeded [limits] max_payload_kb.', 'A sentence no passage holds.'] },
+        { doc_id: 'scheduling', sentences: ['Cron schedules run in the scheduler process.'] },
+      ]),
     ]);
     const run = await agenticRun('How big may a result be?', { model, index: createMemoryIndex(docs), weakScore: 0 });
     expect(run.answer.text).toBe("I couldn't find a direct answer in the docs.");
@@ -76,18 +72,10 @@ describe('agenticRun', () => {
     const payload = 'ORB-1202 PayloadTooLarge: the result exceeded [limits] max_payload_kb.';
     const closestModel = () =>
       createScriptedModel([
-        {
-          text: JSON.stringify({
-            text: '',
-            citations: [],
-            abstained: true,
-            abstain_reason: 'no direct answer',
-            closest: [
-              { doc_id: 'error-codes', sentences: [payload] },
-              { doc_id: 'scheduling', sentences: ['Cron schedules run in the scheduler process.'] },
-            ],
-          }),
-        },
+        abstainingWith([
+          { doc_id: 'error-codes', sentences: [payload] },
+          { doc_id: 'scheduling', sentences: ['Cron schedules run in the scheduler process.'] },
+        ]),
       ]);
 
     it('shows the passages closestModel names, verified, when the model abstains without any: asked once, after the run, for its final answer', async () => {
