@@ -57,7 +57,7 @@ describe('link following', () => {
     expect(nextAction(analysis, conversation, 'auto')).toEqual({ type: 'read', chunkIds: candidates.map((docId) => `${docId}#0`) });
     const view = new EvidenceView(analysis, conversation, undefined);
     expect(linksToFollow(view, conversation, { limit: 3, minScore: 2 })).toEqual([
-      { text: 'the events system', href: '/docs/worker-events', docIds: candidates, score: 4, chunkId: 'techniques#5' },
+      { text: 'the events system', href: '/docs/worker-events', docIds: candidates, chunkIds: candidates.map((docId) => `${docId}#0`), score: 4, chunkId: 'techniques#5' },
     ]);
   });
 
@@ -98,14 +98,14 @@ describe('link following', () => {
     expect(nextAction(analysis, seen, 'auto')).toEqual({ type: 'search', query: question, page: 3 });
   });
 
-  it('reads only the page the session resolved a link to, and none for a link it says names no readable page', () => {
+  it('reads only the section the session resolved a link to (the one its anchor names), and none for a link it says names no readable page', () => {
     const analysis = analyzeQuestion(question);
     const resolved: Result = { ...scaling, links: { '/docs/worker-events': 'worker-events#2' } };
     const conversation = readConversation(promptOf(pages([resolved], [aside])));
     expect(linksToFollow(new EvidenceView(analysis, conversation, undefined), conversation)).toEqual([
-      { text: 'the events system', href: '/docs/worker-events', docIds: ['worker-events'], score: 4, chunkId: 'techniques#5' },
+      { text: 'the events system', href: '/docs/worker-events', docIds: ['worker-events'], chunkIds: ['worker-events#2'], score: 4, chunkId: 'techniques#5' },
     ]);
-    expect(nextAction(analysis, conversation, 'auto')).toEqual({ type: 'read', chunkIds: ['worker-events#0'] });
+    expect(nextAction(analysis, conversation, 'auto')).toEqual({ type: 'read', chunkIds: ['worker-events#2'] });
     const hidden = readConversation(promptOf(pages([{ ...scaling, links: { '/docs/worker-events': null } }], [aside])));
     expect(linksToFollow(new EvidenceView(analysis, hidden, undefined), hidden)).toEqual([]);
     expect(nextAction(analysis, hidden, 'auto')).toEqual({ type: 'search', query: question, page: 3 });

@@ -14,6 +14,12 @@ export interface LinkToFollow {
   href: string;
   /** The doc ids the link may name, most likely first (`linkTargetDocIds`). */
   docIds: string[];
+  /**
+   * The chunks to read for it: the one the session resolved the link to (the section its anchor
+   * names: `stdtypes.html#list` leads to "Lists", not to the page's opening), else the first
+   * chunk of each candidate page.
+   */
+  chunkIds: string[];
   /** Weighted question terms of the link's sentence and text. */
   score: number;
   /** Where the link was read. */
@@ -49,16 +55,17 @@ export function linksToFollow(view: EvidenceView, conversation: Conversation, op
   for (const sentence of view.sentences) {
     if (sentence.code || sentence.heading) continue;
     for (const { text, href } of markdownLinks(sentence.text)) {
-      const docIds = targetDocIds(sentence.passage, href);
+      const chunkIds = targetChunkIds(sentence.passage, href);
+      const docIds = chunkIds.map(docIdOf);
       if (docIds.length === 0 || docIds.some((docId) => seenDocs.has(docId))) continue;
-      if (docIds.every((docId) => tried.has(firstChunkId(docId)))) continue;
+      if (chunkIds.every((chunkId) => tried.has(chunkId))) continue;
       const score = sentenceScore(view, sentence, text);
       if (score < options.minScore) continue;
       const key = docIds.at(-1) ?? '';
       const existing = best.get(key);
       const rank = sentence.passage.searchIndex * 100 + sentence.passage.rank;
       if (!existing || score > existing.score || (score === existing.score && rank < existing.rank)) {
-        best.set(key, { text, href, docIds, score, chunkId: sentence.passage.chunkId, rank });
+        best.set(key, { text, href, docIds, chunkIds, score, chunkId: sentence.passage.chunkId, rank });
       }
     }
   }
@@ -69,14 +76,20 @@ export function linksToFollow(view: EvidenceView, conversation: Conversation, op
 }
 
 /**
- * The pages a link of a passage may name, most likely first, other than the passage's own: the
- * one the session resolved it to (none when it said the link names no page the run may read), else
- * the candidates its href spells (`linkTargetDocIds`), for the index to tell which exists.
+ * The chunks a link of a passage may name, most likely first, other than the passage's own page's:
+ * the one the session resolved it to (none when it said the link names no page the run may read),
+ * else the first chunk of each candidate its href spells (`linkTargetDocIds`), for the index to
+ * tell which exists.
  */
-function targetDocIds(passage: Passage, href: string): string[] {
+function targetChunkIds(passage: Passage, href: string): string[] {
   const resolved = passage.links?.get(href);
-  const docIds = resolved === undefined ? (passage.links?.has(href) ? [] : linkTargetDocIds(href, passage.docId)) : resolved === null ? [] : [resolved.replace(/#[^#]*$/, '')];
-  return docIds.filter((docId) => docId !== passage.docId);
+  const chunkIds = resolved === undefined ? (passage.links?.has(href) ? [] : linkTargetDocIds(href, passage.docId).map(firstChunkId)) : resolved === null ? [] : [resolved];
+  return chunkIds.filter((chunkId) => docIdOf(chunkId) !== passage.docId);
+}
+
+/** The page of a chunk id (`<doc_id>#<n>`). */
+function docIdOf(chunkId: string): string {
+  return chunkId.replace(/#[^#]*$/, '');
 }
 
 /**

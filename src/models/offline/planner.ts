@@ -2,7 +2,7 @@ import { isFound, rankBridges, type Bridge } from './bridges.ts';
 import { learnedBridges, openParts } from './learned-bridges.ts';
 import type { Conversation } from './conversation.ts';
 import { EvidenceView } from './evidence-view.ts';
-import { DEFAULT_LINK_FOLLOW, firstChunkId, linksToFollow, type LinkFollowOptions } from './link-follow.ts';
+import { DEFAULT_LINK_FOLLOW, linksToFollow, type LinkFollowOptions } from './link-follow.ts';
 import { commandPointers, DEFAULT_POINTERS, type PointerOptions } from './pointers.ts';
 import { needsSearch, originalWords, type QuestionAnalysis } from '../../text/question.ts';
 import { queryExpansions } from './related-terms.ts';
@@ -260,9 +260,9 @@ function matchingPagesToRead(view: EvidenceView, lastSearch: number): Array<{ ch
 }
 
 /**
- * The first sections of the pages the best links of the evidence name, every candidate id of each
- * in one turn (the index says which exists; "not found" costs no passage, and one turn keeps the
- * run within its steps), once per run (a read of a passage no search showed is a link already
+ * The sections the best links of the evidence name (the section a resolved link's anchor names,
+ * else the first section of every candidate page) in one turn (the index says which exists; "not
+ * found" costs no passage, and one turn keeps the run within its steps), once per run (a read of a passage no search showed is a link already
  * followed) and only in a run's first turn.
  */
 function linkReads(view: EvidenceView, conversation: Conversation, options: LinkFollowOptions): string[] {
@@ -272,7 +272,7 @@ function linkReads(view: EvidenceView, conversation: Conversation, options: Link
   const searched = new Set(conversation.searches.flatMap((search) => search.chunkIds));
   if (conversation.readChunkIds.some((chunkId) => !searched.has(chunkId))) return [];
   const tried = new Set(conversation.readChunkIds);
-  return [...new Set(linksToFollow(view, conversation, options).flatMap((link) => link.docIds.map(firstChunkId)))].filter((chunkId) => !tried.has(chunkId));
+  return [...new Set(linksToFollow(view, conversation, options).flatMap((link) => link.chunkIds))].filter((chunkId) => !tried.has(chunkId));
 }
 
 /** Pages of long sections read per round. */
