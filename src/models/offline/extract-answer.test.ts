@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readConversation } from './conversation.ts';
 import { EvidenceView, shortExample } from './evidence-view.ts';
 import { statesAnswer } from './directness.ts';
-import { coverage, extractAnswer } from './extract-answer.ts';
+import { coverage, extractAnswer, isRelativePath } from './extract-answer.ts';
 import { analyzeQuestion } from '../../text/question.ts';
 import { answerAnalysis, withEarlierTurns } from './follow-up.ts';
 import { quotableSentence } from './answer-sentences.ts';
@@ -98,6 +98,32 @@ describe('extractAnswer abstains when a placeholder note asks the question', () 
     const { coverage: measured, answer } = measure('What throughput can I expect with workers on EC2?', [perf]);
     expect(measured.missingAnchorShare).toBe(1);
     expect(answer).toEqual({ text: '', citations: [], abstained: true });
+  });
+});
+
+describe('extractAnswer does not count the asker\'s own paths as names the docs miss', () => {
+  const rerun: Result = {
+    chunk_id: 'build-scripts#24',
+    doc_id: 'build-scripts',
+    heading: 'cargo::rerun-if-changed=PATH',
+    snippet: 'The `rerun-if-changed` instruction tells Cargo to re-run the build script if the file at the given path has changed. If the path points to a directory, it will scan the entire directory for any modifications.',
+  };
+
+  it('shows the closest passages for a question naming a folder of its own, which no page names', () => {
+    const { coverage: measured, answer } = measure('How do I make my build script re-run only when the C sources under `csrc/` change?', [rerun]);
+    expect(measured.missingAnchorShare).toBe(0);
+    expect(answer).toEqual(noDirectAnswer([{ doc_id: 'build-scripts', sentences: [rerun.snippet.split(' If ')[0]!, `If ${rerun.snippet.split(' If ')[1]!}`] }]));
+  });
+
+  it('still gives the plain abstention when a name the question asks about is missing: only a relative path is the asker\'s own', () => {
+    const { coverage: named, answer } = measure('How do I make my build script re-run only when Bazel changes the C sources?', [rerun]);
+    expect(named.missingAnchorShare).toBe(1);
+    expect(answer).toEqual({ text: '', citations: [], abstained: true });
+    expect(isRelativePath('csrc/')).toBe(true);
+    expect(['config/settings.toml', 'out/reports/2024', './src/app.ts'].map(isRelativePath)).toEqual([true, true, true]);
+    expect(['/etc/orbit/orbit.toml', '~/.ssh/config', '@vitest/browser', 'I/O', 'CI/CD', 'https://x.dev/a', 'cargo::metadata=include=/opt/foo/include'].map(isRelativePath)).toEqual([
+      false, false, false, false, false, false, false,
+    ]);
   });
 });
 

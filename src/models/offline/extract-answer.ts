@@ -232,7 +232,7 @@ function followingSentence(view: EvidenceView, sentence: Sentence, where: (sente
 
 /** How well the evidence covers a question: the inputs of the abstention rule. */
 export interface Coverage {
-  /** Share of the question's names and identifiers that occur nowhere in the evidence (as a phrase). */
+  /** Share of the question's names and identifiers that occur nowhere in the evidence (as a phrase); relative paths, the asker's own, not counted. */
   missingAnchorShare: number;
   /** Weighted share of the question's terms found anywhere in the evidence. */
   total: number;
@@ -253,7 +253,10 @@ export function coverage(analysis: QuestionAnalysis, view: EvidenceView): Covera
     .flatMap((passage) => [passage.headingPath ?? passage.title ?? '', passage.heading, ...passage.texts])
     .map((text) => words(withoutPlaceholderNotes(text)).join(' '))
     .join(' \n ')} `;
-  const missing = analysis.anchors.filter((anchor) => !evidenceText.includes(` ${words(anchor).join(' ')} `)).length;
+  // A relative path (`config/settings.toml`, `csrc/`) is most often the asker's own, which no page
+  // names: its absence says nothing of whether the docs cover the question.
+  const named = analysis.anchors.filter((anchor) => !isRelativePath(anchor));
+  const missing = named.filter((anchor) => !evidenceText.includes(` ${words(anchor).join(' ')} `)).length;
   const bestPassage = Math.max(
     0,
     ...view.passages.map((passage) => view.overlap(analysis.terms, new Set([...passage.texts, passage.heading].flatMap((text) => words(text).map(stem))))),
@@ -261,12 +264,22 @@ export function coverage(analysis: QuestionAnalysis, view: EvidenceView): Covera
   const notes = view.passages.flatMap((passage) => passage.texts.flatMap(placeholderNotes));
   const placeholderMatch = Math.max(0, ...notes.map((note) => view.overlap(analysis.terms, termSet(note))));
   return {
-    missingAnchorShare: analysis.anchors.length === 0 ? 0 : missing / analysis.anchors.length,
+    missingAnchorShare: named.length === 0 ? 0 : missing / named.length,
     total: view.overlap(analysis.terms, seen),
     bestPassage,
     placeholderMatch,
     focusShare: Math.min(1, ...analysis.parts.map((part) => questionFocus(part.text)).filter((focus) => focus !== undefined).map((focus) => focusShare(view, focus))),
   };
+}
+
+/**
+ * A relative path of files (`config/settings.toml`, `csrc/`, `out/reports/2024`): a question that
+ * writes one most often names the asker's own files. Not an absolute or home path (`/etc/orbit.toml`,
+ * `~/.ssh/config`), a URL, a scoped package (`@scope/name`), a setting with a path in it
+ * (`cargo::metadata=include=/opt/foo/include`) or capitals with a slash between them (`I/O`, `CI/CD`).
+ */
+export function isRelativePath(anchor: string): boolean {
+  return /^(?:\.{1,2}\/)?[a-z0-9_.-]+\/(?:[A-Za-z0-9_.-]+\/?)*$/.test(anchor);
 }
 
 /** The abstention rule: enough of the question's terms, and all of its key terms, occur in the evidence. */
