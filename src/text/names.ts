@@ -27,6 +27,12 @@ const NOT_ENTITIES = new Set([
 ]);
 
 /**
+ * An acronym with a lower-case tail ("CPU-heavy", "VM-based", "GPU-accelerated"): it describes
+ * something, it names nothing (a hyphenated name starts with one capital: "Jong-chul").
+ */
+const DESCRIBING_ACRONYM = /^\p{Lu}{2,}-\p{Ll}+$/u;
+
+/**
  * Named-entity-like phrases: runs of capitalised words (with connectors such as "of" inside),
  * e.g. "Hank Snow", "Victoria Falls", "Treaty of Rome". A lone capitalised word at the start
  * of a sentence counts only when it is not a common word.
@@ -61,7 +67,7 @@ export function entities(text: string): string[] {
     const possessive = /['’]s$/.exec(token);
     const contraction = possessive !== null && CONTRACTED.has(token.slice(0, possessive.index).toLowerCase());
     const bare = possessive && !contraction ? token.slice(0, possessive.index) : token;
-    const capital = /^[\p{Lu}]/u.test(bare) && !bare.includes('_') && !contraction;
+    const capital = /^[\p{Lu}]/u.test(bare) && !bare.includes('_') && !contraction && !DESCRIBING_ACRONYM.test(bare);
     const commonAtStart = sentenceStart && (STOPWORDS.has(bare.toLowerCase()) || /(?:ing|ed|s)$/.test(bare) || bare.includes('-'));
     if (capital && !NOT_ENTITIES.has(bare.toLowerCase()) && !(run.length === 0 && commonAtStart)) {
       if (run.length === 0) runAtSentenceStart = sentenceStart;

@@ -50,6 +50,10 @@ describe('entities', () => {
     expect(entities("Get a certificate from Let's Encrypt. There's one.")).toEqual(['Encrypt']);
   });
 
+  it('takes no acronym with a lower-case tail for a name, and keeps a hyphenated name', () => {
+    expect(entities('Would marking my CPU-heavy tests help, with the VM-based pool on Kim Jong-chul\'s GPU?')).toEqual(['Kim Jong-chul', 'GPU']);
+  });
+
   it('does not take the pronoun I with a contraction for a name', () => {
     expect(entities("On Travis CI I'd like it to stop. A function I'm testing calls Redis, and I've seen I’ll.")).toEqual(['Travis CI', 'Redis']);
   });
