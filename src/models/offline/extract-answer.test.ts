@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readConversation } from './conversation.ts';
 import { EvidenceView, shortExample } from './evidence-view.ts';
 import { statesAnswer } from './directness.ts';
-import { coverage, extractAnswer, isRelativePath } from './extract-answer.ts';
+import { coverage, extractAnswer } from './extract-answer.ts';
 import { analyzeQuestion } from '../../text/question.ts';
 import { answerAnalysis, withEarlierTurns } from './follow-up.ts';
 import { quotableSentence } from './answer-sentences.ts';
@@ -115,15 +115,10 @@ describe('extractAnswer does not count the asker\'s own paths as names the docs 
     expect(answer).toEqual(noDirectAnswer([{ doc_id: 'build-scripts', sentences: [rerun.snippet.split(' If ')[0]!, `If ${rerun.snippet.split(' If ')[1]!}`] }]));
   });
 
-  it('still gives the plain abstention when a name the question asks about is missing: only a relative path is the asker\'s own', () => {
+  it('still gives the plain abstention when a name the question asks about is missing', () => {
     const { coverage: named, answer } = measure('How do I make my build script re-run only when Bazel changes the C sources?', [rerun]);
     expect(named.missingAnchorShare).toBe(1);
     expect(answer).toEqual({ text: '', citations: [], abstained: true });
-    expect(isRelativePath('csrc/')).toBe(true);
-    expect(['config/settings.toml', 'out/reports/2024', './src/app.ts'].map(isRelativePath)).toEqual([true, true, true]);
-    expect(['/etc/orbit/orbit.toml', '~/.ssh/config', '@vitest/browser', 'I/O', 'CI/CD', 'https://x.dev/a', 'cargo::metadata=include=/opt/foo/include'].map(isRelativePath)).toEqual([
-      false, false, false, false, false, false, false,
-    ]);
   });
 });
 

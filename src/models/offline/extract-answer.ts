@@ -3,6 +3,7 @@ import { createRelevance, createSentenceScorer, type SentenceScore } from './ans
 import { DEFAULT_DIRECTNESS_RULE, directnessFeatures, statesAnswer, type DirectnessFeatures, type DirectnessRule } from './directness.ts';
 import type { Conversation, Passage } from './conversation.ts';
 import { EvidenceView, type Sentence } from './evidence-view.ts';
+import { askersOwn } from '../../text/askers-own.ts';
 import { focusShare, questionFocus } from './focus.ts';
 import { versionInPlay } from './planner.ts';
 import type { QuestionAnalysis } from '../../text/question.ts';
@@ -232,7 +233,7 @@ function followingSentence(view: EvidenceView, sentence: Sentence, where: (sente
 
 /** How well the evidence covers a question: the inputs of the abstention rule. */
 export interface Coverage {
-  /** Share of the question's names and identifiers that occur nowhere in the evidence (as a phrase); relative paths, the asker's own, not counted. */
+  /** Share of the question's names and identifiers that occur nowhere in the evidence (as a phrase); the asker's own (relative paths, "our HTTP API") never count as missing. */
   missingAnchorShare: number;
   /** Weighted share of the question's terms found anywhere in the evidence. */
   total: number;
@@ -253,10 +254,9 @@ export function coverage(analysis: QuestionAnalysis, view: EvidenceView): Covera
     .flatMap((passage) => [passage.headingPath ?? passage.title ?? '', passage.heading, ...passage.texts])
     .map((text) => words(withoutPlaceholderNotes(text)).join(' '))
     .join(' \n ')} `;
-  // A relative path (`config/settings.toml`, `csrc/`) is most often the asker's own, which no page
-  // names: its absence says nothing of whether the docs cover the question.
-  const named = analysis.anchors.filter((anchor) => !isRelativePath(anchor));
-  const missing = named.filter((anchor) => !evidenceText.includes(` ${words(anchor).join(' ')} `)).length;
+  // The asker's own things (a relative path: `config/settings.toml`; "our HTTP API") no page names:
+  // their absence says nothing of whether the docs cover the question.
+  const missing = analysis.anchors.filter((anchor) => !askersOwn(analysis.question, anchor) && !evidenceText.includes(` ${words(anchor).join(' ')} `)).length;
   const bestPassage = Math.max(
     0,
     ...view.passages.map((passage) => view.overlap(analysis.terms, new Set([...passage.texts, passage.heading].flatMap((text) => words(text).map(stem))))),
@@ -264,22 +264,12 @@ export function coverage(analysis: QuestionAnalysis, view: EvidenceView): Covera
   const notes = view.passages.flatMap((passage) => passage.texts.flatMap(placeholderNotes));
   const placeholderMatch = Math.max(0, ...notes.map((note) => view.overlap(analysis.terms, termSet(note))));
   return {
-    missingAnchorShare: named.length === 0 ? 0 : missing / named.length,
+    missingAnchorShare: analysis.anchors.length === 0 ? 0 : missing / analysis.anchors.length,
     total: view.overlap(analysis.terms, seen),
     bestPassage,
     placeholderMatch,
     focusShare: Math.min(1, ...analysis.parts.map((part) => questionFocus(part.text)).filter((focus) => focus !== undefined).map((focus) => focusShare(view, focus))),
   };
-}
-
-/**
- * A relative path of files (`config/settings.toml`, `csrc/`, `out/reports/2024`): a question that
- * writes one most often names the asker's own files. Not an absolute or home path (`/etc/orbit.toml`,
- * `~/.ssh/config`), a URL, a scoped package (`@scope/name`), a setting with a path in it
- * (`cargo::metadata=include=/opt/foo/include`) or capitals with a slash between them (`I/O`, `CI/CD`).
- */
-export function isRelativePath(anchor: string): boolean {
-  return /^(?:\.{1,2}\/)?[a-z0-9_.-]+\/(?:[A-Za-z0-9_.-]+\/?)*$/.test(anchor);
 }
 
 /** The abstention rule: enough of the question's terms, and all of its key terms, occur in the evidence. */

@@ -1,0 +1,12 @@
+import { describe, expect, it } from 'vitest';
+import { askersOwn, isRelativePath } from './askers-own.ts';
+
+describe('askersOwn', () => {
+  it('reads a relative path as the asker\'s own, and no absolute or home path, URL, scoped package, setting or I/O', () => {
+    expect(['csrc/', 'config/settings.toml', 'out/reports/2024', './src/app.ts'].map(isRelativePath)).toEqual([true, true, true, true]);
+    expect(['/etc/orbit/orbit.toml', '~/.ssh/config', '@vitest/browser', 'I/O', 'CI/CD', 'https://x.dev/a', 'cargo::metadata=include=/opt/foo/include'].map(isRelativePath)).toEqual([
+      false, false, false, false, false, false, false,
+    ]);
+  });
+
+});
