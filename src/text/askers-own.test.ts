@@ -9,4 +9,8 @@ describe('askersOwn', () => {
     ]);
   });
 
+  it('reads a name right after "my" or "our" as the asker\'s own, a code span\'s too, and no other name', () => {
+    const question = "My `foo-sys` crate calls our HTTP API and Apache Kafka; does my team's Redis count?";
+    expect(['foo-sys', 'HTTP API', 'Apache Kafka', 'Redis'].map((anchor) => askersOwn(question, anchor))).toEqual([true, true, false, false]);
+  });
 });

@@ -120,6 +120,13 @@ describe('extractAnswer does not count the asker\'s own paths as names the docs 
     expect(named.missingAnchorShare).toBe(1);
     expect(answer).toEqual({ text: '', citations: [], abstained: true });
   });
+
+  it('does not count a name the question calls its own ("our HTTP API") as missing, and counts the same name otherwise', () => {
+    const own = measure('How do I make the build script re-run when our Bazel rules change the sources?', [rerun]);
+    expect(own.coverage.missingAnchorShare).toBe(0);
+    expect(own.answer).toEqual(noDirectAnswer([{ doc_id: 'build-scripts', sentences: [rerun.snippet.split(' If ')[0]!, `If ${rerun.snippet.split(' If ')[1]!}`] }]));
+    expect(measure('How do I make the build script re-run when Bazel rules change the sources?', [rerun]).coverage.missingAnchorShare).toBe(1);
+  });
 });
 
 const lifecycle: Result = {
