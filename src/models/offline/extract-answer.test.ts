@@ -101,7 +101,7 @@ describe('extractAnswer abstains when a placeholder note asks the question', () 
   });
 });
 
-describe('extractAnswer does not count the asker\'s own paths as names the docs miss', () => {
+describe('extractAnswer does not count the asker\'s own names (paths, "our ...") as names the docs miss', () => {
   const rerun: Result = {
     chunk_id: 'build-scripts#24',
     doc_id: 'build-scripts',

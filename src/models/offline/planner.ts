@@ -262,8 +262,8 @@ function matchingPagesToRead(view: EvidenceView, lastSearch: number): Array<{ ch
 /**
  * The sections the best links of the evidence name (the section a resolved link's anchor names,
  * else the first section of every candidate page) in one turn (the index says which exists; "not
- * found" costs no passage, and one turn keeps the run within its steps), once per run (a read of a passage no search showed is a link already
- * followed) and only in a run's first turn.
+ * found" costs no passage, and one turn keeps the run within its steps), once per run (a read of
+ * a passage no search showed is a link already followed) and only in a run's first turn.
  */
 function linkReads(view: EvidenceView, conversation: Conversation, options: LinkFollowOptions): string[] {
   // A follow-up turn does not know every passage the earlier turns were shown: a linked page
