@@ -2,6 +2,7 @@ import type { Conversation, Passage } from './conversation.ts';
 import type { QuestionAnalysis } from '../../text/question.ts';
 import { placeholderNotes, withoutCodeMarks } from './plain-text.ts';
 import { RELATED } from './related-terms.ts';
+import { codeAfter } from '../../text/code-blocks.ts';
 import { sentenceUnits, stem, termSet, words, type SentenceUnit } from '../../text/text.ts';
 
 /** A quotable unit of a passage with its stemmed terms. */
@@ -171,10 +172,7 @@ const MAX_EXAMPLE_LINES = 2;
 const MAX_EXAMPLE_CHARS = 120;
 
 /** VitePress's (Shiki's) diff marks in a code line. */
-const DIFF_MARK = /\[!code (?:\+\+|--)\]/;
-
-/** A fenced code block right after a sentence (blank lines between allowed): its fence and its code. */
-const CODE_BLOCK_AFTER = /^[ \t]*\n(?:[ \t]*\n)*[ \t]*(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n[ \t]*\1[ \t]*(?=\n|$)/;
+export const DIFF_MARK = /\[!code (?:\+\+|--)\]/;
 
 /**
  * The example a sentence that introduces code introduces, when it is short: at most
@@ -190,23 +188,14 @@ const CODE_BLOCK_AFTER = /^[ \t]*\n(?:[ \t]*\n)*[ \t]*(`{3,}|~{3,})[^\n]*\n([\s\
  * // { lines: ['npx atlas ingest docs'], quote: 'Run it:\n\n```sh\nnpx atlas ingest docs\n```' }
  */
 export function shortExample(texts: readonly string[], sentence: string): Example | undefined {
-  // The sentence as the text writes it: its words may be wrapped over lines.
-  const written = new RegExp(sentence.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+'));
-  for (const text of texts) {
-    const at = written.exec(text);
-    if (at === null) continue;
-    const end = at.index + at[0].length;
-    const block = CODE_BLOCK_AFTER.exec(text.slice(end));
-    if (block === null) continue;
-    const code = block[2]!;
-    // A diff (VitePress's `// [!code ++]` / `// [!code --]`) shows two versions, not one value to quote.
-    if (DIFF_MARK.test(code)) return undefined;
-    // A shell line continued with `\` is one command.
-    const lines = code.replace(/[ \t]*\\\n[ \t]*/g, ' ').split('\n').map((line) => withoutCodeMarks(line).trim()).filter((line) => line !== '');
-    if (lines.length === 0 || lines.length > MAX_EXAMPLE_LINES || lines.some((line) => line.includes('`')) || lines.join('').length > MAX_EXAMPLE_CHARS) return undefined;
-    return { lines, quote: text.slice(at.index, end + block[0].length) };
-  }
-  return undefined;
+  const block = codeAfter(texts, sentence);
+  if (block === undefined) return undefined;
+  // A diff (VitePress's `// [!code ++]` / `// [!code --]`) shows two versions, not one value to quote.
+  if (DIFF_MARK.test(block.code)) return undefined;
+  // A shell line continued with `\` is one command.
+  const lines = block.code.replace(/[ \t]*\\\n[ \t]*/g, ' ').split('\n').map((line) => withoutCodeMarks(line).trim()).filter((line) => line !== '');
+  if (lines.length === 0 || lines.length > MAX_EXAMPLE_LINES || lines.some((line) => line.includes('`')) || lines.join('').length > MAX_EXAMPLE_CHARS) return undefined;
+  return { lines, quote: block.quote };
 }
 
 /**
