@@ -1,10 +1,11 @@
 import type { Conversation } from './conversation.ts';
-import { isFieldLine, isGenericTerm, type EvidenceView, type Sentence } from './evidence-view.ts';
+import { DIFF_MARK, isFieldLine, isGenericTerm, type EvidenceView, type Sentence } from './evidence-view.ts';
 import type { SentenceScore } from './answer-scoring.ts';
 import { analyzeQuestion, type QuestionAnalysis } from '../../text/question.ts';
 import { askedRelations, relationsOf, statesRelation, type Relation } from './relations.ts';
 import { holdsTerm } from './related-terms.ts';
-import { contentTerms, contentWords, identifiers, stem, words } from '../../text/text.ts';
+import { codeAfter, codeEntries } from '../../text/code-blocks.ts';
+import { contentTerms, contentWords, identifiers, stem, termSet, words } from '../../text/text.ts';
 
 /** Sentences an answer states at most, each with its citation marker. */
 export const MAX_SENTENCES = 3;
@@ -190,4 +191,28 @@ function repeats(sentence: Sentence, before: Sentence[]): boolean {
   const said = new Set(before.flatMap((other) => contentWords(other.text).map(stem)));
   const own = [...new Set(contentWords(sentence.text).map(stem))];
   return own.length > 0 && own.filter((term) => !said.has(term)).length < MIN_NEW_SHARE * own.length;
+}
+
+/** Question terms an entry of a longer example must hold to be shown after the sentence introducing it. */
+const MIN_ENTRY_TERMS = 3;
+
+/**
+ * The entry of the longer example a sentence introduces that holds the most of the question's
+ * terms (at least {@link MIN_ENTRY_TERMS}), its whitespace collapsed: "The following CLI options
+ * are available:" is followed by `--poll-interval how long to wait between polling for jobs in
+ * milliseconds (for jobs scheduled in the future/retries)` for a question on jobs scheduled in
+ * the future. Undefined for a sentence that introduces no example, a short one (shown whole), a
+ * diff, or an example no entry of which holds enough of the question.
+ */
+export function exampleEntry(view: EvidenceView, sentence: Sentence): string | undefined {
+  if (!sentence.introducesCode || sentence.example !== undefined) return undefined;
+  const block = codeAfter(sentence.passage.texts, sentence.text);
+  if (block === undefined || DIFF_MARK.test(block.code)) return undefined;
+  let best: { entry: string; score: number } | undefined;
+  for (const entry of codeEntries(block.code)) {
+    const held = [...termSet(entry)].filter((term) => view.weight(term) > 0);
+    const score = held.reduce((total, term) => total + view.weight(term), 0);
+    if (held.length >= MIN_ENTRY_TERMS && (best === undefined || score > best.score)) best = { entry, score };
+  }
+  return best?.entry.replace(/\s+/g, ' ').trim();
 }

@@ -129,6 +129,31 @@ describe('extractAnswer does not count the asker\'s own names (paths, "our ...")
   });
 });
 
+describe('extractAnswer shows the entry of a longer example that answers', () => {
+  it('after a closest sentence that introduces a --help listing and nothing to read on to, shows the option the question is about', () => {
+    const help = [
+      '      --help                    Show help                              [boolean]',
+      '  -j, --jobs                    number of jobs to run concurrently      [number]',
+      '      --poll-interval           how long to wait between polling for jobs in',
+      '                                milliseconds (for jobs scheduled in the',
+      '                                future/retries)                         [number]',
+    ].join('\n');
+    const cli: Result = { chunk_id: 'cli-run#1', doc_id: 'cli-run', heading: 'CLI options', snippet: `The following CLI options are available (\`graphile-worker --help\`):\n\n\`\`\`\n${help}\n\`\`\`` };
+    const { answer } = measure('Jobs scheduled for the future start late: how do I make workers poll for them more often from the command line?', [cli]);
+    expect(answer).toEqual(
+      noDirectAnswer([
+        {
+          doc_id: 'cli-run',
+          sentences: [
+            'The following CLI options are available (`graphile-worker --help`):',
+            '--poll-interval how long to wait between polling for jobs in milliseconds (for jobs scheduled in the future/retries) [number]',
+          ],
+        },
+      ]),
+    );
+  });
+});
+
 const lifecycle: Result = {
   chunk_id: 'jobs#2',
   doc_id: 'jobs',

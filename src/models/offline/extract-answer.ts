@@ -9,7 +9,7 @@ import { versionInPlay } from './planner.ts';
 import type { QuestionAnalysis } from '../../text/question.ts';
 import { askedRelations, statesRelation } from './relations.ts';
 import { codeSpan, placeholderNotes, plainText, withoutPlaceholderNotes } from './plain-text.ts';
-import { bestSentence, chainNames, possessiveSlots, quotableSentence, selectSentences, withoutRepeats } from './answer-sentences.ts';
+import { bestSentence, chainNames, exampleEntry, possessiveSlots, quotableSentence, selectSentences, withoutRepeats } from './answer-sentences.ts';
 import { stem, termSet, withinWordLimit, wordCount, words } from '../../text/text.ts';
 
 export { answerType, mentionsOtherVersion } from './answer-scoring.ts';
@@ -188,7 +188,9 @@ function rankWeighted(score: SentenceScore, relevance: (sentence: Sentence) => n
  * headings: a subsection held in the chunk is a section of its own) when it scores
  * {@link CLOSEST_SECOND_SHARE} of the best's, else the sentence after the best in that section;
  * a sentence that introduces a short example is shown with it (`shortExample`: "... every Monday:"
- * and the crontab line), quoted as the docs write them.
+ * and the crontab line), quoted as the docs write them; one that introduces a longer example, with
+ * nothing after it to read on to, is followed by the example's entry that holds most of the
+ * question (`exampleEntry`: an option of a `--help` listing).
  * The second best for the whole question, not for what the best left out: a question's answer
  * most often stands in the sentences that match it best, and the words the best left out are often
  * the asker's own, held by a sentence about something else.
@@ -221,7 +223,10 @@ function closestPassages(analysis: QuestionAnalysis, view: EvidenceView, score: 
     // on (not counted as showing the terms it holds: the next passages are still sought for them).
     const pick = held ?? followingSentence(view, best.sentence, beside);
     const sentences = pick ? [best.sentence, pick] : [best.sentence];
-    passages.push({ doc_id: best.sentence.passage.docId, sentences: sentences.sort((a, b) => a.order - b.order).map((sentence) => sentence.example?.quote ?? sentence.text) });
+    // Nothing to read on to after a sentence that introduces a longer example: its best entry.
+    const entry = pick === undefined ? exampleEntry(view, best.sentence) : undefined;
+    const texts = sentences.sort((a, b) => a.order - b.order).map((sentence) => sentence.example?.quote ?? sentence.text);
+    passages.push({ doc_id: best.sentence.passage.docId, sentences: entry === undefined ? texts : [...texts, entry] });
   }
   return passages;
 }
