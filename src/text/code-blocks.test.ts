@@ -29,6 +29,11 @@ describe('codeEntries', () => {
       'x = 1',
     ]);
   });
+
+  it('keeps the nearest 4 comment lines above an entry', () => {
+    const comment = ['# one', '# two', '# three', '# four', '# five'];
+    expect(codeEntries([...comment, 'run --fast'].join('\n'))).toEqual([[...comment.slice(1), 'run --fast'].join('\n')]);
+  });
 });
 
 describe('codeAfter', () => {

@@ -3,6 +3,8 @@ const CODE_BLOCK_AFTER = /^[ \t]*\n(?:[ \t]*\n)*[ \t]*(`{3,}|~{3,})[^\n]*\n([\s\
 
 /** Lines an entry of a code block has at most (an option, its description wrapped over lines). */
 const MAX_ENTRY_LINES = 3;
+/** Comment lines right above an entry it keeps at most, the nearest (a doc comment of two lines). */
+const MAX_COMMENT_LINES = 4;
 
 /**
  * The fenced code block right after `sentence` in the first of `texts` that writes the sentence
@@ -36,9 +38,9 @@ const OPENS_BLOCK = /[:{[(]\s*$/;
  * The entries of a code block: each line with its continuation, the lines under it indented
  * deeper (for a line laid out in columns, as a `--help` listing writes an option and its
  * description, the lines indented to its second column: the description's wrapped lines), cut at
- * {@link MAX_ENTRY_LINES} lines; a line that opens a block
- * ("Options:", "function f() {") alone, the lines under it entries of their own. The comment lines
- * right above an entry belong to it (what they say is said of it). Blank lines are no entries.
+ * {@link MAX_ENTRY_LINES} lines; a line that opens a block ("Options:", "function f() {") alone,
+ * the lines under it entries of their own. The comment lines right above an entry belong to it
+ * (what they say is said of it), the nearest {@link MAX_COMMENT_LINES}. Blank lines are no entries.
  *
  * @example
  * codeEntries('Options:\n  -j, --jobs      number of jobs\n  --poll-interval  how long to wait\n                   in milliseconds');
@@ -69,7 +71,7 @@ export function codeEntries(code: string): string[] {
       const continues = (next: string) => (gap === null ? indent(next) > indent(line) : indent(next) >= gap.index + 1 + gap[1]!.length);
       while (end < lines.length && lines[end]!.trim() !== '' && continues(lines[end]!)) end += 1;
     }
-    entries.push([...comments, ...lines.slice(at, Math.min(end, at + MAX_ENTRY_LINES))].join('\n'));
+    entries.push([...comments.slice(-MAX_COMMENT_LINES), ...lines.slice(at, Math.min(end, at + MAX_ENTRY_LINES))].join('\n'));
     comments = [];
     at = end;
   }
