@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeAfter, codeEntries } from './code-blocks.ts';
+import { codeAfter, codeEntries, showsDiff } from './code-blocks.ts';
 
 const help = [
   'Options:',
@@ -44,5 +44,12 @@ describe('codeAfter', () => {
       quote: 'The following CLI options\nare available:\n\n```\n-j, --jobs  number of jobs\n```',
     });
     expect(codeAfter([text], 'More.')).toBeUndefined();
+  });
+});
+
+describe('showsDiff', () => {
+  it('tells a VitePress diff from code that only writes a comment', () => {
+    expect(showsDiff('timeout: 5000, // [!code --]\ntimeout: 10_000, // [!code ++]')).toBe(true);
+    expect(showsDiff('timeout: 5000, // [!code warning]')).toBe(false);
   });
 });

@@ -1,6 +1,9 @@
 /** A fenced code block right after a sentence (blank lines between allowed): its fence and its code. */
 const CODE_BLOCK_AFTER = /^[ \t]*\n(?:[ \t]*\n)*[ \t]*(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n[ \t]*\1[ \t]*(?=\n|$)/;
 
+/** VitePress's (Shiki's) diff marks in a code line. */
+const DIFF_MARK = /\[!code (?:\+\+|--)\]/;
+
 /** Lines an entry of a code block has at most (an option, its description wrapped over lines). */
 const MAX_ENTRY_LINES = 3;
 /** Comment lines right above an entry it keeps at most, the nearest (a doc comment of two lines). */
@@ -26,6 +29,17 @@ export function codeAfter(texts: readonly string[], sentence: string): { code: s
     return { code: block[2]!, quote: text.slice(at.index, end + block[0].length) };
   }
   return undefined;
+}
+
+/**
+ * Whether code is a diff (VitePress's `// [!code ++]` / `// [!code --]` marks): it shows two
+ * versions, not one value to quote.
+ *
+ * @example
+ * showsDiff("timeout: 5000, // [!code --]\ntimeout: 10_000, // [!code ++]"); // true
+ */
+export function showsDiff(code: string): boolean {
+  return DIFF_MARK.test(code);
 }
 
 /** A comment line of code: `//`, `#`, `-- `, or a line of a block comment (opening `/*`, or `*`). */

@@ -1,10 +1,10 @@
 import type { Conversation } from './conversation.ts';
-import { DIFF_MARK, isFieldLine, isGenericTerm, type EvidenceView, type Sentence } from './evidence-view.ts';
+import { isFieldLine, isGenericTerm, type EvidenceView, type Sentence } from './evidence-view.ts';
 import type { SentenceScore } from './answer-scoring.ts';
 import { analyzeQuestion, type QuestionAnalysis } from '../../text/question.ts';
 import { askedRelations, relationsOf, statesRelation, type Relation } from './relations.ts';
 import { holdsTerm } from './related-terms.ts';
-import { codeAfter, codeEntries } from '../../text/code-blocks.ts';
+import { codeAfter, codeEntries, showsDiff } from '../../text/code-blocks.ts';
 import { contentTerms, contentWords, identifiers, stem, termSet, words } from '../../text/text.ts';
 
 /** Sentences an answer states at most, each with its citation marker. */
@@ -207,12 +207,12 @@ const MIN_ENTRY_TERMS = 3;
 export function exampleEntry(view: EvidenceView, sentence: Sentence): string | undefined {
   if (!sentence.introducesCode || sentence.example !== undefined) return undefined;
   const block = codeAfter(sentence.passage.texts, sentence.text);
-  if (block === undefined || DIFF_MARK.test(block.code)) return undefined;
+  if (block === undefined || showsDiff(block.code)) return undefined;
   let best: { entry: string; score: number } | undefined;
   for (const entry of codeEntries(block.code)) {
-    const held = [...termSet(entry)].filter((term) => view.weight(term) > 0);
-    const score = held.reduce((total, term) => total + view.weight(term), 0);
-    if (held.length >= MIN_ENTRY_TERMS && (best === undefined || score > best.score)) best = { entry, score };
+    const terms = termSet(entry);
+    const score = view.heldWeight(terms);
+    if (view.heldTerms(terms).length >= MIN_ENTRY_TERMS && (best === undefined || score > best.score)) best = { entry, score };
   }
   return best?.entry.replace(/\s+/g, ' ').trim();
 }

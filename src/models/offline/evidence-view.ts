@@ -2,7 +2,7 @@ import type { Conversation, Passage } from './conversation.ts';
 import type { QuestionAnalysis } from '../../text/question.ts';
 import { placeholderNotes, withoutCodeMarks } from './plain-text.ts';
 import { RELATED } from './related-terms.ts';
-import { codeAfter } from '../../text/code-blocks.ts';
+import { codeAfter, showsDiff } from '../../text/code-blocks.ts';
 import { sentenceUnits, stem, termSet, words, type SentenceUnit } from '../../text/text.ts';
 
 /** A quotable unit of a passage with its stemmed terms. */
@@ -116,6 +116,18 @@ export class EvidenceView {
     return this.#weights.get(term) ?? 0;
   }
 
+  /** The question's terms (and related words, {@link matchTerms}) that `have` holds, in their order. */
+  heldTerms(have: ReadonlySet<string>): string[] {
+    return this.matchTerms.filter((term) => have.has(term));
+  }
+
+  /** The summed weight of the question's terms `have` holds, each once ({@link heldTerms}). */
+  heldWeight(have: ReadonlySet<string>): number {
+    let total = 0;
+    for (const term of this.matchTerms) if (have.has(term)) total += this.weight(term);
+    return total;
+  }
+
   /** Weighted share of `terms` found in `have`. */
   overlap(terms: string[], have: Set<string>): number {
     let total = 0;
@@ -171,9 +183,6 @@ const MAX_EXAMPLE_LINES = 2;
 /** Characters of code an example shown with its sentence has at most. */
 const MAX_EXAMPLE_CHARS = 120;
 
-/** VitePress's (Shiki's) diff marks in a code line. */
-export const DIFF_MARK = /\[!code (?:\+\+|--)\]/;
-
 /**
  * The example a sentence that introduces code introduces, when it is short: at most
  * {@link MAX_EXAMPLE_LINES} lines and {@link MAX_EXAMPLE_CHARS} characters of code, none holding a
@@ -190,8 +199,7 @@ export const DIFF_MARK = /\[!code (?:\+\+|--)\]/;
 export function shortExample(texts: readonly string[], sentence: string): Example | undefined {
   const block = codeAfter(texts, sentence);
   if (block === undefined) return undefined;
-  // A diff (VitePress's `// [!code ++]` / `// [!code --]`) shows two versions, not one value to quote.
-  if (DIFF_MARK.test(block.code)) return undefined;
+  if (showsDiff(block.code)) return undefined;
   // A shell line continued with `\` is one command.
   const lines = block.code.replace(/[ \t]*\\\n[ \t]*/g, ' ').split('\n').map((line) => withoutCodeMarks(line).trim()).filter((line) => line !== '');
   if (lines.length === 0 || lines.length > MAX_EXAMPLE_LINES || lines.some((line) => line.includes('`')) || lines.join('').length > MAX_EXAMPLE_CHARS) return undefined;

@@ -105,8 +105,5 @@ export function firstChunkId(docId: string): string {
 
 /** Weighted question terms of a sentence, its link's text included (each term once). */
 function sentenceScore(view: EvidenceView, sentence: Sentence, linkText: string): number {
-  const terms = new Set([...sentence.terms, ...termSet(linkText)]);
-  let total = 0;
-  for (const term of view.matchTerms) if (terms.has(term)) total += view.weight(term);
-  return total;
+  return view.heldWeight(new Set([...sentence.terms, ...termSet(linkText)]));
 }

@@ -226,9 +226,7 @@ function chunksWorthReading(analysis: QuestionAnalysis, view: EvidenceView, limi
     .map((passage) => {
       // The heading path counts: the index ranked the section by it too.
       const terms = termSet(`${passage.headingPath ?? ''} ${passage.heading} ${passage.texts.join(' ')}`);
-      let overlap = 0;
-      for (const term of view.matchTerms) if (terms.has(term)) overlap += view.weight(term);
-      return { passage, score: overlap / (1 + 0.1 * passage.rank) };
+      return { passage, score: view.heldWeight(terms) / (1 + 0.1 * passage.rank) };
     });
   const topRank = Math.min(...candidates.map((candidate) => candidate.passage.rank));
   return candidates
