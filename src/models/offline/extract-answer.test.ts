@@ -299,6 +299,31 @@ describe('a closest passage shows its two sentences that best match the whole qu
   });
 });
 
+describe('a closest passage words the relation asked that its best sentence does not', () => {
+  it('shows the default line beside the best sentence, before a sentence that matches more words', () => {
+    const question = 'How many concurrent tests run at once in a file on a laptop, and at what value by default?';
+    const { answer } = measure(question, [
+      {
+        chunk_id: 'concurrency#0',
+        doc_id: 'concurrency',
+        heading: 'maxConcurrency',
+        snippet: [
+          '- **Default:** `5`',
+          '',
+          'The maximum number of concurrent tests that can run at once in a file.',
+          '',
+          'With parallel hooks, the concurrent tests and hooks of a file are bounded by the same limit.',
+        ].join('\n'),
+      },
+    ]);
+    // No sentence words "laptop": no answer. "With parallel hooks, ..." holds more of the question
+    // than the default line, which alone words the default the question asks for.
+    expect(answer.closest).toEqual([
+      { doc_id: 'concurrency', sentences: ['**Default:** `5`', 'The maximum number of concurrent tests that can run at once in a file.'] },
+    ]);
+  });
+});
+
 describe('a closest passage keeps to one section of its chunk', () => {
   it('takes its second sentence from the best sentence\'s own subsection, not from the next option\'s', () => {
     const question = 'How long may a dead worker keep its jobs on a laptop before they are released?';

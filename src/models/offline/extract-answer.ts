@@ -7,7 +7,7 @@ import { askersOwn } from '../../text/askers-own.ts';
 import { focusShare, questionFocus } from './focus.ts';
 import { versionInPlay } from './planner.ts';
 import type { QuestionAnalysis } from '../../text/question.ts';
-import { askedRelations, statesRelation } from './relations.ts';
+import { askedRelations, isNamedRelation, statesRelation } from './relations.ts';
 import { codeSpan, placeholderNotes, plainText, withoutPlaceholderNotes } from './plain-text.ts';
 import { bestSentence, chainNames, exampleEntry, possessiveSlots, quotableSentence, selectSentences, withoutRepeats } from './answer-sentences.ts';
 import { stem, termSet, withinWordLimit, wordCount, words } from '../../text/text.ts';
@@ -186,8 +186,9 @@ function rankWeighted(score: SentenceScore, relevance: (sentence: Sentence) => n
  * sentence best answers what the shown sentences do not hold yet (terms, relations asked); each
  * with that sentence and the second best for the whole question of the same section (the same
  * headings: a subsection held in the chunk is a section of its own) when it scores
- * {@link CLOSEST_SECOND_SHARE} of the best's, else the sentence after the best in that section;
- * a sentence that introduces a short example is shown with it (`shortExample`: "... every Monday:"
+ * {@link CLOSEST_SECOND_SHARE} of the best's (first one that words a relation asked which the
+ * best does not: a default, what to use instead), else the sentence after the best in that
+ * section; a sentence that introduces a short example is shown with it (`shortExample`: "... every Monday:"
  * and the crontab line), quoted as the docs write them; one that introduces a longer example, with
  * nothing after it to read on to, is followed by the example's entry that holds most of the
  * question (`exampleEntry`: an option of a `--help` listing).
@@ -216,8 +217,13 @@ function closestPassages(analysis: QuestionAnalysis, view: EvidenceView, score: 
     // From the best's own section: a passage is shown under one heading (a subsection held in
     // its chunk is a section of its own: "Defaults to 4 hours." of two options reads as one).
     const beside = (sentence: Sentence) => quotable(sentence) && sentence.passage === best.sentence.passage && sentence.contextText === best.sentence.contextText;
-    const second = bestSentence(view, terms, relations, score, [best.sentence], beside);
-    const held = second && second.score >= CLOSEST_SECOND_SHARE * score(best.sentence, terms, relations) ? second.sentence : undefined;
+    // A sentence that words what the question asks and the best does not (its default, what to
+    // use instead) comes first, when it matches the question as well as any second sentence must.
+    const floor = CLOSEST_SECOND_SHARE * score(best.sentence, terms, relations);
+    const unworded = relations.filter((relation) => isNamedRelation(relation) && !statesRelation(relation, best.sentence.text));
+    const wording = unworded.length === 0 ? undefined : bestSentence(view, terms, relations, score, [best.sentence], (sentence) => beside(sentence) && unworded.some((relation) => statesRelation(relation, sentence.text)));
+    const second = wording !== undefined && wording.score >= floor ? wording : bestSentence(view, terms, relations, score, [best.sentence], beside);
+    const held = second && second.score >= floor ? second.sentence : undefined;
     if (held) shown.push(held);
     // Without a second sentence that matches, the one after the best, as a reader reads
     // on (not counted as showing the terms it holds: the next passages are still sought for them).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDefaultField, relationsOf, statesRelation } from './relations.ts';
+import { isDefaultField, isNamedRelation, relationsOf, statesRelation } from './relations.ts';
 
 describe('relationsOf', () => {
   it.each([
@@ -39,5 +39,12 @@ describe('isDefaultField', () => {
     // A field line states the default value even in words; a sentence needs a value.
     expect(statesRelation('default value', 'Default: number of logical CPUs')).toBe(true);
     expect(statesRelation('default value', 'By default, memory is split evenly.')).toBe(false);
+  });
+});
+
+describe('isNamedRelation', () => {
+  it('holds for the relations a sentence states by naming them, not for those most sentences word', () => {
+    const relations = ['default value', 'default', 'instead', 'cause', 'how', 'condition', 'quantity', 'effect'] as const;
+    expect(relations.filter(isNamedRelation)).toEqual(['default value', 'default', 'instead']);
   });
 });

@@ -101,6 +101,23 @@ export function askedRelations(parts: ReadonlyArray<{ text: string }>): Relation
 }
 
 /**
+ * Relations a sentence states by naming them ("defaults to", "use ... instead", "we recommend"),
+ * where the others are worded with what most sentences hold ("if", "is", a digit, a code span).
+ */
+const NAMED_RELATIONS: ReadonlySet<Relation> = new Set<Relation>(['default', 'default value', 'instead']);
+
+/**
+ * True when a sentence that states `relation` names it, so that stating it sets the sentence apart.
+ *
+ * @example
+ * isNamedRelation('instead'); // true
+ * isNamedRelation('effect'); // false: "is", "controls", "will" are in most sentences
+ */
+export function isNamedRelation(relation: Relation): boolean {
+  return NAMED_RELATIONS.has(relation);
+}
+
+/**
  * True when a sentence is worded the way documentation states `relation`.
  *
  * @example
