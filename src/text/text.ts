@@ -5,6 +5,7 @@
  */
 import { fold, functionWordsOf, STOPWORDS } from './function-words.ts';
 import { runWords, segmentedWordEnds, SPACELESS_CHAR, splitSpaceless, wordBigrams } from './scripts.ts';
+import { americanStem } from './spelling.ts';
 
 export { sentences, sentenceUnits, type SentenceUnit } from './sentences.ts';
 
@@ -90,7 +91,8 @@ const DICTIONARY_ENDING: Record<string, string> = Object.fromEntries(
 
 /**
  * A light suffix-stripping stemmer (plural, -ing, -ed, -ly), enough to match "lived" with
- * "lives" and "retries" with "retry" without a dictionary; a Japanese verb's inflected stem reads
+ * "lives" and "retries" with "retry" without a dictionary, in American spelling (spelling.ts:
+ * "behaviour" and "behavior" meet); a Japanese verb's inflected stem reads
  * as its dictionary form ({@link JAPANESE_VERB_STEM}).
  */
 export function stem(word: string): string {
@@ -104,6 +106,8 @@ export function stem(word: string): string {
   if (suffix === 'es') w = /(?:ch|sh|x|z|ss)es$/.test(w) ? w.slice(0, -2) : w.slice(0, -1);
   else if (suffix) w = w.slice(0, -suffix.length);
   if (suffix && /(.)\1$/.test(w) && !/(?:ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
+  // "behaviour" meets "behavior", "initialised" meets "initialized".
+  w = americanStem(w);
   // Agent nouns meet their verbs: "director"/"directed", "performer"/"performed".
   if (!suffix && w.length >= 7 && /(?:er|or)$/.test(w)) w = w.slice(0, -2);
   // "lease", "leased" and "leases" meet at "leas".
